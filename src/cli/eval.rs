@@ -1,0 +1,94 @@
+//! `bluff eval`: score a strategy file against best responses.
+
+use crate::eval::exploitability;
+use crate::format::strategy_json::profile_from_json;
+use crate::games;
+use crate::scalar::{format_rational, rational_to_f64};
+use anyhow::{Context, Result};
+use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Arguments of `bluff eval`.
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// Game spec (see `bluff games`).
+    game: String,
+    /// Strategy JSON file (as written by `bluff solve`).
+    strategy: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: EvalArgs) -> Result<()> {
+    let game = games::load(&args.game)?;
+    let text = std::fs::read_to_string(&args.strategy)
+        .with_context(|| format!("reading {}", args.strategy.display()))?;
+    let (profile, named) = profile_from_json(&game, &text)
+        .with_context(|| format!("strategy file {}", args.strategy.display()))?;
+    if let Some(named) = named {
+        if named != args.game {
+            eprintln!(
+                "warning: {} says it is for game {named:?}, evaluating it as {:?}",
+                args.strategy.display(),
+                args.game
+            );
+        }
+    }
+    let e = exploitability(&game, &profile);
+    let names = &game.player_names;
+    let rows = [
+        (format!("{} value", names[0]), &e.value[0]),
+        (format!("{} value", names[1]), &e.value[1]),
+        (
+            format!("{} best-response value", names[0]),
+            &e.best_response_value[0],
+        ),
+        (
+            format!("{} best-response value", names[1]),
+            &e.best_response_value[1],
+        ),
+        ("NashConv".to_string(), &e.nash_conv),
+        ("exploitability".to_string(), &e.exploitability),
+    ];
+    if args.json {
+        let mut obj = serde_json::Map::new();
+        obj.insert("game".into(), json!(args.game));
+        let keys = [
+            "value_p1",
+            "value_p2",
+            "best_response_value_p1",
+            "best_response_value_p2",
+            "nash_conv",
+            "exploitability",
+        ];
+        for (key, (_, v)) in keys.iter().zip(rows.iter()) {
+            obj.insert(
+                (*key).into(),
+                json!({"exact": format_rational(v), "float": rational_to_f64(v)}),
+            );
+        }
+        crate::cli::print_json(&serde_json::Value::Object(obj));
+        return Ok(());
+    }
+    println!(
+        "game {} ({} nodes, {} information sets)",
+        args.game,
+        game.nodes.len(),
+        game.num_infosets()
+    );
+    println!(
+        "all values computed exactly in rationals; the float column is the exact value rounded"
+    );
+    println!("{:<32} {:>24} {:>22}", "", "exact", "float");
+    for (label, v) in rows {
+        println!(
+            "{:<32} {:>24} {:>22.15}",
+            label,
+            format_rational(v),
+            rational_to_f64(v)
+        );
+    }
+    Ok(())
+}

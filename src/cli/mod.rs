@@ -1,0 +1,51 @@
+//! The `bluff` command line.
+
+mod eval;
+mod games;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Top-level command-line arguments.
+#[derive(Parser, Debug)]
+#[command(
+    name = "bluff",
+    version,
+    about = "Nash equilibria of two-player zero-sum games with hidden information"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the built-in games and their parameters.
+    Games(games::GamesArgs),
+    /// Evaluate a strategy file: values, best responses, exploitability (exact and f64).
+    Eval(eval::EvalArgs),
+}
+
+/// Runs the command line; errors are printed as `error: ...` with exit code 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Games(args) => games::run(args),
+        Command::Eval(args) => eval::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints JSON to stdout, pretty.
+pub(crate) fn print_json(value: &serde_json::Value) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).expect("JSON values serialise")
+    );
+}

@@ -1,0 +1,3 @@
+//! File formats: strategy profiles as JSON (and, with their own modules, game interchange).
+
+pub mod strategy_json;

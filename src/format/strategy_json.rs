@@ -1,0 +1,193 @@
+//! Strategy profiles as JSON, keyed by readable player, information-set and action labels:
+//!
+//! ```json
+//! { "game": "kuhn",
+//!   "strategy": { "P1": { "J": { "Pass": "2/3", "Bet": "1/3" }, ... }, "P2": { ... } } }
+//! ```
+//! Probabilities are JSON numbers (read exactly from their decimal text) or strings holding a
+//! decimal or a fraction `p/q`. Every information set must be present.
+
+use crate::game::Game;
+use crate::scalar::{format_rational, is_probability, parse_rational, Rational, Scalar};
+use crate::strategy::{normalize_exact, ExactProfile, Profile};
+use num_traits::{One, Signed};
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+/// Why a strategy file could not be read.
+#[derive(Debug, Error)]
+pub enum StrategyFileError {
+    /// The text is not JSON.
+    #[error("not valid JSON: {0}")]
+    Syntax(#[from] serde_json::Error),
+    /// The JSON does not describe a strategy for this game.
+    #[error("{field}: {detail}")]
+    Field {
+        /// Path of the offending field, e.g. `strategy.P1."Jb".Bet`.
+        field: String,
+        /// What was expected.
+        detail: String,
+    },
+}
+
+fn field_err(field: impl Into<String>, detail: impl Into<String>) -> StrategyFileError {
+    StrategyFileError::Field {
+        field: field.into(),
+        detail: detail.into(),
+    }
+}
+
+/// Largest allowed |sum - 1| of one information set's probabilities; sums within it are
+/// renormalised exactly (decimal files rarely sum to exactly 1).
+pub const SUM_TOLERANCE: f64 = 1e-6;
+
+/// Writes a profile as JSON. Exact profiles write fractions as strings, `f64` profiles numbers.
+pub fn profile_to_json<T: Scalar + JsonProb>(
+    game: &Game,
+    game_spec: &str,
+    profile: &Profile<T>,
+) -> Value {
+    let mut players = Map::new();
+    for p in 0..2 {
+        let mut sets = Map::new();
+        for set in &game.infosets[p] {
+            let mut actions = Map::new();
+            for (k, a) in set.action_range().enumerate() {
+                actions.insert(set.actions[k].clone(), profile.probs[p][a].to_json());
+            }
+            sets.insert(set.label.clone(), Value::Object(actions));
+        }
+        players.insert(game.player_names[p].clone(), Value::Object(sets));
+    }
+    let mut root = Map::new();
+    root.insert("game".into(), Value::String(game_spec.to_string()));
+    root.insert("strategy".into(), Value::Object(players));
+    Value::Object(root)
+}
+
+/// How a probability is written to JSON.
+pub trait JsonProb {
+    /// The JSON form of this probability.
+    fn to_json(&self) -> Value;
+}
+
+impl JsonProb for f64 {
+    fn to_json(&self) -> Value {
+        serde_json::Number::from_f64(*self)
+            .map(Value::Number)
+            .unwrap_or(Value::Null)
+    }
+}
+
+impl JsonProb for Rational {
+    fn to_json(&self) -> Value {
+        Value::String(format_rational(self))
+    }
+}
+
+/// Reads a strategy file exactly. Returns the profile and the game spec it names (if any).
+pub fn profile_from_json(
+    game: &Game,
+    text: &str,
+) -> Result<(ExactProfile, Option<String>), StrategyFileError> {
+    let root: Value = serde_json::from_str(text)?;
+    let obj = root.as_object().ok_or_else(|| {
+        field_err(
+            "(top level)",
+            "expected an object with a \"strategy\" field",
+        )
+    })?;
+    let spec = match obj.get("game") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(field_err("game", "expected a string naming the game")),
+    };
+    let strategy = obj.get("strategy").ok_or_else(|| {
+        field_err(
+            "strategy",
+            "missing: expected an object keyed by player name",
+        )
+    })?;
+    let strategy = strategy
+        .as_object()
+        .ok_or_else(|| field_err("strategy", "expected an object keyed by player name"))?;
+    for key in strategy.keys() {
+        if !game.player_names.contains(key) {
+            return Err(field_err(
+                format!("strategy.{key:?}"),
+                format!(
+                    "unknown player; expected {:?} or {:?}",
+                    game.player_names[0], game.player_names[1]
+                ),
+            ));
+        }
+    }
+    let mut profile = ExactProfile::uniform(game);
+    for p in 0..2 {
+        let name = &game.player_names[p];
+        let player_field = format!("strategy.{name:?}");
+        let sets = strategy
+            .get(name)
+            .ok_or_else(|| field_err(&player_field, "missing player"))?;
+        let sets = sets.as_object().ok_or_else(|| {
+            field_err(
+                &player_field,
+                "expected an object keyed by information-set label",
+            )
+        })?;
+        for key in sets.keys() {
+            if game.find_infoset(p, key).is_none() {
+                return Err(field_err(
+                    format!("{player_field}.{key:?}"),
+                    "no such information set in this game",
+                ));
+            }
+        }
+        for set in &game.infosets[p] {
+            let set_field = format!("{player_field}.{:?}", set.label);
+            let actions = sets
+                .get(&set.label)
+                .ok_or_else(|| field_err(&set_field, "missing information set"))?;
+            let actions = actions
+                .as_object()
+                .ok_or_else(|| field_err(&set_field, "expected an object keyed by action label"))?;
+            for key in actions.keys() {
+                if !set.actions.contains(key) {
+                    return Err(field_err(
+                        format!("{set_field}.{key:?}"),
+                        format!("no such action; expected one of {:?}", set.actions),
+                    ));
+                }
+            }
+            let mut sum = Rational::from_integer(0.into());
+            for (k, a) in set.action_range().enumerate() {
+                let action_field = format!("{set_field}.{:?}", set.actions[k]);
+                let value = actions
+                    .get(&set.actions[k])
+                    .ok_or_else(|| field_err(&action_field, "missing action probability"))?;
+                let prob = match value {
+                    Value::Number(n) => parse_rational(&n.to_string()),
+                    Value::String(s) => parse_rational(s),
+                    _ => None,
+                }
+                .ok_or_else(|| field_err(&action_field, format!("expected a probability (number, decimal string or \"p/q\"), found {value}")))?;
+                if !is_probability(&prob) {
+                    return Err(field_err(
+                        &action_field,
+                        format!("probability {} is outside [0, 1]", format_rational(&prob)),
+                    ));
+                }
+                sum += &prob;
+                profile.probs[p][a] = prob;
+            }
+            if (&sum - Rational::one()).abs().to_f64() > SUM_TOLERANCE {
+                return Err(field_err(
+                    &set_field,
+                    format!("probabilities sum to {}, not 1", sum.to_f64()),
+                ));
+            }
+        }
+        normalize_exact(game, p, &mut profile.probs[p]);
+    }
+    Ok((profile, spec))
+}

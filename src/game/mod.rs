@@ -1,0 +1,277 @@
+//! The extensive-form game model: a two-player game with chance, information sets and exact
+//! payoffs, compiled into a flat arena.
+//!
+//! Nodes are stored in breadth-first order with each node's children contiguous, so a forward
+//! sweep over `nodes` visits parents before children and a backward sweep visits children first:
+//! the evaluators and solvers need no recursion and no pointer chasing.
+
+mod builder;
+
+pub use builder::{GameBuilder, NodeRef};
+
+use crate::scalar::Rational;
+use std::ops::Range;
+use thiserror::Error;
+
+/// Index of a player: 0 or 1.
+pub type Player = usize;
+
+/// What happens at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Chance picks a child with the probabilities in [`Game::chance_prob`].
+    Chance,
+    /// `player` acts at information set `infoset` (a dense id among that player's sets).
+    Decision {
+        /// The acting player.
+        player: u8,
+        /// Dense per-player information-set id.
+        infoset: u32,
+    },
+    /// The game ends; `terminal` indexes [`Game::terminals`].
+    Terminal {
+        /// Index into the terminal payoff table.
+        terminal: u32,
+    },
+}
+
+/// One node of the arena.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// What happens here.
+    pub kind: NodeKind,
+    /// Index of the first child; children are `first_child .. first_child + num_children`.
+    pub first_child: u32,
+    /// Number of children (0 for terminals).
+    pub num_children: u32,
+    /// Parent node (`u32::MAX` for the root).
+    pub parent: u32,
+    /// Which child of its parent this node is (0 for the root).
+    pub action: u32,
+}
+
+impl Node {
+    /// The index range of this node's children.
+    pub fn children(&self) -> Range<usize> {
+        self.first_child as usize..(self.first_child + self.num_children) as usize
+    }
+}
+
+/// An information set: nodes of one player that the player cannot tell apart.
+#[derive(Clone, Debug)]
+pub struct Infoset {
+    /// The acting player.
+    pub player: Player,
+    /// A readable label, unique among the player's information sets.
+    pub label: String,
+    /// Action labels, in child order.
+    pub actions: Vec<String>,
+    /// The nodes in this set, in arena order.
+    pub nodes: Vec<u32>,
+    /// Offset of this set's first action in the player's flat action array.
+    pub action_offset: usize,
+    /// The player's own last action before reaching this set, as a flat action index
+    /// (`None` when the player has not acted before). Sequence ids are `1 + action index`,
+    /// with 0 the empty sequence.
+    pub parent_action: Option<usize>,
+}
+
+impl Infoset {
+    /// The flat action indices of this set.
+    pub fn action_range(&self) -> Range<usize> {
+        self.action_offset..self.action_offset + self.actions.len()
+    }
+    /// The sequence id leading to this set (0 = empty sequence).
+    pub fn parent_sequence(&self) -> usize {
+        self.parent_action.map_or(0, |a| a + 1)
+    }
+}
+
+/// A terminal outcome.
+#[derive(Clone, Debug)]
+pub struct Terminal {
+    /// Player 0's payoff, exact. Player 1 receives `constant_sum - payoff0`.
+    pub payoff0: Rational,
+    /// Player 0's payoff as `f64`.
+    pub payoff0_f64: f64,
+    /// An optional outcome label.
+    pub label: String,
+}
+
+/// Errors found while building or validating a game.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum GameError {
+    /// A node was created but never given content.
+    #[error("node at {path} was never given a chance, decision or terminal content")]
+    UnsetNode {
+        /// Path of action labels from the root.
+        path: String,
+    },
+    /// A node was given content twice.
+    #[error("node at {path} already has content")]
+    NodeAlreadySet {
+        /// Path of action labels from the root.
+        path: String,
+    },
+    /// A chance node's probabilities are negative or do not sum to 1.
+    #[error("chance node at {path}: {detail}")]
+    BadChance {
+        /// Path of action labels from the root.
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// An information set was used with different action lists.
+    #[error("information set {label:?} of player {player}: actions {got:?} differ from {expected:?} given before")]
+    InconsistentActions {
+        /// Player (1-based in messages).
+        player: usize,
+        /// Information-set label.
+        label: String,
+        /// Actions first given.
+        expected: Vec<String>,
+        /// Actions given now.
+        got: Vec<String>,
+    },
+    /// A node has no actions, or duplicate action labels.
+    #[error("node at {path}: {detail}")]
+    BadActions {
+        /// Path of action labels from the root.
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Perfect recall fails at an information set.
+    #[error("information set {label:?} of player {player} breaks perfect recall: {detail}")]
+    ImperfectRecall {
+        /// Player (1-based in messages).
+        player: usize,
+        /// Information-set label.
+        label: String,
+        /// What differs between its nodes.
+        detail: String,
+    },
+    /// Payoffs do not add to the same constant at every terminal.
+    #[error(
+        "payoffs are not constant-sum: terminal at {path} sums to {sum}, others to {expected}"
+    )]
+    NotConstantSum {
+        /// Path of action labels from the root.
+        path: String,
+        /// This terminal's payoff sum.
+        sum: String,
+        /// The sum seen first.
+        expected: String,
+    },
+    /// An invalid player index.
+    #[error("player index {0} is not 0 or 1")]
+    BadPlayer(usize),
+}
+
+/// A compiled two-player constant-sum extensive-form game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The game's name.
+    pub name: String,
+    /// The players' names.
+    pub player_names: [String; 2],
+    /// All nodes, breadth-first, root at index 0.
+    pub nodes: Vec<Node>,
+    /// For each node, the chance probability of the edge into it (1 where the parent is not chance).
+    pub chance_prob: Vec<Rational>,
+    /// `chance_prob` as `f64`.
+    pub chance_prob_f64: Vec<f64>,
+    /// For each node whose parent is a chance node, the chance outcome's label ("" otherwise).
+    pub chance_label: Vec<String>,
+    /// Terminal outcomes, indexed by `NodeKind::Terminal::terminal`.
+    pub terminals: Vec<Terminal>,
+    /// Information sets per player.
+    pub infosets: [Vec<Infoset>; 2],
+    /// Number of actions summed over each player's information sets.
+    pub num_actions: [usize; 2],
+    /// The two payoffs add to this at every terminal (0 for zero-sum games).
+    pub constant_sum: Rational,
+    /// For each player, the flat action index -> owning information set.
+    pub action_infoset: [Vec<u32>; 2],
+}
+
+impl Game {
+    /// The infoset of a decision node, or `None`.
+    pub fn infoset_of(&self, node: usize) -> Option<&Infoset> {
+        match self.nodes[node].kind {
+            NodeKind::Decision { player, infoset } => {
+                Some(&self.infosets[player as usize][infoset as usize])
+            }
+            _ => None,
+        }
+    }
+
+    /// Player `player`'s exact payoff at terminal `t`.
+    pub fn payoff(&self, t: usize, player: Player) -> Rational {
+        let p0 = &self.terminals[t].payoff0;
+        if player == 0 {
+            p0.clone()
+        } else {
+            &self.constant_sum - p0
+        }
+    }
+
+    /// Number of sequences of `player` (empty sequence included).
+    pub fn num_sequences(&self, player: Player) -> usize {
+        self.num_actions[player] + 1
+    }
+
+    /// The labels of the actions leading from the root to `node`.
+    pub fn path_labels(&self, node: usize) -> Vec<String> {
+        let mut labels = Vec::new();
+        let mut n = node;
+        while self.nodes[n].parent != u32::MAX {
+            let parent = self.nodes[n].parent as usize;
+            let label = match self.nodes[parent].kind {
+                NodeKind::Chance => self.chance_label[n].clone(),
+                NodeKind::Decision { player, infoset } => self.infosets[player as usize]
+                    [infoset as usize]
+                    .actions[self.nodes[n].action as usize]
+                    .clone(),
+                NodeKind::Terminal { .. } => unreachable!("terminals have no children"),
+            };
+            labels.push(label);
+            n = parent;
+        }
+        labels.reverse();
+        labels
+    }
+
+    /// Finds a player's information set by label.
+    pub fn find_infoset(&self, player: Player, label: &str) -> Option<usize> {
+        self.infosets[player].iter().position(|i| i.label == label)
+    }
+
+    /// Smallest and largest payoff of player 0 (for normalising exploitability).
+    pub fn payoff_range(&self) -> (f64, f64) {
+        let mut lo = f64::INFINITY;
+        let mut hi = f64::NEG_INFINITY;
+        for t in &self.terminals {
+            lo = lo.min(t.payoff0_f64);
+            hi = hi.max(t.payoff0_f64);
+        }
+        (lo, hi)
+    }
+
+    /// Total number of information sets of both players.
+    pub fn num_infosets(&self) -> usize {
+        self.infosets[0].len() + self.infosets[1].len()
+    }
+}
+
+/// Formats a path of labels for messages.
+pub(crate) fn format_path(labels: &[String]) -> String {
+    if labels.is_empty() {
+        "the root".to_string()
+    } else {
+        labels.join(" > ")
+    }
+}
+
+#[cfg(test)]
+mod tests;

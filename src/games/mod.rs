@@ -1,0 +1,127 @@
+//! Built-in games and the registry that names them for the command line.
+//!
+//! A game spec is a name with optional integer parameters: `kuhn`, `one-card-poker(n=5,a=2,b=1)`
+//! or `one-card-poker:n=5,a=2,b=1`.
+
+pub mod kuhn;
+
+use crate::game::Game;
+use anyhow::{anyhow, bail, Context, Result};
+use std::collections::BTreeMap;
+
+/// An integer parameter of a built-in game.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSpec {
+    /// Parameter name as written in a spec.
+    pub name: &'static str,
+    /// Value used when the spec leaves it out.
+    pub default: i64,
+    /// Smallest allowed value.
+    pub min: i64,
+    /// Largest allowed value.
+    pub max: i64,
+    /// One-line meaning.
+    pub doc: &'static str,
+}
+
+/// Parameter values given to a game's constructor (defaults filled in, ranges checked).
+#[derive(Clone, Debug, Default)]
+pub struct Params(BTreeMap<String, i64>);
+
+impl Params {
+    /// The value of a declared parameter.
+    pub fn get(&self, name: &str) -> i64 {
+        *self
+            .0
+            .get(name)
+            .unwrap_or_else(|| panic!("parameter {name} is not declared by this game"))
+    }
+}
+
+/// A built-in game: its name, parameters and constructor.
+#[derive(Clone, Copy)]
+pub struct GameInfo {
+    /// Name used in specs.
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    /// Declared parameters.
+    pub params: &'static [ParamSpec],
+    /// Builds the game from checked parameters.
+    pub build: fn(&Params) -> Result<Game>,
+}
+
+/// All built-in games.
+pub fn registry() -> Vec<GameInfo> {
+    vec![GameInfo {
+        name: "kuhn",
+        description:
+            "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
+        params: &[],
+        build: |_| Ok(kuhn::kuhn_poker()?),
+    }]
+}
+
+/// Splits a spec into a built-in game and its checked parameters.
+pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
+    let spec = spec.trim();
+    let (name, args) = if let Some(open) = spec.find('(') {
+        let inner = spec[open + 1..]
+            .strip_suffix(')')
+            .ok_or_else(|| anyhow!("game spec {spec:?}: missing closing ')'"))?;
+        (&spec[..open], inner)
+    } else if let Some((n, a)) = spec.split_once(':') {
+        (n, a)
+    } else {
+        (spec, "")
+    };
+    let all = registry();
+    let info = *all.iter().find(|g| g.name == name).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|g| g.name).collect();
+        anyhow!(
+            "unknown game {name:?}; built-in games are: {} (or give a .efg/.nfg file)",
+            names.join(", ")
+        )
+    })?;
+    let mut params = Params(
+        info.params
+            .iter()
+            .map(|p| (p.name.to_string(), p.default))
+            .collect(),
+    );
+    for part in args.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) = part.split_once('=').ok_or_else(|| {
+            anyhow!("game {name}: parameter {part:?} should look like name=value")
+        })?;
+        let key = key.trim();
+        let decl = info.params.iter().find(|p| p.name == key).ok_or_else(|| {
+            let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
+            anyhow!(
+                "game {name} has no parameter {key:?}; its parameters are: {}",
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(", ")
+                }
+            )
+        })?;
+        let v: i64 = value.trim().parse().with_context(|| {
+            format!("game {name}: parameter {key} = {value:?} is not an integer")
+        })?;
+        if v < decl.min || v > decl.max {
+            bail!(
+                "game {name}: parameter {key} = {v} is outside {}..={}",
+                decl.min,
+                decl.max
+            );
+        }
+        params.0.insert(key.to_string(), v);
+    }
+    Ok((info, params))
+}
+
+/// Builds the game a spec names.
+pub fn load(spec: &str) -> Result<Game> {
+    let (info, params) = parse_spec(spec)?;
+    (info.build)(&params).with_context(|| format!("building game {spec:?}"))
+}

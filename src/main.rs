@@ -1,0 +1,5 @@
+//! The `bluff` binary: see `bluff --help`.
+
+fn main() -> std::process::ExitCode {
+    bluff::cli::main()
+}

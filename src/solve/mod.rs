@@ -1,0 +1,1 @@
+//! Equilibrium solvers: the CFR family, exact linear programming, matrix games.

@@ -1,0 +1,88 @@
+//! Behavioural strategy profiles: one probability per action of every information set.
+
+use crate::game::{Game, Player};
+use crate::scalar::{Rational, Scalar};
+use num_traits::{One, Zero};
+
+/// A behavioural strategy for both players, as flat per-player action arrays laid out by
+/// [`crate::game::Infoset::action_offset`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile<T> {
+    /// `probs[player][action]`: probability of that action at its information set.
+    pub probs: [Vec<T>; 2],
+}
+
+/// A profile in exact rationals.
+pub type ExactProfile = Profile<Rational>;
+
+impl<T: Scalar> Profile<T> {
+    /// Every information set plays its actions with equal probability.
+    pub fn uniform(game: &Game) -> Self {
+        let mut probs: [Vec<T>; 2] = [Vec::new(), Vec::new()];
+        for p in 0..2 {
+            probs[p] = vec![T::zero(); game.num_actions[p]];
+            for set in &game.infosets[p] {
+                let share = T::from_rational(&crate::scalar::rat(1, set.actions.len() as i64));
+                for a in set.action_range() {
+                    probs[p][a] = share.clone();
+                }
+            }
+        }
+        Profile { probs }
+    }
+
+    /// A pure strategy for one player: `choice[infoset]` is the local action index played.
+    pub fn set_pure(&mut self, game: &Game, player: Player, choice: &[usize]) {
+        for (id, set) in game.infosets[player].iter().enumerate() {
+            for (k, a) in set.action_range().enumerate() {
+                self.probs[player][a] = if k == choice[id] { T::one() } else { T::zero() };
+            }
+        }
+    }
+
+    /// The probabilities of one information set's actions.
+    pub fn infoset_probs(&self, game: &Game, player: Player, infoset: usize) -> &[T] {
+        &self.probs[player][game.infosets[player][infoset].action_range()]
+    }
+
+    /// Converts to `f64`.
+    pub fn to_f64(&self) -> Profile<f64> {
+        Profile {
+            probs: [0, 1].map(|p| self.probs[p].iter().map(|x| x.to_f64()).collect()),
+        }
+    }
+}
+
+impl Profile<f64> {
+    /// The exact rational value of every `f64` probability, renormalised per information set so
+    /// each sums to exactly 1 (rounding leaves float sums a few ulps off).
+    pub fn to_exact(&self, game: &Game) -> ExactProfile {
+        let mut probs: [Vec<Rational>; 2] = [Vec::new(), Vec::new()];
+        for p in 0..2 {
+            probs[p] = self.probs[p]
+                .iter()
+                .map(|&x| Rational::from_float(x.max(0.0)).unwrap_or_else(Rational::zero))
+                .collect();
+            normalize_exact(game, p, &mut probs[p]);
+        }
+        Profile { probs }
+    }
+}
+
+/// Divides each information set's probabilities by their sum (uniform where the sum is 0).
+pub fn normalize_exact(game: &Game, player: Player, probs: &mut [Rational]) {
+    for set in &game.infosets[player] {
+        let range = set.action_range();
+        let sum: Rational = probs[range.clone()].iter().sum();
+        if sum.is_zero() {
+            let share = crate::scalar::rat(1, set.actions.len() as i64);
+            for a in range {
+                probs[a] = share.clone();
+            }
+        } else if !sum.is_one() {
+            for a in range {
+                probs[a] = &probs[a] / &sum;
+            }
+        }
+    }
+}
