@@ -176,7 +176,10 @@ fn relation() -> impl Strategy<Value = Relation> {
 }
 
 /// A random LP with 2-3 variables and a box `x_i <= 5` so it is bounded.
-fn bounded_lp() -> impl Strategy<Value = (usize, Vec<(Vec<i64>, Relation, i64)>, Vec<i64>)> {
+/// Integer rows `(coefficients, relation, rhs)`.
+type IntRows = Vec<(Vec<i64>, Relation, i64)>;
+
+fn bounded_lp() -> impl Strategy<Value = (usize, IntRows, Vec<i64>)> {
     (2usize..=3).prop_flat_map(|n| {
         let row = (prop::collection::vec(-4i64..=4, n), relation(), -6i64..=8);
         (
