@@ -1,3 +1,4 @@
 //! Equilibrium solvers: the CFR family, exact linear programming, matrix games.
 
+pub mod lp;
 pub mod simplex;

@@ -58,6 +58,8 @@ pub enum LpError {
 pub enum Method {
     /// Dense exact tableau simplex with Bland's rule: the reference, for small programs.
     ExactTableau,
+    /// Float simplex for the basis, then exact verification and exact pivots to optimality.
+    FloatThenExact,
 }
 
 /// An exactly optimal solution.
@@ -86,6 +88,8 @@ pub struct LpStats {
     pub standard_rows: usize,
     /// Columns of the standard form.
     pub standard_cols: usize,
+    /// The float-guided method fell back to the exact tableau from scratch.
+    pub tableau_fallback: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -178,11 +182,26 @@ impl LinearProgram {
 
     /// Solves exactly, choosing the method by size (dense tableau for small programs).
     pub fn solve(&self) -> Result<LpSolution, LpError> {
-        self.solve_with(Method::ExactTableau).map(|(s, _)| s)
+        let size = self.rows.len() * (self.num_vars + self.rows.len());
+        let method = if size <= 10_000 {
+            Method::ExactTableau
+        } else {
+            Method::FloatThenExact
+        };
+        self.solve_with(method).map(|(s, _)| s)
     }
 
     /// Solves exactly with the given method, also returning counts.
     pub fn solve_with(&self, method: Method) -> Result<(LpSolution, LpStats), LpError> {
+        self.solve_with_progress(method, false)
+    }
+
+    /// As [`LinearProgram::solve_with`]; `show_progress` draws a progress spinner on a terminal.
+    pub fn solve_with_progress(
+        &self,
+        method: Method,
+        show_progress: bool,
+    ) -> Result<(LpSolution, LpStats), LpError> {
         if let Some(err) = &self.invalid {
             return Err(err.clone());
         }
@@ -197,6 +216,9 @@ impl LinearProgram {
                 let (x, y, pivots) = tableau::solve(&sf)?;
                 stats.exact_pivots = pivots;
                 (x, y)
+            }
+            Method::FloatThenExact => {
+                crate::solve::lp::guided::solve(&sf, &mut stats, show_progress)?
             }
         };
         let solution = sf.recover(self, &x, &y);
@@ -260,7 +282,6 @@ pub(crate) struct StandardForm {
     pub b: Vec<Rational>,
     /// For each row, a column that is `+1` in that row and zero elsewhere (a slack usable as an
     /// initial basic variable), if any.
-    #[allow(dead_code)] // used by the float-guided method
     pub unit_col: Vec<Option<usize>>,
     /// Rows multiplied by -1 to make `b >= 0`.
     negated: Vec<bool>,
@@ -351,6 +372,8 @@ impl StandardForm {
     }
 }
 
+pub(crate) use tableau::solve as tableau_solve;
+
 /// The dense exact two-phase tableau simplex with Bland's rule.
 mod tableau {
     use super::*;
@@ -439,7 +462,7 @@ mod tableau {
     }
 
     /// Returns the standard-form optimum `x`, duals `y` and the pivot count.
-    pub(super) fn solve(
+    pub(crate) fn solve(
         sf: &StandardForm,
     ) -> Result<(Vec<Rational>, Vec<Rational>, usize), LpError> {
         let m = sf.rows;
