@@ -90,6 +90,10 @@ pub struct LpStats {
     pub standard_cols: usize,
     /// The float-guided method fell back to the exact tableau from scratch.
     pub tableau_fallback: bool,
+    /// Wall time of the float simplex.
+    pub float_time: std::time::Duration,
+    /// Wall time of the exact part (factorisations, checks, exact pivots).
+    pub exact_time: std::time::Duration,
 }
 
 #[derive(Clone, Debug)]

@@ -106,10 +106,10 @@ pub fn leduc() -> Game {
         .map(|x| format!("{}{}", RANKS[x / 2], x % 2))
         .collect();
     let first = b.chance_uniform(root, names.clone()).unwrap();
-    for c0 in 0..6 {
+    for (c0, &dealt) in first.iter().enumerate() {
         let rest: Vec<usize> = (0..6).filter(|&x| x != c0).collect();
         let second = b
-            .chance_uniform(first[c0], rest.iter().map(|&x| names[x].clone()).collect())
+            .chance_uniform(dealt, rest.iter().map(|&x| names[x].clone()).collect())
             .unwrap();
         for (k, &c1) in rest.iter().enumerate() {
             let mut deal = Deal {

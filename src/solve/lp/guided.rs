@@ -12,6 +12,7 @@ use super::lu::ExactLu;
 use crate::scalar::Rational;
 use crate::solve::simplex::{tableau_solve, LpError, LpStats, StandardForm};
 use num_traits::{One, Signed, Zero};
+use std::time::Instant;
 
 /// Solves `sf` exactly; returns the standard-form optimum `x` and duals `y`.
 pub(crate) fn solve(
@@ -19,7 +20,21 @@ pub(crate) fn solve(
     stats: &mut LpStats,
     show_progress: bool,
 ) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
-    let basis = match float::solve(sf, show_progress) {
+    let start = Instant::now();
+    let outcome = float::solve(sf, show_progress);
+    stats.float_time = start.elapsed();
+    let start = Instant::now();
+    let result = finish(sf, stats, outcome);
+    stats.exact_time = start.elapsed();
+    result
+}
+
+fn finish(
+    sf: &StandardForm,
+    stats: &mut LpStats,
+    outcome: FloatOutcome,
+) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
+    let basis = match outcome {
         FloatOutcome::Optimal { basis, pivots } => {
             stats.float_pivots = pivots;
             basis.into_iter().collect::<Option<Vec<usize>>>()
