@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Exact LP benchmark: bluff's sequence-form LP against pygambit's lp_solve (rational and float)
+# on the same games, run side by side here. Creates bench/.venv with pygambit (an sdist that
+# compiles C++; the install time is printed), builds bluff in release, prints a Markdown table.
+# Usage: bench/lp_vs_gambit.sh [GAME_SPEC...]   (GAMBIT_CAP_SECONDS caps each Gambit run, 300)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x bench/.venv/bin/python ] || ! bench/.venv/bin/python -c "import pygambit" 2>/dev/null; then
+  python3 -m venv bench/.venv
+  start=$(date +%s)
+  bench/.venv/bin/pip install -q pygambit
+  echo "pygambit installed in $(( $(date +%s) - start )) s" >&2
+fi
+cargo build --release -q --bin bluff --example lp_bench
+mkdir -p target/bench-efg
+if [ $# -eq 0 ]; then
+  set -- kuhn leduc baby-poker "one-card-poker(n=50,a=2,b=1)"
+fi
+bench/.venv/bin/python bench/lp_vs_gambit.py target/release/bluff target/release/examples/lp_bench target/bench-efg "$@"
