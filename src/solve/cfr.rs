@@ -148,6 +148,15 @@ pub struct CurvePoint {
     pub seconds: f64,
 }
 
+/// What a run reports as it goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'a> {
+    /// Iterations done.
+    pub iteration: u64,
+    /// The point measured at this iteration, if any.
+    pub point: Option<&'a CurvePoint>,
+}
+
 /// One compiled group of root subtrees, with its scratch buffers.
 struct Segment {
     /// Number of root nodes (local ids `0..num_roots`).
@@ -511,13 +520,14 @@ impl CfrSolver {
 
     /// Runs until `stop` is met, measuring the average strategy's exploitability at roughly
     /// geometrically spaced iterations (at most `max_check_gap` apart) and at the end.
-    /// `on_point` sees every measured point. Returns all points.
+    /// `on_progress` is called after every iteration and with every measured point.
+    /// Returns all measured points.
     pub fn run(
         &mut self,
         game: &Game,
         stop: &StopRule,
         max_check_gap: u64,
-        mut on_point: impl FnMut(&CurvePoint),
+        mut on_progress: impl FnMut(Progress),
     ) -> Vec<CurvePoint> {
         let (lo, hi) = game.payoff_range();
         let target = stop.target.map(|t| match t {
@@ -542,7 +552,10 @@ impl CfrSolver {
                     exploitability: e,
                     seconds: solve_time.as_secs_f64(),
                 };
-                on_point(&point);
+                on_progress(Progress {
+                    iteration: self.iterations,
+                    point: Some(&point),
+                });
                 points.push(point);
                 let gap = (self.iterations / 10).clamp(1, max_check_gap.max(1));
                 next_check = self.iterations + gap;
@@ -553,6 +566,10 @@ impl CfrSolver {
                 return points;
             }
             self.iteration();
+            on_progress(Progress {
+                iteration: self.iterations,
+                point: None,
+            });
         }
     }
 }
