@@ -185,6 +185,8 @@ const CHANCE: u8 = 2;
 const TERMINAL: u8 = 3;
 /// More segments cost reduction time; this many keep two to a few dozen threads busy.
 const MAX_SEGMENTS: usize = 64;
+/// Games with fewer nodes than this sweep on one thread whatever `--threads` says.
+const MIN_PARALLEL_NODES: usize = 5_000;
 
 impl Segment {
     fn compile(game: &Game, roots: &[(usize, f64)]) -> Segment {
@@ -331,6 +333,8 @@ pub struct CfrSolver {
     current: [Vec<f64>; 2],
     iterations: u64,
     pool: Option<rayon::ThreadPool>,
+    /// Nodes in the game (decides whether the pool is worth using).
+    num_nodes: usize,
 }
 
 impl CfrSolver {
@@ -366,6 +370,7 @@ impl CfrSolver {
             current: zeros(),
             iterations: 0,
             pool: None,
+            num_nodes: game.nodes.len(),
         };
         for p in 0..2 {
             solver.refresh_strategy(p);
@@ -428,7 +433,8 @@ impl CfrSolver {
         let sigma = &self.current;
         let segments = &mut self.segments;
         match &self.pool {
-            Some(pool) if segments.len() > 1 => {
+            // Waking pool threads costs tens of microseconds: not worth it on tiny games.
+            Some(pool) if segments.len() > 1 && self.num_nodes >= MIN_PARALLEL_NODES => {
                 pool.install(|| segments.par_iter_mut().for_each(|s| s.sweep(sigma, update)))
             }
             _ => segments.iter_mut().for_each(|s| s.sweep(sigma, update)),
