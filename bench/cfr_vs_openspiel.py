@@ -1,82 +1,71 @@
-"""Side-by-side CFR benchmark: bluff against OpenSpiel's C++ solvers (via pyspiel).
+"""Side-by-side CFR / CFR+ benchmark: bluff against OpenSpiel's C++ solvers (via pyspiel).
 
-For each game and algorithm both implementations run one solve with the same iteration
-checkpoints; at each checkpoint we record cumulative solve time (exploitability evaluation
-excluded) and the average strategy's exploitability (OpenSpiel's definition, NashConv / 2).
-Both sides use alternating updates (OpenSpiel's CFRSolver/CFRPlusSolver do; bluff's
-`RegretParams::vanilla_alternating` / `cfr_plus`), so equal iterations mean equal work.
-
-Usage: python cfr_vs_openspiel.py <path to cfr_throughput binary> [bluff threads...]
-Environment: KUHN_ITERS, LEDUC_ITERS (comma-separated checkpoints).
+Run through bench/cfr_vs_openspiel.sh, which builds bluff and prepares the venv.
+For each game and algorithm both solvers run the same number of iterations; exploitability of
+the average policy is reported by each tool's own evaluator (they should agree: both use
+alternating updates, and CFR+ uses regret matching+ with linear averaging in both).
+Iterations per second exclude game loading and exploitability evaluation for both tools.
 """
 
 import json
-import os
 import subprocess
 import sys
 import time
 
 import pyspiel
 
-GAMES = [
-    ("kuhn", "kuhn_poker", os.environ.get("KUHN_ITERS", "1000,10000")),
-    ("leduc", "leduc_poker", os.environ.get("LEDUC_ITERS", "100,1000")),
+BLUFF = sys.argv[1]
+CASES = [
+    # game, algo, iterations compared, iterations for bluff's timing
+    ("kuhn_poker", "kuhn", "cfr", 1000, 20000),
+    ("kuhn_poker", "kuhn", "cfr+", 1000, 20000),
+    ("leduc_poker", "leduc", "cfr", 100, 3000),
+    ("leduc_poker", "leduc", "cfr+", 100, 3000),
 ]
-ALGOS = [("cfr", pyspiel.CFRSolver), ("cfr+", pyspiel.CFRPlusSolver)]
 
 
-def openspiel_run(game_name, solver_class, checkpoints):
+def openspiel(game_name, algo, iterations):
     game = pyspiel.load_game(game_name)
-    solver = solver_class(game)
-    rows, done, seconds = [], 0, 0.0
-    for target in checkpoints:
-        start = time.perf_counter()
-        for _ in range(target - done):
-            solver.evaluate_and_update_policy()
-        seconds += time.perf_counter() - start
-        done = target
-        e = pyspiel.exploitability(game, solver.average_policy())
-        rows.append({"iterations": done, "seconds": seconds, "exploitability": e})
-    return rows
+    solver = pyspiel.CFRSolver(game) if algo == "cfr" else pyspiel.CFRPlusSolver(game)
+    start = time.perf_counter()
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    seconds = time.perf_counter() - start
+    return iterations / seconds, pyspiel.exploitability(game, solver.average_policy())
 
 
-def bluff_run(binary, game, algo, threads, checkpoints):
-    out = subprocess.run(
-        [binary, game, algo, str(threads), ",".join(map(str, checkpoints))],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return [json.loads(line) for line in out.splitlines() if line.strip()]
+def bluff(game, algo, iterations, threads):
+    # OpenSpiel's vanilla CFRSolver alternates updates; bluff's cfr defaults to simultaneous.
+    args = [BLUFF, "solve", game, "--algo", algo, "--iterations", str(iterations), "--json",
+            "--threads", str(threads), "--check-every", str(iterations)]
+    if algo == "cfr":
+        args += ["--updates", "alternating"]
+    out = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+    return out["iterations_per_second"], out["exploitability"]
 
 
 def main():
-    binary = sys.argv[1]
-    thread_counts = [int(t) for t in sys.argv[2:]] or [1]
-    print(f"pyspiel {getattr(pyspiel, '__version__', '?')}: C++ CFRSolver / CFRPlusSolver")
-    header = (
-        f"{'game':<6} {'algo':<5} {'iters':>6} | {'OpenSpiel it/s':>14} {'expl':>10} | "
-        + " | ".join(f"{'bluff ' + str(t) + 't it/s':>14} {'expl':>10} {'ratio':>7}" for t in thread_counts)
-    )
-    print(header)
-    print("-" * len(header))
-    for game, os_name, iters in GAMES:
-        checkpoints = [int(x) for x in iters.split(",")]
-        for algo, solver_class in ALGOS:
-            ours = {t: bluff_run(binary, game, algo, t, checkpoints) for t in thread_counts}
-            theirs = openspiel_run(os_name, solver_class, checkpoints)
-            for k, ref in enumerate(theirs):
-                ref_rate = ref["iterations"] / ref["seconds"]
-                line = f"{game:<6} {algo:<5} {ref['iterations']:>6} | {ref_rate:>14.1f} {ref['exploitability']:>10.3e} | "
-                cells = []
-                for t in thread_counts:
-                    row = ours[t][k]
-                    assert row["iterations"] == ref["iterations"]
-                    rate = row["iterations"] / row["seconds"]
-                    cells.append(f"{rate:>14.1f} {row['exploitability']:>10.3e} {rate / ref_rate:>6.1f}x")
-                print(line + " | ".join(cells))
-    print("it/s = iterations / cumulative solve time at that checkpoint; expl = exploitability of")
-    print("the average strategy (NashConv/2, f64); ratio = bluff it/s / OpenSpiel it/s.")
+    header = ("game", "algo", "iters", "expl OpenSpiel", "expl bluff", "OpenSpiel it/s",
+              "bluff 1t it/s", "ratio 1t", "bluff 2t it/s", "ratio 2t")
+    rows = []
+    for os_game, game, algo, iterations, timing_iterations in CASES:
+        os_rate, os_expl = openspiel(os_game, algo, iterations)
+        _, bluff_expl = bluff(game, algo, iterations, 1)
+        rate1, _ = bluff(game, algo, timing_iterations, 1)
+        rate2, _ = bluff(game, algo, timing_iterations, 2)
+        rows.append((game, algo, str(iterations), f"{os_expl:.6e}", f"{bluff_expl:.6e}",
+                     f"{os_rate:.1f}", f"{rate1:.0f}", f"{rate1 / os_rate:.0f}x",
+                     f"{rate2:.0f}", f"{rate2 / os_rate:.0f}x"))
+        print(" ".join(rows[-1]), file=sys.stderr, flush=True)
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
+    print(f"\nOpenSpiel {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}: "
+          "pyspiel.CFRSolver / pyspiel.CFRPlusSolver (C++), exploitability by "
+          "pyspiel.exploitability; bluff: `bluff solve --json` (f64 evaluation by src/eval.rs).")
 
 
 if __name__ == "__main__":
