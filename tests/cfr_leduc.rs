@@ -42,3 +42,26 @@ fn dcfr_reaches_1e_3_and_the_published_value() {
         e.value[0]
     );
 }
+
+/// pyspiel 2.0.2's C++ `CFRPlusSolver` (alternating, regret matching+, linear averaging, no
+/// delay) after 100 Leduc iterations: 0.013415994970897835. Its `CFRSolver` and
+/// `CFRPlusSolver` on Kuhn after 1000: 0.0009376166469929614 and 8.736532252084928e-05.
+#[test]
+fn cfr_plus_and_kuhn_runs_match_openspiel() {
+    let leduc = leduc_poker().unwrap();
+    let mut solver = CfrSolver::new(&leduc, RegretParams::cfr_plus());
+    solver.iterate(100);
+    let e = exploitability(&leduc, &solver.average_profile()).exploitability;
+    assert!((e - 0.013415994970897835).abs() < 1e-9, "{e}");
+
+    let kuhn = bluff::games::kuhn::kuhn_poker().unwrap();
+    for (params, expected) in [
+        (RegretParams::vanilla_alternating(), 0.0009376166469929614),
+        (RegretParams::cfr_plus(), 8.736532252084928e-05),
+    ] {
+        let mut solver = CfrSolver::new(&kuhn, params);
+        solver.iterate(1000);
+        let e = exploitability(&kuhn, &solver.average_profile()).exploitability;
+        assert!((e - expected).abs() < 1e-12, "{params:?}: {e}");
+    }
+}
