@@ -105,6 +105,11 @@ fn bad_options_are_rejected_with_the_option_named() {
         .failure()
         .stderr(contains("--threads"));
     bluff()
+        .args(["solve", "kuhn", "--iterations", "0"])
+        .assert()
+        .failure()
+        .stderr(contains("--iterations 0"));
+    bluff()
         .args(["solve", "kuhn", "--iterations", "5", "--algo", "magic"])
         .assert()
         .failure()

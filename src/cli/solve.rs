@@ -172,6 +172,12 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if args.target.is_some() && args.target_relative.is_some() {
         bail!("give --target or --target-relative, not both");
     }
+    if args.iterations == Some(0) {
+        bail!("--iterations 0: expected at least 1");
+    }
+    if args.check_every == 0 {
+        bail!("--check-every 0: expected at least 1");
+    }
     if args.threads == Some(0) {
         bail!("--threads 0: expected at least 1");
     }
