@@ -161,6 +161,9 @@ pub struct Progress<'a> {
 struct Segment {
     /// Number of root nodes (local ids `0..num_roots`).
     num_roots: usize,
+    /// Local ids of chance and decision nodes, in breadth-first order (terminal values are
+    /// constant, so the sweeps skip terminals).
+    interior: Vec<u32>,
     /// Chance weight of each root.
     root_weight: Vec<f64>,
     /// 0/1 = that player decides, 2 = chance, 3 = terminal.
@@ -202,6 +205,7 @@ impl Segment {
         let len = order.len();
         let mut s = Segment {
             num_roots: roots.len(),
+            interior: Vec::new(),
             root_weight: roots.iter().map(|r| r.1).collect(),
             actor: Vec::with_capacity(len),
             first_child: Vec::with_capacity(len),
@@ -210,7 +214,7 @@ impl Segment {
             chance_prob: Vec::with_capacity(len),
             payoff0: Vec::with_capacity(len),
             reach: vec![[0.0; 3]; len],
-            value: vec![0.0; len],
+            value: Vec::new(),
             regret_delta: [
                 vec![0.0; game.num_actions[0]],
                 vec![0.0; game.num_actions[1]],
@@ -236,6 +240,9 @@ impl Segment {
             s.actor.push(actor);
             s.action_offset.push(offset);
             s.payoff0.push(payoff);
+            if actor != TERMINAL {
+                s.interior.push(s.actor.len() as u32 - 1);
+            }
             s.first_child.push(if nd.num_children > 0 {
                 local[nd.first_child as usize]
             } else {
@@ -244,6 +251,7 @@ impl Segment {
             s.num_children.push(nd.num_children);
             s.chance_prob.push(game.chance_prob_f64[n]);
         }
+        s.value = s.payoff0.clone();
         s
     }
 
@@ -259,12 +267,9 @@ impl Segment {
         for r in 0..self.num_roots {
             self.reach[r] = [1.0, 1.0, self.root_weight[r]];
         }
-        let len = self.actor.len();
-        for n in 0..len {
+        for &n in &self.interior {
+            let n = n as usize;
             let actor = self.actor[n];
-            if actor == TERMINAL {
-                continue;
-            }
             let first = self.first_child[n] as usize;
             let count = self.num_children[n] as usize;
             let reach = self.reach[n];
@@ -284,13 +289,13 @@ impl Segment {
                 }
             }
         }
-        for n in (0..len).rev() {
+        for &n in self.interior.iter().rev() {
+            let n = n as usize;
             let actor = self.actor[n];
             let first = self.first_child[n] as usize;
             let count = self.num_children[n] as usize;
             let children = first..first + count;
             self.value[n] = match actor {
-                TERMINAL => self.payoff0[n],
                 CHANCE => children.map(|c| self.chance_prob[c] * self.value[c]).sum(),
                 _ => {
                     let p = actor as usize;
@@ -303,9 +308,11 @@ impl Segment {
                         // Player 1's utility is constant - u0, so its regrets are negated.
                         let cf = reach[1 - p] * reach[2] * if p == 0 { 1.0 } else { -1.0 };
                         let own = reach[p];
-                        let regrets = &mut self.regret_delta[p][offset..offset + count];
-                        for (r, u) in regrets.iter_mut().zip(child_values) {
-                            *r += cf * (u - v);
+                        if cf != 0.0 {
+                            let regrets = &mut self.regret_delta[p][offset..offset + count];
+                            for (r, u) in regrets.iter_mut().zip(child_values) {
+                                *r += cf * (u - v);
+                            }
                         }
                         if own != 0.0 {
                             let sums = &mut self.strategy_delta[p][offset..offset + count];
