@@ -151,6 +151,7 @@ pub fn regret_params(
     Ok(params)
 }
 
+/// Runs `bluff solve`: validates the options, solves, writes the requested files, reports.
 pub fn run(args: SolveArgs) -> Result<()> {
     for (name, v) in [
         ("target", args.target),
