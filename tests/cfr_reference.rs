@@ -3,6 +3,9 @@
 //! discounting), DCFR discounts the cumulative strategy by (t/(t+1))^gamma each iteration (not
 //! t^gamma weights), CFR+ floors after adding. The two must play the same strategies.
 
+// Index loops mirror the papers' formulas.
+#![allow(clippy::needless_range_loop)]
+
 use bluff::game::{Game, NodeKind};
 use bluff::games::{kuhn::kuhn_poker, leduc::leduc_poker};
 use bluff::solve::cfr::{CfrSolver, RegretParams};
