@@ -3,6 +3,7 @@
 mod eval;
 mod games;
 mod lp;
+mod solve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,6 +28,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Solve a game exactly by the sequence-form LP (exact value and strategies, certified).
     Lp(lp::LpArgs),
+    /// Solve a game with the CFR family; write the average strategy, curve and plot.
+    Solve(solve::SolveArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -36,6 +39,7 @@ pub fn main() -> ExitCode {
         Command::Games(args) => games::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Lp(args) => lp::run(args),
+        Command::Solve(args) => solve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

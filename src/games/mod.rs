@@ -4,6 +4,7 @@
 //! or `one-card-poker:n=5,a=2,b=1`.
 
 pub mod kuhn;
+pub mod leduc;
 
 use crate::game::Game;
 use anyhow::{anyhow, bail, Context, Result};
@@ -53,12 +54,19 @@ pub struct GameInfo {
 
 /// All built-in games.
 pub fn registry() -> Vec<GameInfo> {
-    vec![GameInfo {
+    vec![
+        GameInfo {
         name: "kuhn",
         description:
             "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
         params: &[],
         build: |_| Ok(kuhn::kuhn_poker()?),
+    },
+    GameInfo {
+        name: "leduc",
+        description: "Leduc poker (OpenSpiel rules): 6 cards, raises 2 then 4, public card; 936 information sets",
+        params: &[],
+        build: |_| Ok(leduc::leduc_poker()?),
     }]
 }
 

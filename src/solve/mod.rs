@@ -3,3 +3,4 @@
 pub mod lp;
 pub mod sequence_form;
 pub mod simplex;
+pub mod cfr;

@@ -1,0 +1,142 @@
+//! `bluff solve` end to end: outputs agree with `bluff eval`, bad input fails cleanly.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+use serde_json::Value;
+
+fn bluff() -> Command {
+    Command::cargo_bin("bluff").unwrap()
+}
+
+#[test]
+fn solve_writes_strategy_curve_and_plot_that_eval_confirms() {
+    let dir = tempfile::tempdir().unwrap();
+    let strategy = dir.path().join("strategy.json");
+    let curve = dir.path().join("curve.csv");
+    let plot = dir.path().join("curve.svg");
+    let out = bluff()
+        .args([
+            "solve",
+            "kuhn",
+            "--algo",
+            "cfr+",
+            "--iterations",
+            "300",
+            "--json",
+        ])
+        .arg("-o")
+        .arg(&strategy)
+        .arg("--curve")
+        .arg(&curve)
+        .arg("--plot")
+        .arg(&plot)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["iterations"], 300);
+    let solved = summary["exploitability"].as_f64().unwrap();
+    assert!(solved > 0.0 && solved < 1e-2, "{solved}");
+
+    // The exact evaluator, reading the written file, confirms the reported exploitability.
+    let eval = bluff()
+        .args(["eval", "kuhn", "--json"])
+        .arg(&strategy)
+        .output()
+        .unwrap();
+    assert!(eval.status.success());
+    let eval: Value = serde_json::from_slice(&eval.stdout).unwrap();
+    let exact = eval["exploitability"]["float"].as_f64().unwrap();
+    assert!((exact - solved).abs() < 1e-9, "{exact} vs {solved}");
+
+    let csv = std::fs::read_to_string(&curve).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("iteration,exploitability,seconds"));
+    let rows: Vec<(u64, f64)> = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].parse().unwrap(), f[1].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(rows.first().unwrap().0, 1);
+    assert_eq!(rows.last().unwrap().0, 300);
+    assert!(rows.windows(2).all(|w| w[0].0 < w[1].0));
+    assert!((rows.last().unwrap().1 - solved).abs() < 1e-12);
+    // After one iteration the average is the first strategy, uniform play, whose exploitability
+    // is 11/24 (NashConv 11/12, as OpenSpiel reports for Kuhn's uniform policy).
+    assert!((rows[0].1 - 11.0 / 24.0).abs() < 1e-12, "{}", rows[0].1);
+
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("iterations"));
+}
+
+#[test]
+fn missing_stop_rule_fails_without_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let strategy = dir.path().join("s.json");
+    bluff()
+        .args(["solve", "kuhn", "-o"])
+        .arg(&strategy)
+        .assert()
+        .failure()
+        .stderr(contains("error: give a stop rule"));
+    assert!(!strategy.exists());
+}
+
+#[test]
+fn bad_options_are_rejected_with_the_option_named() {
+    bluff()
+        .args(["solve", "kuhn", "--iterations", "5", "--alpha", "2"])
+        .assert()
+        .failure()
+        .stderr(contains("--alpha"));
+    bluff()
+        .args(["solve", "kuhn", "--target", "nan"])
+        .assert()
+        .failure()
+        .stderr(contains("--target"));
+    bluff()
+        .args(["solve", "kuhn", "--iterations", "5", "--threads", "0"])
+        .assert()
+        .failure()
+        .stderr(contains("--threads"));
+    bluff()
+        .args(["solve", "kuhn", "--iterations", "0"])
+        .assert()
+        .failure()
+        .stderr(contains("--iterations 0"));
+    bluff()
+        .args(["solve", "kuhn", "--iterations", "5", "--algo", "magic"])
+        .assert()
+        .failure()
+        .stderr(contains("cfr+"));
+}
+
+#[test]
+fn relative_target_scales_by_the_payoff_range() {
+    // Kuhn's payoffs run from -2 to 2: a relative target of 1e-3 means 4e-3 chips.
+    let out = bluff()
+        .args([
+            "solve",
+            "kuhn",
+            "--algo",
+            "dcfr",
+            "--target-relative",
+            "1e-3",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let e = summary["exploitability"].as_f64().unwrap();
+    assert!(e <= 4e-3, "{e}");
+    let f = summary["exploitability_fraction_of_range"]
+        .as_f64()
+        .unwrap();
+    assert!((f - e / 4.0).abs() < 1e-15);
+}
