@@ -4,6 +4,7 @@
 //! or `one-card-poker:n=5,a=2,b=1`.
 
 pub mod kuhn;
+pub mod one_card_poker;
 
 use crate::game::Game;
 use anyhow::{anyhow, bail, Context, Result};
@@ -59,6 +60,16 @@ pub fn registry() -> Vec<GameInfo> {
             "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
         params: &[],
         build: |_| Ok(kuhn::kuhn_poker()?),
+    },
+    GameInfo {
+        name: "one-card-poker",
+        description: "one-card poker (contest rules): cards 1..n, dealer pot a, bet b, random first player; value a/2 for each",
+        params: &[
+            ParamSpec { name: "n", default: 3, min: 2, max: 50, doc: "number of cards" },
+            ParamSpec { name: "a", default: 2, min: 1, max: 1000, doc: "pot the dealer puts in" },
+            ParamSpec { name: "b", default: 1, min: 1, max: 1000, doc: "bet size" },
+        ],
+        build: |p| Ok(one_card_poker::one_card_poker(p.get("n") as usize, p.get("a"), p.get("b"))?),
     }]
 }
 
