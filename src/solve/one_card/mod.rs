@@ -271,3 +271,51 @@ pub fn score<T: Scalar>(params: &OcpParams, s: &OcpStrategy<T>) -> OcpScore<T> {
         average,
     }
 }
+
+/// The general game's behavioural profile in which player `S` plays `s` and `O` plays
+/// `opponent`, both looked up by the `"<card> <situation>"` labels of
+/// [`crate::games::one_card_poker`].
+pub fn to_profile<T: Scalar>(
+    game: &crate::game::Game,
+    s: &OcpStrategy<T>,
+    opponent: &OcpStrategy<T>,
+) -> crate::strategy::Profile<T> {
+    let mut profile = crate::strategy::Profile::<T>::uniform(game);
+    for (player, strat) in [(0, s), (1, opponent)] {
+        for (id, set) in game.infosets[player].iter().enumerate() {
+            let (card, sit) = split_label(&set.label);
+            let p = strat.parts()[sit][card - 1].clone();
+            let off = game.infosets[player][id].action_offset;
+            profile.probs[player][off] = T::one() - p.clone();
+            profile.probs[player][off + 1] = p;
+        }
+    }
+    profile
+}
+
+/// Player `player`'s strategy read back from a general-game profile.
+pub fn from_profile<T: Scalar>(
+    game: &crate::game::Game,
+    profile: &crate::strategy::Profile<T>,
+    player: usize,
+) -> OcpStrategy<T> {
+    let n = game.infosets[player].len() / 4;
+    let mut out = OcpStrategy::<T>::uniform(n);
+    for set in &game.infosets[player] {
+        let (card, sit) = split_label(&set.label);
+        out.parts_mut()[sit][card - 1] = profile.probs[player][set.action_offset + 1].clone();
+    }
+    out
+}
+
+/// `"12 check-bet"` -> (12, 3).
+fn split_label(label: &str) -> (usize, usize) {
+    let (card, sit) = label
+        .split_once(' ')
+        .expect("one-card poker labels are `<card> <situation>`");
+    let sit = crate::games::one_card_poker::SITUATIONS
+        .iter()
+        .position(|&s| s == sit)
+        .expect("known situation");
+    (card.parse().expect("card number"), sit)
+}
