@@ -2,6 +2,7 @@
 
 mod eval;
 mod games;
+mod one_card_poker;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,6 +25,8 @@ enum Command {
     Games(games::GamesArgs),
     /// Evaluate a strategy file: values, best responses, exploitability (exact and f64).
     Eval(eval::EvalArgs),
+    /// One-card poker contest task: solve `N A B`, validate a 4N-line file, batch and zip.
+    OneCardPoker(one_card_poker::OcpArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -32,6 +35,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Games(args) => games::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::OneCardPoker(args) => one_card_poker::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -15,7 +15,7 @@ use num_traits::{One, Signed, Zero};
 use thiserror::Error;
 
 /// How one information set plays in a support guess.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Play {
     /// Always the passive action (check or fold).
     Passive,
@@ -167,6 +167,9 @@ enum Attempt {
     Adjusted(Rational),
     /// The support cannot be improved locally.
     Stuck(Rational),
+    /// The indifference equations of this player's mixed sets (0 = first player P, 1 = second
+    /// player Q) have no solution: one of its sets is mixed that should not be.
+    Inconsistent(usize),
 }
 
 /// Finds and certifies an exact equilibrium strategy.
@@ -175,32 +178,54 @@ pub fn solve_exact(params: &OcpParams) -> Result<ExactSolution, ExactError> {
     let mut budget = 2000;
     let mut rounds = 0;
     let mut last_gap = f64::INFINITY;
-    for _ in 0..6 {
+    for _ in 0..5 {
         cfr.run(budget - cfr.iterations());
         let avg = cfr.average();
-        let tolerance = 1e-3;
-        let mut support: Support = [0, 1, 2, 3].map(|s| {
-            avg.parts()[s]
-                .iter()
-                .map(|&p| classify(p, tolerance))
-                .collect()
-        });
-        for _ in 0..4 * params.n + 8 {
-            rounds += 1;
-            match attempt(params, &mut support, &avg) {
-                Attempt::Certified(strategy) => {
-                    let s = score(params, &strategy);
-                    return Ok(ExactSolution {
-                        strategy,
-                        first_seat_value: s.first_seat,
-                        cfr_iterations: cfr.iterations(),
-                        rounds,
-                    });
-                }
-                Attempt::Adjusted(gap) => last_gap = crate::scalar::rational_to_f64(&gap),
-                Attempt::Stuck(gap) => {
-                    last_gap = crate::scalar::rational_to_f64(&gap);
-                    break;
+        let regret = value_differences(params, &avg);
+        // Different thresholds for "mixed" suit different games; each guess is cheap.
+        for tolerance in [1e-3, 1e-2, 1e-4] {
+            let mut support: Support = [0, 1, 2, 3].map(|s| {
+                avg.parts()[s]
+                    .iter()
+                    .map(|&p| classify(p, tolerance))
+                    .collect()
+            });
+            let mut seen = std::collections::HashSet::new();
+            while seen.insert(support.clone()) && seen.len() <= 16 {
+                rounds += 1;
+                match attempt(params, &mut support, &avg) {
+                    Attempt::Certified(strategy) => {
+                        let s = score(params, &strategy);
+                        return Ok(ExactSolution {
+                            strategy,
+                            first_seat_value: s.first_seat,
+                            cfr_iterations: cfr.iterations(),
+                            rounds,
+                        });
+                    }
+                    Attempt::Adjusted(gap) => last_gap = crate::scalar::rational_to_f64(&gap),
+                    Attempt::Stuck(gap) => {
+                        last_gap = crate::scalar::rational_to_f64(&gap);
+                        break;
+                    }
+                    Attempt::Inconsistent(side) => {
+                        // Make the mixed set of that player whose approximate values differ
+                        // most pure, towards its better action.
+                        let situations = if side == 0 { [0, 3] } else { [1, 2] };
+                        let worst = situations
+                            .iter()
+                            .flat_map(|&s| (0..params.n).map(move |c| (s, c)))
+                            .filter(|&(s, c)| support[s][c] == Play::Mixed)
+                            .max_by(|a, b| {
+                                regret[a.0][a.1].abs().total_cmp(&regret[b.0][b.1].abs())
+                            });
+                        let Some((s, c)) = worst else { break };
+                        support[s][c] = if regret[s][c] > 0.0 {
+                            Play::Aggressive
+                        } else {
+                            Play::Passive
+                        };
+                    }
                 }
             }
         }
@@ -211,6 +236,22 @@ pub fn solve_exact(params: &OcpParams) -> Result<ExactSolution, ExactError> {
         rounds,
         gap: last_gap,
     })
+}
+
+/// For each situation and card, the aggressive action's value minus the passive one's against
+/// the other side's strategy in `s` (at the open, checking counts its best continuation).
+fn value_differences(params: &OcpParams, s: &OcpStrategy<f64>) -> [Vec<f64>; 4] {
+    let p = first_values(params, &s.check, &s.bet);
+    let q = second_values(params, &s.open, &s.check_bet);
+    let n = params.n;
+    [
+        (0..n)
+            .map(|c| p.open_bet[c] - p.check_showdown[c] - p.cb_fold[c].max(p.cb_call[c]))
+            .collect(),
+        (0..n).map(|d| q.check_bet[d] - q.check_check[d]).collect(),
+        (0..n).map(|d| q.bet_call[d] - q.bet_fold[d]).collect(),
+        (0..n).map(|c| p.cb_call[c] - p.cb_fold[c]).collect(),
+    ]
 }
 
 /// Solves the equations of one support guess, certifies, or adjusts the support.
@@ -334,9 +375,11 @@ fn attempt(params: &OcpParams, support: &mut Support, guess: &OcpStrategy<f64>) 
         }
     }
 
-    let (Some(q_sol), Some(p_sol)) = (solve_linear(&q_rows, &q_guess), solve_linear(&p_rows, &p_guess))
-    else {
-        return Attempt::Stuck(Rational::from_integer(1.into()));
+    let Some(q_sol) = solve_linear(&q_rows, &q_guess) else {
+        return Attempt::Inconsistent(0);
+    };
+    let Some(p_sol) = solve_linear(&p_rows, &p_guess) else {
+        return Attempt::Inconsistent(1);
     };
     let eval = |x: Aff, sol: &[Rational]| -> Rational {
         let mut v = int(x.constant);

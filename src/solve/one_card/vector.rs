@@ -7,7 +7,7 @@
 //! opponent's reach, the average weighted by the actor's own reach, uniform play where no regret
 //! is positive. It matches [`super::per_pair::ArenaCfr`] on the general game iteration by
 //! iteration. [`CfrVariant::Plus`] (CFR+: regrets floored at 0, iteration-weighted average)
-//! converges much faster and feeds the exact solver.
+//! with alternating updates) converges much faster and feeds the exact solver.
 
 use super::{OcpParams, OcpStrategy};
 
@@ -16,7 +16,7 @@ use super::{OcpParams, OcpStrategy};
 pub enum CfrVariant {
     /// The write-up's vanilla CFR.
     Vanilla,
-    /// CFR+ with simultaneous updates and linear averaging.
+    /// CFR+: regrets floored at 0, alternating updates, linear averaging.
     Plus,
 }
 
@@ -92,8 +92,7 @@ impl VectorCfr {
 
     /// One simultaneous iteration: both players' regrets from the strategies frozen at its start.
     pub fn iterate(&mut self) {
-        let n = self.params.n;
-        let nf = n as f64;
+        let nf = self.params.n as f64;
         let h = self.params.ante as f64 / 2.0;
         let hb = h + self.params.bet as f64;
         // The per-pair game's chance weight of one deal (seat 1/2 times pair 1/(N(N-1))), so the
@@ -104,15 +103,47 @@ impl VectorCfr {
             CfrVariant::Vanilla => 1.0,
             CfrVariant::Plus => self.iterations as f64,
         };
-        for s in 0..4 {
+        match self.variant {
+            CfrVariant::Vanilla => {
+                self.refresh_current(&[OPEN, CHECK, BET, CHECK_BET]);
+                self.update_first(w, h, hb, weight);
+                self.update_second(w, h, hb, weight);
+            }
+            CfrVariant::Plus => {
+                // Alternating updates: Q answers P's freshly updated strategy.
+                self.refresh_current(&[OPEN, CHECK, BET, CHECK_BET]);
+                self.update_first(w, h, hb, weight);
+                self.floor_regrets(&[OPEN, CHECK_BET]);
+                self.refresh_current(&[OPEN, CHECK_BET]);
+                self.update_second(w, h, hb, weight);
+                self.floor_regrets(&[CHECK, BET]);
+            }
+        }
+    }
+
+    fn refresh_current(&mut self, situations: &[usize]) {
+        for &s in situations {
             for (p, r) in self.current[s].iter_mut().zip(&self.regrets[s]) {
                 *p = regret_matching(*r);
             }
         }
-        let [open, check, bet, check_bet] = &self.current;
-        let [wl_a, wl_b, wl_c, wl_d] = &mut self.scratch;
+    }
 
-        // First player P (open, check-bet) against Q's check (bet prob) and bet (call prob).
+    fn floor_regrets(&mut self, situations: &[usize]) {
+        for &s in situations {
+            for r in &mut self.regrets[s] {
+                r[0] = r[0].max(0.0);
+                r[1] = r[1].max(0.0);
+            }
+        }
+    }
+
+    /// Regrets and average of the first player P (open, check-bet) against Q's current play.
+    fn update_first(&mut self, w: f64, h: f64, hb: f64, weight: f64) {
+        let n = self.params.n;
+        let nf = n as f64;
+        let [open, check, bet, check_bet] = &self.current;
+        let [wl_a, wl_b, _, _] = &mut self.scratch;
         let delta_total: f64 = check.iter().sum();
         let phi_total: f64 = bet.iter().sum();
         win_minus_lose(check, delta_total, wl_a);
@@ -142,7 +173,13 @@ impl VectorCfr {
             a[1] += weight * (1.0 - b) * g;
         }
 
-        // Second player Q (check, bet) against P's open (bet prob) and check-bet (call prob).
+    }
+
+    /// Regrets and average of the second player Q (check, bet) against P's current play.
+    fn update_second(&mut self, w: f64, h: f64, hb: f64, weight: f64) {
+        let n = self.params.n;
+        let [open, check, bet, check_bet] = &self.current;
+        let [wl_a, wl_b, wl_c, wl_d] = &mut self.scratch;
         let mut checked_total = 0.0;
         let mut called_total = 0.0;
         let mut bet_total = 0.0;
@@ -184,12 +221,6 @@ impl VectorCfr {
             let a = &mut self.average[BET][d];
             a[0] += weight * (1.0 - ph);
             a[1] += weight * ph;
-        }
-        if self.variant == CfrVariant::Plus {
-            for r in self.regrets.iter_mut().flatten() {
-                r[0] = r[0].max(0.0);
-                r[1] = r[1].max(0.0);
-            }
         }
     }
 
