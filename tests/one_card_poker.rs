@@ -48,7 +48,9 @@ fn official_example_scores_the_same_in_vector_form_and_in_the_general_game() {
 fn random_strategies_score_the_same_in_both_forms() {
     let mut seed = 12345u64;
     let mut next = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         rat(((seed >> 33) % 11) as i64, 10)
     };
     for (n, a, b) in [(3, 2, 1), (4, 5, 3), (5, 1, 7)] {
@@ -106,7 +108,14 @@ fn vector_cfr_matches_per_pair_cfr_iteration_by_iteration() {
 
 #[test]
 fn exact_equilibria_certify_in_both_forms() {
-    for (n, a, b) in [(2, 2, 1), (3, 2, 1), (5, 2, 1), (7, 20, 20), (10, 1, 20), (12, 20, 1)] {
+    for (n, a, b) in [
+        (2, 2, 1),
+        (3, 2, 1),
+        (5, 2, 1),
+        (7, 20, 20),
+        (10, 1, 20),
+        (12, 20, 1),
+    ] {
         let p = params(n, a, b);
         let sol = solve_exact(&p).unwrap_or_else(|e| panic!("n={n} a={a} b={b}: {e}"));
         assert!(score(&p, &sol.strategy).gap.is_zero());
@@ -115,7 +124,8 @@ fn exact_equilibria_certify_in_both_forms() {
         // The exact text round-trips, and the decimal text scores within 1e-9.
         let exact_text = write_strategy(&sol.strategy, Precision::Exact);
         assert_eq!(parse_strategy(&exact_text, n).unwrap(), sol.strategy);
-        let decimal = parse_strategy(&write_strategy(&sol.strategy, Precision::Decimal(18)), n).unwrap();
+        let decimal =
+            parse_strategy(&write_strategy(&sol.strategy, Precision::Decimal(18)), n).unwrap();
         let gap = score(&p, &decimal).gap;
         assert!(bluff::scalar::rational_to_f64(&gap) < 1e-9);
     }
@@ -147,10 +157,26 @@ fn vector_cfr_runs_at_one_hundred_thousand_cards() {
     small_cfr.run(3);
     let s = small_cfr.average();
     let exact = OcpStrategy {
-        open: s.open.iter().map(|&x| Rational::from_float(x).unwrap()).collect(),
-        check: s.check.iter().map(|&x| Rational::from_float(x).unwrap()).collect(),
-        bet: s.bet.iter().map(|&x| Rational::from_float(x).unwrap()).collect(),
-        check_bet: s.check_bet.iter().map(|&x| Rational::from_float(x).unwrap()).collect(),
+        open: s
+            .open
+            .iter()
+            .map(|&x| Rational::from_float(x).unwrap())
+            .collect(),
+        check: s
+            .check
+            .iter()
+            .map(|&x| Rational::from_float(x).unwrap())
+            .collect(),
+        bet: s
+            .bet
+            .iter()
+            .map(|&x| Rational::from_float(x).unwrap())
+            .collect(),
+        check_bet: s
+            .check_bet
+            .iter()
+            .map(|&x| Rational::from_float(x).unwrap())
+            .collect(),
     };
     let exact_gap = bluff::scalar::rational_to_f64(&score(&small, &exact).gap);
     assert!((exact_gap - score(&small, &s).gap).abs() < 1e-12);

@@ -43,7 +43,17 @@ fn solves_from_stdin_and_the_printed_file_validates_at_the_optimum() {
 #[test]
 fn exact_flag_prints_fractions_scoring_exactly_the_optimum() {
     let out = bluff()
-        .args(["one-card-poker", "--n", "4", "--ante", "2", "--bet", "1", "--exact", "--json"])
+        .args([
+            "one-card-poker",
+            "--n",
+            "4",
+            "--ante",
+            "2",
+            "--bet",
+            "1",
+            "--exact",
+            "--json",
+        ])
         .assert()
         .success()
         .get_output()
@@ -74,7 +84,9 @@ fn official_example_validates_with_its_exact_score() {
 fn invalid_files_fail_with_line_numbers() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("ex.in"), "2 2 1\n").unwrap();
-    let bad = OFFICIAL.replace("1 bet: fold", "1 bet: raise").replace("2 open: bet 0.8\n", "");
+    let bad = OFFICIAL
+        .replace("1 bet: fold", "1 bet: raise")
+        .replace("2 open: bet 0.8\n", "");
     std::fs::write(dir.path().join("bad.out"), bad).unwrap();
     bluff()
         .args(["one-card-poker", "validate", "--input"])
@@ -133,7 +145,11 @@ fn batch_writes_validates_and_zips() {
     let mut archive = zip::ZipArchive::new(std::fs::File::open(&zip_path).unwrap()).unwrap();
     for name in ["01.out", "02.out"] {
         let mut text = String::new();
-        archive.by_name(name).unwrap().read_to_string(&mut text).unwrap();
+        archive
+            .by_name(name)
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
         assert_eq!(text, std::fs::read_to_string(out_dir.join(name)).unwrap());
     }
     // A bad input is reported before anything is written.

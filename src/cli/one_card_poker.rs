@@ -355,14 +355,21 @@ fn short_rational(r: &Rational) -> String {
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
 /// reader never sees a half-written file.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .with_context(|| format!("{} has no file name", path.display()))?;
-    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
     let result = (|| -> Result<()> {
-        let mut f = std::fs::File::create(&tmp)
-            .with_context(|| format!("creating {}", tmp.display()))?;
+        let mut f =
+            std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
         f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path).with_context(|| format!("renaming onto {}", path.display()))
@@ -410,8 +417,7 @@ fn batch(args: BatchArgs) -> Result<()> {
         write_atomic(&path, out.text.as_bytes())?;
         // Validate the file as written on disk.
         let on_disk = read_file(&path)?;
-        let strategy =
-            parse_strategy(&on_disk, params.n).map_err(|e| file_errors(&path, e))?;
+        let strategy = parse_strategy(&on_disk, params.n).map_err(|e| file_errors(&path, e))?;
         let s = score(params, &strategy);
         rows.push((stem.clone(), *params, s, out.seconds));
         files.push((name.clone(), on_disk));

@@ -161,10 +161,7 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
                 continue;
             }
             Err(_) => {
-                err(
-                    line_no,
-                    format!("card {:?} is not a whole number", head[0]),
-                );
+                err(line_no, format!("card {:?} is not a whole number", head[0]));
                 continue;
             }
         };
@@ -219,7 +216,10 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
             _ => {
                 err(
                     line_no,
-                    format!("expected `<action> [<probability>]` after ':', found {:?}", tail.join(" ")),
+                    format!(
+                        "expected `<action> [<probability>]` after ':', found {:?}",
+                        tail.join(" ")
+                    ),
                 );
                 continue;
             }
@@ -406,7 +406,13 @@ mod tests {
 
         let dup = format!("{OFFICIAL}2 check-bet: call\n");
         let e = errors(&dup, 2);
-        assert_eq!(e, vec![(9, "duplicate line for `2 check-bet` (first given on line 8)".to_string())]);
+        assert_eq!(
+            e,
+            vec![(
+                9,
+                "duplicate line for `2 check-bet` (first given on line 8)".to_string()
+            )]
+        );
 
         let e = errors(&OFFICIAL.replace("2 open", "3 open"), 2);
         assert_eq!(e[0].0, 5);
@@ -417,10 +423,20 @@ mod tests {
     fn reads_input_lines() {
         assert_eq!(
             parse_input("2 2 1\n").unwrap(),
-            OcpParams { n: 2, ante: 2, bet: 1 }
+            OcpParams {
+                n: 2,
+                ante: 2,
+                bet: 1
+            }
         );
-        assert!(parse_input("51 2 1").unwrap_err().to_string().contains("N = 51"));
-        assert!(parse_input("2 x 1").unwrap_err().to_string().contains("A = \"x\""));
+        assert!(parse_input("51 2 1")
+            .unwrap_err()
+            .to_string()
+            .contains("N = 51"));
+        assert!(parse_input("2 x 1")
+            .unwrap_err()
+            .to_string()
+            .contains("A = \"x\""));
         assert!(parse_input("").is_err());
         assert!(parse_input("2 2").is_err());
     }

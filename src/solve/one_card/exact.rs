@@ -98,10 +98,27 @@ fn sgn(a: usize, b: usize) -> i64 {
 /// Solves the rows exactly; unknowns left free take `guess`. `None` if inconsistent.
 fn solve_linear(rows: &[Row], guess: &[Rational]) -> Option<Vec<Rational>> {
     let k = guess.len();
-    let mut m: Vec<Vec<Rational>> = rows
-        .iter()
-        .map(|r| r.0.iter().map(|&x| Rational::from_integer(x.into())).collect())
-        .collect();
+    // Degenerate games repeat the same indifference many times: scale each integer row to
+    // its primitive form and drop repeats before the (costly) rational elimination.
+    let mut distinct = std::collections::HashSet::new();
+    let mut m: Vec<Vec<Rational>> = Vec::new();
+    for r in rows {
+        let g = r.0.iter().fold(0i128, |g, &x| num_integer::gcd(g, x));
+        if g == 0 {
+            continue;
+        }
+        let lead = r.0.iter().find(|&&x| x != 0).expect("non-zero row");
+        let g = if *lead < 0 { -g } else { g };
+        let primitive: Vec<i128> = r.0.iter().map(|&x| x / g).collect();
+        if distinct.insert(primitive.clone()) {
+            m.push(
+                primitive
+                    .into_iter()
+                    .map(|x| Rational::from_integer(x.into()))
+                    .collect(),
+            );
+        }
+    }
     let mut pivots = Vec::new();
     let mut top = 0;
     for col in 0..k {
@@ -460,10 +477,22 @@ fn attempt(params: &OcpParams, support: &mut Support, guess: &OcpStrategy<f64>) 
         let check_value = &p_values.check_showdown[i] + &cb_best;
         widen(&mut support[0][i], &check_value, &p_values.open_bet[i]);
         if support[0][i] != Play::Aggressive {
-            widen(&mut support[3][i], &p_values.cb_fold[i], &p_values.cb_call[i]);
+            widen(
+                &mut support[3][i],
+                &p_values.cb_fold[i],
+                &p_values.cb_call[i],
+            );
         }
-        widen(&mut support[1][i], &q_values.check_check[i], &q_values.check_bet[i]);
-        widen(&mut support[2][i], &q_values.bet_fold[i], &q_values.bet_call[i]);
+        widen(
+            &mut support[1][i],
+            &q_values.check_check[i],
+            &q_values.check_bet[i],
+        );
+        widen(
+            &mut support[2][i],
+            &q_values.bet_fold[i],
+            &q_values.bet_call[i],
+        );
     }
     if adjusted {
         Attempt::Adjusted(s.gap)

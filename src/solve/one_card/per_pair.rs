@@ -75,7 +75,11 @@ impl<'g> ArenaCfr<'g> {
             r[0] = 1.0;
         }
         for (node, nd) in game.nodes.iter().enumerate() {
-            let parent = [self.reach[0][node], self.reach[1][node], self.reach[2][node]];
+            let parent = [
+                self.reach[0][node],
+                self.reach[1][node],
+                self.reach[2][node],
+            ];
             for (k, child) in nd.children().enumerate() {
                 let mut r = parent;
                 match nd.kind {
@@ -143,7 +147,11 @@ impl<'g> ArenaCfr<'g> {
                 let sum: f64 = probs[p][range.clone()].iter().sum();
                 let k = range.len() as f64;
                 for a in range {
-                    probs[p][a] = if sum > 0.0 { probs[p][a] / sum } else { 1.0 / k };
+                    probs[p][a] = if sum > 0.0 {
+                        probs[p][a] / sum
+                    } else {
+                        1.0 / k
+                    };
                 }
             }
         }

@@ -172,7 +172,6 @@ impl VectorCfr {
             a[0] += weight * (1.0 - b) * (1.0 - g);
             a[1] += weight * (1.0 - b) * g;
         }
-
     }
 
     /// Regrets and average of the second player Q (check, bet) against P's current play.
@@ -226,7 +225,12 @@ impl VectorCfr {
 
     /// The strategy the next iteration will play (regret matching on the current regrets).
     pub fn current(&self) -> OcpStrategy<f64> {
-        let part = |s: usize| self.regrets[s].iter().map(|&r| regret_matching(r)).collect();
+        let part = |s: usize| {
+            self.regrets[s]
+                .iter()
+                .map(|&r| regret_matching(r))
+                .collect()
+        };
         OcpStrategy {
             open: part(OPEN),
             check: part(CHECK),
