@@ -181,3 +181,11 @@ fn vector_cfr_runs_at_one_hundred_thousand_cards() {
     let exact_gap = bluff::scalar::rational_to_f64(&score(&small, &exact).gap);
     assert!((exact_gap - score(&small, &s).gap).abs() < 1e-12);
 }
+
+#[test]
+fn three_cards_pot_two_bet_one_is_kuhn_poker() {
+    // Centred on A/2, N=3, A=2, B=1 has Kuhn poker's payoffs (showdown +-1, called bet +-2,
+    // fold +1 to the bettor), so the first seat is worth A/2 plus Kuhn's -1/18 for P1.
+    let sol = solve_exact(&params(3, 2, 1)).unwrap();
+    assert_eq!(sol.first_seat_value, rat(17, 18));
+}

@@ -42,13 +42,13 @@ pub struct ExactSolution {
 #[derive(Debug, Error)]
 pub enum ExactError {
     /// No support guess certified within the iteration budget.
-    #[error("no certified exact equilibrium after {iterations} CFR+ iterations and {rounds} support guesses (last gap {gap:e}); refusing to print an uncertified answer")]
+    #[error("no certified exact equilibrium after {iterations} CFR+ iterations and {rounds} support guesses (smallest candidate gap {gap:e}, infinite if no candidate stayed within [0, 1]); refusing to print an uncertified answer")]
     NotCertified {
         /// CFR+ iterations run.
         iterations: usize,
         /// Support guesses tried.
         rounds: usize,
-        /// The last candidate's gap, as f64.
+        /// The smallest gap of a candidate that was a valid strategy, as f64.
         gap: f64,
     },
 }
@@ -180,8 +180,8 @@ type Support = [Vec<Play>; 4];
 /// The outcome of solving one support guess.
 enum Attempt {
     Certified(OcpStrategy<Rational>),
-    /// The support changed; try again.
-    Adjusted(Rational),
+    /// The support changed; try again (with the candidate's gap if it was a valid strategy).
+    Adjusted(Option<Rational>),
     /// The support cannot be improved locally.
     Stuck(Rational),
     /// The indifference equations of this player's mixed sets (0 = first player P, 1 = second
@@ -220,9 +220,13 @@ pub fn solve_exact(params: &OcpParams) -> Result<ExactSolution, ExactError> {
                             rounds,
                         });
                     }
-                    Attempt::Adjusted(gap) => last_gap = crate::scalar::rational_to_f64(&gap),
+                    Attempt::Adjusted(gap) => {
+                        if let Some(g) = gap {
+                            last_gap = last_gap.min(crate::scalar::rational_to_f64(&g));
+                        }
+                    }
                     Attempt::Stuck(gap) => {
-                        last_gap = crate::scalar::rational_to_f64(&gap);
+                        last_gap = last_gap.min(crate::scalar::rational_to_f64(&gap));
                         break;
                     }
                     Attempt::Inconsistent(side) => {
@@ -437,7 +441,7 @@ fn attempt(params: &OcpParams, support: &mut Support, guess: &OcpStrategy<f64>) 
         strategy.open[c] = b;
     }
     if adjusted {
-        return Attempt::Adjusted(Rational::from_integer(1.into()));
+        return Attempt::Adjusted(None);
     }
     // Sets this strategy never reaches still get the better action (irrelevant to the score).
     let p_values = first_values(params, &strategy.check, &strategy.bet);
@@ -495,7 +499,7 @@ fn attempt(params: &OcpParams, support: &mut Support, guess: &OcpStrategy<f64>) 
         );
     }
     if adjusted {
-        Attempt::Adjusted(s.gap)
+        Attempt::Adjusted(Some(s.gap))
     } else {
         Attempt::Stuck(s.gap)
     }
