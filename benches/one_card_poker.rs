@@ -24,8 +24,8 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(100_000);
     println!("one-card poker, N = 50, CFR iterations = {iterations}");
-    println!("| A | B | exact: time (median of 21) | exact gap | per-pair CFR time | per-pair gap | vector CFR time | vector gap | per-pair it/s | vector it/s | speed-up |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| A | B | exact: time (median of 21) | exact gap | per-pair CFR time | per-pair gap | vector CFR time | vector gap | max strategy diff | per-pair it/s | vector it/s | speed-up |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (ante, bet) in [(2, 1), (20, 20)] {
         let p = OcpParams { n: 50, ante, bet };
         let mut exact_times = Vec::new();
@@ -41,23 +41,33 @@ fn main() {
         let mut reference = ArenaCfr::new(&game);
         reference.run(iterations);
         let per_pair_time = t.elapsed().as_secs_f64();
-        let per_pair_gap = score(&p, &from_profile(&game, &reference.average(), 0)).gap;
+        let per_pair_avg = from_profile(&game, &reference.average(), 0);
+        let per_pair_gap = score(&p, &per_pair_avg).gap;
         let t = Instant::now();
         let mut vector = VectorCfr::new(p, CfrVariant::Vanilla);
         vector.run(iterations);
         let vector_time = t.elapsed().as_secs_f64();
-        let vector_gap = score(&p, &vector.average()).gap;
+        let vector_avg = vector.average();
+        let vector_gap = score(&p, &vector_avg).gap;
+        // Largest probability difference between the two runs' average strategies.
+        let diff = per_pair_avg
+            .parts()
+            .iter()
+            .zip(vector_avg.parts())
+            .flat_map(|(x, y)| x.iter().zip(y.iter()).map(|(a, b)| (a - b).abs()))
+            .fold(0.0f64, f64::max);
         let (pp_rate, v_rate) = (
             iterations as f64 / per_pair_time,
             iterations as f64 / vector_time,
         );
         println!(
-            "| {ante} | {bet} | {:.2} ms | {exact_gap} (exact) | {:.2} s | {:.3e} | {:.3} s | {:.3e} | {:.0} | {:.0} | {:.0}x |",
+            "| {ante} | {bet} | {:.2} ms | {exact_gap} (exact) | {:.2} s | {:.3e} | {:.3} s | {:.3e} | {:.1e} | {:.0} | {:.0} | {:.0}x |",
             median(exact_times) * 1e3,
             per_pair_time,
             per_pair_gap,
             vector_time,
             vector_gap,
+            diff,
             pp_rate,
             v_rate,
             v_rate / pp_rate
