@@ -18,7 +18,7 @@ pub mod vector;
 
 use crate::scalar::{rat, Scalar};
 
-/// One-card poker's parameters: cards 1..=n, dealer pot `ante`, bet size `bet`.
+/// One-card poker's parameters: cards 1..=n (n >= 2), dealer pot `ante`, bet size `bet`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OcpParams {
     /// Number of cards N.
