@@ -191,3 +191,49 @@ pub fn profile_from_json(
     }
     Ok((profile, spec))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kuhn::kuhn_poker;
+    use crate::scalar::rat;
+
+    #[test]
+    fn exact_profiles_round_trip() {
+        let game = kuhn_poker().unwrap();
+        let mut prof = ExactProfile::uniform(&game);
+        prof.probs[0][0] = rat(2, 7);
+        prof.probs[0][1] = rat(5, 7);
+        let text = profile_to_json(&game, "kuhn", &prof).to_string();
+        let (back, spec) = profile_from_json(&game, &text).unwrap();
+        assert_eq!(back, prof);
+        assert_eq!(spec.as_deref(), Some("kuhn"));
+    }
+
+    #[test]
+    fn float_profiles_round_trip_to_their_exact_decimal_values() {
+        let game = kuhn_poker().unwrap();
+        let mut prof = Profile::<f64>::uniform(&game);
+        prof.probs[1][0] = 0.25;
+        prof.probs[1][1] = 0.75;
+        let text = profile_to_json(&game, "kuhn", &prof).to_string();
+        let (back, _) = profile_from_json(&game, &text).unwrap();
+        assert_eq!(back.probs[1][0], rat(1, 4));
+        // 0.5 is written as the decimal "0.5" and read back as exactly 1/2.
+        assert_eq!(back.probs[0][0], rat(1, 2));
+    }
+
+    #[test]
+    fn near_one_sums_are_renormalised_exactly() {
+        let game = kuhn_poker().unwrap();
+        let prof = ExactProfile::uniform(&game);
+        let text = profile_to_json(&game, "kuhn", &prof)
+            .to_string()
+            .replacen("\"1/2\"", "0.3333333", 1)
+            .replacen("\"1/2\"", "0.6666666", 1);
+        let (back, _) = profile_from_json(&game, &text).unwrap();
+        // 0.3333333 + 0.6666666 = 0.9999999 is within tolerance; dividing by it gives exactly 1/3.
+        assert_eq!(back.probs[0][0], rat(1, 3));
+        assert_eq!(&back.probs[0][0] + &back.probs[0][1], rat(1, 1));
+    }
+}
