@@ -333,11 +333,13 @@ fn validate(args: ValidateArgs) -> Result<()> {
         ("gap", &s.gap),
     ];
     for (name, v) in rows {
-        println!(
-            "  {name:<16} {:>28}  {:.12}",
-            short_rational(v),
-            rational_to_f64(v)
-        );
+        let x = rational_to_f64(v);
+        let float = if name == "gap" {
+            format!("{x:.3e}")
+        } else {
+            format!("{x:.15}")
+        };
+        println!("  {name:<16} {:>40}  {float}", short_rational(v));
     }
     Ok(())
 }

@@ -268,7 +268,7 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
         err(
             end_line,
             format!(
-                "{} of the {} lines are missing: {}{}",
+                "end of file: {} of the {} lines are missing: {}{}",
                 missing.len(),
                 4 * n,
                 names.join(", "),
