@@ -3,6 +3,7 @@
 mod eval;
 mod games;
 mod lp;
+mod one_card_poker;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,8 @@ enum Command {
     Lp(lp::LpArgs),
     /// Solve a game with the CFR family; write the average strategy, curve and plot.
     Solve(solve::SolveArgs),
+    /// One-card poker contest task: solve `N A B`, validate a 4N-line file, batch and zip.
+    OneCardPoker(one_card_poker::OcpArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -40,6 +43,7 @@ pub fn main() -> ExitCode {
         Command::Eval(args) => eval::run(args),
         Command::Lp(args) => lp::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::OneCardPoker(args) => one_card_poker::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,5 @@
 //! File formats: strategy profiles as JSON (and, with their own modules, game interchange).
 
 pub mod atomic;
+pub mod ocp;
 pub mod strategy_json;

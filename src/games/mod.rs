@@ -5,6 +5,7 @@
 
 pub mod kuhn;
 pub mod leduc;
+pub mod one_card_poker;
 
 use crate::game::Game;
 use anyhow::{anyhow, bail, Context, Result};
@@ -67,7 +68,18 @@ pub fn registry() -> Vec<GameInfo> {
         description: "Leduc poker (OpenSpiel rules): 6 cards, raises 2 then 4, public card; 936 information sets",
         params: &[],
         build: |_| Ok(leduc::leduc_poker()?),
-    }]
+    },
+    GameInfo {
+        name: "one-card-poker",
+        description: "one-card poker (contest rules): cards 1..n, dealer pot a, bet b, random first player; value a/2 for each",
+        params: &[
+            ParamSpec { name: "n", default: 3, min: 2, max: 50, doc: "number of cards" },
+            ParamSpec { name: "a", default: 2, min: 1, max: 1000, doc: "pot the dealer puts in" },
+            ParamSpec { name: "b", default: 1, min: 1, max: 1000, doc: "bet size" },
+        ],
+        build: |p| Ok(one_card_poker::one_card_poker(p.get("n") as usize, p.get("a"), p.get("b"))?),
+    },
+    ]
 }
 
 /// Splits a spec into a built-in game and its checked parameters.

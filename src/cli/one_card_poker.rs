@@ -1,0 +1,491 @@
+//! `bluff one-card-poker`: the contest task end to end: solve (`N A B` on stdin), `validate` a
+//! 4N-line file, `batch` a set of tests into a directory and a ZIP.
+
+use crate::format::ocp::{parse_input, parse_strategy, write_strategy, FileErrors, Precision};
+use crate::scalar::{format_rational, rational_to_f64, Rational};
+use crate::solve::one_card::exact::solve_exact;
+use crate::solve::one_card::vector::{CfrVariant, VectorCfr};
+use crate::solve::one_card::{score, OcpParams, OcpScore, OcpStrategy};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `bluff one-card-poker`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct OcpArgs {
+    #[command(subcommand)]
+    command: Option<OcpCommand>,
+    #[command(flatten)]
+    solve: SolveArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum OcpCommand {
+    /// Check a 4N-line strategy file and score it exactly against a best response.
+    Validate(ValidateArgs),
+    /// Solve many input files into a directory (one `.out` per `.in`), validate each, zip them.
+    Batch(BatchArgs),
+}
+
+/// How to compute the strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Method {
+    /// A certified exact equilibrium (gap exactly 0 in rationals).
+    Exact,
+    /// The contest write-up's vanilla CFR (an approximation).
+    Cfr,
+}
+
+#[derive(Args, Debug, Clone)]
+struct SolveArgs {
+    /// Number of cards (with --ante and --bet instead of reading `N A B` from stdin).
+    #[arg(long, requires_all = ["ante", "bet"])]
+    n: Option<usize>,
+    /// The pot A the dealer puts in.
+    #[arg(long, requires = "n")]
+    ante: Option<i64>,
+    /// The bet size B.
+    #[arg(long, requires = "n")]
+    bet: Option<i64>,
+    /// exact: certified equilibrium; cfr: the write-up's vanilla CFR.
+    #[arg(long, value_enum, default_value_t = Method::Exact)]
+    method: Method,
+    /// CFR iterations (with --method cfr).
+    #[arg(long, default_value_t = 100_000)]
+    iterations: usize,
+    /// Print probabilities as exact fractions p/q instead of decimals.
+    #[arg(long)]
+    exact: bool,
+    /// Decimal places of printed probabilities.
+    #[arg(long, default_value_t = 18)]
+    digits: usize,
+    /// Print JSON (the lines and the printed text's exact score) instead of the bare lines.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct ValidateArgs {
+    /// The task's input file (`N A B`).
+    #[arg(long)]
+    input: PathBuf,
+    /// The strategy file to check.
+    strategy: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct BatchArgs {
+    /// Input files (`N A B` each), e.g. tests/*.in.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Directory for the outputs (created if missing); 01.in becomes DIR/01.out.
+    #[arg(long)]
+    out: PathBuf,
+    /// Also write the outputs into this ZIP file.
+    #[arg(long)]
+    zip: Option<PathBuf>,
+    #[command(flatten)]
+    solve: BatchSolveArgs,
+}
+
+#[derive(Args, Debug, Clone)]
+struct BatchSolveArgs {
+    /// exact: certified equilibrium; cfr: the write-up's vanilla CFR.
+    #[arg(long, value_enum, default_value_t = Method::Exact)]
+    method: Method,
+    /// CFR iterations (with --method cfr).
+    #[arg(long, default_value_t = 100_000)]
+    iterations: usize,
+    /// Print probabilities as exact fractions p/q instead of decimals.
+    #[arg(long)]
+    exact: bool,
+    /// Decimal places of printed probabilities.
+    #[arg(long, default_value_t = 18)]
+    digits: usize,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `bluff one-card-poker`.
+pub fn run(args: OcpArgs) -> Result<()> {
+    match args.command {
+        Some(OcpCommand::Validate(v)) => validate(v),
+        Some(OcpCommand::Batch(b)) => batch(b),
+        None => solve(args.solve),
+    }
+}
+
+/// What the solver printed and how it scores.
+struct Produced {
+    text: String,
+    /// Score of the printed text (parsed back), exact.
+    printed: OcpScore<Rational>,
+    /// Gap of the strategy before printing (0 for the exact method).
+    computed_gap: f64,
+    iterations: usize,
+    seconds: f64,
+}
+
+fn produce(
+    params: &OcpParams,
+    method: Method,
+    iterations: usize,
+    exact: bool,
+    digits: usize,
+) -> Result<Produced> {
+    let start = Instant::now();
+    let precision = if exact {
+        Precision::Exact
+    } else {
+        Precision::Decimal(digits)
+    };
+    let (strategy, computed_gap, iters): (OcpStrategy<Rational>, f64, usize) = match method {
+        Method::Exact => {
+            let sol = solve_exact(params)?;
+            (sol.strategy, 0.0, sol.cfr_iterations)
+        }
+        Method::Cfr => {
+            let mut cfr = VectorCfr::new(*params, CfrVariant::Vanilla);
+            let bar = ProgressBar::new(iterations as u64).with_style(
+                ProgressStyle::with_template("CFR {bar:40} {pos}/{len} iterations ({eta})")
+                    .expect("valid template"),
+            );
+            let chunk = 1000;
+            while cfr.iterations() < iterations {
+                let k = chunk.min(iterations - cfr.iterations());
+                cfr.run(k);
+                bar.inc(k as u64);
+            }
+            bar.finish_and_clear();
+            let avg = cfr.average();
+            let gap = score(params, &avg).gap;
+            // The exact rational value of every f64 probability.
+            let conv = |v: &Vec<f64>| -> Vec<Rational> {
+                v.iter()
+                    .map(|&x| Rational::from_float(x.clamp(0.0, 1.0)).expect("finite"))
+                    .collect()
+            };
+            let s = OcpStrategy {
+                open: conv(&avg.open),
+                check: conv(&avg.check),
+                bet: conv(&avg.bet),
+                check_bet: conv(&avg.check_bet),
+            };
+            (s, gap, iterations)
+        }
+    };
+    let text = write_strategy(&strategy, precision);
+    // Score what was printed, not what is in memory.
+    let reread = parse_strategy(&text, params.n).context("re-reading the printed strategy")?;
+    let printed = score(params, &reread);
+    if method == Method::Exact && rational_to_f64(&printed.gap) > 1e-9 {
+        bail!(
+            "the printed strategy's gap is {:e} > 1e-9 at {digits} decimal places; use more --digits or --exact",
+            rational_to_f64(&printed.gap)
+        );
+    }
+    Ok(Produced {
+        text,
+        printed,
+        computed_gap,
+        iterations: iters,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+fn read_params(args: &SolveArgs) -> Result<OcpParams> {
+    if let (Some(n), Some(a), Some(b)) = (args.n, args.ante, args.bet) {
+        return parse_input(&format!("{n} {a} {b}")).map_err(|e| anyhow::anyhow!("{e}"));
+    }
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .context("reading `N A B` from stdin")?;
+    parse_input(&text).map_err(|e| anyhow::anyhow!("stdin: {e}"))
+}
+
+fn exact_json(r: &Rational) -> Value {
+    json!({"exact": format_rational(r), "float": rational_to_f64(r)})
+}
+
+fn score_json(s: &OcpScore<Rational>) -> Value {
+    json!({
+        "first_seat": exact_json(&s.first_seat),
+        "second_seat": exact_json(&s.second_seat),
+        "average": exact_json(&s.average),
+        "gap": exact_json(&s.gap),
+    })
+}
+
+fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Exact => "exact",
+        Method::Cfr => "cfr",
+    }
+}
+
+fn solve(args: SolveArgs) -> Result<()> {
+    let params = read_params(&args)?;
+    let out = produce(
+        &params,
+        args.method,
+        args.iterations,
+        args.exact,
+        args.digits,
+    )?;
+    if args.json {
+        crate::cli::print_json(&json!({
+            "n": params.n, "a": params.ante, "b": params.bet,
+            "method": method_name(args.method),
+            "iterations": out.iterations,
+            "seconds": out.seconds,
+            "optimum": exact_json(&params.value()),
+            "printed_score": score_json(&out.printed),
+            "lines": out.text.lines().collect::<Vec<_>>(),
+        }));
+        return Ok(());
+    }
+    print!("{}", out.text);
+    let gap = &out.printed.gap;
+    match args.method {
+        Method::Exact => eprintln!(
+            "exact equilibrium, certified by an exact best response (gap 0); the printed text scores {} chips, gap {} (= {:.3e})",
+            format_rational(&out.printed.average),
+            format_rational(gap),
+            rational_to_f64(gap)
+        ),
+        Method::Cfr => eprintln!(
+            "vanilla CFR, {} iterations (an approximation, not an equilibrium): gap {:.3e} chips; printed text gap {:.3e} (exact value rounded)",
+            out.iterations,
+            out.computed_gap,
+            rational_to_f64(gap)
+        ),
+    }
+    Ok(())
+}
+
+fn read_file(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+}
+
+fn file_errors(path: &Path, e: FileErrors) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{} is invalid:\n{}",
+        path.display(),
+        e.to_string()
+            .lines()
+            .map(|l| format!("  {}: {l}", path.display()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    )
+}
+
+fn validate(args: ValidateArgs) -> Result<()> {
+    let params = parse_input(&read_file(&args.input)?).map_err(|e| file_errors(&args.input, e))?;
+    let text = read_file(&args.strategy)?;
+    let strategy = match parse_strategy(&text, params.n) {
+        Ok(s) => s,
+        Err(e) => {
+            if args.json {
+                crate::cli::print_json(&json!({
+                    "valid": false,
+                    "errors": e.0.iter().map(|x| json!({"line": x.line, "detail": x.detail})).collect::<Vec<_>>(),
+                }));
+            }
+            return Err(file_errors(&args.strategy, e));
+        }
+    };
+    let s = score(&params, &strategy);
+    let optimum: Rational = params.value();
+    if args.json {
+        let mut v = score_json(&s);
+        v["valid"] = json!(true);
+        v["n"] = json!(params.n);
+        v["a"] = json!(params.ante);
+        v["b"] = json!(params.bet);
+        v["optimum"] = exact_json(&optimum);
+        crate::cli::print_json(&v);
+        return Ok(());
+    }
+    println!(
+        "{}: valid, {} lines for N={} A={} B={}",
+        args.strategy.display(),
+        4 * params.n,
+        params.n,
+        params.ante,
+        params.bet
+    );
+    println!("expected chips against a best response (exact; float = exact value rounded to f64):");
+    let rows = [
+        ("first to act", &s.first_seat),
+        ("second to act", &s.second_seat),
+        ("average (score)", &s.average),
+        ("optimum A/2", &optimum),
+        ("gap", &s.gap),
+    ];
+    for (name, v) in rows {
+        let x = rational_to_f64(v);
+        let float = if name == "gap" {
+            format!("{x:.3e}")
+        } else {
+            format!("{x:.15}")
+        };
+        println!("  {name:<16} {:>40}  {float}", short_rational(v));
+    }
+    Ok(())
+}
+
+/// A rational as `p/q`, or elided in the middle when very long.
+fn short_rational(r: &Rational) -> String {
+    let s = format_rational(r);
+    if s.len() <= 60 {
+        s
+    } else {
+        format!("{}...{} ({} chars)", &s[..24], &s[s.len() - 24..], s.len())
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
+/// reader never sees a half-written file.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .with_context(|| format!("{} has no file name", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| -> Result<()> {
+        let mut f =
+            std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path).with_context(|| format!("renaming onto {}", path.display()))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn batch(args: BatchArgs) -> Result<()> {
+    // Read and check every input before writing anything.
+    let mut jobs = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for input in &args.inputs {
+        let params = parse_input(&read_file(input)?).map_err(|e| file_errors(input, e))?;
+        let stem = input
+            .file_stem()
+            .with_context(|| format!("{} has no file name", input.display()))?
+            .to_string_lossy()
+            .to_string();
+        let name = format!("{stem}.out");
+        if let Some(other) = seen.insert(name.clone(), input.clone()) {
+            bail!(
+                "{} and {} would both write {name}",
+                other.display(),
+                input.display()
+            );
+        }
+        jobs.push((input.clone(), stem, name, params));
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let o = &args.solve;
+    let bar = ProgressBar::new(jobs.len() as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} tests {msg}").expect("valid template"),
+    );
+    let mut rows = Vec::new();
+    let mut files = Vec::new();
+    for (input, stem, name, params) in &jobs {
+        bar.set_message(stem.clone());
+        let out = produce(params, o.method, o.iterations, o.exact, o.digits)
+            .with_context(|| format!("solving {}", input.display()))?;
+        let path = args.out.join(name);
+        write_atomic(&path, out.text.as_bytes())?;
+        // Validate the file as written on disk.
+        let on_disk = read_file(&path)?;
+        let strategy = parse_strategy(&on_disk, params.n).map_err(|e| file_errors(&path, e))?;
+        let s = score(params, &strategy);
+        rows.push((stem.clone(), *params, s, out.seconds));
+        files.push((name.clone(), on_disk));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if let Some(zip_path) = &args.zip {
+        let mut buffer = std::io::Cursor::new(Vec::new());
+        {
+            let mut zip = zip::ZipWriter::new(&mut buffer);
+            let options = zip::write::SimpleFileOptions::default()
+                .compression_method(zip::CompressionMethod::Deflated);
+            for (name, text) in &files {
+                zip.start_file(name.as_str(), options)?;
+                zip.write_all(text.as_bytes())?;
+            }
+            zip.finish()?;
+        }
+        write_atomic(zip_path, buffer.get_ref())?;
+    }
+    if o.json {
+        let tests: Vec<Value> = rows
+            .iter()
+            .map(|(stem, p, s, secs)| {
+                let mut v = score_json(s);
+                v["test"] = json!(stem);
+                v["n"] = json!(p.n);
+                v["a"] = json!(p.ante);
+                v["b"] = json!(p.bet);
+                v["optimum"] = exact_json(&p.value());
+                v["seconds"] = json!(secs);
+                v
+            })
+            .collect();
+        crate::cli::print_json(&json!({
+            "method": method_name(o.method),
+            "out": args.out.display().to_string(),
+            "zip": args.zip.as_ref().map(|z| z.display().to_string()),
+            "tests": tests,
+        }));
+        return Ok(());
+    }
+    println!(
+        "{:<12} {:>3} {:>3} {:>3} {:>20} {:>12} {:>9}",
+        "test", "N", "A", "B", "payoff (chips)", "gap", "time"
+    );
+    for (stem, p, s, secs) in &rows {
+        println!(
+            "{:<12} {:>3} {:>3} {:>3} {:>20.15} {:>12.3e} {:>7.1}ms",
+            stem,
+            p.n,
+            p.ante,
+            p.bet,
+            rational_to_f64(&s.average),
+            rational_to_f64(&s.gap),
+            secs * 1000.0
+        );
+    }
+    println!(
+        "payoff and gap are the written files' exact scores rounded to f64; wrote {} files to {}{}",
+        rows.len(),
+        args.out.display(),
+        args.zip
+            .as_ref()
+            .map(|z| format!(" and {}", z.display()))
+            .unwrap_or_default()
+    );
+    Ok(())
+}

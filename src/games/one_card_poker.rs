@@ -1,0 +1,112 @@
+//! One-card poker as a contest task states it (GAMES.md section 1), as a general [`Game`].
+//!
+//! Chance first picks which player acts first (1/2 each), then the ordered pair of distinct cards
+//! (each of the N(N-1) pairs equally likely). Player index 0 (`S`) is the player whose strategy a
+//! contest file describes: its 4N information sets are labelled `"<card> <situation>"` exactly as
+//! in the file (`"3 open"`, `"3 check"`, `"3 bet"`, `"3 check-bet"`). The opponent (`O`) has the
+//! same labels. Payoffs are chips: the dealer's pot A goes to the winner, a losing caller loses B,
+//! so the payoffs sum to A at every terminal and the game value is A/2 for each player.
+//!
+//! This per-pair tree is the reference the vector-form solver in [`crate::solve::one_card`] is
+//! checked against; it has about 18 N(N-1) nodes, so it is meant for N up to a few dozen.
+
+use crate::game::{Game, GameBuilder, GameError, NodeRef};
+use crate::scalar::{int, Rational};
+
+/// The four situations of one card, in the order a contest file lists them.
+pub const SITUATIONS: [&str; 4] = ["open", "check", "bet", "check-bet"];
+
+/// Builds one-card poker with cards 1..=n, dealer pot `ante` and bet size `bet`.
+pub fn one_card_poker(n: usize, ante: i64, bet: i64) -> Result<Game, GameError> {
+    let mut b = GameBuilder::new(format!("one-card-poker(n={n},a={ante},b={bet})"), "S", "O");
+    let root = b.root();
+    let seats = b.chance_uniform(root, vec!["S first", "O first"])?;
+    for (seat, &seat_node) in seats.iter().enumerate() {
+        let mut labels = Vec::with_capacity(n * (n - 1));
+        let mut pairs = Vec::with_capacity(n * (n - 1));
+        for s_card in 1..=n {
+            for o_card in (1..=n).filter(|&c| c != s_card) {
+                labels.push(format!("S{s_card} O{o_card}"));
+                pairs.push((s_card, o_card));
+            }
+        }
+        let deals = b.chance_uniform(seat_node, labels)?;
+        for (&deal, &(s_card, o_card)) in deals.iter().zip(&pairs) {
+            // First player P, second Q, as player indices with their cards.
+            let (p, pc, q, qc) = if seat == 0 {
+                (0, s_card, 1, o_card)
+            } else {
+                (1, o_card, 0, s_card)
+            };
+            betting(&mut b, deal, [p, q], [pc, qc], ante, bet)?;
+        }
+    }
+    b.build()
+}
+
+/// The betting tree below one deal: `players[0]` acts first holding `cards[0]`.
+fn betting(
+    b: &mut GameBuilder,
+    node: NodeRef,
+    players: [usize; 2],
+    cards: [usize; 2],
+    ante: i64,
+    bet: i64,
+) -> Result<(), GameError> {
+    let [p, q] = players;
+    // Chips of player 0 (S) when `winner` (0 = first player, 1 = second) takes a pot in which
+    // each player put `stake`.
+    let chips_s = |winner: usize, stake: i64| -> [Rational; 2] {
+        let mut chips = [int(-stake), int(-stake)];
+        chips[winner] = int(ante + stake);
+        let s = if p == 0 { 0 } else { 1 };
+        [chips[s].clone(), chips[1 - s].clone()]
+    };
+    let showdown = if cards[0] > cards[1] { 0 } else { 1 };
+    let [pc, qc] = cards;
+    let open = b.decision(node, p, &format!("{pc} open"), &["check", "bet"])?;
+    let after_check = b.decision(open[0], q, &format!("{qc} check"), &["check", "bet"])?;
+    b.terminal_labelled(after_check[0], chips_s(showdown, 0), "showdown")?;
+    let check_bet = b.decision(
+        after_check[1],
+        p,
+        &format!("{pc} check-bet"),
+        &["fold", "call"],
+    )?;
+    b.terminal_labelled(check_bet[0], chips_s(1, 0), "first player folds")?;
+    b.terminal_labelled(check_bet[1], chips_s(showdown, bet), "showdown after call")?;
+    let facing_bet = b.decision(open[1], q, &format!("{qc} bet"), &["fold", "call"])?;
+    b.terminal_labelled(facing_bet[0], chips_s(0, 0), "second player folds")?;
+    b.terminal_labelled(facing_bet[1], chips_s(showdown, bet), "showdown after call")?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::exploitability;
+    use crate::scalar::rat;
+    use crate::strategy::ExactProfile;
+
+    #[test]
+    fn shape_and_constant_sum() {
+        let g = one_card_poker(3, 2, 1).unwrap();
+        assert_eq!(g.infosets[0].len(), 12);
+        assert_eq!(g.infosets[1].len(), 12);
+        assert_eq!(g.constant_sum, int(2));
+        // root + 2 seat nodes + 2*6 deals, each with a 9-node betting tree below the deal node
+        assert_eq!(g.nodes.len(), 1 + 2 + 12 * 9);
+        for label in ["1 open", "2 check", "3 bet", "1 check-bet"] {
+            assert!(g.find_infoset(0, label).is_some(), "{label}");
+        }
+    }
+
+    #[test]
+    fn uniform_play_is_fair_by_symmetry() {
+        // Both players uniform: the random seat makes the game symmetric, so each expects A/2.
+        let g = one_card_poker(4, 3, 2).unwrap();
+        let e = exploitability(&g, &ExactProfile::uniform(&g));
+        assert_eq!(e.value[0], rat(3, 2));
+        assert_eq!(e.value[1], rat(3, 2));
+    }
+}
