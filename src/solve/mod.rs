@@ -1,1 +1,6 @@
 //! Equilibrium solvers: the CFR family, exact linear programming, matrix games.
+
+pub mod matrix;
+pub mod normal_form;
+pub mod polytope;
+pub mod simplex;
