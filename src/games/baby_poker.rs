@@ -12,9 +12,15 @@
 //! first: digit `i` (die `i`, counted from 1 on the left) is 1 when A raises on `i` (for A) or
 //! when B folds on `i` (for B).
 
+use crate::eval::best_response;
 use crate::game::{Game, GameBuilder, GameError};
 use crate::scalar::{int, Rational};
-use crate::solve::matrix::MatrixGame;
+use crate::solve::matrix::{MatrixGame, MatrixSolution, OptimalSet, PureAnalysis};
+use crate::solve::normal_form::{reduced_normal_form, NormalForm};
+use crate::solve::polytope::{unit, Description, Polytope};
+use crate::solve::simplex::{LinearProgram, Relation};
+use crate::strategy::ExactProfile;
+use anyhow::{anyhow, bail, Result};
 use num_traits::{One, Zero};
 use std::cmp::Ordering;
 
@@ -129,28 +135,352 @@ pub fn pure_matrix(sides: usize, raise: i64) -> MatrixGame {
     }
 }
 
+/// The exact optimal strategies from the two behavioural LPs (one per player).
+#[derive(Clone, Debug)]
+pub struct BehaviouralSolution {
+    /// A's value from A's LP (max over p of B's best-response payoff).
+    pub value_a: Rational,
+    /// A's value from B's LP (min over q of A's best-response payoff).
+    pub value_b: Rational,
+    /// An optimal `p` (raise probabilities, die 1 first).
+    pub p: Vec<Rational>,
+    /// An optimal `q` (fold probabilities, die 1 first).
+    pub q: Vec<Rational>,
+}
+
+/// Per-die coefficients of the closed form: for die `j` of B, what A's `p` earns when B calls
+/// (`call[j]`) or folds (`fold[j]`), as affine functions `c0 + sum_i c_i p_i`, times `S^2`.
+fn b_response_rows(sides: usize, raise: i64) -> (Vec<Vec<Rational>>, Vec<Vec<Rational>>) {
+    // Column 0 holds the constant, column i the coefficient of p_i.
+    let mut call = vec![vec![Rational::zero(); sides + 1]; sides];
+    let mut fold = vec![vec![Rational::zero(); sides + 1]; sides];
+    for j in 1..=sides {
+        for i in 1..=sides {
+            let e = int(showdown_sign(i, j));
+            // (1 - p_i) E + p_i R E  when B calls;  (1 - p_i) E + p_i  when B folds.
+            call[j - 1][0] += &e;
+            call[j - 1][i] += int(raise - 1) * &e;
+            fold[j - 1][0] += &e;
+            fold[j - 1][i] += Rational::one() - &e;
+        }
+    }
+    (call, fold)
+}
+
+/// Solves the two small behavioural LPs of the closed form exactly.
+///
+/// A: maximise `1/S^2 sum_j u_j` over `p in [0,1]^S`, `u_j <= call_j(p)`, `u_j <= fold_j(p)`
+/// (B best-responds die by die). B: minimise `1/S^2 sum_i t_i` over `q in [0,1]^S` with `t_i`
+/// at least what A earns calling or raising on die `i`. Both are independent of the tree and of
+/// the pure matrix; their optimal values must agree (LP duality).
+pub fn behavioural_lp(sides: usize, raise: i64) -> Result<BehaviouralSolution> {
+    let s = sides;
+    let scale = int((s * s) as i64);
+    let (call, fold) = b_response_rows(s, raise);
+    // A's LP: variables p_0..p_{S-1} (>= 0), u_0..u_{S-1} (free).
+    let mut lp = LinearProgram::new(2 * s);
+    for i in 0..s {
+        lp.add_constraint(vec![(i, Rational::one())], Relation::Le, Rational::one());
+    }
+    for j in 0..s {
+        lp.set_free(s + j);
+        lp.set_objective(s + j, Rational::one() / &scale);
+        for row in [&call[j], &fold[j]] {
+            // u_j - sum_i c_i p_i <= c_0
+            let mut coeffs = vec![(s + j, Rational::one())];
+            coeffs.extend(
+                (0..s)
+                    .filter(|&i| !row[i + 1].is_zero())
+                    .map(|i| (i, -row[i + 1].clone())),
+            );
+            lp.add_constraint(coeffs, Relation::Le, row[0].clone());
+        }
+    }
+    let a = lp
+        .solve()
+        .map_err(|e| anyhow!("A's behavioural LP failed: {e:?}"))?;
+    // B's LP: variables q_0..q_{S-1} (>= 0), t_0..t_{S-1} (free); maximise -sum t / S^2.
+    // Raising on die i earns sum_j [R (1 - q_j) E_ij + q_j] = sum_j R E_ij + sum_j q_j (1 - R E_ij).
+    let mut lp = LinearProgram::new(2 * s);
+    for j in 0..s {
+        lp.add_constraint(vec![(j, Rational::one())], Relation::Le, Rational::one());
+    }
+    for i in 1..=s {
+        let t = s + i - 1;
+        lp.set_free(t);
+        lp.set_objective(t, -Rational::one() / &scale);
+        let calls: Rational = (1..=s).map(|j| int(showdown_sign(i, j))).sum();
+        lp.add_constraint(vec![(t, Rational::one())], Relation::Ge, calls);
+        let mut coeffs = vec![(t, Rational::one())];
+        let mut constant = Rational::zero();
+        for j in 1..=s {
+            let e = int(showdown_sign(i, j));
+            constant += int(raise) * &e;
+            let c = Rational::one() - int(raise) * &e;
+            if !c.is_zero() {
+                coeffs.push((j - 1, -c));
+            }
+        }
+        lp.add_constraint(coeffs, Relation::Ge, constant);
+    }
+    let b = lp
+        .solve()
+        .map_err(|e| anyhow!("B's behavioural LP failed: {e:?}"))?;
+    Ok(BehaviouralSolution {
+        value_a: a.objective,
+        value_b: -b.objective,
+        p: a.values[..s].to_vec(),
+        q: b.values[..s].to_vec(),
+    })
+}
+
+/// The affine map `x -> W` with the other player's strategy fixed to the pure strategy
+/// `other` (bits, die 1 first): `(coefficients, constant)` over `x in [0,1]^S`.
+fn affine_against(
+    sides: usize,
+    raise: i64,
+    other: &[Rational],
+    vary_a: bool,
+) -> (Vec<Rational>, Rational) {
+    let zero = vec![Rational::zero(); sides];
+    let at = |x: &[Rational]| {
+        if vary_a {
+            payoff_formula(x, other, raise)
+        } else {
+            payoff_formula(other, x, raise)
+        }
+    };
+    let base = at(&zero);
+    // W is affine in each player's vector, so unit vectors give the exact coefficients.
+    let coeffs = (0..sides).map(|i| at(&unit(sides, i)) - &base).collect();
+    (coeffs, base)
+}
+
+/// A's optimal set in the behavioural space: `{p in [0,1]^S : W(p, b) >= value for every pure
+/// b}` (W is linear in q, so pure b are the binding best responses). The box comes last so
+/// it wins ties in the redundancy sweep. Needs `sides <= MAX_MATRIX_SIDES`.
+pub fn a_optimal_polytope(sides: usize, raise: i64, value: &Rational) -> Polytope {
+    let mut poly = Polytope::new(sides);
+    for k in 0..1usize << sides {
+        let (coeffs, base) = affine_against(sides, raise, &pure_strategy_bits(k, sides), true);
+        poly.add_ge(coeffs, value - base);
+    }
+    poly.add_unit_box();
+    poly
+}
+
+/// B's optimal set in the behavioural space: `{q in [0,1]^S : W(a, q) <= value for every pure
+/// a}`. Needs `sides <= MAX_MATRIX_SIDES`.
+pub fn b_optimal_polytope(sides: usize, raise: i64, value: &Rational) -> Polytope {
+    let mut poly = Polytope::new(sides);
+    for k in 0..1usize << sides {
+        let (coeffs, base) = affine_against(sides, raise, &pure_strategy_bits(k, sides), false);
+        poly.add_le(coeffs, value - base);
+    }
+    poly.add_unit_box();
+    poly
+}
+
+/// The pure-strategy index (binary, die 1 first) of a reduced strategy of the extensive game,
+/// read from its choices at the sets labelled by die.
+pub fn binary_index(
+    game: &Game,
+    player: usize,
+    choices: &[Option<usize>],
+    sides: usize,
+) -> Option<usize> {
+    let label = if player == 0 {
+        a_infoset_label
+    } else {
+        b_infoset_label
+    };
+    let mut k = 0;
+    for d in 1..=sides {
+        let id = game.find_infoset(player, &label(d))?;
+        k = (k << 1) | choices[id]?;
+    }
+    Some(k)
+}
+
+/// Checks that the reduced normal form of the extensive game equals the closed-form matrix up
+/// to the order of strategies; returns whether the orders coincide as well.
+pub fn normal_form_matches_formula(
+    game: &Game,
+    nf: &NormalForm,
+    formula: &MatrixGame,
+    sides: usize,
+) -> Result<bool> {
+    let n = 1usize << sides;
+    let mut index = [Vec::new(), Vec::new()];
+    for p in 0..2 {
+        if nf.strategies[p].len() != n {
+            bail!(
+                "the extensive game has {} reduced strategies for {}, the formula {n}",
+                nf.strategies[p].len(),
+                game.player_names[p]
+            );
+        }
+        let mut seen = vec![false; n];
+        for s in &nf.strategies[p] {
+            let k = binary_index(game, p, &s.choices, sides)
+                .ok_or_else(|| anyhow!("reduced strategy {} has no binary index", s.label))?;
+            if std::mem::replace(&mut seen[k], true) {
+                bail!("two reduced strategies map to binary {k}");
+            }
+            index[p].push(k);
+        }
+    }
+    for (r, &k) in index[0].iter().enumerate() {
+        for (c, &l) in index[1].iter().enumerate() {
+            if nf.matrix.payoff[r][c] != formula.payoff[k][l] {
+                bail!(
+                    "normal form entry ({}, {}) = {} but the formula gives {} for ({}, {})",
+                    nf.matrix.rows[r],
+                    nf.matrix.cols[c],
+                    nf.matrix.payoff[r][c],
+                    formula.payoff[k][l],
+                    formula.rows[k],
+                    formula.cols[l]
+                );
+            }
+        }
+    }
+    let identity = (0..2).all(|p| index[p].iter().enumerate().all(|(a, &b)| a == b));
+    Ok(identity)
+}
+
+/// Everything `bluff baby-poker` reports, computed exactly.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Number of die sides.
+    pub sides: usize,
+    /// Showdown stake after a called raise.
+    pub raise: i64,
+    /// The extensive game.
+    pub game: Game,
+    /// The closed-form pure matrix.
+    pub matrix: MatrixGame,
+    /// Whether the reduced normal form lists the strategies in the same order as the formula
+    /// (equality up to order is checked in any case; a mismatch is an error).
+    pub normal_form_same_order: bool,
+    /// Pure security levels and saddle points.
+    pub pure: PureAnalysis,
+    /// The normal-form LP solution.
+    pub normal_form: MatrixSolution,
+    /// The two behavioural LPs.
+    pub behavioural: BehaviouralSolution,
+    /// A's optimal set in p-space.
+    pub a_set: Description,
+    /// B's optimal set in q-space.
+    pub b_set: Description,
+    /// A's optimal set of mixed strategies.
+    pub a_mixed: OptimalSet,
+    /// B's optimal set of mixed strategies.
+    pub b_mixed: OptimalSet,
+    /// A's best-response payoff in the extensive game against each vertex of `b_set` (each must
+    /// equal the value), and B's against A's optimum.
+    pub tree_check: Vec<Rational>,
+}
+
+/// Steps of [`analyse`], reported to `progress` as they start.
+pub const ANALYSIS_STEPS: [&str; 7] = [
+    "building the extensive game and its reduced normal form",
+    "building the pure matrix from the formula",
+    "solving the normal-form LP",
+    "solving the behavioural LPs",
+    "describing A's and B's behavioural optimal sets",
+    "enumerating optimal mixed strategies",
+    "checking the optima on the extensive game",
+];
+
+/// Runs the whole exact analysis for `2 <= sides <= MAX_MATRIX_SIDES`.
+pub fn analyse(sides: usize, raise: i64, progress: &mut dyn FnMut(usize)) -> Result<Analysis> {
+    if !(2..=MAX_MATRIX_SIDES).contains(&sides) {
+        bail!("sides = {sides}: the analysis needs 2..={MAX_MATRIX_SIDES} sides (2^sides pure strategies each)");
+    }
+    if raise < 1 {
+        bail!("raise = {raise}: the raise must be at least 1");
+    }
+    progress(0);
+    let game = baby_poker(sides, raise)?;
+    let nf = reduced_normal_form(&game, 1 << MAX_MATRIX_SIDES)?;
+    progress(1);
+    let matrix = pure_matrix(sides, raise);
+    let normal_form_same_order = normal_form_matches_formula(&game, &nf, &matrix, sides)?;
+    let pure = matrix.pure_analysis();
+    progress(2);
+    let normal_form = matrix.solve()?;
+    progress(3);
+    let behavioural = behavioural_lp(sides, raise)?;
+    let v = &normal_form.value;
+    if &behavioural.value_a != v || &behavioural.value_b != v {
+        bail!(
+            "internal error: the LPs disagree (normal form {v}, behavioural {} / {})",
+            behavioural.value_a,
+            behavioural.value_b
+        );
+    }
+    progress(4);
+    let a_set = a_optimal_polytope(sides, raise, v).describe()?;
+    let b_set = b_optimal_polytope(sides, raise, v).describe()?;
+    progress(5);
+    let a_mixed = matrix.optimal_set(&normal_form, 0)?;
+    let b_mixed = matrix.optimal_set(&normal_form, 1)?;
+    progress(6);
+    let mut tree_check = Vec::new();
+    for q in &b_set.vertices {
+        let prof = behavioural_profile(&game, &behavioural.p, q)?;
+        tree_check.push(best_response(&game, &prof, 0).value);
+    }
+    let prof = behavioural_profile(&game, &behavioural.p, &behavioural.q)?;
+    tree_check.push(best_response(&game, &prof, 1).value);
+    Ok(Analysis {
+        sides,
+        raise,
+        game,
+        matrix,
+        normal_form_same_order,
+        pure,
+        normal_form,
+        behavioural,
+        a_set,
+        b_set,
+        a_mixed,
+        b_mixed,
+        tree_check,
+    })
+}
+
+/// The extensive game's behavioural profile for raise probabilities `p` and fold
+/// probabilities `q` (die 1 first).
+pub fn behavioural_profile(game: &Game, p: &[Rational], q: &[Rational]) -> Result<ExactProfile> {
+    let mut prof = ExactProfile::uniform(game);
+    for (player, v) in [(0usize, p), (1, q)] {
+        for (d, x) in v.iter().enumerate() {
+            let label = if player == 0 {
+                a_infoset_label(d + 1)
+            } else {
+                b_infoset_label(d + 1)
+            };
+            let id = game
+                .find_infoset(player, &label)
+                .ok_or_else(|| anyhow!("no information set {label:?}"))?;
+            let r = game.infosets[player][id].action_range();
+            prof.probs[player][r.start] = Rational::one() - x;
+            prof.probs[player][r.start + 1] = x.clone();
+        }
+    }
+    Ok(prof)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::expected_value;
     use crate::scalar::rat;
-    use crate::strategy::ExactProfile;
 
-    /// A behavioural profile of the extensive game from `p` (raise) and `q` (fold) vectors.
     fn profile(game: &Game, p: &[Rational], q: &[Rational]) -> ExactProfile {
-        let mut prof = ExactProfile::uniform(game);
-        for (player, v, label) in [
-            (0, p, a_infoset_label as fn(usize) -> String),
-            (1, q, b_infoset_label),
-        ] {
-            for (d, x) in v.iter().enumerate() {
-                let id = game.find_infoset(player, &label(d + 1)).unwrap();
-                let r = game.infosets[player][id].action_range();
-                prof.probs[player][r.start] = Rational::one() - x;
-                prof.probs[player][r.start + 1] = x.clone();
-            }
-        }
-        prof
+        behavioural_profile(game, p, q).unwrap()
     }
 
     #[test]

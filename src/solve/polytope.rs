@@ -54,6 +54,11 @@ pub struct Description {
     pub implicit_equalities: Vec<usize>,
     /// Indices of the irredundant inequalities that are not implicit equalities: one per facet.
     pub facets: Vec<usize>,
+    /// Coordinates left free by the affine hull (the others are its pivots).
+    pub free_coords: Vec<usize>,
+    /// Each facet restricted to the affine hull: pivot coordinates eliminated, coefficients
+    /// over `free_coords`, scaled to coprime integers (the rhs stays rational).
+    pub facets_on_hull: Vec<LinearConstraint>,
     /// All vertices, sorted lexicographically.
     pub vertices: Vec<Vec<Rational>>,
     /// Number of exact LPs solved.
@@ -340,6 +345,8 @@ impl Polytope {
             hull_pivots: pivots,
             implicit_equalities: (0..m).filter(|&k| implicit[k]).collect(),
             facets,
+            facets_on_hull: reduced.iter().map(integer_normal).collect(),
+            free_coords: free,
             vertices,
             lps_solved: lps,
         })
@@ -371,6 +378,70 @@ fn search_bases(
         search_bases(cons, d, k + 1, subset, visit);
         subset.pop();
     }
+}
+
+/// The same half-space with coefficients scaled by a positive factor to coprime integers.
+pub fn integer_normal(c: &LinearConstraint) -> LinearConstraint {
+    use num_integer::Integer;
+    let denom_lcm = c
+        .coeffs
+        .iter()
+        .fold(num_bigint::BigInt::one(), |acc, a| acc.lcm(a.denom()));
+    let scaled: Vec<Rational> = c
+        .coeffs
+        .iter()
+        .map(|a| a * Rational::from_integer(denom_lcm.clone()))
+        .collect();
+    let g = scaled
+        .iter()
+        .fold(num_bigint::BigInt::zero(), |acc, a| acc.gcd(a.numer()));
+    if g.is_zero() {
+        return c.clone();
+    }
+    let factor = Rational::new(denom_lcm, g);
+    LinearConstraint {
+        coeffs: c.coeffs.iter().map(|a| a * &factor).collect(),
+        rhs: &c.rhs * &factor,
+    }
+}
+
+/// `c` as readable text over the variable `names`, e.g. `q3 + 2 q4 <= 5/3`; a constraint whose
+/// coefficients are all non-positive is shown negated with `>=`.
+pub fn format_constraint(c: &LinearConstraint, names: &[String], relation: &str) -> String {
+    let flip = relation == "<=" && c.coeffs.iter().all(|a| !a.is_positive());
+    let sign = if flip {
+        -Rational::one()
+    } else {
+        Rational::one()
+    };
+    let mut text = String::new();
+    for (a, name) in c.coeffs.iter().zip(names) {
+        let a = a * &sign;
+        if a.is_zero() {
+            continue;
+        }
+        let magnitude = a.abs();
+        if text.is_empty() {
+            if a.is_negative() {
+                text.push('-');
+            }
+        } else {
+            text.push_str(if a.is_negative() { " - " } else { " + " });
+        }
+        if !magnitude.is_one() {
+            text.push_str(&crate::scalar::format_rational(&magnitude));
+            text.push(' ');
+        }
+        text.push_str(name);
+    }
+    if text.is_empty() {
+        text.push('0');
+    }
+    let rel = if flip { ">=" } else { relation };
+    format!(
+        "{text} {rel} {}",
+        crate::scalar::format_rational(&(&c.rhs * &sign))
+    )
 }
 
 /// The `i`-th unit vector of length `n`.
