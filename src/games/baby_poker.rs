@@ -18,7 +18,7 @@ use crate::scalar::{int, Rational};
 use crate::solve::matrix::{MatrixGame, MatrixSolution, OptimalSet, PureAnalysis};
 use crate::solve::normal_form::{reduced_normal_form, NormalForm};
 use crate::solve::polytope::{unit, Description, Polytope};
-use crate::solve::simplex::{LinearProgram, Relation};
+use crate::solve::simplex::{LinearProgram, Method, Relation};
 use crate::strategy::ExactProfile;
 use anyhow::{anyhow, bail, Result};
 use num_traits::{One, Zero};
@@ -197,7 +197,8 @@ pub fn behavioural_lp(sides: usize, raise: i64) -> Result<BehaviouralSolution> {
         }
     }
     let a = lp
-        .solve()
+        .solve_with(Method::FloatThenExact)
+        .map(|s| s.0)
         .map_err(|e| anyhow!("A's behavioural LP failed: {e:?}"))?;
     // B's LP: variables q_0..q_{S-1} (>= 0), t_0..t_{S-1} (free); maximise -sum t / S^2.
     // Raising on die i earns sum_j [R (1 - q_j) E_ij + q_j] = sum_j R E_ij + sum_j q_j (1 - R E_ij).
@@ -224,7 +225,8 @@ pub fn behavioural_lp(sides: usize, raise: i64) -> Result<BehaviouralSolution> {
         lp.add_constraint(coeffs, Relation::Ge, constant);
     }
     let b = lp
-        .solve()
+        .solve_with(Method::FloatThenExact)
+        .map(|s| s.0)
         .map_err(|e| anyhow!("B's behavioural LP failed: {e:?}"))?;
     Ok(BehaviouralSolution {
         value_a: a.objective,

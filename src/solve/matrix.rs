@@ -4,7 +4,7 @@
 
 use crate::scalar::Rational;
 use crate::solve::polytope::{unit, Description, Polytope};
-use crate::solve::simplex::{LinearProgram, LpError, Relation};
+use crate::solve::simplex::{LinearProgram, LpError, Method, Relation};
 use anyhow::{bail, Context, Result};
 use num_traits::{One, Signed, Zero};
 
@@ -216,7 +216,11 @@ impl MatrixGame {
             Relation::Eq,
             Rational::one(),
         );
-        let row = lp.solve().map_err(lp_failure).context("row player's LP")?;
+        let row = lp
+            .solve_with(Method::FloatThenExact)
+            .map(|s| s.0)
+            .map_err(lp_failure)
+            .context("row player's LP")?;
         // Column player: maximise -w subject to (P y)_i <= w, sum y = 1, y >= 0.
         let mut lp = LinearProgram::new(n + 1);
         lp.set_free(n);
@@ -235,7 +239,8 @@ impl MatrixGame {
             Rational::one(),
         );
         let col = lp
-            .solve()
+            .solve_with(Method::FloatThenExact)
+            .map(|s| s.0)
             .map_err(lp_failure)
             .context("column player's LP")?;
         let x: Vec<Rational> = row.values[..m].to_vec();

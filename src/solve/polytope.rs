@@ -11,7 +11,7 @@
 //! Everything is exact; no tolerance appears anywhere.
 
 use crate::scalar::Rational;
-use crate::solve::simplex::{LinearProgram, LpError, Relation};
+use crate::solve::simplex::{LinearProgram, LpError, Method, Relation};
 use anyhow::{bail, Result};
 use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeSet, HashMap};
@@ -119,8 +119,14 @@ impl Polytope {
         }
     }
 
-    /// Maximises `objective . x` over the constraints, leaving out inequality `skip`.
-    fn optimize(&self, objective: &[Rational], active: &[bool], extra_eq: &[usize]) -> Optimum {
+    /// Maximises `objective . x` over the equalities, the inequalities marked `active` and the
+    /// inequalities `extra_eq` taken as equalities.
+    fn optimize(
+        &self,
+        objective: &[Rational],
+        active: &[bool],
+        extra_eq: &[usize],
+    ) -> Result<Optimum> {
         let mut lp = LinearProgram::new(self.dim);
         for v in 0..self.dim {
             lp.set_free(v);
@@ -148,23 +154,24 @@ impl Polytope {
                 lp.add_constraint(sparse(c), Relation::Le, c.rhs.clone());
             }
         }
-        match lp.solve() {
+        Ok(match lp.solve_with(Method::FloatThenExact).map(|s| s.0) {
             Ok(sol) => Optimum::Finite(sol.objective, sol.values),
             Err(LpError::Unbounded) => Optimum::Unbounded,
             Err(LpError::Infeasible) => Optimum::Infeasible,
-        }
+            Err(e) => bail!("exact LP failed: {e}"),
+        })
     }
 
     /// `(min, max)` of `objective . x` over the polytope, by two exact LPs.
     pub fn range(&self, objective: &[Rational]) -> Result<(Rational, Rational)> {
         let active = vec![true; self.inequalities.len()];
         let neg: Vec<Rational> = objective.iter().map(|c| -c).collect();
-        let max = match self.optimize(objective, &active, &[]) {
+        let max = match self.optimize(objective, &active, &[])? {
             Optimum::Finite(v, _) => v,
             Optimum::Unbounded => bail!("the objective is unbounded above on the polyhedron"),
             Optimum::Infeasible => bail!("the polyhedron is empty"),
         };
-        let min = match self.optimize(&neg, &active, &[]) {
+        let min = match self.optimize(&neg, &active, &[])? {
             Optimum::Finite(v, _) => -v,
             Optimum::Unbounded => bail!("the objective is unbounded below on the polyhedron"),
             Optimum::Infeasible => bail!("the polyhedron is empty"),
@@ -190,7 +197,7 @@ impl Polytope {
                 let mut obj = vec![Rational::zero(); n];
                 obj[i] = Rational::from_integer(sign.into());
                 lps += 1;
-                match self.optimize(&obj, &all, &[]) {
+                match self.optimize(&obj, &all, &[])? {
                     Optimum::Finite(v, x) => {
                         ends[e] = if sign < 0 { -v } else { v };
                         points.push(x);
@@ -207,7 +214,7 @@ impl Polytope {
             bounds.push((lo, hi));
         }
         if n == 0 {
-            if let Optimum::Infeasible = self.optimize(&[], &all, &[]) {
+            if let Optimum::Infeasible = self.optimize(&[], &all, &[])? {
                 bail!("the polyhedron is empty");
             }
         }
@@ -247,14 +254,14 @@ impl Polytope {
             }
             let neg: Vec<Rational> = c.coeffs.iter().map(|a| -a).collect();
             lps += 1;
-            match self.optimize(&neg, &all, &[]) {
+            match self.optimize(&neg, &all, &[])? {
                 Optimum::Finite(v, x) => {
                     if -v == c.rhs {
                         implicit[k] = true;
                     }
                     points.push(x);
                 }
-                _ => unreachable!("a bounded non-empty polytope has finite optima"),
+                _ => bail!("internal error: a bounded non-empty polytope gave no finite optimum"),
             }
         }
         for k in 0..m {
@@ -275,7 +282,7 @@ impl Polytope {
             active[k] = false;
             let c = &self.inequalities[k];
             lps += 1;
-            let redundant = match self.optimize(&c.coeffs, &active, &implicit_idx) {
+            let redundant = match self.optimize(&c.coeffs, &active, &implicit_idx)? {
                 Optimum::Finite(v, _) => v <= c.rhs,
                 Optimum::Unbounded => false,
                 Optimum::Infeasible => {
