@@ -1,5 +1,6 @@
 //! The `bluff` command line.
 
+mod baby_poker;
 mod eval;
 mod games;
 
@@ -24,6 +25,8 @@ enum Command {
     Games(games::GamesArgs),
     /// Evaluate a strategy file: values, best responses, exploitability (exact and f64).
     Eval(eval::EvalArgs),
+    /// Baby poker, exactly: pure matrix, saddle points, value by three LPs, optimal sets.
+    BabyPoker(baby_poker::BabyPokerArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -32,6 +35,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Games(args) => games::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::BabyPoker(args) => baby_poker::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

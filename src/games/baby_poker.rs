@@ -18,6 +18,7 @@ use crate::scalar::{int, Rational};
 use crate::solve::matrix::{MatrixGame, MatrixSolution, OptimalSet, PureAnalysis};
 use crate::solve::normal_form::{reduced_normal_form, NormalForm};
 use crate::solve::polytope::{unit, Description, Polytope};
+use crate::solve::sequence_form::solve_exact;
 use crate::solve::simplex::{LinearProgram, Method, Relation};
 use crate::strategy::ExactProfile;
 use anyhow::{anyhow, bail, Result};
@@ -371,6 +372,8 @@ pub struct Analysis {
     pub normal_form: MatrixSolution,
     /// The two behavioural LPs.
     pub behavioural: BehaviouralSolution,
+    /// The value from the sequence-form LP of the extensive game (branch `lp`'s solver).
+    pub sequence_form_value: Rational,
     /// A's optimal set in p-space.
     pub a_set: Description,
     /// B's optimal set in q-space.
@@ -389,7 +392,7 @@ pub const ANALYSIS_STEPS: [&str; 7] = [
     "building the extensive game and its reduced normal form",
     "building the pure matrix from the formula",
     "solving the normal-form LP",
-    "solving the behavioural LPs",
+    "solving the behavioural LPs and the sequence-form LP",
     "describing A's and B's behavioural optimal sets",
     "enumerating optimal mixed strategies",
     "checking the optima on the extensive game",
@@ -414,10 +417,12 @@ pub fn analyse(sides: usize, raise: i64, progress: &mut dyn FnMut(usize)) -> Res
     let normal_form = matrix.solve()?;
     progress(3);
     let behavioural = behavioural_lp(sides, raise)?;
+    let sequence_form_value = solve_exact(&game)?.value;
     let v = &normal_form.value;
-    if &behavioural.value_a != v || &behavioural.value_b != v {
+    if &behavioural.value_a != v || &behavioural.value_b != v || &sequence_form_value != v {
         bail!(
-            "internal error: the LPs disagree (normal form {v}, behavioural {} / {})",
+            "internal error: the LPs disagree (normal form {v}, behavioural {} / {}, sequence \
+             form {sequence_form_value})",
             behavioural.value_a,
             behavioural.value_b
         );
@@ -445,6 +450,7 @@ pub fn analyse(sides: usize, raise: i64, progress: &mut dyn FnMut(usize)) -> Res
         pure,
         normal_form,
         behavioural,
+        sequence_form_value,
         a_set,
         b_set,
         a_mixed,
