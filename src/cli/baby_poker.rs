@@ -49,6 +49,10 @@ pub fn run(args: BabyPokerArgs) -> Result<()> {
     Ok(())
 }
 
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn names(prefix: &str, n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("{prefix}{i}")).collect()
 }
@@ -136,10 +140,10 @@ fn print_set(title: &str, set: &OptimalSet, labels: &[String]) {
         set.kept.len()
     );
     println!(
-        "    optimal set: dimension {}, {} facets, {} vertices ({} exact LPs)",
+        "    optimal set: dimension {}, {} facets, {} ({} exact LPs)",
         set.description.dimension,
         set.description.facets.len(),
-        set.vertices.len(),
+        plural(set.vertices.len(), "vertex", "vertices"),
         set.description.lps_solved
     );
     for (i, v) in set.vertices.iter().enumerate() {
