@@ -184,7 +184,7 @@ fn b_mixed_vertices_agree_with_a_brute_force_enumeration() {
     ];
     let mut brute: BTreeSet<Vec<Rational>> = BTreeSet::new();
     let m = ineqs.len();
-    let mut idx = vec![0usize, 1, 2, 3, 4, 5];
+    let mut idx = [0usize, 1, 2, 3, 4, 5];
     loop {
         let mut rows = eqs.clone();
         rows.extend(idx.iter().map(|&i| ineqs[i].clone()));

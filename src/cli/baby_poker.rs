@@ -28,6 +28,7 @@ pub struct BabyPokerArgs {
     json: bool,
 }
 
+/// Runs `bluff baby-poker`.
 pub fn run(args: BabyPokerArgs) -> Result<()> {
     let bar = ProgressBar::new(ANALYSIS_STEPS.len() as u64);
     bar.set_style(
