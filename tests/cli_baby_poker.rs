@@ -83,3 +83,27 @@ fn registry_builds_the_game_with_parameters() {
     assert_eq!(g.infosets[0].len(), 4);
     assert!(bluff::games::load("baby-poker(sides=1)").is_err());
 }
+
+#[test]
+fn normal_form_command_solves_kuhn_to_its_published_value() {
+    let out = bluff()
+        .args(["normal-form", "kuhn", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["value"]["exact"], "-1/18");
+    // P1: 3 reduced choices per card (bet, pass-fold, pass-call); P2: 2^6.
+    assert_eq!(v["strategies"], serde_json::json!([27, 64]));
+    assert_eq!(v["saddle_points"].as_array().unwrap().len(), 0);
+    bluff()
+        .args(["normal-form", "kuhn", "--max-strategies", "10"])
+        .assert()
+        .failure()
+        .stderr(contains("more than 10 reduced pure strategies"));
+    bluff()
+        .args(["normal-form", "nonsense"])
+        .assert()
+        .failure()
+        .stderr(contains("unknown game"));
+}

@@ -3,6 +3,7 @@
 mod baby_poker;
 mod eval;
 mod games;
+mod normal_form;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,6 +28,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Baby poker, exactly: pure matrix, saddle points, value by three LPs, optimal sets.
     BabyPoker(baby_poker::BabyPokerArgs),
+    /// Reduced normal form of a game: saddle points, exact value, optimal mixed strategies.
+    NormalForm(normal_form::NormalFormArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -36,6 +39,7 @@ pub fn main() -> ExitCode {
         Command::Games(args) => games::run(args),
         Command::Eval(args) => eval::run(args),
         Command::BabyPoker(args) => baby_poker::run(args),
+        Command::NormalForm(args) => normal_form::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
