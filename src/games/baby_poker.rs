@@ -113,7 +113,8 @@ pub fn pure_strategy_label(k: usize, sides: usize) -> String {
 }
 
 /// The pure-strategy matrix straight from the closed form: entry `(k, l)` is `W` for A's pure
-/// strategy `k` against B's pure strategy `l`. Needs `2 <= sides <= MAX_MATRIX_SIDES`.
+/// strategy `k` against B's pure strategy `l`. Panics unless `1 <= sides <= MAX_MATRIX_SIDES`
+/// (callers validate user input first, as [`analyse`] does).
 pub fn pure_matrix(sides: usize, raise: i64) -> MatrixGame {
     assert!(
         (1..=MAX_MATRIX_SIDES).contains(&sides),
