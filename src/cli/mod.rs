@@ -1,10 +1,12 @@
 //! The `bluff` command line.
 
+mod baby_poker;
 mod eval;
 mod games;
 mod lp;
 mod one_card_poker;
 mod solve;
+mod normal_form;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -33,6 +35,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// One-card poker contest task: solve `N A B`, validate a 4N-line file, batch and zip.
     OneCardPoker(one_card_poker::OcpArgs),
+    /// Baby poker, exactly: pure matrix, saddle points, value by three LPs, optimal sets.
+    BabyPoker(baby_poker::BabyPokerArgs),
+    /// Reduced normal form of a game: saddle points, exact value, optimal mixed strategies.
+    NormalForm(normal_form::NormalFormArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -44,6 +50,8 @@ pub fn main() -> ExitCode {
         Command::Lp(args) => lp::run(args),
         Command::Solve(args) => solve::run(args),
         Command::OneCardPoker(args) => one_card_poker::run(args),
+        Command::BabyPoker(args) => baby_poker::run(args),
+        Command::NormalForm(args) => normal_form::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 //! A game spec is a name with optional integer parameters: `kuhn`, `one-card-poker(n=5,a=2,b=1)`
 //! or `one-card-poker:n=5,a=2,b=1`.
 
+pub mod baby_poker;
 pub mod kuhn;
 pub mod leduc;
 pub mod one_card_poker;
@@ -79,6 +80,33 @@ pub fn registry() -> Vec<GameInfo> {
         ],
         build: |p| Ok(one_card_poker::one_card_poker(p.get("n") as usize, p.get("a"), p.get("b"))?),
     },
+    GameInfo {
+            name: "baby-poker",
+            description: "Baby poker with dice: A calls (showdown for 1) or raises, B folds or \
+                          calls (showdown for the raise); value 5/54 for A at the defaults",
+            params: &[
+                ParamSpec {
+                    name: "sides",
+                    default: 6,
+                    min: 2,
+                    max: 20,
+                    doc: "faces of each player's die",
+                },
+                ParamSpec {
+                    name: "raise",
+                    default: 2,
+                    min: 1,
+                    max: 1000,
+                    doc: "showdown stake after a raise is called",
+                },
+            ],
+            build: |p| {
+                Ok(baby_poker::baby_poker(
+                    p.get("sides") as usize,
+                    p.get("raise"),
+                )?)
+            },
+        },
     ]
 }
 

@@ -3,5 +3,8 @@
 pub mod cfr;
 pub mod lp;
 pub mod one_card;
+pub mod matrix;
+pub mod normal_form;
+pub mod polytope;
 pub mod sequence_form;
 pub mod simplex;
