@@ -1,1 +1,2 @@
 //! Equilibrium solvers: the CFR family, exact linear programming, matrix games.
+pub mod card_guessing;
