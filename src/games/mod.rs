@@ -4,6 +4,7 @@
 //! or `one-card-poker:n=5,a=2,b=1`.
 
 pub mod kuhn;
+pub mod shrek_donkey;
 
 use crate::game::Game;
 use anyhow::{anyhow, bail, Context, Result};
