@@ -195,7 +195,9 @@ pub fn build_explicit(m: usize, n: usize) -> Result<ExplicitGame, GameError> {
         });
     }
     let k = (m + n + 1) as u8;
-    let all: u32 = cards_of(u32::MAX).take(k as usize).fold(0, |a, c| a | (1 << c));
+    let all: u32 = cards_of(u32::MAX)
+        .take(k as usize)
+        .fold(0, |a, c| a | (1 << c));
     let mut deals = Vec::new();
     for table in 1..=k {
         let rest = all & !(1 << table);
@@ -361,7 +363,7 @@ fn view_mix<T: Scalar>(view: &InfosetView, table: &CardGuessing<T>) -> Vec<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{exploitability, expected_value};
+    use crate::eval::{expected_value, exploitability};
     use crate::scalar::Rational;
     use num_traits::Zero;
 

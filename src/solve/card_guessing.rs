@@ -160,6 +160,25 @@ pub struct CardGuessing<T> {
     n: usize,
     side: usize,
     values: Vec<T>,
+    consts: Consts<T>,
+}
+
+/// Per-`opp` constants, made once so the inner loop does no conversions:
+/// `guess[k] = 1/(k+1)` and `shown[k] = k/(k+1)`.
+#[derive(Clone, Debug)]
+struct Consts<T> {
+    guess: Vec<T>,
+    shown: Vec<T>,
+}
+
+impl<T: Scalar> Consts<T> {
+    fn new(side: usize) -> Self {
+        let guess: Vec<T> = (0..side)
+            .map(|k| T::from_rational(&crate::scalar::rat(1, k as i64 + 1)))
+            .collect();
+        let shown = guess.iter().map(|g| T::one() - g.clone()).collect();
+        Consts { guess, shown }
+    }
 }
 
 impl<T: Scalar> CardGuessing<T> {
@@ -173,18 +192,25 @@ impl<T: Scalar> CardGuessing<T> {
         let side = m.max(n) + 1;
         let total = m + n;
         let mut values = vec![T::zero(); side * side];
+        let consts = Consts::new(side);
         // Layer s holds the states with own + opp = s; each reads layer s - 1 only.
         for s in 0..=total {
             let lo = s.saturating_sub(side - 1);
             let hi = s.min(side - 1);
             for own in lo..=hi {
                 let opp = s - own;
-                let v = state_value(&values, side, own, opp);
+                let v = state_value(&values, side, &consts, own, opp);
                 values[own * side + opp] = v;
             }
             progress(s + 1, total + 1);
         }
-        CardGuessing { m, n, side, values }
+        CardGuessing {
+            m,
+            n,
+            side,
+            values,
+            consts,
+        }
     }
 
     /// Shrek's and Donkey's win probabilities.
@@ -206,7 +232,7 @@ impl<T: Scalar> CardGuessing<T> {
     /// The equilibrium play of state `(own, opp)`, or `None` outside the solved table.
     pub fn strategy(&self, own: usize, opp: usize) -> Option<StateStrategy<T>> {
         self.contains(own, opp)
-            .then(|| state_strategy(&self.values, self.side, own, opp))
+            .then(|| state_strategy(&self.values, self.side, &self.consts, own, opp))
     }
 
     /// The states reachable from the start `(m, n)` by naming (a shown card or a disbelieved
@@ -234,15 +260,15 @@ impl<T: Scalar> CardGuessing<T> {
     }
 }
 
-fn state_value<T: Scalar>(values: &[T], side: usize, own: usize, opp: usize) -> T {
+fn state_value<T: Scalar>(values: &[T], side: usize, c: &Consts<T>, own: usize, opp: usize) -> T {
     if opp == 0 {
         return T::one();
     }
-    let g = guess_value::<T>(opp);
+    let g = c.guess[opp].clone();
     if own == 0 {
         return g;
     }
-    let v = solve_2x2(&matrix(values, side, own, opp)).value;
+    let v = solve_2x2(&matrix(values, side, c, own, opp)).value;
     if g > v {
         g
     } else {
@@ -250,19 +276,26 @@ fn state_value<T: Scalar>(values: &[T], side: usize, own: usize, opp: usize) -> 
     }
 }
 
-fn guess_value<T: Scalar>(opp: usize) -> T {
-    T::one() / T::from_rational(&crate::scalar::int(opp as i64 + 1))
-}
-
-fn matrix<T: Scalar>(values: &[T], side: usize, own: usize, opp: usize) -> [[T; 2]; 2] {
-    let g = guess_value::<T>(opp);
-    let shown = T::from_rational(&crate::scalar::int(opp as i64)) * g.clone();
-    let x = shown * (T::one() - values[(opp - 1) * side + own].clone());
+fn matrix<T: Scalar>(
+    values: &[T],
+    side: usize,
+    c: &Consts<T>,
+    own: usize,
+    opp: usize,
+) -> [[T; 2]; 2] {
+    let g = c.guess[opp].clone();
+    let x = c.shown[opp].clone() * (T::one() - values[(opp - 1) * side + own].clone());
     let y = T::one() - values[opp * side + own - 1].clone();
     [[x.clone(), x + g], [T::one(), y]]
 }
 
-fn state_strategy<T: Scalar>(values: &[T], side: usize, own: usize, opp: usize) -> StateStrategy<T> {
+fn state_strategy<T: Scalar>(
+    values: &[T],
+    side: usize,
+    c: &Consts<T>,
+    own: usize,
+    opp: usize,
+) -> StateStrategy<T> {
     let pure = |kind, value: T| StateStrategy {
         own,
         opp,
@@ -277,11 +310,11 @@ fn state_strategy<T: Scalar>(values: &[T], side: usize, own: usize, opp: usize) 
     if opp == 0 {
         return pure(StateKind::Certain, T::one());
     }
-    let g = guess_value::<T>(opp);
+    let g = c.guess[opp].clone();
     if own == 0 {
         return pure(StateKind::NoBluff, g);
     }
-    let a = matrix(values, side, own, opp);
+    let a = matrix(values, side, c, own, opp);
     let sol = solve_2x2(&a);
     let believe = sol.col0.clone();
     if g > sol.value {
@@ -399,6 +432,9 @@ mod tests {
         let t = CardGuessing::<f64>::solve(2, 1);
         let states = t.reachable_states();
         assert_eq!(states[0], (2, 1, true));
-        assert_eq!(&states[1..], &[(0, 2, false), (1, 1, false), (0, 1, true), (1, 0, true)]);
+        assert_eq!(
+            &states[1..],
+            &[(0, 2, false), (1, 1, false), (0, 1, true), (1, 0, true)]
+        );
     }
 }
