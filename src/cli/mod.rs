@@ -2,6 +2,7 @@
 
 mod eval;
 mod games;
+mod shrek_donkey;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,6 +25,8 @@ enum Command {
     Games(games::GamesArgs),
     /// Evaluate a strategy file: values, best responses, exploitability (exact and f64).
     Eval(eval::EvalArgs),
+    /// The card-guessing game of Codeforces 98E: win probabilities, equilibrium mixes, a check.
+    ShrekDonkey(shrek_donkey::ShrekDonkeyArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -32,6 +35,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Games(args) => games::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::ShrekDonkey(args) => shrek_donkey::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -54,13 +54,38 @@ pub struct GameInfo {
 
 /// All built-in games.
 pub fn registry() -> Vec<GameInfo> {
-    vec![GameInfo {
-        name: "kuhn",
-        description:
-            "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
-        params: &[],
-        build: |_| Ok(kuhn::kuhn_poker()?),
-    }]
+    vec![
+        GameInfo {
+            name: "kuhn",
+            description:
+                "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
+            params: &[],
+            build: |_| Ok(kuhn::kuhn_poker()?),
+        },
+        GameInfo {
+            name: "shrek-donkey",
+            description:
+                "card guessing (Codeforces 98E): m + n + 1 labelled cards, guess or name; \
+                 payoff 1 to the winner (m + n <= 5)",
+            params: &[
+                ParamSpec {
+                    name: "m",
+                    default: 1,
+                    min: 0,
+                    max: 5,
+                    doc: "Shrek's cards (he moves first)",
+                },
+                ParamSpec {
+                    name: "n",
+                    default: 1,
+                    min: 0,
+                    max: 5,
+                    doc: "Donkey's cards",
+                },
+            ],
+            build: shrek_donkey::from_params,
+        },
+    ]
 }
 
 /// Splits a spec into a built-in game and its checked parameters.

@@ -73,6 +73,19 @@ pub fn shrek_donkey(m: usize, n: usize) -> Result<Game, GameError> {
     Ok(build_explicit(m, n)?.game)
 }
 
+/// The registry's constructor: parameters `m` and `n`, with `m + n <= MAX_EXPLICIT_CARDS`.
+pub fn from_params(params: &crate::games::Params) -> anyhow::Result<Game> {
+    let (m, n) = (params.get("m") as usize, params.get("n") as usize);
+    if m + n > MAX_EXPLICIT_CARDS {
+        anyhow::bail!(
+            "game shrek-donkey: m + n = {} exceeds {MAX_EXPLICIT_CARDS} (the tree grows like \
+             (m+n+1)!; `bluff shrek-donkey` solves any size by dynamic programming)",
+            m + n
+        );
+    }
+    Ok(shrek_donkey(m, n)?)
+}
+
 fn cards_of(mask: u32) -> impl Iterator<Item = u8> {
     (1..32u8).filter(move |&c| mask & (1 << c) != 0)
 }
