@@ -79,7 +79,10 @@ fn check_certifies_the_dp_in_the_explicit_game() {
     run("1 2", &["--check"])
         .success()
         .stdout(predicate::str::contains("2353 nodes, 568 information sets"))
-        .stdout(predicate::str::contains("value 1/2 and NashConv 0"));
+        .stdout(predicate::str::contains("value 1/2 and NashConv 0"))
+        .stdout(predicate::str::contains(
+            "exact sequence-form LP on the explicit game: value 1/2",
+        ));
 }
 
 #[test]
