@@ -381,6 +381,28 @@ mod tests {
         assert_eq!((s.row0, s.col0, s.value), (rat(2, 3), rat(1, 2), rat(1, 2)));
     }
 
+    proptest::proptest! {
+        /// Any 2x2 game, saddle or not, degenerate or not: the returned strategies are a
+        /// certificate (the row mix earns at least the value against both columns, the column
+        /// mix concedes at most the value against both rows), which proves both optimal.
+        #[test]
+        fn two_by_two_solutions_certify_themselves(e in proptest::collection::vec(-4i64..=4, 4)) {
+            let a = [[rat(e[0], 1), rat(e[1], 2)], [rat(e[2], 3), rat(e[3], 1)]];
+            let s = solve_2x2(&a);
+            let one = rat(1, 1);
+            proptest::prop_assert!(s.row0 >= rat(0, 1) && s.row0 <= one);
+            proptest::prop_assert!(s.col0 >= rat(0, 1) && s.col0 <= one);
+            for j in 0..2 {
+                let earned = &s.row0 * &a[0][j] + (&one - &s.row0) * &a[1][j];
+                proptest::prop_assert!(earned >= s.value);
+            }
+            for i in 0..2 {
+                let conceded = &s.col0 * &a[i][0] + (&one - &s.col0) * &a[i][1];
+                proptest::prop_assert!(conceded <= s.value);
+            }
+        }
+    }
+
     #[test]
     fn mixes_make_the_opponent_indifferent() {
         // Each state's mix, checked against the matrix directly in exact arithmetic.
