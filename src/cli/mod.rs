@@ -7,6 +7,7 @@ mod lp;
 mod one_card_poker;
 mod solve;
 mod normal_form;
+mod shrek_donkey;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -39,6 +40,8 @@ enum Command {
     BabyPoker(baby_poker::BabyPokerArgs),
     /// Reduced normal form of a game: saddle points, exact value, optimal mixed strategies.
     NormalForm(normal_form::NormalFormArgs),
+    /// The card-guessing game of Codeforces 98E: win probabilities, equilibrium mixes, a check.
+    ShrekDonkey(shrek_donkey::ShrekDonkeyArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -52,6 +55,7 @@ pub fn main() -> ExitCode {
         Command::OneCardPoker(args) => one_card_poker::run(args),
         Command::BabyPoker(args) => baby_poker::run(args),
         Command::NormalForm(args) => normal_form::run(args),
+        Command::ShrekDonkey(args) => shrek_donkey::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

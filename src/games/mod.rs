@@ -7,6 +7,7 @@ pub mod baby_poker;
 pub mod kuhn;
 pub mod leduc;
 pub mod one_card_poker;
+pub mod shrek_donkey;
 
 use crate::game::Game;
 use anyhow::{anyhow, bail, Context, Result};
@@ -106,6 +107,29 @@ pub fn registry() -> Vec<GameInfo> {
                     p.get("raise"),
                 )?)
             },
+},
+        GameInfo {
+            name: "shrek-donkey",
+            description:
+                "card guessing (Codeforces 98E): m + n + 1 labelled cards, guess or name; \
+                 payoff 1 to the winner (m + n <= 5)",
+            params: &[
+                ParamSpec {
+                    name: "m",
+                    default: 1,
+                    min: 0,
+                    max: 5,
+                    doc: "Shrek's cards (he moves first)",
+                },
+                ParamSpec {
+                    name: "n",
+                    default: 1,
+                    min: 0,
+                    max: 5,
+                    doc: "Donkey's cards",
+                },
+            ],
+            build: shrek_donkey::from_params,
         },
     ]
 }

@@ -1,6 +1,7 @@
 //! Equilibrium solvers: the CFR family, exact linear programming, matrix games.
 
 pub mod cfr;
+pub mod card_guessing;
 pub mod lp;
 pub mod one_card;
 pub mod matrix;
