@@ -1,3 +1,4 @@
 //! File formats: strategy profiles as JSON (and, with their own modules, game interchange).
 
+pub mod efg;
 pub mod strategy_json;
