@@ -1,6 +1,7 @@
 //! The `bluff` command line.
 
 mod eval;
+pub mod export;
 mod games;
 
 use clap::{Parser, Subcommand};
@@ -24,6 +25,8 @@ enum Command {
     Games(games::GamesArgs),
     /// Evaluate a strategy file: values, best responses, exploitability (exact and f64).
     Eval(eval::EvalArgs),
+    /// Write a game as a Gambit .efg file (or its reduced normal form as .nfg).
+    Export(export::ExportArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -32,6 +35,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Games(args) => games::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Export(args) => export::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,5 @@
 //! File formats: strategy profiles as JSON (and, with their own modules, game interchange).
 
 pub mod efg;
+pub mod nfg;
 pub mod strategy_json;
