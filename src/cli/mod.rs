@@ -1,5 +1,6 @@
 //! The `bluff` command line.
 
+mod baby_poker;
 mod eval;
 pub mod export;
 mod games;
@@ -27,6 +28,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Write a game as a Gambit .efg file (or its reduced normal form as .nfg).
     Export(export::ExportArgs),
+    /// Baby poker, exactly: pure matrix, saddle points, value by three LPs, optimal sets.
+    BabyPoker(baby_poker::BabyPokerArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -36,6 +39,7 @@ pub fn main() -> ExitCode {
         Command::Games(args) => games::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Export(args) => export::run(args),
+        Command::BabyPoker(args) => baby_poker::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

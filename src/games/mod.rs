@@ -3,6 +3,7 @@
 //! A game spec is a name with optional integer parameters: `kuhn`, `one-card-poker(n=5,a=2,b=1)`
 //! or `one-card-poker:n=5,a=2,b=1`.
 
+pub mod baby_poker;
 pub mod kuhn;
 
 use crate::game::Game;
@@ -53,13 +54,42 @@ pub struct GameInfo {
 
 /// All built-in games.
 pub fn registry() -> Vec<GameInfo> {
-    vec![GameInfo {
-        name: "kuhn",
-        description:
-            "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
-        params: &[],
-        build: |_| Ok(kuhn::kuhn_poker()?),
-    }]
+    vec![
+        GameInfo {
+            name: "kuhn",
+            description:
+                "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
+            params: &[],
+            build: |_| Ok(kuhn::kuhn_poker()?),
+        },
+        GameInfo {
+            name: "baby-poker",
+            description: "Baby poker with dice: A calls (showdown for 1) or raises, B folds or \
+                          calls (showdown for the raise); value 5/54 for A at the defaults",
+            params: &[
+                ParamSpec {
+                    name: "sides",
+                    default: 6,
+                    min: 2,
+                    max: 20,
+                    doc: "faces of each player's die",
+                },
+                ParamSpec {
+                    name: "raise",
+                    default: 2,
+                    min: 1,
+                    max: 1000,
+                    doc: "showdown stake after a raise is called",
+                },
+            ],
+            build: |p| {
+                Ok(baby_poker::baby_poker(
+                    p.get("sides") as usize,
+                    p.get("raise"),
+                )?)
+            },
+        },
+    ]
 }
 
 /// Splits a spec into a built-in game and its checked parameters.

@@ -1,0 +1,155 @@
+//! Float-guided exact simplex: the float simplex proposes a basis; this module recomputes the
+//! basic solution and the duals exactly (sparse rational LU), checks primal and dual
+//! feasibility exactly, and pivots exactly from there until the basis is provably optimal.
+//!
+//! Exact pivots use Bland's rule (primal simplex, when the basis is primal feasible) or the
+//! dual simplex with a smallest-index rule (when it is only dual feasible). If the float
+//! simplex fails, or the basis is neither, the dense exact tableau solves from scratch: the
+//! result is always exact; floats only save time.
+
+use super::float::{self, FloatOutcome};
+use super::lu::ExactLu;
+use crate::scalar::Rational;
+use crate::solve::simplex::{tableau_solve, LpError, LpStats, StandardForm};
+use num_traits::{One, Signed, Zero};
+
+/// Solves `sf` exactly; returns the standard-form optimum `x` and duals `y`.
+pub(crate) fn solve(
+    sf: &StandardForm,
+    stats: &mut LpStats,
+    show_progress: bool,
+) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
+    let basis = match float::solve(sf, show_progress) {
+        FloatOutcome::Optimal { basis, pivots } => {
+            stats.float_pivots = pivots;
+            basis.into_iter().collect::<Option<Vec<usize>>>()
+        }
+        _ => None,
+    };
+    if let Some(basis) = basis {
+        match exact_from_basis(sf, basis, stats) {
+            Ok(result) => return Ok(result),
+            Err(Fallback::Final(err)) => return Err(err),
+            Err(Fallback::Restart) => {}
+        }
+    }
+    stats.tableau_fallback = true;
+    let (x, y, pivots) = tableau_solve(sf)?;
+    stats.exact_pivots += pivots;
+    Ok((x, y))
+}
+
+enum Fallback {
+    /// An exact, final answer (unbounded or infeasible proven by exact pivots).
+    Final(LpError),
+    /// The basis could not be used; solve from scratch.
+    Restart,
+}
+
+fn exact_from_basis(
+    sf: &StandardForm,
+    mut basis: Vec<usize>,
+    stats: &mut LpStats,
+) -> Result<(Vec<Rational>, Vec<Rational>), Fallback> {
+    let m = sf.rows;
+    let n = sf.cols.len();
+    let limit = 10 * (m + n) + 100;
+    let mut is_basic = vec![false; n];
+    for &j in &basis {
+        if is_basic[j] {
+            return Err(Fallback::Restart);
+        }
+        is_basic[j] = true;
+    }
+    for _ in 0..limit {
+        let cols: Vec<&[(usize, Rational)]> =
+            basis.iter().map(|&j| sf.cols[j].as_slice()).collect();
+        let lu = ExactLu::factor(m, &cols).map_err(|_| Fallback::Restart)?;
+        stats.exact_factorizations += 1;
+        let xb = lu.solve(&sf.b);
+        let cb: Vec<Rational> = basis.iter().map(|&j| sf.cost[j].clone()).collect();
+        let y = lu.solve_transposed(&cb);
+        let reduced = |j: usize| -> Rational {
+            let mut d = sf.cost[j].clone();
+            for (i, v) in &sf.cols[j] {
+                if !y[*i].is_zero() {
+                    d -= v * &y[*i];
+                }
+            }
+            d
+        };
+        let primal_feasible = xb.iter().all(|v| !v.is_negative());
+        if primal_feasible {
+            // Bland: the smallest-index improving column enters.
+            let entering = (0..n).find(|&j| !is_basic[j] && reduced(j).is_positive());
+            let Some(q) = entering else {
+                let mut x = vec![Rational::zero(); n];
+                for (k, &j) in basis.iter().enumerate() {
+                    x[j] = xb[k].clone();
+                }
+                return Ok((x, y));
+            };
+            let alpha = lu.solve(&column_dense(sf, q));
+            let mut leave: Option<(usize, Rational)> = None;
+            for k in 0..m {
+                if alpha[k].is_positive() {
+                    let ratio = &xb[k] / &alpha[k];
+                    let better = match &leave {
+                        None => true,
+                        Some((lk, lr)) => ratio < *lr || (ratio == *lr && basis[k] < basis[*lk]),
+                    };
+                    if better {
+                        leave = Some((k, ratio));
+                    }
+                }
+            }
+            let Some((k, _)) = leave else {
+                return Err(Fallback::Final(LpError::Unbounded));
+            };
+            is_basic[basis[k]] = false;
+            is_basic[q] = true;
+            basis[k] = q;
+        } else {
+            let d: Vec<Option<Rational>> =
+                (0..n).map(|j| (!is_basic[j]).then(|| reduced(j))).collect();
+            if d.iter().flatten().any(|v| v.is_positive()) {
+                return Err(Fallback::Restart);
+            }
+            // Dual simplex: the infeasible basic variable with the smallest index leaves.
+            let k = (0..m)
+                .filter(|&k| xb[k].is_negative())
+                .min_by_key(|&k| basis[k])
+                .expect("some basic value is negative");
+            let mut e = vec![Rational::zero(); m];
+            e[k] = Rational::one();
+            let rho = lu.solve_transposed(&e);
+            let mut enter: Option<(usize, Rational)> = None;
+            for j in 0..n {
+                let Some(dj) = &d[j] else { continue };
+                let a: Rational = sf.cols[j].iter().map(|(i, v)| v * &rho[*i]).sum();
+                if a.is_negative() {
+                    let ratio = dj / &a;
+                    if enter.as_ref().is_none_or(|(_, r)| ratio < *r) {
+                        enter = Some((j, ratio));
+                    }
+                }
+            }
+            let Some((q, _)) = enter else {
+                return Err(Fallback::Final(LpError::Infeasible));
+            };
+            is_basic[basis[k]] = false;
+            is_basic[q] = true;
+            basis[k] = q;
+        }
+        stats.exact_pivots += 1;
+    }
+    Err(Fallback::Restart)
+}
+
+fn column_dense(sf: &StandardForm, j: usize) -> Vec<Rational> {
+    let mut out = vec![Rational::zero(); sf.rows];
+    for (i, v) in &sf.cols[j] {
+        out[*i] = v.clone();
+    }
+    out
+}

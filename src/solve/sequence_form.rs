@@ -1,0 +1,252 @@
+//! Exact equilibria of two-player constant-sum games by the sequence-form linear program
+//! (Koller, Megiddo and von Stengel 1996).
+//!
+//! With `x` player 0's realization plan (`E x = e`, `x >= 0`), `y` player 1's (`F y = f`),
+//! and `A[s][t]` the chance-weighted payoff to player 0 of the terminals reached by sequences
+//! `s` and `t`, player 0's maximin problem `max_x min_y x^T A y` becomes, by LP duality of the
+//! inner minimisation,
+//!
+//! ```text
+//! maximise q_0  subject to  F^T q - A^T x <= 0,  E x = e,  x >= 0,  q free.
+//! ```
+//!
+//! The duals of the `F^T q - A^T x <= 0` rows are an optimal `y`, so one exact LP gives the
+//! value and both players' strategies. The result is then certified independently: the exact
+//! best responses of [`crate::eval`] must give exploitability exactly 0.
+
+use crate::eval::{expected_value, exploitability};
+use crate::game::{Game, NodeKind};
+use crate::scalar::Rational;
+use crate::solve::simplex::{LinearProgram, LpError, LpStats, Method, Relation};
+use crate::strategy::{normalize_exact, ExactProfile, Profile};
+use anyhow::{bail, Context, Result};
+use num_traits::{One, Signed, Zero};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// An exact equilibrium with its certificate.
+#[derive(Clone, Debug)]
+pub struct ExactSolution {
+    /// The game value for player 0 (player 1 gets `constant_sum - value`).
+    pub value: Rational,
+    /// Equilibrium behavioural strategies of both players (uniform at sets the player's own
+    /// earlier choices never reach).
+    pub profile: ExactProfile,
+    /// Sizes, pivots and timings.
+    pub stats: SequenceFormStats,
+}
+
+/// Counts and timings of a sequence-form solve.
+#[derive(Clone, Debug, Default)]
+pub struct SequenceFormStats {
+    /// Sequences per player (empty sequence included).
+    pub sequences: [usize; 2],
+    /// LP variables.
+    pub lp_vars: usize,
+    /// LP constraint rows.
+    pub lp_rows: usize,
+    /// Non-zero entries of the payoff matrix `A`.
+    pub payoff_nonzeros: usize,
+    /// Simplex counts.
+    pub lp: LpStats,
+    /// Time to build the LP.
+    pub build_time: Duration,
+    /// Time to solve it exactly.
+    pub solve_time: Duration,
+    /// Time of the exact best-response certificate.
+    pub certify_time: Duration,
+}
+
+/// The sequence-form LP of a game, with the layout needed to read it back.
+#[derive(Clone, Debug)]
+pub struct SequenceFormLp {
+    /// The program (player 0 maximises).
+    pub lp: LinearProgram,
+    /// Sequences per player.
+    pub sequences: [usize; 2],
+    /// Non-zeros of `A`.
+    pub payoff_nonzeros: usize,
+}
+
+/// Builds the sequence-form LP: variables `x_0..x_{n0}` then `q_0..q_{#sets1}` (free); rows
+/// one per player-1 sequence (`<=`), then `x_empty = 1` and one row per player-0 set (`=`).
+pub fn build_lp(game: &Game) -> SequenceFormLp {
+    let n0 = game.num_sequences(0);
+    let n1 = game.num_sequences(1);
+    let sets1 = &game.infosets[1];
+    // Forward sweep: each node's last sequence per player and its chance reach.
+    let nodes = &game.nodes;
+    let mut seq = vec![[0u32; 2]; nodes.len()];
+    let mut chance = vec![Rational::one(); nodes.len()];
+    let mut payoff: BTreeMap<(u32, u32), Rational> = BTreeMap::new();
+    for node in 0..nodes.len() {
+        let nd = &nodes[node];
+        match nd.kind {
+            NodeKind::Terminal { terminal } => {
+                let v = &chance[node] * &game.terminals[terminal as usize].payoff0;
+                if !v.is_zero() {
+                    let [s, t] = seq[node];
+                    *payoff.entry((t, s)).or_insert_with(Rational::zero) += v;
+                }
+            }
+            NodeKind::Chance => {
+                for child in nd.children() {
+                    seq[child] = seq[node];
+                    chance[child] = &chance[node] * &game.chance_prob[child];
+                }
+            }
+            NodeKind::Decision { player, infoset } => {
+                let set = &game.infosets[player as usize][infoset as usize];
+                for (k, child) in nd.children().enumerate() {
+                    seq[child] = seq[node];
+                    seq[child][player as usize] = (1 + set.action_offset + k) as u32;
+                    chance[child] = chance[node].clone();
+                }
+            }
+        }
+    }
+    payoff.retain(|_, v| !v.is_zero());
+    let payoff_nonzeros = payoff.len();
+    // q_0 is the empty-sequence row of F, q_{1+h} the row of player 1's set h.
+    let q = |h: usize| n0 + h;
+    let mut lp = LinearProgram::new(n0 + 1 + sets1.len());
+    for h in 0..=sets1.len() {
+        lp.set_free(q(h));
+    }
+    lp.set_objective(q(0), Rational::one());
+    // F^T columns: sequence t is +1 in the row of the set it belongs to (row 0 for the empty
+    // sequence) and -1 in the rows of the sets it leads to.
+    let mut rows: Vec<Vec<(usize, Rational)>> = vec![Vec::new(); n1];
+    rows[0].push((q(0), Rational::one()));
+    for (h, set) in sets1.iter().enumerate() {
+        for a in set.action_range() {
+            rows[1 + a].push((q(1 + h), Rational::one()));
+        }
+        rows[set.parent_sequence()].push((q(1 + h), -Rational::one()));
+    }
+    for ((t, s), v) in payoff {
+        rows[t as usize].push((s as usize, -v));
+    }
+    for row in rows {
+        lp.add_constraint(row, Relation::Le, Rational::zero());
+    }
+    lp.add_constraint(vec![(0, Rational::one())], Relation::Eq, Rational::one());
+    for set in &game.infosets[0] {
+        let mut row: Vec<(usize, Rational)> = set
+            .action_range()
+            .map(|a| (1 + a, Rational::one()))
+            .collect();
+        row.push((set.parent_sequence(), -Rational::one()));
+        lp.add_constraint(row, Relation::Eq, Rational::zero());
+    }
+    SequenceFormLp {
+        lp,
+        sequences: [n0, n1],
+        payoff_nonzeros,
+    }
+}
+
+/// Behavioural strategy of `player` from a realization plan (uniform where the plan is 0).
+pub fn behavioural_from_plan(game: &Game, player: usize, plan: &[Rational]) -> Vec<Rational> {
+    let mut probs = vec![Rational::zero(); game.num_actions[player]];
+    for set in &game.infosets[player] {
+        let parent = &plan[set.parent_sequence()];
+        if parent.is_positive() {
+            for a in set.action_range() {
+                probs[a] = &plan[1 + a] / parent;
+            }
+        }
+    }
+    // Sets with zero reach get the uniform strategy; the others already sum to 1.
+    normalize_exact(game, player, &mut probs);
+    probs
+}
+
+/// Solves a game exactly with the float-guided exact simplex (see [`solve_exact_with`]).
+pub fn solve_exact(game: &Game) -> Result<ExactSolution> {
+    solve_exact_with(game, Method::FloatThenExact, false)
+}
+
+/// Solves a game exactly by the sequence-form LP with the given simplex method, then
+/// certifies the result with exact best responses (exploitability must be exactly 0).
+pub fn solve_exact_with(game: &Game, method: Method, show_progress: bool) -> Result<ExactSolution> {
+    let start = Instant::now();
+    let sf = build_lp(game);
+    let build_time = start.elapsed();
+    let start = Instant::now();
+    let (solution, lp_stats) = sf
+        .lp
+        .solve_with_progress(method, show_progress)
+        .map_err(|e| match e {
+            LpError::Infeasible | LpError::Unbounded => anyhow::anyhow!(
+                "the sequence-form LP is reported {e}; a finite game always has a solution, so this is a bug"
+            ),
+            other => anyhow::Error::new(other),
+        })
+        .context("solving the sequence-form LP")?;
+    let solve_time = start.elapsed();
+    let [n0, n1] = sf.sequences;
+    let profile = Profile {
+        probs: [
+            behavioural_from_plan(game, 0, &solution.values[..n0]),
+            behavioural_from_plan(game, 1, &solution.duals[..n1]),
+        ],
+    };
+    let value = solution.objective.clone();
+    let start = Instant::now();
+    let e = exploitability(game, &profile);
+    let certify_time = start.elapsed();
+    if !e.nash_conv.is_zero() || e.value[0] != value || expected_value(game, &profile) != value {
+        bail!(
+            "internal error: the LP equilibrium failed its exact best-response check (NashConv {})",
+            e.nash_conv
+        );
+    }
+    Ok(ExactSolution {
+        value,
+        profile,
+        stats: SequenceFormStats {
+            sequences: sf.sequences,
+            lp_vars: sf.lp.num_vars(),
+            lp_rows: sf.lp.num_constraints(),
+            payoff_nonzeros: sf.payoff_nonzeros,
+            lp: lp_stats,
+            build_time,
+            solve_time,
+            certify_time,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scalar::rat;
+
+    #[test]
+    fn kuhn_value_and_closed_form_strategies_by_both_methods() {
+        let game = crate::games::load("kuhn").unwrap();
+        for method in [Method::ExactTableau, Method::FloatThenExact] {
+            let s = solve_exact_with(&game, method, false).unwrap();
+            assert_eq!(s.value, rat(-1, 18), "{method:?}");
+            let e = exploitability(&game, &s.profile);
+            assert!(e.nash_conv.is_zero());
+            // Closed form (Kuhn 1950): player 2's equilibrium strategy is unique; player 1's is
+            // a family with bet(K) = 3 bet(J), call(Qpb) = bet(J) + 1/3, Q never opens.
+            let bet = |p: usize, label: &str| {
+                let id = game.find_infoset(p, label).unwrap();
+                s.profile.infoset_probs(&game, p, id)[1].clone()
+            };
+            for (label, expected) in [("Jp", rat(1, 3)), ("Qp", rat(0, 1)), ("Kp", rat(1, 1))] {
+                assert_eq!(bet(1, label), expected, "{label}");
+            }
+            for (label, expected) in [("Jb", rat(0, 1)), ("Qb", rat(1, 3)), ("Kb", rat(1, 1))] {
+                assert_eq!(bet(1, label), expected, "{label}");
+            }
+            let alpha = bet(0, "J");
+            assert_eq!(bet(0, "K"), &alpha * rat(3, 1));
+            assert_eq!(bet(0, "Q"), rat(0, 1));
+            assert_eq!(bet(0, "Qpb"), alpha + rat(1, 3));
+        }
+    }
+}

@@ -1,0 +1,281 @@
+use super::*;
+use crate::scalar::{int, rat};
+use proptest::prelude::*;
+
+fn r(n: i64) -> Rational {
+    int(n)
+}
+
+#[test]
+fn textbook_lp_has_known_optimum_and_duals() {
+    // max 3x + 2y, x + y <= 4, x + 3y <= 6, x <= 3: optimum (3, 1) = 11, duals (2, 0, 1) by hand.
+    let mut lp = LinearProgram::new(2);
+    lp.set_objective(0, r(3));
+    lp.set_objective(1, r(2));
+    lp.add_constraint(vec![(0, r(1)), (1, r(1))], Relation::Le, r(4));
+    lp.add_constraint(vec![(0, r(1)), (1, r(3))], Relation::Le, r(6));
+    lp.add_constraint(vec![(0, r(1))], Relation::Le, r(3));
+    let s = lp.solve().unwrap();
+    assert_eq!(s.objective, r(11));
+    assert_eq!(s.values, vec![r(3), r(1)]);
+    assert_eq!(s.duals, vec![r(2), r(0), r(1)]);
+}
+
+#[test]
+fn ge_eq_free_and_negative_rhs_rows() {
+    // max -x - y with x free, y >= 0, x + y >= 2, x - y = -1: y = (x+1), 2x + 1 >= 2 -> x >= 1/2,
+    // objective -(2x + 1) is best at x = 1/2: value -2; duals by hand: -1 and 0.
+    let mut lp = LinearProgram::new(2);
+    lp.set_free(0);
+    lp.set_objective(0, r(-1));
+    lp.set_objective(1, r(-1));
+    lp.add_constraint(vec![(0, r(1)), (1, r(1))], Relation::Ge, r(2));
+    lp.add_constraint(vec![(0, r(1)), (1, r(-1))], Relation::Eq, r(-1));
+    let s = lp.solve().unwrap();
+    assert_eq!(s.objective, r(-2));
+    assert_eq!(s.values, vec![rat(1, 2), rat(3, 2)]);
+    assert_eq!(s.duals, vec![r(-1), r(0)]);
+}
+
+#[test]
+fn free_variable_goes_negative() {
+    let mut lp = LinearProgram::new(1);
+    lp.set_free(0);
+    lp.set_objective(0, r(1));
+    lp.add_constraint(vec![(0, r(2))], Relation::Le, r(-3));
+    let s = lp.solve().unwrap();
+    assert_eq!(s.values, vec![rat(-3, 2)]);
+    assert_eq!(s.duals, vec![rat(1, 2)]);
+}
+
+#[test]
+fn infeasible_and_unbounded_are_reported() {
+    let mut lp = LinearProgram::new(1);
+    lp.add_constraint(vec![(0, r(1))], Relation::Ge, r(2));
+    lp.add_constraint(vec![(0, r(1))], Relation::Le, r(1));
+    assert_eq!(lp.solve(), Err(LpError::Infeasible));
+
+    let mut lp = LinearProgram::new(2);
+    lp.set_objective(0, r(1));
+    lp.add_constraint(vec![(0, r(1)), (1, r(-1))], Relation::Le, r(1));
+    assert_eq!(lp.solve(), Err(LpError::Unbounded));
+}
+
+#[test]
+fn bad_variable_index_is_an_error_not_a_panic() {
+    let mut lp = LinearProgram::new(2);
+    lp.add_constraint(vec![(5, r(1))], Relation::Le, r(1));
+    let err = lp.solve().unwrap_err();
+    assert!(matches!(err, LpError::BadVariable { var: 5, .. }));
+    assert!(err.to_string().contains("constraint row 0"));
+}
+
+#[test]
+fn redundant_equalities_and_degenerate_rows() {
+    // x + y = 1 twice, 2x + 2y = 2: redundant rows keep an artificial at zero.
+    let mut lp = LinearProgram::new(2);
+    lp.set_objective(0, r(1));
+    lp.add_constraint(vec![(0, r(1)), (1, r(1))], Relation::Eq, r(1));
+    lp.add_constraint(vec![(0, r(1)), (1, r(1))], Relation::Eq, r(1));
+    lp.add_constraint(vec![(0, r(2)), (1, r(2))], Relation::Eq, r(2));
+    lp.add_constraint(vec![(0, r(1))], Relation::Le, r(1));
+    let s = lp.solve().unwrap();
+    assert_eq!(s.objective, r(1));
+}
+
+/// Rock-paper-scissors with a twist: payoff matrix [[0,-1,2],[1,0,-1],[-1,1,0]]; the row
+/// player's maximin LP. Closed form: for this cyclic matrix the optimal mix is (1/3, 5/12, 1/4)
+/// with value 1/12 (checked by hand: each column gives 1/12).
+#[test]
+fn matrix_game_value() {
+    let a = [[0, -1, 2], [1, 0, -1], [-1, 1, 0]];
+    let mut lp = LinearProgram::new(4);
+    lp.set_free(3);
+    lp.set_objective(3, r(1));
+    for j in 0..3 {
+        let mut row: Vec<(usize, Rational)> = (0..3).map(|i| (i, r(-a[i][j]))).collect();
+        row.push((3, r(1)));
+        lp.add_constraint(row, Relation::Le, r(0));
+    }
+    lp.add_constraint((0..3).map(|i| (i, r(1))).collect(), Relation::Eq, r(1));
+    let s = lp.solve().unwrap();
+    assert_eq!(s.objective, rat(1, 12));
+    assert_eq!(s.values[..3], [rat(1, 4), rat(5, 12), rat(1, 3)]);
+    // The duals of the column rows are the column player's optimal mix.
+    let col: Vec<Rational> = s.duals[..3].to_vec();
+    assert_eq!(col.iter().sum::<Rational>(), r(1));
+}
+
+/// Exact solution of a square system by Gaussian elimination (None when singular).
+fn solve_square(mut a: Vec<Vec<Rational>>, mut b: Vec<Rational>) -> Option<Vec<Rational>> {
+    let n = b.len();
+    for c in 0..n {
+        let p = (c..n).find(|&i| !a[i][c].is_zero())?;
+        a.swap(c, p);
+        b.swap(c, p);
+        for i in 0..n {
+            if i != c && !a[i][c].is_zero() {
+                let f = &a[i][c] / &a[c][c];
+                for k in 0..n {
+                    let d = &f * &a[c][k];
+                    a[i][k] -= d;
+                }
+                let d = &f * &b[c];
+                b[i] -= d;
+            }
+        }
+    }
+    Some((0..n).map(|i| &b[i] / &a[i][i]).collect())
+}
+
+/// Best objective over all vertices (every choice of `n` tight constraints among rows and
+/// `x >= 0`), or None when no vertex is feasible: an algorithm independent of the simplex.
+fn brute_force(n: usize, rows: &[(Vec<i64>, Relation, i64)], c: &[i64]) -> Option<Rational> {
+    let mut all: Vec<(Vec<Rational>, Rational)> = rows
+        .iter()
+        .map(|(a, _, b)| (a.iter().map(|&v| r(v)).collect(), r(*b)))
+        .collect();
+    for i in 0..n {
+        let mut e = vec![r(0); n];
+        e[i] = r(1);
+        all.push((e, r(0)));
+    }
+    let k = all.len();
+    let mut best: Option<Rational> = None;
+    for mask in 0u32..(1 << k) {
+        if mask.count_ones() as usize != n {
+            continue;
+        }
+        let chosen: Vec<usize> = (0..k).filter(|i| mask & (1 << i) != 0).collect();
+        let a = chosen.iter().map(|&i| all[i].0.clone()).collect();
+        let b = chosen.iter().map(|&i| all[i].1.clone()).collect();
+        let Some(x) = solve_square(a, b) else {
+            continue;
+        };
+        let feasible = x.iter().all(|v| !v.is_negative())
+            && rows.iter().all(|(a, rel, b)| {
+                let lhs: Rational = a.iter().zip(&x).map(|(&ai, xi)| r(ai) * xi).sum();
+                match rel {
+                    Relation::Le => lhs <= r(*b),
+                    Relation::Ge => lhs >= r(*b),
+                    Relation::Eq => lhs == r(*b),
+                }
+            });
+        if feasible {
+            let obj: Rational = c.iter().zip(&x).map(|(&ci, xi)| r(ci) * xi).sum();
+            if best.as_ref().is_none_or(|b| obj > *b) {
+                best = Some(obj);
+            }
+        }
+    }
+    best
+}
+
+fn relation() -> impl Strategy<Value = Relation> {
+    prop_oneof![Just(Relation::Le), Just(Relation::Ge), Just(Relation::Eq)]
+}
+
+/// A random LP with 2-3 variables and a box `x_i <= 5` so it is bounded.
+/// Integer rows `(coefficients, relation, rhs)`.
+type IntRows = Vec<(Vec<i64>, Relation, i64)>;
+
+fn bounded_lp() -> impl Strategy<Value = (usize, IntRows, Vec<i64>)> {
+    (2usize..=3).prop_flat_map(|n| {
+        let row = (prop::collection::vec(-4i64..=4, n), relation(), -6i64..=8);
+        (
+            Just(n),
+            prop::collection::vec(row, 1..=4),
+            prop::collection::vec(-5i64..=5, n),
+        )
+    })
+}
+
+fn build(n: usize, rows: &[(Vec<i64>, Relation, i64)], c: &[i64]) -> LinearProgram {
+    let mut lp = LinearProgram::new(n);
+    for (v, &cv) in c.iter().enumerate() {
+        lp.set_objective(v, r(cv));
+    }
+    for (a, rel, b) in rows {
+        lp.add_constraint(
+            a.iter().enumerate().map(|(v, &x)| (v, r(x))).collect(),
+            *rel,
+            r(*b),
+        );
+    }
+    lp
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The tableau optimum equals the best feasible vertex; infeasibility agrees. Duals are
+    /// certified inside `solve_with` (feasible, complementary, equal objectives).
+    #[test]
+    fn tableau_matches_vertex_enumeration((n, mut rows, c) in bounded_lp()) {
+        for i in 0..n {
+            let mut e = vec![0; n];
+            e[i] = 1;
+            rows.push((e, Relation::Le, 5));
+        }
+        let lp = build(n, &rows, &c);
+        let expected = brute_force(n, &rows, &c);
+        match lp.solve() {
+            Ok(s) => prop_assert_eq!(Some(s.objective), expected),
+            Err(LpError::Infeasible) => prop_assert_eq!(expected, None),
+            Err(e) => prop_assert!(false, "unexpected {e}"),
+        }
+    }
+}
+
+/// A random LP with 2-5 variables, some free, without a box: may be infeasible or unbounded.
+fn open_lp() -> impl Strategy<Value = (usize, IntRows, Vec<i64>, Vec<bool>)> {
+    (2usize..=5).prop_flat_map(|n| {
+        let row = (prop::collection::vec(-4i64..=4, n), relation(), -6i64..=8);
+        (
+            Just(n),
+            prop::collection::vec(row, 1..=6),
+            prop::collection::vec(-5i64..=5, n),
+            prop::collection::vec(prop::bool::weighted(0.2), n),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The float-guided method and the dense tableau agree exactly on objective and on
+    /// infeasible/unbounded verdicts (both results pass the exact certificate in `solve_with`).
+    #[test]
+    fn float_guided_matches_tableau((n, rows, c, free) in open_lp()) {
+        let mut lp = build(n, &rows, &c);
+        for (v, &f) in free.iter().enumerate() {
+            if f { lp.set_free(v); }
+        }
+        let a = lp.solve_with(Method::ExactTableau).map(|(s, _)| s.objective);
+        let b = lp.solve_with(Method::FloatThenExact).map(|(s, _)| s.objective);
+        prop_assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn float_guided_repairs_to_exact_optimum_on_a_degenerate_program() {
+    // Many tied, degenerate rows: all of x_i <= 1, sum x_i <= 3, x_i - x_j <= 0 for i < j.
+    let n = 8;
+    let mut lp = LinearProgram::new(n);
+    for v in 0..n {
+        lp.set_objective(v, rat(1, 1 + v as i64));
+        lp.add_constraint(vec![(v, r(1))], Relation::Le, r(1));
+        for w in v + 1..n {
+            lp.add_constraint(vec![(v, r(1)), (w, r(-1))], Relation::Le, r(0));
+        }
+    }
+    lp.add_constraint((0..n).map(|v| (v, r(1))).collect(), Relation::Le, r(3));
+    let (a, _) = lp.solve_with(Method::ExactTableau).unwrap();
+    let (b, stats) = lp.solve_with(Method::FloatThenExact).unwrap();
+    assert_eq!(a.objective, b.objective);
+    // Chebyshev's sum inequality: with weights decreasing and x non-decreasing,
+    // sum w x <= mean(w) * sum x, so the optimum is x = 3/8 everywhere, worth (3/8) H_8.
+    let expected: Rational = (0..n).map(|v| rat(1, 1 + v as i64) * rat(3, 8)).sum();
+    assert_eq!(b.objective, expected);
+    assert!(!stats.tableau_fallback);
+}
