@@ -3,9 +3,9 @@
 use assert_cmd::Command;
 use bluff::eval::expected_value;
 use bluff::format::efg::{efg_to_game, read_efg};
-use bluff::format::nfg::{
-    count_reduced_strategies, read_nfg, reduced_normal_form, reduced_strategies, write_nfg,
-};
+use bluff::format::nfg::{read_nfg, reduced_normal_form, write_nfg};
+use bluff::scalar::rat;
+use bluff::solve::normal_form::reduced_strategies;
 use bluff::strategy::ExactProfile;
 use predicates::prelude::*;
 
@@ -100,30 +100,25 @@ fn chance_sum_warning_reaches_the_user() {
 }
 
 /// Kuhn's reduced normal form: player 1 chooses, per card, bet or pass-then-fold/call (3^3),
-/// player 2 one of 2 actions at each of 6 sets (2^6); each entry equals the exact tree value of
-/// the matching pure behavioural profile.
+/// player 2 one of 2 actions at each of 6 sets (2^6); entries equal the exact tree value of the
+/// matching pure behavioural profile, and the matrix game's value is Kuhn's -1/18.
 #[test]
-fn reduced_normal_form_matches_tree_values() {
+fn reduced_normal_form_matches_tree_values_and_kuhn_value() {
     let game = bluff::games::load("kuhn").unwrap();
-    assert_eq!(count_reduced_strategies(&game, 0), 27);
-    assert_eq!(count_reduced_strategies(&game, 1), 64);
     let nf = reduced_normal_form(&game).unwrap();
     assert_eq!(nf.strategies[0].len(), 27);
     assert_eq!(nf.strategies[1].len(), 64);
-    let s = [reduced_strategies(&game, 0), reduced_strategies(&game, 1)];
+    let s = [
+        reduced_strategies(&game, 0, 100).unwrap(),
+        reduced_strategies(&game, 1, 100).unwrap(),
+    ];
     for (i, s0) in s[0].iter().enumerate().step_by(5) {
         for (j, s1) in s[1].iter().enumerate().step_by(7) {
             let mut prof = ExactProfile::uniform(&game);
-            prof.set_pure(
-                &game,
-                0,
-                &s0.iter().map(|c| c.unwrap_or(0)).collect::<Vec<_>>(),
-            );
-            prof.set_pure(
-                &game,
-                1,
-                &s1.iter().map(|c| c.unwrap_or(0)).collect::<Vec<_>>(),
-            );
+            let pure =
+                |c: &Vec<Option<usize>>| c.iter().map(|c| c.unwrap_or(0)).collect::<Vec<_>>();
+            prof.set_pure(&game, 0, &pure(&s0.choices));
+            prof.set_pure(&game, 1, &pure(&s1.choices));
             assert_eq!(
                 nf.payoffs[nf.profile_index(&[i, j])][0],
                 expected_value(&game, &prof)
@@ -132,6 +127,8 @@ fn reduced_normal_form_matches_tree_values() {
     }
     let back = read_nfg(&write_nfg(&nf).unwrap()).unwrap();
     assert_eq!(back, nf);
+    let solution = back.to_matrix_game().unwrap().solve().unwrap();
+    assert_eq!(solution.value, rat(-1, 18));
 }
 
 #[test]

@@ -9,10 +9,12 @@
 //! outcome number (1-based, 0 = all zero) per profile.
 
 use super::efg::{decode_utf8, normalize_labels, quote, Lexer, ParseError, Tok};
-use crate::game::{Game, GameBuilder, NodeKind};
+use crate::game::{Game, GameBuilder};
 use crate::scalar::{format_rational, Rational};
+use crate::solve::matrix::MatrixGame;
+use crate::solve::normal_form::{self, DEFAULT_MAX_STRATEGIES};
 use anyhow::{bail, Context, Result};
-use num_traits::{One, Zero};
+use num_traits::Zero;
 
 /// Largest number of strategy profiles read or written (a table beyond it does not fit in
 /// memory usefully).
@@ -43,11 +45,9 @@ impl NfgGame {
         index
     }
 
-    /// For a two-player game, player 1's payoff matrix (rows = player 1's strategies); the
-    /// conversion point to `solve::matrix::MatrixGame { rows, cols, payoff }`. Fails unless the
-    /// game is two-player zero-sum.
-    #[allow(clippy::type_complexity)]
-    pub fn zero_sum_matrix(&self) -> Result<(Vec<String>, Vec<String>, Vec<Vec<Rational>>)> {
+    /// A two-player zero-sum table as a [`MatrixGame`] (rows: player 1's strategies, entries:
+    /// player 1's payoffs). Fails for other games, naming the profile that is not zero-sum.
+    pub fn to_matrix_game(&self) -> Result<MatrixGame> {
         if self.players.len() != 2 {
             bail!(
                 "the game has {} players; a matrix game needs 2",
@@ -71,7 +71,7 @@ impl NfgGame {
                 m[r][c] = u[0].clone();
             }
         }
-        Ok((self.strategies[0].clone(), self.strategies[1].clone(), m))
+        MatrixGame::new(self.strategies[0].clone(), self.strategies[1].clone(), m)
     }
 }
 
@@ -312,157 +312,38 @@ pub fn load_nfg_file(path: &std::path::Path) -> Result<Game> {
     })
 }
 
-/// One player's reduced pure strategies: for each, the chosen local action at every information
-/// set the strategy itself does not rule out (`None` at the others).
-pub fn reduced_strategies(game: &Game, player: usize) -> Vec<Vec<Option<usize>>> {
-    let sets = &game.infosets[player];
-    let mut after_action: Vec<Vec<usize>> = vec![Vec::new(); game.num_actions[player]];
-    let mut roots = Vec::new();
-    for (id, s) in sets.iter().enumerate() {
-        match s.parent_action {
-            Some(a) => after_action[a].push(id),
-            None => roots.push(id),
-        }
-    }
-    let mut out = Vec::new();
-    let mut choice = vec![None; sets.len()];
-    // Depth-first over (pending sets); each pending set branches on its actions.
-    fn go(
-        game: &Game,
-        player: usize,
-        after_action: &[Vec<usize>],
-        pending: &mut Vec<usize>,
-        choice: &mut Vec<Option<usize>>,
-        out: &mut Vec<Vec<Option<usize>>>,
-    ) {
-        let Some(s) = pending.pop() else {
-            out.push(choice.clone());
-            return;
-        };
-        let set = &game.infosets[player][s];
-        for k in 0..set.actions.len() {
-            choice[s] = Some(k);
-            let added = &after_action[set.action_offset + k];
-            let before = pending.len();
-            pending.extend(added.iter().copied());
-            go(game, player, after_action, pending, choice, out);
-            pending.truncate(before);
-        }
-        choice[s] = None;
-        pending.push(s);
-    }
-    let mut pending = roots;
-    go(
-        game,
-        player,
-        &after_action,
-        &mut pending,
-        &mut choice,
-        &mut out,
-    );
-    out
-}
-
-/// Number of reduced pure strategies of a player, without listing them (saturating).
-pub fn count_reduced_strategies(game: &Game, player: usize) -> u128 {
-    let sets = &game.infosets[player];
-    // Children sets are later in BFS order than their parents, so go backwards.
-    let mut count = vec![1u128; sets.len()];
-    let mut per_action = vec![1u128; game.num_actions[player]];
-    for id in (0..sets.len()).rev() {
-        let s = &sets[id];
-        count[id] = s
-            .action_range()
-            .map(|a| per_action[a])
-            .fold(0u128, u128::saturating_add);
-        if let Some(a) = s.parent_action {
-            per_action[a] = per_action[a].saturating_mul(count[id]);
-        }
-    }
-    sets.iter()
-        .enumerate()
-        .filter(|(_, s)| s.parent_action.is_none())
-        .fold(1u128, |acc, (id, _)| acc.saturating_mul(count[id]))
-}
-
-/// The reduced normal form of a game: reduced pure strategies labelled `set:action ...`, exact
-/// expected payoffs (chance averaged). Fails when the table would exceed [`MAX_PROFILES`].
+/// The reduced normal form of a game (from [`crate::solve::normal_form`]) as a strategic-form
+/// table: reduced pure strategies labelled `set:action ...`, exact chance-averaged payoffs,
+/// at most [`DEFAULT_MAX_STRATEGIES`] strategies per player.
 pub fn reduced_normal_form(game: &Game) -> Result<NfgGame> {
-    let counts = [
-        count_reduced_strategies(game, 0),
-        count_reduced_strategies(game, 1),
-    ];
-    let profiles = counts[0].saturating_mul(counts[1]);
-    if profiles > MAX_PROFILES {
-        bail!(
-            "the reduced normal form has {} x {} = {profiles} profiles, more than the {MAX_PROFILES} bluff writes; export the extensive form (.efg) instead",
-            counts[0],
-            counts[1]
-        );
-    }
-    let strats = [reduced_strategies(game, 0), reduced_strategies(game, 1)];
-    let labels: Vec<Vec<String>> = (0..2)
-        .map(|p| {
-            strats[p]
-                .iter()
-                .map(|s| {
-                    let parts: Vec<String> = s
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(id, c)| {
-                            c.map(|k| {
-                                let set = &game.infosets[p][id];
-                                format!("{}:{}", set.label, set.actions[k])
-                            })
-                        })
-                        .collect();
-                    if parts.is_empty() {
-                        "(no move)".to_string()
-                    } else {
-                        parts.join(" ")
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let mut payoffs = Vec::with_capacity(profiles as usize);
-    let mut stack: Vec<(usize, Rational)> = Vec::new();
-    for s1 in &strats[1] {
-        for s0 in &strats[0] {
-            let mut u0 = Rational::zero();
-            stack.push((0, Rational::one()));
-            while let Some((n, w)) = stack.pop() {
-                let node = &game.nodes[n];
-                match node.kind {
-                    NodeKind::Terminal { terminal } => {
-                        u0 += w * &game.terminals[terminal as usize].payoff0
-                    }
-                    NodeKind::Chance => {
-                        for c in node.children() {
-                            if !game.chance_prob[c].is_zero() {
-                                stack.push((c, &w * &game.chance_prob[c]));
-                            }
-                        }
-                    }
-                    NodeKind::Decision { player, infoset } => {
-                        let s = if player == 0 { s0 } else { s1 };
-                        let k = s[infoset as usize]
-                            .expect("a reduced strategy acts at every set it can reach");
-                        stack.push((node.first_child as usize + k, w));
-                    }
-                }
-            }
-            let u1 = &game.constant_sum - &u0;
-            payoffs.push(vec![u0, u1]);
+    let nf = normal_form::reduced_normal_form(game, DEFAULT_MAX_STRATEGIES)
+        .context("export the extensive form (.efg) instead")?;
+    let mut nfg = from_matrix_game(&nf.matrix, &game.name, &game.player_names);
+    nfg.comment = Some("reduced normal form written by bluff".into());
+    if !game.constant_sum.is_zero() {
+        for u in &mut nfg.payoffs {
+            u[1] = &game.constant_sum - &u[0];
         }
     }
-    Ok(NfgGame {
-        title: game.name.clone(),
-        comment: Some("reduced normal form written by bluff".into()),
-        players: game.player_names.to_vec(),
-        strategies: labels,
+    Ok(nfg)
+}
+
+/// A zero-sum matrix game as a two-player strategic-form table.
+pub fn from_matrix_game(m: &MatrixGame, title: &str, players: &[String; 2]) -> NfgGame {
+    let mut payoffs = Vec::with_capacity(m.rows.len() * m.cols.len());
+    for c in 0..m.cols.len() {
+        for r in 0..m.rows.len() {
+            let u = m.payoff[r][c].clone();
+            payoffs.push(vec![u.clone(), -u]);
+        }
+    }
+    NfgGame {
+        title: title.to_string(),
+        comment: None,
+        players: players.to_vec(),
+        strategies: vec![m.rows.clone(), m.cols.clone()],
         payoffs,
-    })
+    }
 }
 
 #[cfg(test)]
