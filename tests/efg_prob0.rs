@@ -22,5 +22,8 @@ fn probability_zero_branch_gives_a_true_equilibrium() {
     let p1 = solution.profile.infoset_probs(&game, 0, live);
     assert_eq!(p1, &[rat(3, 7), rat(4, 7)]);
     let guess = game.find_infoset(1, "P2 guess").unwrap();
-    assert_eq!(solution.profile.infoset_probs(&game, 1, guess), &[rat(2, 7), rat(5, 7)]);
+    assert_eq!(
+        solution.profile.infoset_probs(&game, 1, guess),
+        &[rat(2, 7), rat(5, 7)]
+    );
 }

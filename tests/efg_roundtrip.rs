@@ -143,7 +143,7 @@ fn n_player_and_general_sum_files_load_but_are_refused_by_the_solvers_with_reaso
     let three = read_efg(&data("three_players.efg")).unwrap().game;
     assert_eq!(three.players.len(), 3);
     let e = efg_to_game(&three).unwrap_err().to_string();
-    assert!(e.contains("3 players"), "{e}");
+    assert!(e.contains("3 player(s)"), "{e}");
     let general = data("tiny_bluff.efg").replace("{ -2 2 }", "{ -2 3 }");
     let e = efg_to_game(&read_efg(&general).unwrap().game)
         .unwrap_err()

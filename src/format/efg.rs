@@ -1096,6 +1096,12 @@ fn infoset_labels(sets: &[EfgInfoset]) -> Vec<String> {
         .collect()
 }
 
+/// The information-set labels [`efg_to_game`] gives each player's sets (indexed like
+/// [`EfgGame::infosets`]).
+pub fn game_infoset_labels(efg: &EfgGame) -> Vec<Vec<String>> {
+    efg.infosets.iter().map(|s| infoset_labels(s)).collect()
+}
+
 /// Describes a node for messages: its path of action labels, and its name when it has one.
 fn node_description(efg: &EfgGame, parents: &[(usize, usize)], n: usize) -> String {
     let mut labels = Vec::new();
@@ -1157,7 +1163,7 @@ pub fn terminal_payoffs(efg: &EfgGame) -> Vec<(usize, Vec<Rational>)> {
 pub fn efg_to_game(efg: &EfgGame) -> Result<Game> {
     if efg.players.len() != 2 {
         bail!(
-            "the game has {} players; bluff's solvers take two-player zero-sum (or constant-sum) games",
+            "the game has {} player(s); bluff's solvers take two-player zero-sum (or constant-sum) games",
             efg.players.len()
         );
     }
@@ -1187,7 +1193,7 @@ pub fn efg_to_game(efg: &EfgGame) -> Result<Game> {
     }
     let mut players = efg.players.clone();
     normalize_labels(&mut players);
-    let set_labels: Vec<Vec<String>> = efg.infosets.iter().map(|s| infoset_labels(s)).collect();
+    let set_labels = game_infoset_labels(efg);
     let set_actions: Vec<Vec<Vec<String>>> = efg
         .infosets
         .iter()

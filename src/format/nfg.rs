@@ -267,7 +267,7 @@ pub fn write_nfg(game: &NfgGame) -> Result<String> {
 pub fn nfg_to_game(nfg: &NfgGame) -> Result<Game> {
     if nfg.players.len() != 2 {
         bail!(
-            "the game has {} players; bluff's solvers take two-player zero-sum (or constant-sum) games",
+            "the game has {} player(s); bluff's solvers take two-player zero-sum (or constant-sum) games",
             nfg.players.len()
         );
     }
