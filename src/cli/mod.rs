@@ -2,6 +2,7 @@
 
 mod baby_poker;
 mod eval;
+pub mod export;
 mod games;
 mod lp;
 mod one_card_poker;
@@ -36,6 +37,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// One-card poker contest task: solve `N A B`, validate a 4N-line file, batch and zip.
     OneCardPoker(one_card_poker::OcpArgs),
+    /// Write a game as a Gambit .efg file (or its reduced normal form as .nfg).
+    Export(export::ExportArgs),
     /// Baby poker, exactly: pure matrix, saddle points, value by three LPs, optimal sets.
     BabyPoker(baby_poker::BabyPokerArgs),
     /// Reduced normal form of a game: saddle points, exact value, optimal mixed strategies.
@@ -53,6 +56,7 @@ pub fn main() -> ExitCode {
         Command::Lp(args) => lp::run(args),
         Command::Solve(args) => solve::run(args),
         Command::OneCardPoker(args) => one_card_poker::run(args),
+        Command::Export(args) => export::run(args),
         Command::BabyPoker(args) => baby_poker::run(args),
         Command::NormalForm(args) => normal_form::run(args),
         Command::ShrekDonkey(args) => shrek_donkey::run(args),

@@ -2,4 +2,6 @@
 
 pub mod atomic;
 pub mod ocp;
+pub mod efg;
+pub mod nfg;
 pub mod strategy_json;

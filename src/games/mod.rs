@@ -192,8 +192,21 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
     Ok((info, params))
 }
 
-/// Builds the game a spec names.
+/// Builds the game a spec names: a built-in game, or a path ending in `.efg` (Gambit extensive
+/// form; its warnings are printed to stderr) or `.nfg` (Gambit strategic form, played as
+/// player 1 choosing a row and player 2 a column without seeing it).
 pub fn load(spec: &str) -> Result<Game> {
+    if spec.trim_end().to_ascii_lowercase().ends_with(".nfg") {
+        return crate::format::nfg::load_nfg_file(std::path::Path::new(spec.trim_end()));
+    }
+    if spec.trim_end().to_ascii_lowercase().ends_with(".efg") {
+        let path = std::path::Path::new(spec.trim_end());
+        let (game, warnings) = crate::format::efg::load_efg_file(path)?;
+        for w in warnings {
+            eprintln!("warning: {}: {w}", path.display());
+        }
+        return Ok(game);
+    }
     let (info, params) = parse_spec(spec)?;
     (info.build)(&params).with_context(|| format!("building game {spec:?}"))
 }
