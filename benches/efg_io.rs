@@ -46,7 +46,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("efg");
     g.sample_size(10);
     g.throughput(Throughput::Bytes(text.len() as u64));
-    g.bench_function("write", |b| b.iter(|| write_efg(&game_to_efg(&game)).unwrap()));
+    g.bench_function("write", |b| {
+        b.iter(|| write_efg(&game_to_efg(&game)).unwrap())
+    });
     g.bench_function("read", |b| b.iter(|| read_efg(&text).unwrap()));
     g.bench_function("read+to_game", |b| {
         b.iter(|| efg_to_game(&read_efg(&text).unwrap().game).unwrap())

@@ -5,10 +5,10 @@ mod eval;
 pub mod export;
 mod games;
 mod lp;
-mod one_card_poker;
-mod solve;
 mod normal_form;
+mod one_card_poker;
 mod shrek_donkey;
+mod solve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

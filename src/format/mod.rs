@@ -1,7 +1,7 @@
 //! File formats: strategy profiles as JSON (and, with their own modules, game interchange).
 
 pub mod atomic;
-pub mod ocp;
 pub mod efg;
 pub mod nfg;
+pub mod ocp;
 pub mod strategy_json;
