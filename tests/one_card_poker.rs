@@ -192,3 +192,23 @@ fn three_cards_pot_two_bet_one_is_kuhn_poker() {
     let sol = solve_exact(&params(3, 2, 1)).unwrap();
     assert_eq!(sol.first_seat_value, rat(17, 18));
 }
+
+/// Two independent exact routes: the general engine's sequence-form LP on the per-pair game
+/// must find the value A/2 (the closed form of a symmetric constant-sum game) and a strategy
+/// whose exact vector-form score has gap 0, for every size and stake tried.
+#[test]
+fn sequence_form_lp_agrees_with_the_vector_exact_solver() {
+    for (n, ante, bet) in [(2, 2, 1), (3, 2, 1), (5, 1, 3), (8, 20, 20), (12, 3, 7)] {
+        let p = params(n, ante, bet);
+        let game = one_card_poker(n, ante, bet).unwrap();
+        let lp = bluff::solve::sequence_form::solve_exact(&game).unwrap();
+        assert_eq!(lp.value, rat(ante, 2), "LP value at {n} {ante} {bet}");
+        let from_lp = from_profile(&game, &lp.profile, 0);
+        assert!(
+            score(&p, &from_lp).gap.is_zero(),
+            "LP strategy gap at {n} {ante} {bet}"
+        );
+        let vector = solve_exact(&p).unwrap();
+        assert!(score(&p, &vector.strategy).gap.is_zero());
+    }
+}

@@ -166,3 +166,30 @@ fn batch_writes_validates_and_zips() {
         .stderr(contains("A = 0 is outside"));
     assert!(!fresh.exists());
 }
+
+#[test]
+fn lp_method_prints_an_exact_file_that_validates_with_gap_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bluff()
+        .args(["one-card-poker", "--method", "lp", "--exact"])
+        .write_stdin("6 2 3\n")
+        .assert()
+        .success()
+        .stderr(contains("sequence-form LP"))
+        .get_output()
+        .stdout
+        .clone();
+    std::fs::write(dir.path().join("t.in"), "6 2 3\n").unwrap();
+    std::fs::write(dir.path().join("t.out"), &out).unwrap();
+    let json = bluff()
+        .args(["one-card-poker", "validate", "--json", "--input"])
+        .arg(dir.path().join("t.in"))
+        .arg(dir.path().join("t.out"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(v["gap"]["exact"], "0");
+}

@@ -9,6 +9,7 @@ use crate::solve::one_card::{score, OcpParams, OcpScore, OcpStrategy};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use num_traits::Zero;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -39,6 +40,9 @@ enum Method {
     Exact,
     /// The contest write-up's vanilla CFR (an approximation).
     Cfr,
+    /// The general engine's exact sequence-form LP on the per-pair game (slower; an
+    /// independent route to an exact equilibrium, certified the same way).
+    Lp,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -52,7 +56,7 @@ struct SolveArgs {
     /// The bet size B.
     #[arg(long, requires = "n")]
     bet: Option<i64>,
-    /// exact: certified equilibrium; cfr: the write-up's vanilla CFR.
+    /// exact: certified equilibrium (vector form); lp: the general sequence-form LP; cfr: the write-up's vanilla CFR.
     #[arg(long, value_enum, default_value_t = Method::Exact)]
     method: Method,
     /// CFR iterations (with --method cfr).
@@ -98,7 +102,7 @@ struct BatchArgs {
 
 #[derive(Args, Debug, Clone)]
 struct BatchSolveArgs {
-    /// exact: certified equilibrium; cfr: the write-up's vanilla CFR.
+    /// exact: certified equilibrium (vector form); lp: the general sequence-form LP; cfr: the write-up's vanilla CFR.
     #[arg(long, value_enum, default_value_t = Method::Exact)]
     method: Method,
     /// CFR iterations (with --method cfr).
@@ -153,6 +157,19 @@ fn produce(
             let sol = solve_exact(params)?;
             (sol.strategy, 0.0, sol.cfr_iterations)
         }
+        Method::Lp => {
+            let game =
+                crate::games::one_card_poker::one_card_poker(params.n, params.ante, params.bet)?;
+            let sol = crate::solve::sequence_form::solve_exact(&game)?;
+            let strategy = crate::solve::one_card::from_profile(&game, &sol.profile, 0);
+            let gap = score(params, &strategy).gap;
+            if !gap.is_zero() {
+                bail!(
+                    "the LP's strategy has gap {gap} against an exact best response (expected 0)"
+                );
+            }
+            (strategy, 0.0, 0)
+        }
         Method::Cfr => {
             let mut cfr = VectorCfr::new(*params, CfrVariant::Vanilla);
             let bar = ProgressBar::new(iterations as u64).with_style(
@@ -187,7 +204,7 @@ fn produce(
     // Score what was printed, not what is in memory.
     let reread = parse_strategy(&text, params.n).context("re-reading the printed strategy")?;
     let printed = score(params, &reread);
-    if method == Method::Exact && rational_to_f64(&printed.gap) > 1e-9 {
+    if method != Method::Cfr && rational_to_f64(&printed.gap) > 1e-9 {
         bail!(
             "the printed strategy's gap is {:e} > 1e-9 at {digits} decimal places; use more --digits or --exact",
             rational_to_f64(&printed.gap)
@@ -230,6 +247,7 @@ fn method_name(m: Method) -> &'static str {
     match m {
         Method::Exact => "exact",
         Method::Cfr => "cfr",
+        Method::Lp => "lp",
     }
 }
 
@@ -257,8 +275,9 @@ fn solve(args: SolveArgs) -> Result<()> {
     print!("{}", out.text);
     let gap = &out.printed.gap;
     match args.method {
-        Method::Exact => eprintln!(
-            "exact equilibrium, certified by an exact best response (gap 0); the printed text scores {} chips, gap {} (= {:.3e})",
+        Method::Exact | Method::Lp => eprintln!(
+            "exact equilibrium ({}), certified by an exact best response (gap 0); the printed text scores {} chips, gap {} (= {:.3e})",
+            if args.method == Method::Lp { "sequence-form LP" } else { "vector form" },
             format_rational(&out.printed.average),
             format_rational(gap),
             rational_to_f64(gap)
