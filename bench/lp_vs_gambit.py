@@ -1,13 +1,11 @@
 #!/usr/bin/env python3
 """Times bluff's exact LP against pygambit's lp_solve on the same games, side by side.
 
-Usage: lp_vs_gambit.py BLUFF_BIN HELPER_BIN OUT_DIR GAME_SPEC...
+Usage: lp_vs_gambit.py BLUFF_BIN OUT_DIR GAME_SPEC...
 
-HELPER_BIN is target/release/examples/lp_bench, used where `bluff lp` does not know the game
-yet (Leduc before branch cfr is merged) or `bluff export` does not exist yet (branch efg).
-
-For each game spec: `bluff export SPEC -o OUT_DIR/<name>.efg`, then `bluff lp SPEC --json`
-(exact; timed as a whole process, wall clock), then pygambit's `lp_solve(rational=True)` and
+For each game spec: `bluff export SPEC -o OUT_DIR/<name>.efg`, then
+`bluff solve OUT_DIR/<name>.efg --algo lp --json` (exact, certified; bluff's own build + solve
+time from its JSON, like Gambit's solve time below, which excludes reading the file), then pygambit's `lp_solve(rational=True)` and
 `lp_solve(rational=False)` on the .efg, each in its own process capped at 300 s ("did not
 finish" past that). Prints a table of seconds and ratios, and the game values each found.
 """
@@ -52,16 +50,18 @@ def run_timed(cmd, cap=None):
 
 
 def main():
-    bluff, helper, out_dir = sys.argv[1], sys.argv[2], sys.argv[3]
-    specs = sys.argv[4:]
+    bluff, out_dir = sys.argv[1], sys.argv[2]
+    specs = sys.argv[3:]
     rows = []
     for spec in specs:
         efg = os.path.join(out_dir, slug(spec) + ".efg")
         row = {"game": spec}
-        out, _, err = run_timed([bluff, "lp", spec, "--json"])
+        _, _, err = run_timed([bluff, "export", spec, "-o", efg])
         if err:
-            out, _, err = run_timed([helper, "solve", spec])
-            row["solver"] = "lp_bench helper"
+            row["bluff"] = row["gambit_exact"] = row["gambit_float"] = f"no .efg: {err}"
+            rows.append(row)
+            continue
+        out, _, err = run_timed([bluff, "solve", efg, "--algo", "lp", "--json"])
         if err:
             row["bluff"] = err
         else:
@@ -70,20 +70,14 @@ def main():
             row["bluff_value"] = r["value_p1"]["exact"]
             row["bluff_float"] = r["value_p1"]["float"]
             row["sequences"] = r["sequences"]
-        _, _, err = run_timed([bluff, "export", spec, "-o", efg])
-        if err:
-            _, _, err = run_timed([helper, "efg", spec, efg])
-        if err:
-            row["gambit_exact"] = row["gambit_float"] = f"no .efg: {err}"
-        else:
-            for key, flag in (("gambit_exact", "1"), ("gambit_float", "0")):
-                out, dt, err = run_timed([sys.executable, "-c", GAMBIT_CHILD, efg, flag], CAP)
-                if err:
-                    row[key] = err
-                else:
-                    r = json.loads(out)
-                    row[key + "_s"] = r["solve"]
-                    row[key + "_value"] = r["value"]
+        for key, flag in (("gambit_exact", "1"), ("gambit_float", "0")):
+            out, _, err = run_timed([sys.executable, "-c", GAMBIT_CHILD, efg, flag], CAP)
+            if err:
+                row[key] = err
+            else:
+                r = json.loads(out)
+                row[key + "_s"] = r["solve"]
+                row[key + "_value"] = r["value"]
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
 

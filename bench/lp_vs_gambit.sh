@@ -11,9 +11,9 @@ if [ ! -x bench/.venv/bin/python ] || ! bench/.venv/bin/python -c "import pygamb
   bench/.venv/bin/pip install -q pygambit
   echo "pygambit installed in $(( $(date +%s) - start )) s" >&2
 fi
-cargo build --release -q --bin bluff --example lp_bench
+cargo build --release -q --bin bluff
 mkdir -p target/bench-efg
 if [ $# -eq 0 ]; then
-  set -- kuhn leduc baby-poker "one-card-poker(n=50,a=2,b=1)"
+  set -- kuhn leduc baby-poker "one-card-poker(n=50,a=2,b=1)" "shrek-donkey(m=1,n=2)"
 fi
-bench/.venv/bin/python bench/lp_vs_gambit.py target/release/bluff target/release/examples/lp_bench target/bench-efg "$@"
+bench/.venv/bin/python bench/lp_vs_gambit.py target/release/bluff target/bench-efg "$@"

@@ -140,3 +140,47 @@ fn relative_target_scales_by_the_payoff_range() {
         .unwrap();
     assert!((f - e / 4.0).abs() < 1e-15);
 }
+
+fn json_of(cmd: &mut Command) -> Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
+/// `--algo lp` on Kuhn gives the published -1/18 exactly, the same from the game exported as
+/// .efg, and the written strategy is an exact equilibrium by `bluff eval`'s own best responses.
+#[test]
+fn lp_solves_kuhn_exactly_built_in_and_from_efg_and_eval_confirms() {
+    let dir = tempfile::tempdir().unwrap();
+    let strategy = dir.path().join("kuhn-lp.json");
+    let efg = dir.path().join("kuhn.efg");
+    let v = json_of(
+        bluff()
+            .args(["solve", "kuhn", "--algo", "lp", "--json", "-o"])
+            .arg(&strategy),
+    );
+    assert_eq!(v["value_p1"]["exact"], "-1/18");
+    bluff()
+        .args(["export", "kuhn", "-o"])
+        .arg(&efg)
+        .assert()
+        .success();
+    let from_file = json_of(
+        bluff()
+            .args(["solve", "--algo", "lp", "--lp-method", "tableau", "--json"])
+            .arg(&efg),
+    );
+    assert_eq!(from_file["value_p1"]["exact"], "-1/18");
+    let e = json_of(bluff().args(["eval", "kuhn", "--json"]).arg(&strategy));
+    let text = e.to_string();
+    assert!(text.contains("\"nash_conv\""), "{text}");
+    assert_eq!(e["nash_conv"]["exact"], "0", "{text}");
+}
+
+#[test]
+fn lp_rejects_cfr_only_options() {
+    bluff()
+        .args(["solve", "kuhn", "--algo", "lp", "--iterations", "10"])
+        .assert()
+        .failure()
+        .stderr(contains("CFR family only"));
+}

@@ -1,17 +1,18 @@
-//! `bluff lp`: solve a game exactly by the sequence-form linear program.
+//! `bluff solve --algo lp`: solve a game exactly by the sequence-form linear program.
 
+use crate::format::atomic::write_atomic;
 use crate::format::strategy_json::profile_to_json;
 use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
 use crate::solve::sequence_form::solve_exact_with;
 use crate::solve::simplex::Method;
-use anyhow::{Context, Result};
-use clap::{Args, ValueEnum};
+use anyhow::Result;
+use clap::ValueEnum;
 use serde_json::json;
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::IsTerminal;
+use std::path::Path;
 
-/// Simplex method for `bluff lp`.
+/// Simplex method for `bluff solve --algo lp`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum LpMethod {
     /// Float simplex finds the basis; exact LU verifies it, exact pivots repair it.
@@ -20,65 +21,25 @@ pub enum LpMethod {
     Tableau,
 }
 
-/// Arguments of `bluff lp`.
-#[derive(Args, Debug)]
-pub struct LpArgs {
-    /// Game spec (see `bluff games`).
-    game: String,
-    /// Simplex method.
-    #[arg(long, value_enum, default_value = "guided")]
-    method: LpMethod,
-    /// Write the exact equilibrium strategy JSON here (atomically).
-    #[arg(short, long)]
-    output: Option<PathBuf>,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    json: bool,
-}
-
-/// Writes `text` to `path` via a temporary file in the same directory and a rename.
-pub(crate) fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file path", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.sync_all()))
-        .and_then(|_| std::fs::rename(&tmp, path));
-    if let Err(err) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(err).with_context(|| format!("writing {}", path.display()));
-    }
-    Ok(())
-}
-
-/// Runs `bluff lp`.
-pub fn run(args: LpArgs) -> Result<()> {
-    let game = games::load(&args.game)?;
-    let method = match args.method {
+/// Solves `spec` exactly and reports it (table or JSON); writes the strategy to `output`.
+pub fn run(spec: &str, lp_method: LpMethod, output: Option<&Path>, json_out: bool) -> Result<()> {
+    let game = games::load(spec)?;
+    let method = match lp_method {
         LpMethod::Guided => Method::FloatThenExact,
         LpMethod::Tableau => Method::ExactTableau,
     };
     let s = solve_exact_with(&game, method, std::io::stderr().is_terminal())?;
-    if let Some(path) = &args.output {
-        let text = serde_json::to_string_pretty(&profile_to_json(&game, &args.game, &s.profile))
+    if let Some(path) = output {
+        let text = serde_json::to_string_pretty(&profile_to_json(&game, spec, &s.profile))
             .expect("JSON values serialise");
-        write_atomically(path, &(text + "\n"))?;
+        write_atomic(path, (text + "\n").as_bytes())?;
     }
     let st = &s.stats;
     let value_p2 = &game.constant_sum - &s.value;
-    if args.json {
+    if json_out {
         crate::cli::print_json(&json!({
-            "game": args.game,
-            "method": format!("{:?}", args.method).to_lowercase(),
+            "game": spec,
+            "method": format!("{lp_method:?}").to_lowercase(),
             "value_p1": {"exact": format_rational(&s.value), "float": rational_to_f64(&s.value)},
             "value_p2": {"exact": format_rational(&value_p2), "float": rational_to_f64(&value_p2)},
             "nash_conv": "0",
@@ -97,13 +58,13 @@ pub fn run(args: LpArgs) -> Result<()> {
                 "solve_total": st.solve_time.as_secs_f64(),
                 "certify": st.certify_time.as_secs_f64(),
             },
-            "output": args.output.as_ref().map(|p| p.display().to_string()),
+            "output": output.map(|p| p.display().to_string()),
         }));
         return Ok(());
     }
     println!(
         "game {} ({} nodes, {} information sets, {} + {} sequences)",
-        args.game,
+        spec,
         game.nodes.len(),
         game.num_infosets(),
         st.sequences[0],
@@ -143,7 +104,7 @@ pub fn run(args: LpArgs) -> Result<()> {
         st.lp.exact_time.as_secs_f64(),
         st.certify_time.as_secs_f64()
     );
-    if let Some(path) = &args.output {
+    if let Some(path) = output {
         println!("wrote {}", path.display());
     }
     Ok(())

@@ -31,8 +31,6 @@ enum Command {
     Games(games::GamesArgs),
     /// Evaluate a strategy file: values, best responses, exploitability (exact and f64).
     Eval(eval::EvalArgs),
-    /// Solve a game exactly by the sequence-form LP (exact value and strategies, certified).
-    Lp(lp::LpArgs),
     /// Solve a game with the CFR family; write the average strategy, curve and plot.
     Solve(solve::SolveArgs),
     /// One-card poker contest task: solve `N A B`, validate a 4N-line file, batch and zip.
@@ -53,7 +51,6 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Games(args) => games::run(args),
         Command::Eval(args) => eval::run(args),
-        Command::Lp(args) => lp::run(args),
         Command::Solve(args) => solve::run(args),
         Command::OneCardPoker(args) => one_card_poker::run(args),
         Command::Export(args) => export::run(args),

@@ -14,7 +14,7 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Solver choice. (An exact `lp` entry belongs here too once the LP solver is wired.)
+/// Solver choice: the CFR family, or the exact sequence-form LP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Algo {
     /// Vanilla CFR (simultaneous updates unless `--updates alternating`).
@@ -32,6 +32,9 @@ pub enum Algo {
     /// Predictive CFR+.
     #[value(name = "pcfr+")]
     PcfrPlus,
+    /// Exact sequence-form LP: exact value and strategies, certified by exact best responses.
+    #[value(name = "lp")]
+    Lp,
 }
 
 impl Algo {
@@ -43,6 +46,7 @@ impl Algo {
             Algo::Lcfr => "lcfr",
             Algo::Dcfr => "dcfr",
             Algo::PcfrPlus => "pcfr+",
+            Algo::Lp => "lp",
         }
     }
 }
@@ -106,6 +110,9 @@ pub struct SolveArgs {
     /// Also evaluate the final average strategy exactly in rationals.
     #[arg(long)]
     exact: bool,
+    /// Simplex method of `--algo lp`: float-guided exact (fast) or the dense exact tableau.
+    #[arg(long, value_enum, default_value = "guided")]
+    lp_method: crate::cli::lp::LpMethod,
     /// Print a JSON summary instead of a table.
     #[arg(long)]
     json: bool,
@@ -144,6 +151,7 @@ pub fn regret_params(
             )
         }
         Algo::PcfrPlus => RegretParams::predictive_plus(),
+        Algo::Lp => bail!("--algo lp is not a CFR variant"),
     };
     if let Some(u) = updates {
         params.alternating = u == Updates::Alternating;
@@ -153,6 +161,30 @@ pub fn regret_params(
 
 /// Runs `bluff solve`: validates the options, solves, writes the requested files, reports.
 pub fn run(args: SolveArgs) -> Result<()> {
+    if args.algo == Algo::Lp {
+        let cfr_only = [
+            ("--iterations", args.iterations.is_some()),
+            ("--target", args.target.is_some()),
+            ("--target-relative", args.target_relative.is_some()),
+            ("--time", args.time.is_some()),
+            ("--updates", args.updates.is_some()),
+            (
+                "--alpha/--beta/--gamma",
+                args.alpha.is_some() || args.beta.is_some() || args.gamma.is_some(),
+            ),
+            ("--curve", args.curve.is_some()),
+            ("--plot", args.plot.is_some()),
+        ];
+        if let Some((name, _)) = cfr_only.iter().find(|(_, set)| *set) {
+            bail!("{name} applies to the CFR family only; --algo lp solves exactly in one run");
+        }
+        return crate::cli::lp::run(
+            &args.game,
+            args.lp_method,
+            args.output.as_deref(),
+            args.json,
+        );
+    }
     for (name, v) in [
         ("target", args.target),
         ("target-relative", args.target_relative),
