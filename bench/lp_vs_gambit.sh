@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 if [ ! -x bench/.venv/bin/python ] || ! bench/.venv/bin/python -c "import pygambit" 2>/dev/null; then
   python3 -m venv bench/.venv
   start=$(date +%s)
-  bench/.venv/bin/pip install -q pygambit
+  bench/.venv/bin/pip install -q "pygambit==16.7.0"
   echo "pygambit installed in $(( $(date +%s) - start )) s" >&2
 fi
 cargo build --release -q --bin bluff

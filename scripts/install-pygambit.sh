@@ -15,6 +15,6 @@ if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import pygambit" 2>/dev/n
 fi
 start=$(date +%s)
 python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check pygambit
+"$venv/bin/pip" install --quiet --disable-pip-version-check "pygambit==16.7.0"
 echo "installed pygambit $("$venv/bin/python" -c 'import pygambit; print(pygambit.__version__)') in $venv in $(( $(date +%s) - start )) s"
 echo "export BLUFF_PYGAMBIT_PYTHON=$venv/bin/python"

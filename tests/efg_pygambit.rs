@@ -3,7 +3,8 @@
 //! with Gambit's exact LP on the value, and its exact best responses certify Gambit's strategies.
 //!
 //! Uses the Python in `BLUFF_PYGAMBIT_PYTHON`, else `bench/.venv/bin/python`; skips (saying why)
-//! when neither can import pygambit. `scripts/install-pygambit.sh` makes the venv.
+//! when neither can import pygambit, unless `BLUFF_REQUIRE_PYGAMBIT` is set (as `.ci/run` does),
+//! in which case that is a failure. `scripts/install-pygambit.sh` makes the venv.
 
 use bluff::eval::exploitability;
 use bluff::format::efg::{
@@ -35,6 +36,11 @@ fn python() -> Option<PathBuf> {
         if ok {
             return Some(py);
         }
+        assert!(
+            std::env::var_os("BLUFF_REQUIRE_PYGAMBIT").is_none(),
+            "BLUFF_REQUIRE_PYGAMBIT is set but {} cannot import pygambit",
+            py.display()
+        );
         println!(
             "skipping pygambit conformance: {} cannot import pygambit (run scripts/install-pygambit.sh or set BLUFF_PYGAMBIT_PYTHON)",
             py.display()

@@ -26,7 +26,8 @@ def describe(g, solve):
     }
     if solve and len(g.players) == 2 and g.is_const_sum and g.is_perfect_recall:
         eq = gbt.nash.lp_solve(g, rational=True).equilibria[0]
-        rec["value"] = str(eq.payoff(g.players[0]))
+        # pygambit 16.5+ indexes `g.players` by label only; iterate instead.
+        rec["value"] = str(eq.payoff(list(g.players)[0]))
         # strategy[player][k] = probabilities of the k-th set's actions, in action order; Gambit
         # writes the k-th set of a player with id k + 1.
         rec["strategy"] = [
@@ -41,10 +42,12 @@ def built_game():
     g = gbt.Game.new_tree(players=["Row", "Col"], title="Built by pygambit")
     g.append_move(g.root, g.players.chance, ["a", "b"])
     g.set_chance_probs(g.root.infoset, [gbt.Rational(1, 3), gbt.Rational(2, 3)])
-    g.append_move([g.root.children[0], g.root.children[1]], "Row", ["x", "y"])
-    leaves = [c for n in g.root.children for c in n.children]
+    # pygambit 16.7 no longer indexes children by position: iterate.
+    first, second = list(g.root.children)
+    g.append_move([first, second], "Row", ["x", "y"])
+    leaves = [c for n in (first, second) for c in n.children]
     g.append_move(leaves, "Col", ["l", "r"])
-    g.set_outcome(g.root.children[0], g.add_outcome("bonus", [1, -1]))
+    g.set_outcome(first, g.add_outcome("bonus", [1, -1]))
     pays = [3, -1, gbt.Rational(-5, 2), 2, -2, 1, decimal.Decimal("0.5"), -3]
     k = 0
     for n in leaves:

@@ -1,5 +1,6 @@
 //! `bluff baby-poker`: the exact analysis of baby poker with dice (GAMES.md section 3).
 
+use crate::cli::plural;
 use crate::games::baby_poker::{analyse, Analysis, ANALYSIS_STEPS, MAX_MATRIX_SIDES};
 use crate::scalar::{format_rational, rational_to_f64, Rational};
 use crate::solve::matrix::OptimalSet;
@@ -48,10 +49,6 @@ pub fn run(args: BabyPokerArgs) -> Result<()> {
         print_text(&a, args.matrix);
     }
     Ok(())
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn names(prefix: &str, n: usize) -> Vec<String> {
@@ -157,10 +154,9 @@ fn print_text(a: &Analysis, show_matrix: bool) {
     let n = 1usize << s;
     let v = &a.normal_form.value;
     println!(
-        "baby poker: {s}-sided dice, raise {} ({} nodes, {} information sets)",
+        "baby poker: {s}-sided dice, raise {} ({})",
         a.raise,
-        a.game.nodes.len(),
-        a.game.num_infosets()
+        crate::cli::game_size(&a.game)
     );
     println!(
         "pure strategies: {n} per player; strategy k is the {s}-digit binary of k, digit i = 1 \

@@ -72,12 +72,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         crate::cli::print_json(&serde_json::Value::Object(obj));
         return Ok(());
     }
-    println!(
-        "game {} ({} nodes, {} information sets)",
-        args.game,
-        game.nodes.len(),
-        game.num_infosets()
-    );
+    println!("game {} ({})", args.game, crate::cli::game_size(&game));
     println!(
         "all values computed exactly in rationals; the float column is the exact value rounded"
     );

@@ -1,9 +1,10 @@
 //! `bluff export`: write a game as a Gambit file (`.efg` extensive form, or `.nfg` reduced
 //! strategic form).
 
+use crate::format::atomic::write_atomic;
 use crate::format::{efg, nfg};
 use crate::games;
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -56,42 +57,10 @@ pub fn run(args: ExportArgs) -> Result<()> {
     let path = args.output.expect("checked above");
     write_atomic(&path, text.as_bytes())?;
     eprintln!(
-        "wrote {} ({} nodes, {} information sets) to {}",
+        "wrote {} ({}) to {}",
         args.game,
-        game.nodes.len(),
-        game.num_infosets(),
+        crate::cli::game_size(&game),
         path.display()
     );
     Ok(())
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
-/// reader never sees a half-written file and a failure leaves any old file untouched.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let Some(name) = path.file_name() else {
-        bail!("{} is not a file path", path.display());
-    };
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> Result<()> {
-        let mut f =
-            std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-        f.write_all(bytes)
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        f.sync_all()
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path)
-            .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }

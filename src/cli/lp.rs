@@ -63,10 +63,9 @@ pub fn run(spec: &str, lp_method: LpMethod, output: Option<&Path>, json_out: boo
         return Ok(());
     }
     println!(
-        "game {} ({} nodes, {} information sets, {} + {} sequences)",
+        "game {} ({}, {} + {} sequences)",
         spec,
-        game.nodes.len(),
-        game.num_infosets(),
+        crate::cli::game_size(&game),
         st.sequences[0],
         st.sequences[1]
     );

@@ -74,3 +74,17 @@ pub(crate) fn print_json(value: &serde_json::Value) {
         serde_json::to_string_pretty(value).expect("JSON values serialise")
     );
 }
+
+/// `n` followed by the singular or plural noun.
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A game's size for headings: "9 nodes, 1 information set".
+pub(crate) fn game_size(game: &crate::game::Game) -> String {
+    format!(
+        "{}, {}",
+        plural(game.nodes.len(), "node", "nodes"),
+        plural(game.num_infosets(), "information set", "information sets")
+    )
+}

@@ -1,6 +1,7 @@
 //! `bluff one-card-poker`: the contest task end to end: solve (`N A B` on stdin), `validate` a
 //! 4N-line file, `batch` a set of tests into a directory and a ZIP.
 
+use crate::format::atomic::write_atomic;
 use crate::format::ocp::{parse_input, parse_strategy, write_strategy, FileErrors, Precision};
 use crate::scalar::{format_rational, rational_to_f64, Rational};
 use crate::solve::one_card::exact::solve_exact;
@@ -371,34 +372,6 @@ fn short_rational(r: &Rational) -> String {
     } else {
         format!("{}...{} ({} chars)", &s[..24], &s[s.len() - 24..], s.len())
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
-/// reader never sees a half-written file.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .with_context(|| format!("{} has no file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> Result<()> {
-        let mut f =
-            std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path).with_context(|| format!("renaming onto {}", path.display()))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 fn batch(args: BatchArgs) -> Result<()> {

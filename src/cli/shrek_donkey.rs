@@ -392,10 +392,9 @@ fn check(
     } else {
         println!();
         println!(
-            "explicit game ({} nodes, {} information sets): the DP's strategies have value {} \
+            "explicit game ({}): the DP's strategies have value {} \
              and NashConv {} (exact best responses, {secs:.2} s)",
-            eg.game.nodes.len(),
-            eg.game.num_infosets(),
+            crate::cli::game_size(&eg.game),
             format_rational(&value),
             format_rational(&e.nash_conv),
         );

@@ -318,12 +318,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
         return Ok(());
     }
     println!(
-        "{} on {} ({} nodes, {} information sets), {} thread(s)",
+        "{} on {} ({}), {}",
         args.algo.name(),
         args.game,
-        game.nodes.len(),
-        game.num_infosets(),
-        threads
+        crate::cli::game_size(&game),
+        crate::cli::plural(threads, "thread", "threads")
     );
     println!(
         "{} iterations in {:.3} s ({:.0} it/s)",

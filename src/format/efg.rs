@@ -516,10 +516,61 @@ pub fn read_efg(text: &str) -> Result<ParsedEfg, ParseError> {
             ),
         });
     }
+    if let Some(w) = label_rule_warning(&r.game, &r.node_pos) {
+        r.warnings.push(w);
+    }
     Ok(ParsedEfg {
         game: r.game,
         node_pos: r.node_pos,
         warnings: r.warnings,
+    })
+}
+
+/// One warning for the labels that break Gambit 16's rule ([`is_gambit_label`]): bluff reads
+/// them, but Gambit 16 would refuse the file. Points at the first node that carries one.
+fn label_rule_warning(game: &EfgGame, node_pos: &[Pos]) -> Option<Warning> {
+    let mut bad: Vec<(Pos, String)> = game
+        .players
+        .iter()
+        .filter(|p| !is_gambit_label(p))
+        .map(|p| (Pos { line: 1, column: 1 }, format!("player name {p:?}")))
+        .collect();
+    for (n, node) in game.nodes.iter().enumerate() {
+        let pos = node_pos.get(n).copied().unwrap_or_default();
+        let mut check = |what: &str, label: &str| {
+            let item = format!("{what} {label:?}");
+            if !is_gambit_label(label) && !bad.iter().any(|(_, b)| *b == item) {
+                bad.push((pos, item));
+            }
+        };
+        check("node name", &node.name);
+        match &node.kind {
+            EfgNodeKind::Chance { infoset } => {
+                let set = &game.chance_infosets[*infoset];
+                check("chance information set", &set.label);
+                set.actions.iter().for_each(|a| check("chance outcome", a));
+            }
+            EfgNodeKind::Personal { player, infoset } => {
+                let set = &game.infosets[*player][*infoset];
+                check("information set", &set.label);
+                set.actions.iter().for_each(|a| check("action", a));
+            }
+            EfgNodeKind::Terminal => {}
+        }
+        if let Some(o) = node.outcome {
+            check("outcome", &game.outcomes[o].label);
+        }
+    }
+    let (pos, first) = bad.first()?.clone();
+    Some(Warning {
+        pos,
+        message: format!(
+            "{first} breaks Gambit 16's label rule (printable ASCII, single spaces, no space at either end){}; bluff reads it, Gambit 16 would refuse the file, and `bluff export` rewrites such labels",
+            match bad.len() {
+                1 => String::new(),
+                n => format!(" ({} more distinct labels do too)", n - 1),
+            }
+        ),
     })
 }
 
@@ -811,6 +862,48 @@ fn describe_chance(actions: &[String], probs: &[Rational]) -> String {
 // ---------------------------------------------------------------------------------------------
 // Writer.
 
+/// Whether `label` follows Gambit 16's rule for every label but the title and comment:
+/// printable ASCII and single spaces, no space at either end (the empty label is allowed).
+/// Gambit 16's reader rejects a file with any other label; bluff and older Gambit read it.
+pub fn is_gambit_label(label: &str) -> bool {
+    label.bytes().all(|b| (b' '..=b'~').contains(&b))
+        && !label.starts_with(' ')
+        && !label.ends_with(' ')
+        && !label.contains("  ")
+}
+
+/// `label` rewritten to follow Gambit 16's label rule ([`is_gambit_label`]): each run of
+/// whitespace becomes one space, the ends are trimmed, and any other character outside
+/// printable ASCII is written as `<U+XXXX>`. Labels that already follow the rule are unchanged.
+pub fn gambit_label(label: &str) -> String {
+    if is_gambit_label(label) {
+        return label.to_string();
+    }
+    let mut out = String::with_capacity(label.len());
+    let mut pending_space = false;
+    for c in label.chars() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+            continue;
+        }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
+        if c.is_ascii_graphic() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        }
+    }
+    out
+}
+
+/// Quotes a label that Gambit 16 must accept: [`gambit_label`], then [`quote`].
+pub(crate) fn quote_label(label: &str) -> Result<String> {
+    quote(&gambit_label(label))
+}
+
 /// Quotes a label the way Gambit's lexer reads it back. Fails for the two strings that lexer
 /// cannot produce: a backslash right before a quote or at the very end.
 pub(crate) fn quote(label: &str) -> Result<String> {
@@ -820,8 +913,9 @@ pub(crate) fn quote(label: &str) -> Result<String> {
     Ok(format!("\"{}\"", label.replace('"', "\\\"")))
 }
 
-/// Writes an [`EfgGame`] as `.efg` text that Gambit (and [`read_efg`]) read back unchanged.
-/// Information sets and outcomes are described at their first node only.
+/// Writes an [`EfgGame`] as `.efg` text that Gambit (and [`read_efg`]) read back unchanged,
+/// except that labels other than the title and comment pass through [`gambit_label`] so that
+/// Gambit 16 accepts them. Information sets and outcomes are described at their first node only.
 pub fn write_efg(game: &EfgGame) -> Result<String> {
     let mut out = String::new();
     out.push_str("EFG 2 R ");
@@ -829,7 +923,7 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
     out.push_str(" {");
     for p in &game.players {
         out.push(' ');
-        out.push_str(&quote(p)?);
+        out.push_str(&quote_label(p)?);
     }
     out.push_str(" }\n");
     if let Some(c) = &game.comment {
@@ -861,10 +955,10 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
                     .chance_infosets
                     .get(*infoset)
                     .ok_or_else(|| anyhow!("node {n}: no chance information set {infoset}"))?;
-                out.push_str(&format!("c {} {}", quote(&node.name)?, set.id));
+                out.push_str(&format!("c {} {}", quote_label(&node.name)?, set.id));
                 if !chance_done[*infoset] {
                     chance_done[*infoset] = true;
-                    out.push_str(&format!(" {} {{", quote(&set.label)?));
+                    out.push_str(&format!(" {} {{", quote_label(&set.label)?));
                     if set.actions.len() != set.probs.len() {
                         bail!(
                             "chance information set {}: {} outcomes but {} probabilities",
@@ -874,7 +968,7 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
                         );
                     }
                     for (a, p) in set.actions.iter().zip(&set.probs) {
-                        out.push_str(&format!(" {} {}", quote(a)?, format_rational(p)));
+                        out.push_str(&format!(" {} {}", quote_label(a)?, format_rational(p)));
                     }
                     out.push_str(" }");
                 }
@@ -890,23 +984,23 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
                     })?;
                 out.push_str(&format!(
                     "p {} {} {}",
-                    quote(&node.name)?,
+                    quote_label(&node.name)?,
                     player + 1,
                     set.id
                 ));
                 if !sets_done[*player][*infoset] {
                     sets_done[*player][*infoset] = true;
-                    out.push_str(&format!(" {} {{", quote(&set.label)?));
+                    out.push_str(&format!(" {} {{", quote_label(&set.label)?));
                     for a in &set.actions {
                         out.push(' ');
-                        out.push_str(&quote(a)?);
+                        out.push_str(&quote_label(a)?);
                     }
                     out.push_str(" }");
                 }
                 set.actions.len()
             }
             EfgNodeKind::Terminal => {
-                out.push_str(&format!("t {}", quote(&node.name)?));
+                out.push_str(&format!("t {}", quote_label(&node.name)?));
                 0
             }
         };
@@ -935,7 +1029,11 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
                         );
                     }
                     let pays: Vec<String> = oc.payoffs.iter().map(format_rational).collect();
-                    out.push_str(&format!(" {} {{ {} }}", quote(&oc.label)?, pays.join(", ")));
+                    out.push_str(&format!(
+                        " {} {{ {} }}",
+                        quote_label(&oc.label)?,
+                        pays.join(", ")
+                    ));
                 }
             }
         }

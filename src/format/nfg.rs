@@ -8,7 +8,7 @@
 //! The outcome version replaces the payoffs with `{ { "name" u1 [,] u2 [,] } ... }` and then one
 //! outcome number (1-based, 0 = all zero) per profile.
 
-use super::efg::{decode_utf8, normalize_labels, quote, Lexer, ParseError, Tok};
+use super::efg::{decode_utf8, normalize_labels, quote, quote_label, Lexer, ParseError, Tok};
 use crate::game::{Game, GameBuilder};
 use crate::scalar::{format_rational, Rational};
 use crate::solve::matrix::MatrixGame;
@@ -227,7 +227,8 @@ pub fn read_nfg_bytes(bytes: &[u8]) -> Result<NfgGame, ParseError> {
     read_nfg(decode_utf8(bytes)?)
 }
 
-/// Writes the payoff version of `.nfg`, with strategy labels.
+/// Writes the payoff version of `.nfg`, with strategy labels (player and strategy labels pass
+/// through [`crate::format::efg::gambit_label`] so that Gambit 16 reads the file).
 pub fn write_nfg(game: &NfgGame) -> Result<String> {
     let n = game.players.len();
     if game.strategies.len() != n {
@@ -240,13 +241,13 @@ pub fn write_nfg(game: &NfgGame) -> Result<String> {
     let mut out = format!("NFG 1 R {} {{", quote(&game.title)?);
     for p in &game.players {
         out.push(' ');
-        out.push_str(&quote(p)?);
+        out.push_str(&quote_label(p)?);
     }
     out.push_str(" }\n{ ");
     for s in &game.strategies {
         out.push_str("{ ");
         for l in s {
-            out.push_str(&quote(l)?);
+            out.push_str(&quote_label(l)?);
             out.push(' ');
         }
         out.push_str("}\n  ");
