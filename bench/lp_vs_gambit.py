@@ -28,7 +28,7 @@ t1 = time.perf_counter()
 res = gbt.nash.lp_solve(g, rational=rational, use_strategic=False)
 t2 = time.perf_counter()
 eq = res.equilibria[0]
-value = eq.payoff(g.players[0])
+value = eq.payoff(list(g.players)[0])
 print(json.dumps({"read": t1 - t0, "solve": t2 - t1, "value": str(value)}))
 """
 
