@@ -1,13 +1,14 @@
 //! A dense floating-point two-phase tableau simplex that only has to find a good basis: the
 //! exact layer ([`super::guided`]) recomputes and certifies everything it returns.
 //!
-//! Dantzig pricing, a Harris two-pass ratio test, and a small random perturbation of the
+//! Devex pricing, a Harris two-pass ratio test, and a small random perturbation of the
 //! right-hand sides against the heavy degeneracy of game LPs. Pivots touch only the non-zeros
 //! of the pivot row, so sparse tableaux pivot fast.
 
 use crate::scalar::rational_to_f64;
 use crate::solve::simplex::StandardForm;
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 
 /// What the float simplex found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,6 +32,8 @@ pub enum FloatOutcome {
 const PIVOT_TOL: f64 = 1e-9;
 const COST_TOL: f64 = 1e-9;
 const DROP_TOL: f64 = 1e-13;
+/// Row updates per pivot (rows x non-zeros of the pivot row) from which rows go to rayon.
+const PARALLEL_UPDATES: usize = 1 << 20;
 
 struct Tableau {
     m: usize,
@@ -84,8 +87,15 @@ impl Tableau {
             }
             row[j] = 0.0;
         };
-        before.chunks_exact_mut(w).for_each(eliminate);
-        after.chunks_exact_mut(w).for_each(eliminate);
+        // Rows are independent, so splitting them over threads gives bit-identical results;
+        // below about a million updates per pivot the thread pool costs more than it saves.
+        if self.m * nz.len() >= PARALLEL_UPDATES {
+            before.par_chunks_exact_mut(w).for_each(eliminate);
+            after.par_chunks_exact_mut(w).for_each(eliminate);
+        } else {
+            before.chunks_exact_mut(w).for_each(eliminate);
+            after.chunks_exact_mut(w).for_each(eliminate);
+        }
         eliminate(&mut self.d);
         self.is_basic[self.basis[r]] = false;
         self.is_basic[j] = true;
@@ -120,15 +130,20 @@ impl Tableau {
         phase: &str,
     ) -> Result<(), bool> {
         let rhs = self.rhs();
+        // Devex reference weights (Forrest and Goldfarb's approximate steepest edge): pricing
+        // by d_j^2 / w_j instead of d_j takes far fewer pivots on game LPs, and the weights
+        // cost one pass over the pivot row per pivot.
+        let mut weight = vec![1.0f64; allowed];
         loop {
             if self.pivots >= limit {
                 return Err(false);
             }
-            let mut best = COST_TOL;
+            let mut best = 0.0;
             let mut entering = None;
             for j in 0..allowed {
-                if self.d[j] > best && !self.is_basic[j] {
-                    best = self.d[j];
+                let dj = self.d[j];
+                if dj > COST_TOL && !self.is_basic[j] && dj * dj > best * weight[j] {
+                    best = dj * dj / weight[j];
                     entering = Some(j);
                 }
             }
@@ -153,6 +168,19 @@ impl Tableau {
                 }
             }
             let r = leave.expect("the Harris pass keeps the minimum-ratio row");
+            let w = self.width;
+            let alpha_q = self.t[r * w + j];
+            let wq = weight[j];
+            for (k, &a) in self.t[r * w..r * w + allowed].iter().enumerate() {
+                if a != 0.0 && k != j && !self.is_basic[k] {
+                    let ratio = a / alpha_q;
+                    weight[k] = weight[k].max(ratio * ratio * wq);
+                }
+            }
+            let leaving = self.basis[r];
+            if leaving < allowed {
+                weight[leaving] = (wq / (alpha_q * alpha_q)).max(1.0);
+            }
             self.pivot(r, j);
             if self.pivots.is_multiple_of(64) {
                 bar.set_position(self.pivots as u64);
