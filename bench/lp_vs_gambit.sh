@@ -14,6 +14,8 @@ fi
 cargo build --release -q --bin bluff
 mkdir -p target/bench-efg
 if [ $# -eq 0 ]; then
-  set -- kuhn leduc baby-poker "one-card-poker(n=50,a=2,b=1)" "shrek-donkey(m=1,n=2)"
+  set -- kuhn baby-poker "baby-poker(sides=12)" "one-card-poker(n=5,a=2,b=1)" \
+    "one-card-poker(n=10,a=2,b=1)" "shrek-donkey(m=1,n=1)" "shrek-donkey(m=2,n=1)" \
+    "one-card-poker(n=50,a=2,b=1)" "shrek-donkey(m=1,n=2)" leduc
 fi
 bench/.venv/bin/python bench/lp_vs_gambit.py target/release/bluff target/bench-efg "$@"

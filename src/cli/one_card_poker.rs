@@ -57,21 +57,8 @@ struct SolveArgs {
     /// The bet size B.
     #[arg(long, requires = "n")]
     bet: Option<i64>,
-    /// exact: certified equilibrium (vector form); lp: the general sequence-form LP; cfr: the write-up's vanilla CFR.
-    #[arg(long, value_enum, default_value_t = Method::Exact)]
-    method: Method,
-    /// CFR iterations (with --method cfr).
-    #[arg(long, default_value_t = 100_000)]
-    iterations: usize,
-    /// Print probabilities as exact fractions p/q instead of decimals.
-    #[arg(long)]
-    exact: bool,
-    /// Decimal places of printed probabilities.
-    #[arg(long, default_value_t = 18)]
-    digits: usize,
-    /// Print JSON (the lines and the printed text's exact score) instead of the bare lines.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    produce: ProduceArgs,
 }
 
 #[derive(Args, Debug)]
@@ -98,11 +85,12 @@ struct BatchArgs {
     #[arg(long)]
     zip: Option<PathBuf>,
     #[command(flatten)]
-    solve: BatchSolveArgs,
+    solve: ProduceArgs,
 }
 
+/// How to produce and print strategies (shared by the single solve and `batch`).
 #[derive(Args, Debug, Clone)]
-struct BatchSolveArgs {
+struct ProduceArgs {
     /// exact: certified equilibrium (vector form); lp: the general sequence-form LP; cfr: the write-up's vanilla CFR.
     #[arg(long, value_enum, default_value_t = Method::Exact)]
     method: Method,
@@ -115,7 +103,8 @@ struct BatchSolveArgs {
     /// Decimal places of printed probabilities.
     #[arg(long, default_value_t = 18)]
     digits: usize,
-    /// Print JSON instead of a table.
+    /// Print JSON instead of text (the lines and the printed text's exact score; for batch,
+    /// the table's rows).
     #[arg(long)]
     json: bool,
 }
@@ -252,8 +241,9 @@ fn method_name(m: Method) -> &'static str {
     }
 }
 
-fn solve(args: SolveArgs) -> Result<()> {
-    let params = read_params(&args)?;
+fn solve(solve_args: SolveArgs) -> Result<()> {
+    let params = read_params(&solve_args)?;
+    let args = &solve_args.produce;
     let out = produce(
         &params,
         args.method,

@@ -178,12 +178,24 @@ pub fn run(args: SolveArgs) -> Result<()> {
         if let Some((name, _)) = cfr_only.iter().find(|(_, set)| *set) {
             bail!("{name} applies to the CFR family only; --algo lp solves exactly in one run");
         }
-        return crate::cli::lp::run(
-            &args.game,
-            args.lp_method,
-            args.output.as_deref(),
-            args.json,
-        );
+        let run = || {
+            crate::cli::lp::run(
+                &args.game,
+                args.lp_method,
+                args.output.as_deref(),
+                args.json,
+            )
+        };
+        // The float simplex splits large pivots over rayon's threads (bit-identical results).
+        return match args.threads {
+            Some(0) => bail!("--threads 0: expected at least 1"),
+            Some(t) => rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .context("starting the worker threads")?
+                .install(run),
+            None => run(),
+        };
     }
     for (name, v) in [
         ("target", args.target),

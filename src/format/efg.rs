@@ -457,13 +457,17 @@ struct Reader<'a> {
     outcome_ids: HashMap<i64, usize>,
 }
 
-/// Reads `.efg` text. Every malformed input gives a [`ParseError`] naming line and column.
-pub fn read_efg(text: &str) -> Result<ParsedEfg, ParseError> {
-    let mut lx = Lexer::new(text)?;
-    lx.keyword("EFG", "the file type \"EFG\" at the start")?;
+/// Reads the header that `.efg` and `.nfg` share: `KIND VERSION R|D "title" { "player" ... }`.
+pub(crate) fn read_header(
+    lx: &mut Lexer,
+    kind: &str,
+    version: &str,
+    version_expected: &str,
+) -> Result<(String, Vec<String>), ParseError> {
+    lx.keyword(kind, &format!("the file type \"{kind}\" at the start"))?;
     match &lx.tok {
-        Tok::Number(t) if t == "2" => lx.advance()?,
-        _ => return Err(lx.expected("version 2 after \"EFG\" (only EFG version 2 exists)")),
+        Tok::Number(t) if t == version => lx.advance()?,
+        _ => return Err(lx.expected(version_expected)),
     }
     match &lx.tok {
         Tok::Symbol(s) if s == "R" || s == "D" => lx.advance()?,
@@ -479,6 +483,18 @@ pub fn read_efg(text: &str) -> Result<ParsedEfg, ParseError> {
     lx.expect(
         Tok::RBrace,
         "a quoted player name or '}' closing the player list",
+    )?;
+    Ok((title, players))
+}
+
+/// Reads `.efg` text. Every malformed input gives a [`ParseError`] naming line and column.
+pub fn read_efg(text: &str) -> Result<ParsedEfg, ParseError> {
+    let mut lx = Lexer::new(text)?;
+    let (title, players) = read_header(
+        &mut lx,
+        "EFG",
+        "2",
+        "version 2 after \"EFG\" (only EFG version 2 exists)",
     )?;
     let comment = match &lx.tok {
         Tok::Text(c) => {

@@ -8,7 +8,9 @@
 //! The outcome version replaces the payoffs with `{ { "name" u1 [,] u2 [,] } ... }` and then one
 //! outcome number (1-based, 0 = all zero) per profile.
 
-use super::efg::{decode_utf8, normalize_labels, quote, quote_label, Lexer, ParseError, Tok};
+use super::efg::{
+    decode_utf8, normalize_labels, quote, quote_label, read_header, Lexer, ParseError, Tok,
+};
 use crate::game::{Game, GameBuilder};
 use crate::scalar::{format_rational, Rational};
 use crate::solve::matrix::MatrixGame;
@@ -78,26 +80,7 @@ impl NfgGame {
 /// Reads `.nfg` text (payoff or outcome version).
 pub fn read_nfg(text: &str) -> Result<NfgGame, ParseError> {
     let mut lx = Lexer::new(text)?;
-    lx.keyword("NFG", "the file type \"NFG\" at the start")?;
-    match &lx.tok {
-        Tok::Number(t) if t == "1" => lx.advance()?,
-        _ => return Err(lx.expected("version 1 after \"NFG\"")),
-    }
-    match &lx.tok {
-        Tok::Symbol(s) if s == "R" || s == "D" => lx.advance()?,
-        _ => return Err(lx.expected("the number type \"R\" or \"D\"")),
-    }
-    let title = lx.text("the game title (a quoted label)")?;
-    lx.expect(Tok::LBrace, "'{' opening the player list")?;
-    let mut players = Vec::new();
-    while let Tok::Text(name) = &lx.tok {
-        players.push(name.clone());
-        lx.advance()?;
-    }
-    lx.expect(
-        Tok::RBrace,
-        "a quoted player name or '}' closing the player list",
-    )?;
+    let (title, players) = read_header(&mut lx, "NFG", "1", "version 1 after \"NFG\"")?;
     let n = players.len();
     lx.expect(Tok::LBrace, "'{' opening the strategy list")?;
     let mut strategies = Vec::with_capacity(n);
