@@ -161,6 +161,9 @@ pub fn regret_params(
 
 /// Runs `bluff solve`: validates the options, solves, writes the requested files, reports.
 pub fn run(args: SolveArgs) -> Result<()> {
+    if args.threads == Some(0) {
+        bail!("--threads 0: expected at least 1");
+    }
     if args.algo == Algo::Lp {
         let cfr_only = [
             ("--iterations", args.iterations.is_some()),
@@ -188,7 +191,6 @@ pub fn run(args: SolveArgs) -> Result<()> {
         };
         // The float simplex splits large pivots over rayon's threads (bit-identical results).
         return match args.threads {
-            Some(0) => bail!("--threads 0: expected at least 1"),
             Some(t) => rayon::ThreadPoolBuilder::new()
                 .num_threads(t)
                 .build()
@@ -222,9 +224,6 @@ pub fn run(args: SolveArgs) -> Result<()> {
     }
     if args.check_every == 0 {
         bail!("--check-every 0: expected at least 1");
-    }
-    if args.threads == Some(0) {
-        bail!("--threads 0: expected at least 1");
     }
     let params = regret_params(args.algo, args.updates, args.alpha, args.beta, args.gamma)?;
     let game = games::load(&args.game)?;

@@ -553,9 +553,13 @@ fn label_rule_warning(game: &EfgGame, node_pos: &[Pos]) -> Option<Warning> {
         .collect();
     for (n, node) in game.nodes.iter().enumerate() {
         let pos = node_pos.get(n).copied().unwrap_or_default();
+        // Formats only the (rare) bad labels; a set's labels repeat at each of its nodes.
         let mut check = |what: &str, label: &str| {
+            if is_gambit_label(label) {
+                return;
+            }
             let item = format!("{what} {label:?}");
-            if !is_gambit_label(label) && !bad.iter().any(|(_, b)| *b == item) {
+            if !bad.iter().any(|(_, b)| *b == item) {
                 bad.push((pos, item));
             }
         };
