@@ -381,9 +381,13 @@ impl<'a> Lexer<'a> {
         let Tok::Number(t) = &self.tok else {
             return Err(self.expected(what));
         };
+        if let Some(e) = crate::scalar::too_many_digits(t, crate::scalar::MAX_NUMBER_DIGITS) {
+            return Err(self.error(format!("{what}: {e}")));
+        }
         let v = parse_rational(t).ok_or_else(|| {
             self.error(format!(
-                "{what}: {t:?} is not a number (expected a decimal or p/q with q > 0)"
+                "{what}: {} is not a number (expected a decimal or p/q with q > 0)",
+                crate::format::text::quoted(t)
             ))
         })?;
         self.advance()?;
