@@ -181,9 +181,9 @@ pub(crate) enum Tok {
 impl Tok {
     fn describe(&self) -> String {
         match self {
-            Tok::Number(t) => format!("number {t}"),
-            Tok::Text(t) => format!("text {t:?}"),
-            Tok::Symbol(t) => format!("{t:?}"),
+            Tok::Number(t) => format!("number {}", crate::format::text::shortened(t)),
+            Tok::Text(t) => format!("text {}", crate::format::text::quoted(t)),
+            Tok::Symbol(t) => crate::format::text::quoted(t),
             Tok::LBrace => "'{'".into(),
             Tok::RBrace => "'}'".into(),
             Tok::Comma => "','".into(),
@@ -367,7 +367,8 @@ impl<'a> Lexer<'a> {
                 return Err(ParseError {
                     pos: self.pos,
                     message: format!(
-                        "number {buf:?}: expected a sign or digit after the exponent marker"
+                        "number {}: expected a sign or digit after the exponent marker",
+                        crate::format::text::quoted(buf)
                     ),
                 })
             }
@@ -403,7 +404,12 @@ impl<'a> Lexer<'a> {
             .strip_prefix('+')
             .unwrap_or(t)
             .parse::<i64>()
-            .map_err(|_| self.error(format!("{what}: {t:?} is not an integer")))?;
+            .map_err(|_| {
+                self.error(format!(
+                    "{what}: {} is not an integer",
+                    crate::format::text::quoted(t)
+                ))
+            })?;
         self.advance()?;
         Ok(v)
     }
