@@ -1,6 +1,5 @@
 //! `bluff solve --algo lp`: solve a game exactly by the sequence-form linear program.
 
-use crate::format::atomic::write_atomic;
 use crate::format::strategy_json::profile_to_json;
 use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
@@ -32,7 +31,7 @@ pub fn run(spec: &str, lp_method: LpMethod, output: Option<&Path>, json_out: boo
     if let Some(path) = output {
         let text = serde_json::to_string_pretty(&profile_to_json(&game, spec, &s.profile))
             .expect("JSON values serialise");
-        write_atomic(path, (text + "\n").as_bytes())?;
+        crate::cli::files::write_output(path, (text + "\n").as_bytes())?;
     }
     let st = &s.stats;
     let value_p2 = &game.constant_sum - &s.value;
@@ -60,6 +59,15 @@ pub fn run(spec: &str, lp_method: LpMethod, output: Option<&Path>, json_out: boo
             },
             "output": output.map(|p| p.display().to_string()),
         }));
+        return Ok(());
+    }
+    if output.is_some_and(crate::cli::files::is_stdout) {
+        // Standard output carries the strategy; keep it clean.
+        eprintln!(
+            "exact value for {}: {} (certified: NashConv exactly 0)",
+            game.player_names[0],
+            format_rational(&s.value)
+        );
         return Ok(());
     }
     println!(
