@@ -4,7 +4,7 @@ use crate::format::atomic::write_atomic;
 use crate::format::strategy_json::profile_to_json;
 use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
-use crate::solve::sequence_form::solve_exact_with;
+use crate::solve::sequence_form::{solve_exact_with, ExactSolution};
 use crate::solve::simplex::Method;
 use anyhow::Result;
 use clap::ValueEnum;
@@ -22,7 +22,13 @@ pub enum LpMethod {
 }
 
 /// Solves `spec` exactly and reports it (table or JSON); writes the strategy to `output`.
-pub fn run(spec: &str, lp_method: LpMethod, output: Option<&Path>, json_out: bool) -> Result<()> {
+/// Returns the game and its solution (for `--report`).
+pub fn run(
+    spec: &str,
+    lp_method: LpMethod,
+    output: Option<&Path>,
+    json_out: bool,
+) -> Result<(crate::game::Game, ExactSolution)> {
     let game = games::load(spec)?;
     let method = match lp_method {
         LpMethod::Guided => Method::FloatThenExact,
@@ -60,7 +66,7 @@ pub fn run(spec: &str, lp_method: LpMethod, output: Option<&Path>, json_out: boo
             },
             "output": output.map(|p| p.display().to_string()),
         }));
-        return Ok(());
+        return Ok((game, s));
     }
     println!(
         "game {} ({}, {} + {} sequences)",
@@ -106,5 +112,5 @@ pub fn run(spec: &str, lp_method: LpMethod, output: Option<&Path>, json_out: boo
     if let Some(path) = output {
         println!("wrote {}", path.display());
     }
-    Ok(())
+    Ok((game, s))
 }

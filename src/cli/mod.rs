@@ -7,6 +7,7 @@ mod games;
 mod lp;
 mod normal_form;
 mod one_card_poker;
+mod report;
 mod shrek_donkey;
 mod solve;
 
@@ -43,6 +44,8 @@ enum Command {
     NormalForm(normal_form::NormalFormArgs),
     /// The card-guessing game of Codeforces 98E: win probabilities, equilibrium mixes, a check.
     ShrekDonkey(shrek_donkey::ShrekDonkeyArgs),
+    /// One self-contained HTML page explaining a strategy: leaks, convergence, pictures.
+    Report(report::ReportArgs),
 }
 
 /// Runs the command line; errors are printed as `error: ...` with exit code 1.
@@ -57,6 +60,7 @@ pub fn main() -> ExitCode {
         Command::BabyPoker(args) => baby_poker::run(args),
         Command::NormalForm(args) => normal_form::run(args),
         Command::ShrekDonkey(args) => shrek_donkey::run(args),
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -116,6 +116,9 @@ pub struct SolveArgs {
     /// Print a JSON summary instead of a table.
     #[arg(long)]
     json: bool,
+    /// Also write an HTML report of the result (see `bluff report`).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
 }
 
 fn finite_positive(name: &str, v: Option<f64>) -> Result<()> {
@@ -190,14 +193,18 @@ pub fn run(args: SolveArgs) -> Result<()> {
             )
         };
         // The float simplex splits large pivots over rayon's threads (bit-identical results).
-        return match args.threads {
+        let (game, solution) = match args.threads {
             Some(t) => rayon::ThreadPoolBuilder::new()
                 .num_threads(t)
                 .build()
                 .context("starting the worker threads")?
                 .install(run),
             None => run(),
-        };
+        }?;
+        if let Some(path) = &args.report {
+            crate::cli::report::from_solve_lp(&game, &args.game, solution, path)?;
+        }
+        return Ok(());
     }
     for (name, v) in [
         ("target", args.target),
@@ -294,6 +301,15 @@ pub fn run(args: SolveArgs) -> Result<()> {
         write_atomic(path, plot_svg(&title, &points)?.as_bytes())?;
     }
 
+    if let Some(path) = &args.report {
+        let provenance = format!(
+            "bluff solve --algo {}: average strategy after {} iterations ({:.2} s).",
+            args.algo.name(),
+            last.iteration,
+            last.seconds
+        );
+        crate::cli::report::from_solve_cfr(&game, &args.game, &average, provenance, &points, path)?;
+    }
     let (lo, hi) = game.payoff_range();
     let rate = last.iteration as f64 / last.seconds.max(1e-9);
     if args.json {
@@ -365,6 +381,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         ("strategy", &args.output),
         ("curve", &args.curve),
         ("plot", &args.plot),
+        ("report", &args.report),
     ] {
         if let Some(p) = path {
             println!("{what} written to {}", p.display());
