@@ -130,6 +130,9 @@ pub struct SolveArgs {
     /// Continue the run saved in FILE; --iterations N is the total, as if never interrupted.
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
+    /// Also write an HTML report of the result (see `bluff report`).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
 }
 
 /// Longest `--time` and `--checkpoint-every` accepted: about 31 years.
@@ -298,6 +301,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         ("--curve", &args.curve),
         ("--plot", &args.plot),
         ("--checkpoint", &args.checkpoint),
+        ("--report", &args.report),
     ] {
         if let Some(p) = path {
             plan.output(what, p);
@@ -522,6 +526,15 @@ pub fn run(args: SolveArgs) -> Result<()> {
         .then(|| exploitability(&game, &average.to_exact(&game)));
     write_files(&points)?;
 
+    if let Some(path) = &args.report {
+        let provenance = format!(
+            "bluff solve --algo {}: average strategy after {} iterations ({:.2} s).",
+            algo.name(),
+            last.iteration,
+            last.seconds
+        );
+        crate::cli::report::from_solve_cfr(&game, &spec, &average, provenance, &points, path)?;
+    }
     let (lo, hi) = game.payoff_range();
     let rate = last.iteration as f64 / last.seconds.max(1e-9);
     if args.json {
@@ -614,6 +627,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         ("curve", &args.curve),
         ("plot", &args.plot),
         ("checkpoint", &args.checkpoint),
+        ("report", &args.report),
     ] {
         if let Some(p) = path {
             if !is_stdout(p) {
@@ -661,14 +675,21 @@ fn run_lp(args: &SolveArgs, threads: usize) -> Result<()> {
     if let Some(o) = &args.output {
         plan.output("-o", o);
     }
+    if let Some(r) = &args.report {
+        plan.output("--report", r);
+    }
     plan.check()?;
     let run = || crate::cli::lp::run(game, args.lp_method, args.output.as_deref(), args.json);
     // The float simplex splits large pivots over rayon's threads (bit-identical results).
-    rayon::ThreadPoolBuilder::new()
+    let (solved, solution) = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .context("starting the worker threads")?
-        .install(run)
+        .install(run)?;
+    if let Some(path) = &args.report {
+        crate::cli::report::from_solve_lp(&solved, game, solution, path)?;
+    }
+    Ok(())
 }
 
 fn finite_or_null(x: f64) -> serde_json::Value {
