@@ -181,7 +181,7 @@ impl<'a> Simplex<'a> {
         self.basis[p] = q;
         self.pivots += 1;
         if self.lu.updates() >= REFACTOR_EVERY
-            || self.lu.eta_nonzeros() > 2 * self.lu.lu_nonzeros() + 10 * self.m
+            || self.lu.eta_nonzeros() > self.lu.lu_nonzeros() + self.m
         {
             return self.refactor();
         }
