@@ -18,7 +18,7 @@ use crate::game::Game;
 use crate::scalar::{format_rational, Rational};
 use crate::solve::cfr::{CfrSolver, CurvePoint, RegretParams, StopRule, Target};
 use crate::solve::sequence_form::solve_exact_with;
-use crate::solve::simplex::Method;
+use crate::solve::lp::Method;
 use crate::strategy::{ExactProfile, Profile};
 use analysis::{analyse, Analysis};
 use anyhow::{bail, Context, Result};
