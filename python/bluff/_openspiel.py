@@ -51,8 +51,7 @@ def to_tabular_policy(policy: Policy, pyspiel_game: Any) -> Any:
         legal = state.legal_actions()
         if len(legal) != n:
             raise PolicyError(
-                f"information set {key!r}: OpenSpiel has {len(legal)} legal actions, "
-                f"bluff has {n}"
+                f"information set {key!r}: OpenSpiel has {len(legal)} legal actions, bluff has {n}"
             )
         table[row, legal] = arrays[player][offset : offset + n]
     return tabular
@@ -60,9 +59,7 @@ def to_tabular_policy(policy: Policy, pyspiel_game: Any) -> Any:
 
 def from_openspiel_policy(game: Game, tabular: Any) -> Policy:
     """A bluff policy from an OpenSpiel ``TabularPolicy`` (see ``Policy.from_openspiel``)."""
-    if not hasattr(tabular, "state_lookup") or not hasattr(
-        tabular, "action_probability_array"
-    ):
+    if not hasattr(tabular, "state_lookup") or not hasattr(tabular, "action_probability_array"):
         raise PolicyError(
             "expected an OpenSpiel TabularPolicy (with state_lookup and "
             f"action_probability_array), got {type(tabular).__name__}"
@@ -74,8 +71,7 @@ def from_openspiel_policy(game: Game, tabular: Any) -> Policy:
             row = tabular.state_lookup.get(label)
             if row is None:
                 raise PolicyError(
-                    f"information set {label!r} of player {player} is not in the "
-                    "OpenSpiel policy"
+                    f"information set {label!r} of player {player} is not in the OpenSpiel policy"
                 )
             legal = tabular.states[row].legal_actions()
             if len(legal) != n:

@@ -15,9 +15,7 @@ import pytest
 import bluff
 
 # Player 1's exact value of Leduc poker (README; the CLI's `bluff solve leduc --algo lp`).
-LEDUC_VALUE = Fraction(
-    -1454920850547486749701863871533, 16995463438839962469905132501930
-)
+LEDUC_VALUE = Fraction(-1454920850547486749701863871533, 16995463438839962469905132501930)
 
 
 def cli_lp_value(cli, spec: str) -> Fraction:
@@ -132,7 +130,10 @@ def test_policy_dict_and_numpy_round_trips():
     assert all(isinstance(p, Fraction) for d in exact for a in d.values() for p in a.values())
     back = bluff.Policy.from_dict(game, exact, exact=True)
     assert back.exact and bluff.evaluate(game, back, exact=True).nash_conv == 0
-    floats = bluff.Policy.from_dict(game, [{k: {a: float(p) for a, p in v.items()} for k, v in d.items()} for d in exact])
+    floats = bluff.Policy.from_dict(
+        game,
+        [{k: {a: float(p) for a, p in v.items()} for k, v in d.items()} for d in exact],
+    )
     arrays = floats.to_numpy()
     again = bluff.Policy.from_numpy(game, arrays)
     assert np.array_equal(again.to_numpy()[0], arrays[0])

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 import pyspiel
+import pytest
 from open_spiel.python.algorithms import cfr as os_cfr
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
@@ -83,7 +83,9 @@ def test_cfr_plus_iterates_equal_openspiel_cfr_plus_solver(name):
         rows = list(converted.state_lookup.values())
         np.testing.assert_allclose(
             converted.action_probability_array[rows],
-            theirs.action_probability_array[[theirs.state_lookup[k] for k in converted.state_lookup]],
+            theirs.action_probability_array[
+                [theirs.state_lookup[k] for k in converted.state_lookup]
+            ],
             rtol=0,
             atol=1e-12,
         )
@@ -97,7 +99,13 @@ def test_tabular_policy_round_trip(pair):
     for player in (0, 1):
         np.testing.assert_allclose(back.to_numpy()[player], policy.to_numpy()[player], atol=1e-15)
     # evaluate() also takes the TabularPolicy itself.
-    assert abs(bluff.evaluate(game, tabular).exploitability - bluff.evaluate(game, policy).exploitability) < 1e-12
+    assert (
+        abs(
+            bluff.evaluate(game, tabular).exploitability
+            - bluff.evaluate(game, policy).exploitability
+        )
+        < 1e-12
+    )
 
 
 def test_imported_kuhn_matches_builtin_kuhn_exactly():
