@@ -87,7 +87,7 @@ def run_bluff(og: Any, algo: str, cap: float) -> dict[str, Any]:
     convert = time.perf_counter() - start
     result = bluff.solve(game, algo=algo, target=TARGETS[-1], time=cap, threads=1)
     reached: dict[float, float | None] = {t: None for t in TARGETS}
-    for iteration, expl, seconds in result.curve:
+    for _iteration, expl, seconds in result.curve:
         for t in TARGETS:
             if reached[t] is None and expl <= t:
                 reached[t] = seconds
@@ -204,6 +204,8 @@ def main() -> None:
     print("## Conversion: Rust traversal (bluff.from_openspiel) vs a Python loop on GameBuilder")
     print("| game | nodes | Rust traversal | Python traversal | Python / Rust |")
     print("|---|---|---|---|---|")
+    bluff.from_openspiel(pyspiel.load_game("kuhn_poker"), progress=False)  # one-time set-up
+    python_traversal(pyspiel.load_game("kuhn_poker"))
     for name in args.games[:4]:
         og = turn_based(pyspiel.load_game(name))
         t0 = time.perf_counter()

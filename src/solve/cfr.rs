@@ -611,6 +611,82 @@ impl CfrSolver {
     }
 }
 
+/// Everything a [`CfrSolver`] accumulates, for checkpoints: restoring it continues the run
+/// bit for bit. Arrays are named so a checkpoint can say what it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverState {
+    /// Iterations done.
+    pub iterations: u64,
+    /// The solver's arrays by name (`regret0`, `regret1`, ...), in a fixed order.
+    pub arrays: Vec<(String, Vec<f64>)>,
+}
+
+/// Names of the state arrays, per player: cumulative regret, last instantaneous regret,
+/// strategy sum, current strategy.
+const STATE_ARRAYS: [&str; 4] = ["regret", "last_regret", "strategy_sum", "current"];
+
+impl CfrSolver {
+    /// The solver's whole state (see [`SolverState`]).
+    pub fn state(&self) -> SolverState {
+        let mut arrays = Vec::new();
+        for name in STATE_ARRAYS {
+            for p in 0..2 {
+                let v = match name {
+                    "regret" => &self.regret[p],
+                    "last_regret" => &self.last_regret[p],
+                    "strategy_sum" => &self.strategy_sum[p],
+                    _ => &self.current[p],
+                };
+                arrays.push((format!("{name}{p}"), v.clone()));
+            }
+        }
+        SolverState {
+            iterations: self.iterations,
+            arrays,
+        }
+    }
+
+    /// A solver for `game` with `params` that continues from `state` (single-threaded until
+    /// [`CfrSolver::with_threads`]). Fails when the arrays do not fit the game.
+    pub fn restore(game: &Game, params: RegretParams, state: &SolverState) -> anyhow::Result<Self> {
+        let mut solver = CfrSolver::new(game, params);
+        let mut expected = Vec::new();
+        for name in STATE_ARRAYS {
+            for p in 0..2 {
+                expected.push((format!("{name}{p}"), game.num_actions[p]));
+            }
+        }
+        if state.arrays.len() != expected.len() {
+            anyhow::bail!(
+                "solver state has {} arrays, expected {}",
+                state.arrays.len(),
+                expected.len()
+            );
+        }
+        for ((name, values), (want, len)) in state.arrays.iter().zip(&expected) {
+            if name != want || values.len() != *len {
+                anyhow::bail!(
+                    "solver state array {name:?} has {} values; expected {want:?} with {len}",
+                    values.len()
+                );
+            }
+        }
+        let mut it = state.arrays.iter().map(|(_, v)| v.clone());
+        for target in [
+            &mut solver.regret,
+            &mut solver.last_regret,
+            &mut solver.strategy_sum,
+            &mut solver.current,
+        ] {
+            for slot in target.iter_mut() {
+                *slot = it.next().expect("counted above");
+            }
+        }
+        solver.iterations = state.iterations;
+        Ok(solver)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
