@@ -4,6 +4,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(efg) = bluff::format::efg::read_efg_bytes(data) {
-        let _ = bluff::format::efg::efg_to_game(&efg);
+        let _ = bluff::format::efg::efg_to_game(&efg.game);
     }
 });

@@ -8,6 +8,7 @@ mod games;
 mod lp;
 mod normal_form;
 mod one_card_poker;
+mod report;
 mod shrek_donkey;
 pub mod signals;
 mod solve;
@@ -45,6 +46,8 @@ enum Command {
     NormalForm(normal_form::NormalFormArgs),
     /// The card-guessing game of Codeforces 98E: win probabilities, equilibrium mixes, a check.
     ShrekDonkey(shrek_donkey::ShrekDonkeyArgs),
+    /// One self-contained HTML page explaining a strategy: leaks, convergence, pictures.
+    Report(report::ReportArgs),
 }
 
 /// A run stopped by SIGINT or SIGTERM after saving its work: exits with 128 + the signal.
@@ -97,6 +100,7 @@ pub fn main() -> ExitCode {
         Command::BabyPoker(args) => baby_poker::run(args),
         Command::NormalForm(args) => normal_form::run(args),
         Command::ShrekDonkey(args) => shrek_donkey::run(args),
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

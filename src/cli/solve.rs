@@ -117,6 +117,10 @@ pub struct SolveArgs {
     /// Simplex method of `--algo lp`: float-guided exact (fast) or the dense exact tableau.
     #[arg(long, value_enum, default_value = "guided")]
     lp_method: crate::cli::lp::LpMethod,
+    /// Memory budget of `--algo lp` (e.g. 8G, 512M; default 80% of MemAvailable): an LP whose
+    /// estimate exceeds it is refused before allocating, with its size in the message.
+    #[arg(long, value_name = "SIZE", value_parser = crate::solve::lp::memory::parse_bytes)]
+    max_memory: Option<u64>,
     /// Print a JSON summary instead of a table.
     #[arg(long)]
     json: bool,
@@ -130,6 +134,9 @@ pub struct SolveArgs {
     /// Continue the run saved in FILE; --iterations N is the total, as if never interrupted.
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
+    /// Also write an HTML report of the result (see `bluff report`).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
 }
 
 /// Longest `--time` and `--checkpoint-every` accepted: about 31 years.
@@ -184,6 +191,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let threads = crate::cli::threads_arg(args.threads)?;
     if args.algo == Some(Algo::Lp) {
         return run_lp(&args, threads);
+    }
+    if args.max_memory.is_some() {
+        bail!("--max-memory applies to --algo lp only");
     }
     for (name, v) in [
         ("target", args.target),
@@ -298,6 +308,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         ("--curve", &args.curve),
         ("--plot", &args.plot),
         ("--checkpoint", &args.checkpoint),
+        ("--report", &args.report),
     ] {
         if let Some(p) = path {
             plan.output(what, p);
@@ -522,6 +533,15 @@ pub fn run(args: SolveArgs) -> Result<()> {
         .then(|| exploitability(&game, &average.to_exact(&game)));
     write_files(&points)?;
 
+    if let Some(path) = &args.report {
+        let provenance = format!(
+            "bluff solve --algo {}: average strategy after {} iterations ({:.2} s).",
+            algo.name(),
+            last.iteration,
+            last.seconds
+        );
+        crate::cli::report::from_solve_cfr(&game, &spec, &average, provenance, &points, path)?;
+    }
     let (lo, hi) = game.payoff_range();
     let rate = last.iteration as f64 / last.seconds.max(1e-9);
     if args.json {
@@ -537,6 +557,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 "predictive": params.predictive,
             },
             "threads": threads,
+            "nodes": game.nodes.len(),
+            "infosets": [game.infosets[0].len(), game.infosets[1].len()],
             "iterations": last.iteration,
             "seconds": last.seconds,
             "iterations_per_second": rate,
@@ -614,6 +636,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         ("curve", &args.curve),
         ("plot", &args.plot),
         ("checkpoint", &args.checkpoint),
+        ("report", &args.report),
     ] {
         if let Some(p) = path {
             if !is_stdout(p) {
@@ -661,14 +684,29 @@ fn run_lp(args: &SolveArgs, threads: usize) -> Result<()> {
     if let Some(o) = &args.output {
         plan.output("-o", o);
     }
+    if let Some(r) = &args.report {
+        plan.output("--report", r);
+    }
     plan.check()?;
-    let run = || crate::cli::lp::run(game, args.lp_method, args.output.as_deref(), args.json);
-    // The float simplex splits large pivots over rayon's threads (bit-identical results).
-    rayon::ThreadPoolBuilder::new()
+    let run = || {
+        crate::cli::lp::run(
+            game,
+            args.lp_method,
+            args.max_memory,
+            args.output.as_deref(),
+            args.json,
+        )
+    };
+    // The thread pool bounds the threads of the exact best-response certificate.
+    let (solved, solution) = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .context("starting the worker threads")?
-        .install(run)
+        .install(run)?;
+    if let Some(path) = &args.report {
+        crate::cli::report::from_solve_lp(&solved, game, solution, path)?;
+    }
+    Ok(())
 }
 
 fn finite_or_null(x: f64) -> serde_json::Value {

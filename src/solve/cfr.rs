@@ -12,6 +12,7 @@ use crate::eval::exploitability;
 use crate::game::{Game, NodeKind};
 use crate::strategy::Profile;
 use rayon::prelude::*;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// How regrets and the average strategy are accumulated; every CFR variant is one setting.
@@ -542,6 +543,22 @@ impl CfrSolver {
         max_check_gap: u64,
         mut on_progress: impl FnMut(Progress),
     ) -> Vec<CurvePoint> {
+        self.run_interruptible(game, stop, max_check_gap, |p| {
+            on_progress(p);
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// [`CfrSolver::run`] whose callback can also stop the run early by returning
+    /// `ControlFlow::Break` (a Ctrl-C from a host language, say); the points measured so far
+    /// are returned, and the solver is left in a consistent state after a whole iteration.
+    pub fn run_interruptible(
+        &mut self,
+        game: &Game,
+        stop: &StopRule,
+        max_check_gap: u64,
+        mut on_progress: impl FnMut(Progress) -> ControlFlow<()>,
+    ) -> Vec<CurvePoint> {
         let (lo, hi) = game.payoff_range();
         let target = stop.target.map(|t| match t {
             Target::Absolute(e) => e,
@@ -565,11 +582,14 @@ impl CfrSolver {
                     exploitability: e,
                     seconds: solve_time.as_secs_f64(),
                 };
-                on_progress(Progress {
+                let flow = on_progress(Progress {
                     iteration: self.iterations,
                     point: Some(&point),
                 });
                 points.push(point);
+                if flow.is_break() {
+                    return points;
+                }
                 let gap = (self.iterations / 10).clamp(1, max_check_gap.max(1));
                 next_check = self.iterations + gap;
                 if finishing || target.is_some_and(|t| e <= t) {
@@ -579,10 +599,14 @@ impl CfrSolver {
                 return points;
             }
             self.iteration();
-            on_progress(Progress {
+            if on_progress(Progress {
                 iteration: self.iterations,
                 point: None,
-            });
+            })
+            .is_break()
+            {
+                return points;
+            }
         }
     }
 }
