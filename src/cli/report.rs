@@ -75,9 +75,9 @@ pub fn run(args: ReportArgs) -> Result<()> {
             args.target_relative
         );
     }
-    if !(args.time.is_finite() && args.time > 0.0) {
+    if !(args.time.is_finite() && args.time > 0.0 && args.time <= crate::cli::solve::MAX_SECONDS) {
         bail!(
-            "--time {}: expected a finite positive number of seconds",
+            "--time {}: expected a positive number of seconds, at most 1e9",
             args.time
         );
     }
@@ -93,6 +93,13 @@ pub fn run(args: ReportArgs) -> Result<()> {
         inputs.push(game_path);
     }
     check_not_input(&args.output, &inputs)?;
+    // Same device and inode (hard links, `./x`), and the output's folder exists and is
+    // writable, before any work.
+    let mut plan = crate::cli::files::FilePlan::new();
+    for input in &inputs {
+        plan.input(input);
+    }
+    plan.output("-o", &args.output).check()?;
     if let Some(dir) = &args.png {
         if !dir.is_dir() {
             bail!(
