@@ -32,6 +32,18 @@ pub enum Algo {
     /// Predictive CFR+.
     #[value(name = "pcfr+")]
     PcfrPlus,
+    /// DCFR+ (Xu et al. 2024): alpha 1.5, regrets floored, gamma 4.
+    #[value(name = "dcfr+")]
+    DcfrPlus,
+    /// PDCFR+ (Xu et al. 2024): DCFR+ with PCFR+'s prediction, alpha 2.3, gamma 5.
+    #[value(name = "pdcfr+")]
+    PdcfrPlus,
+    /// HS-DCFR(30): DCFR with a hyperparameter schedule over `--iterations` (`--gamma` = start).
+    #[value(name = "hs-dcfr")]
+    HsDcfr,
+    /// HS-PCFR+(30): PCFR+ with gamma scheduled over `--iterations` (`--gamma` = start).
+    #[value(name = "hs-pcfr+")]
+    HsPcfrPlus,
     /// Exact sequence-form LP: exact value and strategies, certified by exact best responses.
     #[value(name = "lp")]
     Lp,
@@ -46,6 +58,10 @@ impl Algo {
             Algo::Lcfr => "lcfr",
             Algo::Dcfr => "dcfr",
             Algo::PcfrPlus => "pcfr+",
+            Algo::DcfrPlus => "dcfr+",
+            Algo::PdcfrPlus => "pdcfr+",
+            Algo::HsDcfr => "hs-dcfr",
+            Algo::HsPcfrPlus => "hs-pcfr+",
             Algo::Lp => "lp",
         }
     }
@@ -134,10 +150,23 @@ pub fn regret_params(
     alpha: Option<f64>,
     beta: Option<f64>,
     gamma: Option<f64>,
+    iterations: Option<u64>,
 ) -> Result<RegretParams> {
-    if algo != Algo::Dcfr && (alpha.is_some() || beta.is_some() || gamma.is_some()) {
-        bail!("--alpha, --beta and --gamma only apply to --algo dcfr");
+    let scheduled = matches!(algo, Algo::HsDcfr | Algo::HsPcfrPlus);
+    if scheduled && (alpha.is_some() || beta.is_some()) {
+        bail!("--alpha and --beta do not apply to the schedules; --gamma sets the starting gamma");
     }
+    if algo != Algo::Dcfr && !scheduled && (alpha.is_some() || beta.is_some() || gamma.is_some()) {
+        bail!("--alpha, --beta and --gamma only apply to --algo dcfr (and --gamma to hs-*)");
+    }
+    let horizon = || -> Result<u64> {
+        iterations.ok_or_else(|| {
+            anyhow::anyhow!(
+                "--algo {} schedules its exponents over the run's length: give --iterations N",
+                algo.name()
+            )
+        })
+    };
     let mut params = match algo {
         Algo::Cfr => RegretParams::vanilla(),
         Algo::CfrPlus => RegretParams::cfr_plus(),
@@ -151,6 +180,10 @@ pub fn regret_params(
             )
         }
         Algo::PcfrPlus => RegretParams::predictive_plus(),
+        Algo::DcfrPlus => RegretParams::dcfr_plus(),
+        Algo::PdcfrPlus => RegretParams::pdcfr_plus(),
+        Algo::HsDcfr => RegretParams::hs_dcfr(gamma.unwrap_or(30.0), horizon()?),
+        Algo::HsPcfrPlus => RegretParams::hs_pcfr_plus(gamma.unwrap_or(30.0), horizon()?),
         Algo::Lp => bail!("--algo lp is not a CFR variant"),
     };
     if let Some(u) = updates {
@@ -225,7 +258,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if args.check_every == 0 {
         bail!("--check-every 0: expected at least 1");
     }
-    let params = regret_params(args.algo, args.updates, args.alpha, args.beta, args.gamma)?;
+    let params = regret_params(
+        args.algo,
+        args.updates,
+        args.alpha,
+        args.beta,
+        args.gamma,
+        args.iterations,
+    )?;
     let game = games::load(&args.game)?;
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -294,6 +334,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         write_atomic(path, plot_svg(&title, &points)?.as_bytes())?;
     }
 
+    let solver_bytes = solver.memory_bytes();
     let (lo, hi) = game.payoff_range();
     let rate = last.iteration as f64 / last.seconds.max(1e-9);
     if args.json {
@@ -307,9 +348,17 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 "floor": params.floor,
                 "gamma": params.gamma,
                 "predictive": params.predictive,
+                "schedule": params.schedule.map(|s| json!({
+                    "horizon": s.horizon,
+                    "alpha_slope": s.alpha_slope,
+                    "beta_slope": s.beta_slope,
+                    "gamma_slope": s.gamma_slope,
+                })),
             },
             "threads": threads,
             "nodes": game.nodes.len(),
+            "solver_bytes": solver_bytes,
+            "solver_bytes_per_node": solver_bytes as f64 / game.nodes.len() as f64,
             "infosets": [game.infosets[0].len(), game.infosets[1].len()],
             "iterations": last.iteration,
             "seconds": last.seconds,
