@@ -13,6 +13,7 @@ pub mod eval;
 pub mod format;
 pub mod game;
 pub mod games;
+pub mod report;
 pub mod scalar;
 pub mod solve;
 pub mod strategy;

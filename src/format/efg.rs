@@ -935,7 +935,9 @@ pub(crate) fn quote(label: &str) -> Result<String> {
 
 /// Writes an [`EfgGame`] as `.efg` text that Gambit (and [`read_efg`]) read back unchanged,
 /// except that labels other than the title and comment pass through [`gambit_label`] so that
-/// Gambit 16 accepts them. Information sets and outcomes are described at their first node only.
+/// Gambit 16 accepts them. Every node repeats its information set's label and actions (and its
+/// outcome's payoffs): Gambit allows leaving them out after the first node, but OpenSpiel's
+/// `efg_game` parser requires them at every node.
 pub fn write_efg(game: &EfgGame) -> Result<String> {
     let mut out = String::new();
     out.push_str("EFG 2 R ");
@@ -954,10 +956,6 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
     if game.nodes.is_empty() {
         bail!("the game has no nodes");
     }
-    let mut chance_done = vec![false; game.chance_infosets.len()];
-    let mut sets_done: Vec<Vec<bool>> =
-        game.infosets.iter().map(|s| vec![false; s.len()]).collect();
-    let mut outcome_done = vec![false; game.outcomes.len()];
     let mut stack = vec![0usize];
     let mut visited = 0usize;
     while let Some(n) = stack.pop() {
@@ -976,22 +974,19 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
                     .get(*infoset)
                     .ok_or_else(|| anyhow!("node {n}: no chance information set {infoset}"))?;
                 out.push_str(&format!("c {} {}", quote_label(&node.name)?, set.id));
-                if !chance_done[*infoset] {
-                    chance_done[*infoset] = true;
-                    out.push_str(&format!(" {} {{", quote_label(&set.label)?));
-                    if set.actions.len() != set.probs.len() {
-                        bail!(
-                            "chance information set {}: {} outcomes but {} probabilities",
-                            set.id,
-                            set.actions.len(),
-                            set.probs.len()
-                        );
-                    }
-                    for (a, p) in set.actions.iter().zip(&set.probs) {
-                        out.push_str(&format!(" {} {}", quote_label(a)?, format_rational(p)));
-                    }
-                    out.push_str(" }");
+                out.push_str(&format!(" {} {{", quote_label(&set.label)?));
+                if set.actions.len() != set.probs.len() {
+                    bail!(
+                        "chance information set {}: {} outcomes but {} probabilities",
+                        set.id,
+                        set.actions.len(),
+                        set.probs.len()
+                    );
                 }
+                for (a, p) in set.actions.iter().zip(&set.probs) {
+                    out.push_str(&format!(" {} {}", quote_label(a)?, format_rational(p)));
+                }
+                out.push_str(" }");
                 set.actions.len()
             }
             EfgNodeKind::Personal { player, infoset } => {
@@ -1008,15 +1003,12 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
                     player + 1,
                     set.id
                 ));
-                if !sets_done[*player][*infoset] {
-                    sets_done[*player][*infoset] = true;
-                    out.push_str(&format!(" {} {{", quote_label(&set.label)?));
-                    for a in &set.actions {
-                        out.push(' ');
-                        out.push_str(&quote_label(a)?);
-                    }
-                    out.push_str(" }");
+                out.push_str(&format!(" {} {{", quote_label(&set.label)?));
+                for a in &set.actions {
+                    out.push(' ');
+                    out.push_str(&quote_label(a)?);
                 }
+                out.push_str(" }");
                 set.actions.len()
             }
             EfgNodeKind::Terminal => {
@@ -1038,23 +1030,20 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
                     .get(o)
                     .ok_or_else(|| anyhow!("node {n}: no outcome {o}"))?;
                 out.push_str(&format!(" {}", oc.id));
-                if !outcome_done[o] {
-                    outcome_done[o] = true;
-                    if oc.payoffs.len() != game.players.len() {
-                        bail!(
-                            "outcome {}: {} payoffs for {} players",
-                            oc.id,
-                            oc.payoffs.len(),
-                            game.players.len()
-                        );
-                    }
-                    let pays: Vec<String> = oc.payoffs.iter().map(format_rational).collect();
-                    out.push_str(&format!(
-                        " {} {{ {} }}",
-                        quote_label(&oc.label)?,
-                        pays.join(", ")
-                    ));
+                if oc.payoffs.len() != game.players.len() {
+                    bail!(
+                        "outcome {}: {} payoffs for {} players",
+                        oc.id,
+                        oc.payoffs.len(),
+                        game.players.len()
+                    );
                 }
+                let pays: Vec<String> = oc.payoffs.iter().map(format_rational).collect();
+                out.push_str(&format!(
+                    " {} {{ {} }}",
+                    quote_label(&oc.label)?,
+                    pays.join(", ")
+                ));
             }
         }
         out.push('\n');

@@ -19,7 +19,7 @@ use thiserror::Error;
 pub enum StrategyFileError {
     /// The text is not JSON.
     #[error("not valid JSON: {0}")]
-    Syntax(#[from] serde_json::Error),
+    Syntax(serde_json::Error),
     /// The JSON does not describe a strategy for this game.
     #[error("{field}: {detail}")]
     Field {
@@ -28,6 +28,14 @@ pub enum StrategyFileError {
         /// What was expected.
         detail: String,
     },
+}
+
+// Not `#[from]`: that would make the JSON error the source too, and `{:#}` would print its
+// text twice.
+impl From<serde_json::Error> for StrategyFileError {
+    fn from(e: serde_json::Error) -> Self {
+        StrategyFileError::Syntax(e)
+    }
 }
 
 fn field_err(field: impl Into<String>, detail: impl Into<String>) -> StrategyFileError {
@@ -91,6 +99,13 @@ pub fn profile_from_json(
     text: &str,
 ) -> Result<(ExactProfile, Option<String>), StrategyFileError> {
     let root: Value = serde_json::from_str(text)?;
+    // serde_json would keep the last of two equal keys without a word.
+    if let Some(path) = crate::format::json_keys::first_duplicate_key(text) {
+        return Err(field_err(
+            path,
+            "repeated key: each player, information set and action may appear only once",
+        ));
+    }
     let obj = root.as_object().ok_or_else(|| {
         field_err(
             "(top level)",

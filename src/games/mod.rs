@@ -184,9 +184,12 @@ pub fn registry() -> Vec<GameInfo> {
 pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
     let spec = spec.trim();
     let (name, args) = if let Some(open) = spec.find('(') {
-        let inner = spec[open + 1..]
-            .strip_suffix(')')
-            .ok_or_else(|| anyhow!("game spec {spec:?}: missing closing ')'"))?;
+        let inner = spec[open + 1..].strip_suffix(')').ok_or_else(|| {
+            anyhow!(
+                "game spec {}: missing closing ')'",
+                crate::format::text::quoted(spec)
+            )
+        })?;
         (&spec[..open], inner)
     } else if let Some((n, a)) = spec.split_once(':') {
         (n, a)
@@ -197,7 +200,8 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
     let info = *all.iter().find(|g| g.name == name).ok_or_else(|| {
         let names: Vec<&str> = all.iter().map(|g| g.name).collect();
         anyhow!(
-            "unknown game {name:?}; built-in games are: {} (or give a .efg/.nfg file)",
+            "unknown game {}; built-in games are: {} (or give a .efg/.nfg file)",
+            crate::format::text::quoted(name),
             names.join(", ")
         )
     })?;
@@ -207,15 +211,20 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
             .map(|p| (p.name.to_string(), p.default))
             .collect(),
     );
+    let mut seen = std::collections::HashSet::new();
     for part in args.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = part.split_once('=').ok_or_else(|| {
-            anyhow!("game {name}: parameter {part:?} should look like name=value")
+            anyhow!(
+                "game {name}: parameter {} should look like name=value",
+                crate::format::text::quoted(part)
+            )
         })?;
         let key = key.trim();
         let decl = info.params.iter().find(|p| p.name == key).ok_or_else(|| {
             let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
             anyhow!(
-                "game {name} has no parameter {key:?}; its parameters are: {}",
+                "game {name} has no parameter {}; its parameters are: {}",
+                crate::format::text::quoted(key),
                 if names.is_empty() {
                     "none".into()
                 } else {
@@ -223,19 +232,32 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
                 }
             )
         })?;
+        if !seen.insert(key) {
+            bail!("game {name}: parameter {key} is given twice");
+        }
         let value = value.trim();
-        let v: i64 = match decl.choices.iter().position(|c| *c == value) {
-            Some(index) => index as i64,
-            None if decl.choices.is_empty() => value.parse().with_context(|| {
-                format!("game {name}: parameter {key} = {value:?} is not an integer")
-            })?,
-            None => match value.parse() {
-                Ok(v) => v,
-                Err(_) => bail!(
-                    "game {name}: parameter {key} = {value:?} is not one of {}",
-                    decl.choices.join(", ")
-                ),
-            },
+        let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
+        let v: i64 = match (decl.choices.iter().position(|c| *c == value), value.parse()) {
+            (Some(index), _) => index as i64,
+            (None, Ok(v)) => v,
+            // An integer too large for i64 is out of range, not "not an integer".
+            (None, Err(_)) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+                bail!(
+                    "game {name}: parameter {key} = {} is outside {}..={}",
+                    crate::format::text::shortened(value),
+                    decl.min,
+                    decl.max
+                )
+            }
+            (None, Err(_)) if decl.choices.is_empty() => bail!(
+                "game {name}: parameter {key} = {} is not an integer",
+                crate::format::text::quoted(value)
+            ),
+            (None, Err(_)) => bail!(
+                "game {name}: parameter {key} = {} is not one of {}",
+                crate::format::text::quoted(value),
+                decl.choices.join(", ")
+            ),
         };
         if v < decl.min || v > decl.max {
             bail!(

@@ -15,6 +15,7 @@ use crate::eval::exploitability;
 use crate::game::Game;
 use crate::strategy::Profile;
 use anyhow::{bail, Result};
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 use tree::{Factors, Sets, Tree};
 
@@ -281,21 +282,20 @@ pub struct Progress<'a> {
     pub point: Option<&'a CurvePoint>,
 }
 
-/// Everything a run needs to continue exactly where it stopped (in each player's flat action
-/// order of the game): restore it with [`CfrSolver::restore`] and the next iterations are
-/// bit-identical to an uninterrupted run.
+/// Everything a [`CfrSolver`] accumulates, for checkpoints: restoring it continues the run
+/// bit for bit. Arrays are named so a checkpoint can say what it holds; each is in the
+/// player's flat action order of the game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolverState {
     /// Iterations done.
     pub iterations: u64,
-    /// Cumulative (discounted) regrets per player.
-    pub regret: [Vec<f64>; 2],
-    /// Average-strategy sums per player (normalised per information set by
-    /// [`CfrSolver::average_profile`]).
-    pub strategy_sum: [Vec<f64>; 2],
-    /// Last instantaneous regrets per player (predictive variants; empty otherwise).
-    pub last_regret: [Vec<f64>; 2],
+    /// The solver's arrays by name (`regret0`, `regret1`, ...), in a fixed order.
+    pub arrays: Vec<(String, Vec<f64>)>,
 }
+
+/// Names of the state arrays, per player: cumulative regret, last instantaneous regret
+/// (zeros unless predictive), strategy sum, current strategy.
+const STATE_ARRAYS: [&str; 4] = ["regret", "last_regret", "strategy_sum", "current"];
 
 /// A CFR-family solver over one game.
 pub struct CfrSolver {
@@ -334,57 +334,70 @@ impl CfrSolver {
         solver
     }
 
-    /// A solver for `game` that continues from `state` (taken by [`CfrSolver::state`] from a
-    /// solver with the same game and parameters). Fails if the sizes do not fit the game.
-    pub fn restore(game: &Game, params: RegretParams, state: SolverState) -> Result<Self> {
-        let mut solver = Self::new(game, params);
-        for p in 0..2 {
-            let n = game.num_actions[p];
-            let want_last = if params.predictive { n } else { 0 };
-            for (name, len, want) in [
-                ("regret", state.regret[p].len(), n),
-                ("strategy_sum", state.strategy_sum[p].len(), n),
-                ("last_regret", state.last_regret[p].len(), want_last),
-            ] {
-                if len != want {
-                    bail!(
-                        "solver state: {name} of player {} has {len} entries; this game and \
-                         algorithm need {want}",
-                        p + 1
-                    );
-                }
-            }
-            let all = state.regret[p]
-                .iter()
-                .chain(&state.strategy_sum[p])
-                .chain(&state.last_regret[p]);
-            if let Some(x) = all.clone().find(|x| !x.is_finite()) {
-                bail!("solver state: player {} has a non-finite entry {x}", p + 1);
+    /// A solver for `game` with `params` that continues from `state` (single-threaded until
+    /// [`CfrSolver::with_threads`]). Fails when the arrays do not fit the game.
+    pub fn restore(game: &Game, params: RegretParams, state: &SolverState) -> Result<Self> {
+        let mut solver = CfrSolver::new(game, params);
+        let mut expected = Vec::new();
+        for name in STATE_ARRAYS {
+            for p in 0..2 {
+                expected.push((format!("{name}{p}"), game.num_actions[p]));
             }
         }
-        let SolverState {
-            iterations,
-            regret,
-            strategy_sum,
-            last_regret,
-        } = state;
-        solver.iterations = iterations;
-        solver.regret = regret;
-        solver.strategy_sum = strategy_sum;
-        solver.last_regret = last_regret;
-        for p in 0..2 {
-            solver.refresh_strategy(p);
+        if state.arrays.len() != expected.len() {
+            bail!(
+                "solver state has {} arrays, expected {}",
+                state.arrays.len(),
+                expected.len()
+            );
         }
+        for ((name, values), (want, len)) in state.arrays.iter().zip(&expected) {
+            if name != want || values.len() != *len {
+                bail!(
+                    "solver state array {name:?} has {} values; expected {want:?} with {len}",
+                    values.len()
+                );
+            }
+            if let Some(x) = values.iter().find(|x| !x.is_finite()) {
+                bail!("solver state array {name:?} holds a non-finite value {x}");
+            }
+        }
+        let find = |name: &str| {
+            &state.arrays[expected.iter().position(|e| e.0 == name).expect("listed")].1
+        };
+        for p in 0..2 {
+            solver.regret[p] = find(&format!("regret{p}")).clone();
+            solver.strategy_sum[p] = find(&format!("strategy_sum{p}")).clone();
+            if params.predictive {
+                solver.last_regret[p] = find(&format!("last_regret{p}")).clone();
+            }
+            let base = solver.sets[p].base;
+            let current = find(&format!("current{p}"));
+            solver.tree.probs[base..base + current.len()].copy_from_slice(current);
+        }
+        solver.iterations = state.iterations;
         Ok(solver)
     }
 
-    /// The full state: iterations, regrets, average sums, last instantaneous regrets.
+    /// The solver's whole state (see [`SolverState`]).
     pub fn state(&self) -> SolverState {
+        let current = self.current_profile().probs;
+        let mut arrays = Vec::new();
+        for name in STATE_ARRAYS {
+            for p in 0..2 {
+                let v = match name {
+                    "regret" => self.regret[p].clone(),
+                    "last_regret" if self.params.predictive => self.last_regret[p].clone(),
+                    "last_regret" => vec![0.0; self.regret[p].len()],
+                    "strategy_sum" => self.strategy_sum[p].clone(),
+                    _ => current[p].clone(),
+                };
+                arrays.push((format!("{name}{p}"), v));
+            }
+        }
         SolverState {
             iterations: self.iterations,
-            regret: self.regret.clone(),
-            strategy_sum: self.strategy_sum.clone(),
-            last_regret: self.last_regret.clone(),
+            arrays,
         }
     }
 
@@ -571,6 +584,22 @@ impl CfrSolver {
         max_check_gap: u64,
         mut on_progress: impl FnMut(Progress),
     ) -> Vec<CurvePoint> {
+        self.run_interruptible(game, stop, max_check_gap, |p| {
+            on_progress(p);
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// [`CfrSolver::run`] whose callback can also stop the run early by returning
+    /// `ControlFlow::Break` (a Ctrl-C from a host language, say); the points measured so far
+    /// are returned, and the solver is left in a consistent state after a whole iteration.
+    pub fn run_interruptible(
+        &mut self,
+        game: &Game,
+        stop: &StopRule,
+        max_check_gap: u64,
+        mut on_progress: impl FnMut(Progress) -> ControlFlow<()>,
+    ) -> Vec<CurvePoint> {
         let (lo, hi) = game.payoff_range();
         let target = stop.target.map(|t| match t {
             Target::Absolute(e) => e,
@@ -594,11 +623,14 @@ impl CfrSolver {
                     exploitability: e,
                     seconds: solve_time.as_secs_f64(),
                 };
-                on_progress(Progress {
+                let flow = on_progress(Progress {
                     iteration: self.iterations,
                     point: Some(&point),
                 });
                 points.push(point);
+                if flow.is_break() {
+                    return points;
+                }
                 let gap = (self.iterations / 10).clamp(1, max_check_gap.max(1));
                 next_check = self.iterations + gap;
                 if finishing || target.is_some_and(|t| e <= t) {
@@ -608,10 +640,14 @@ impl CfrSolver {
                 return points;
             }
             self.iterate(1);
-            on_progress(Progress {
+            if on_progress(Progress {
                 iteration: self.iterations,
                 point: None,
-            });
+            })
+            .is_break()
+            {
+                return points;
+            }
         }
     }
 }
@@ -711,18 +747,18 @@ mod tests {
             straight.iterate(40);
             let mut first = CfrSolver::new(&g, params);
             first.iterate(17);
-            let mut resumed = CfrSolver::restore(&g, params, first.state()).unwrap();
+            let mut resumed = CfrSolver::restore(&g, params, &first.state()).unwrap();
             resumed.iterate(23);
             assert_eq!(straight.state(), resumed.state(), "{params:?}");
             assert_eq!(straight.average_profile(), resumed.average_profile());
         }
         let mut bad = CfrSolver::new(&g, RegretParams::vanilla()).state();
-        bad.regret[1].pop();
-        let err = CfrSolver::restore(&g, RegretParams::vanilla(), bad)
+        bad.arrays[1].1.pop();
+        let err = CfrSolver::restore(&g, RegretParams::vanilla(), &bad)
             .err()
             .unwrap()
             .to_string();
-        assert!(err.contains("regret of player 2"), "{err}");
+        assert!(err.contains("regret1"), "{err}");
     }
 
     #[test]

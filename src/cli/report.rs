@@ -1,0 +1,231 @@
+//! `bluff report` (and `bluff solve --report`): writes the HTML report of `crate::report`.
+
+use crate::format::atomic::write_atomic;
+use crate::format::strategy_json::profile_from_json;
+use crate::game::Game;
+use crate::games;
+use crate::report::{
+    curve_pairs, exact_value, parse_curve_csv, solve_for_report, KnownValue, Report, ReportInput,
+    SolvePlan, Strategy, DEFAULT_MAX_ROWS,
+};
+use crate::solve::cfr::CurvePoint;
+use crate::solve::sequence_form::ExactSolution;
+use crate::strategy::Profile;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Arguments of `bluff report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Game spec (see `bluff games`) or a .efg/.nfg file.
+    game: String,
+    /// Strategy JSON file; without it the game is solved first (exact LP where it fits, else
+    /// DCFR to --target-relative).
+    strategy: Option<PathBuf>,
+    /// Convergence curve CSV (as written by `bluff solve --curve`), drawn log-log.
+    #[arg(long, value_name = "FILE")]
+    curve: Option<PathBuf>,
+    /// The HTML file to write.
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
+    /// Also write each picture as a PNG into this (existing) directory.
+    #[arg(long, value_name = "DIR")]
+    png: Option<PathBuf>,
+    /// Largest number of information-set rows (the biggest local regrets are kept).
+    #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N")]
+    max_rows: usize,
+    /// Without a strategy, on games too large for the LP: DCFR's target exploitability as a
+    /// fraction of the payoff range.
+    #[arg(long, default_value_t = 1e-3, value_name = "F")]
+    target_relative: f64,
+    /// Without a strategy, on games too large for the LP: DCFR's time limit in seconds.
+    #[arg(long, default_value_t = 300.0, value_name = "S")]
+    time: f64,
+}
+
+/// Refuses to write the report over one of the command's input files.
+fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
+    let out = std::fs::canonicalize(output).ok();
+    for input in inputs {
+        let same = match (&out, std::fs::canonicalize(input).ok()) {
+            (Some(a), Some(b)) => *a == b,
+            _ => output == *input,
+        };
+        if same {
+            bail!(
+                "-o {}: that is an input file of this command; choose another output path",
+                output.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Runs `bluff report`.
+pub fn run(args: ReportArgs) -> Result<()> {
+    if args.max_rows == 0 {
+        bail!("--max-rows 0: expected at least 1");
+    }
+    if !(args.target_relative.is_finite() && args.target_relative > 0.0) {
+        bail!(
+            "--target-relative {}: expected a finite positive number",
+            args.target_relative
+        );
+    }
+    if !(args.time.is_finite() && args.time > 0.0) {
+        bail!(
+            "--time {}: expected a finite positive number of seconds",
+            args.time
+        );
+    }
+    let mut inputs: Vec<&Path> = Vec::new();
+    if let Some(s) = &args.strategy {
+        inputs.push(s);
+    }
+    if let Some(c) = &args.curve {
+        inputs.push(c);
+    }
+    let game_path = Path::new(args.game.trim_end());
+    if game_path.exists() {
+        inputs.push(game_path);
+    }
+    check_not_input(&args.output, &inputs)?;
+    if let Some(dir) = &args.png {
+        if !dir.is_dir() {
+            bail!(
+                "--png {}: not an existing directory (create it first)",
+                dir.display()
+            );
+        }
+    }
+    let curve = match &args.curve {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            Some(parse_curve_csv(&text).with_context(|| format!("curve file {}", path.display()))?)
+        }
+        None => None,
+    };
+    let game = games::load(&args.game)?;
+    let progress = std::io::stderr().is_terminal();
+    let mut input = match &args.strategy {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let (profile, named) = profile_from_json(&game, &text)
+                .with_context(|| format!("strategy file {}", path.display()))?;
+            if let Some(named) = named {
+                if named != args.game {
+                    eprintln!(
+                        "warning: {} says it is for game {named:?}, reporting it as {:?}",
+                        path.display(),
+                        args.game
+                    );
+                }
+            }
+            ReportInput {
+                spec: args.game.clone(),
+                strategy: Strategy::Exact(profile),
+                provenance: format!("Strategy read from {}.", path.display()),
+                known_value: exact_value(&game, progress)?,
+                curve: None,
+                curve_source: String::new(),
+                max_rows: args.max_rows,
+            }
+        }
+        None => {
+            let plan = SolvePlan {
+                target_relative: args.target_relative,
+                time_limit: Duration::from_secs_f64(args.time),
+            };
+            solve_for_report(&game, &args.game, plan, progress)?
+        }
+    };
+    input.max_rows = args.max_rows;
+    if let (Some(c), Some(path)) = (curve, &args.curve) {
+        input.curve = Some(c);
+        input.curve_source = format!("from {}", path.display());
+    }
+    write(&game, input, &args.output, args.png.as_deref())
+}
+
+/// Builds the report and writes the HTML (atomically) and the PNGs; prints what was written.
+pub(crate) fn write(
+    game: &Game,
+    input: ReportInput,
+    output: &Path,
+    png: Option<&Path>,
+) -> Result<()> {
+    let report = Report::build(game, input)?;
+    write_atomic(output, report.to_html().as_bytes())?;
+    let rows = report.analysis.rows.len();
+    eprintln!(
+        "report written to {} ({} of {rows} information sets, {} pictures; {} evaluation)",
+        output.display(),
+        rows.min(report.max_rows),
+        report.pictures.len(),
+        if report.analysis.evaluation.exact {
+            "exact"
+        } else {
+            "f64"
+        }
+    );
+    if let Some(dir) = png {
+        for path in report.write_pngs(dir)? {
+            eprintln!("picture written to {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// `bluff solve --algo lp --report`: the report of the exact LP solution just computed.
+pub(crate) fn from_solve_lp(
+    game: &Game,
+    spec: &str,
+    solution: ExactSolution,
+    output: &Path,
+) -> Result<()> {
+    let st = &solution.stats;
+    let input = ReportInput {
+        spec: spec.to_string(),
+        provenance: format!(
+            "bluff solve --algo lp: exact sequence-form LP ({} + {} sequences), certified by \
+             exact best responses (NashConv = 0).",
+            st.sequences[0], st.sequences[1]
+        ),
+        strategy: Strategy::Exact(solution.profile),
+        known_value: Some(KnownValue {
+            value: solution.value,
+            how: "exact sequence-form LP, certified by exact best responses".into(),
+        }),
+        curve: None,
+        curve_source: String::new(),
+        max_rows: DEFAULT_MAX_ROWS,
+    };
+    write(game, input, output, None)
+}
+
+/// `bluff solve --algo <cfr family> --report`: the report of the average strategy and the
+/// curve of the run just made (the exact value comes from the LP where it fits).
+pub(crate) fn from_solve_cfr(
+    game: &Game,
+    spec: &str,
+    average: &Profile<f64>,
+    provenance: String,
+    points: &[CurvePoint],
+    output: &Path,
+) -> Result<()> {
+    let input = ReportInput {
+        spec: spec.to_string(),
+        strategy: Strategy::Float(average.clone()),
+        provenance,
+        known_value: exact_value(game, std::io::stderr().is_terminal())?,
+        curve: Some(curve_pairs(points)),
+        curve_source: "this run".into(),
+        max_rows: DEFAULT_MAX_ROWS,
+    };
+    write(game, input, output, None)
+}

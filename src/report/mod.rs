@@ -1,0 +1,404 @@
+//! `bluff report`: one self-contained HTML page that explains a strategy profile — summary
+//! figures, every information set with its leaks, the convergence curve and the seed games'
+//! pictures — plus PNG exports of the pictures.
+//!
+//! [`Report::build`] computes everything (exactly where the strategy is exact and the game
+//! small, in `f64` otherwise); [`Report::to_html`] renders it with inline CSS, SVG and a little
+//! optional JavaScript (sorting and filtering; every table is rendered server-side);
+//! [`Report::write_pngs`] writes each picture as a PNG.
+
+pub mod analysis;
+pub mod charts;
+pub mod font;
+mod html;
+mod pictures;
+pub mod scene;
+
+use crate::game::Game;
+use crate::scalar::{format_rational, Rational};
+use crate::solve::cfr::{CfrSolver, CurvePoint, RegretParams, StopRule, Target};
+use crate::solve::lp::Method;
+use crate::solve::sequence_form::solve_exact_with;
+use crate::strategy::{ExactProfile, Profile};
+use analysis::{analyse, Analysis};
+use anyhow::{bail, Context, Result};
+use scene::Scene;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Games with at most this many sequences (both players together) are solved by the exact LP
+/// when no strategy is given, and get their exact value from it otherwise (Leduc has 2186).
+pub const LP_MAX_SEQUENCES: usize = 2500;
+/// Exact strategies are evaluated in rationals on games with at most this many nodes; larger
+/// games and float strategies are evaluated in `f64`.
+pub const EXACT_MAX_NODES: usize = 60_000;
+/// Default number of information-set rows shown (the biggest local regrets first).
+pub const DEFAULT_MAX_ROWS: usize = 3000;
+
+/// The strategy profile a report explains.
+#[derive(Clone, Debug)]
+pub enum Strategy {
+    /// Exact probabilities (from the LP or a strategy file).
+    Exact(ExactProfile),
+    /// Float probabilities (from a CFR run).
+    Float(Profile<f64>),
+}
+
+/// The game value when it is known exactly, and how it was found.
+#[derive(Clone, Debug)]
+pub struct KnownValue {
+    /// Player 1's value.
+    pub value: Rational,
+    /// Where it comes from, e.g. "exact sequence-form LP".
+    pub how: String,
+}
+
+/// What a report is made from.
+#[derive(Clone, Debug)]
+pub struct ReportInput {
+    /// The game spec as given on the command line.
+    pub spec: String,
+    /// The strategy.
+    pub strategy: Strategy,
+    /// One sentence on where the strategy comes from.
+    pub provenance: String,
+    /// The exact game value, if known.
+    pub known_value: Option<KnownValue>,
+    /// A convergence curve `(iteration, exploitability)`, if any.
+    pub curve: Option<Vec<(f64, f64)>>,
+    /// Where the curve comes from.
+    pub curve_source: String,
+    /// Largest number of information-set rows on the page.
+    pub max_rows: usize,
+}
+
+/// A picture of the report with its caption.
+#[derive(Clone, Debug)]
+pub struct Picture {
+    /// Short id, also the PNG file stem.
+    pub id: String,
+    /// Heading.
+    pub title: String,
+    /// What the picture shows and how it was computed.
+    pub caption: String,
+    /// The drawing.
+    pub scene: Scene,
+}
+
+/// Sizes of the game for the summary.
+#[derive(Clone, Debug)]
+pub struct GameFacts {
+    /// The game's own name.
+    pub name: String,
+    /// Player names.
+    pub players: [String; 2],
+    /// Nodes in the tree.
+    pub nodes: usize,
+    /// Terminal nodes.
+    pub terminals: usize,
+    /// Information sets per player.
+    pub infosets: [usize; 2],
+    /// Sequences per player (empty sequence included).
+    pub sequences: [usize; 2],
+    /// Smallest and largest payoff of player 1, exactly.
+    pub payoff_range: (Rational, Rational),
+    /// The payoffs add to this at every terminal.
+    pub constant_sum: Rational,
+}
+
+/// Everything shown in a report.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The game spec.
+    pub spec: String,
+    /// Game sizes.
+    pub facts: GameFacts,
+    /// Where the strategy comes from.
+    pub provenance: String,
+    /// The exact value, if known.
+    pub known_value: Option<KnownValue>,
+    /// Evaluation and per-set rows (all of them, sorted by local regret).
+    pub analysis: Analysis,
+    /// Rows shown on the page (a prefix of `analysis.rows`).
+    pub max_rows: usize,
+    /// The pictures (convergence curve first, when given).
+    pub pictures: Vec<Picture>,
+    /// Notes on pictures that could not be drawn (e.g. a label missing from the strategy).
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    /// Evaluates the strategy, analyses every information set and draws the pictures.
+    pub fn build(game: &Game, input: ReportInput) -> Result<Report> {
+        let facts = facts(game);
+        let exact_eval =
+            matches!(input.strategy, Strategy::Exact(_)) && game.nodes.len() <= EXACT_MAX_NODES;
+        let analysis = match &input.strategy {
+            Strategy::Exact(p) if exact_eval => analyse(game, p, true),
+            Strategy::Exact(p) => analyse(game, &p.to_f64(), false),
+            Strategy::Float(p) => analyse(game, p, false),
+        };
+        let float_profile = match &input.strategy {
+            Strategy::Exact(p) => p.to_f64(),
+            Strategy::Float(p) => p.clone(),
+        };
+        let mut pictures = Vec::new();
+        if let Some(curve) = &input.curve {
+            if !curve.iter().any(|&(x, y)| x >= 1.0 && y > 0.0) {
+                bail!("the convergence curve has no point with iteration >= 1 and exploitability > 0 to plot on log axes");
+            }
+            pictures.push(Picture {
+                id: "convergence".into(),
+                title: "Convergence".into(),
+                caption: format!(
+                    "Exploitability of the average strategy against iterations, log-log ({}).",
+                    input.curve_source
+                ),
+                scene: charts::convergence(&format!("exploitability on {}", input.spec), curve),
+            });
+        }
+        let mut notes = Vec::new();
+        pictures::seed_pictures(
+            game,
+            &input.spec,
+            &float_profile,
+            input.known_value.as_ref(),
+            &mut pictures,
+            &mut notes,
+        )?;
+        Ok(Report {
+            spec: input.spec,
+            facts,
+            provenance: input.provenance,
+            known_value: input.known_value,
+            analysis,
+            max_rows: input.max_rows,
+            pictures,
+            notes,
+        })
+    }
+
+    /// The report as one self-contained HTML page.
+    pub fn to_html(&self) -> String {
+        html::render(self)
+    }
+
+    /// Writes every picture as `DIR/<id>.png` (twice the on-page size); returns the paths.
+    pub fn write_pngs(&self, dir: &Path) -> Result<Vec<PathBuf>> {
+        if !dir.is_dir() {
+            bail!(
+                "--png {}: not an existing directory (create it first)",
+                dir.display()
+            );
+        }
+        let mut out = Vec::new();
+        for p in &self.pictures {
+            let path = dir.join(format!("{}.png", p.id));
+            p.scene
+                .write_png(&path, 2)
+                .with_context(|| format!("writing picture {}", p.id))?;
+            out.push(path);
+        }
+        Ok(out)
+    }
+}
+
+fn facts(game: &Game) -> GameFacts {
+    let mut lo: Option<&Rational> = None;
+    let mut hi: Option<&Rational> = None;
+    for t in &game.terminals {
+        if lo.is_none_or(|l| &t.payoff0 < l) {
+            lo = Some(&t.payoff0);
+        }
+        if hi.is_none_or(|h| &t.payoff0 > h) {
+            hi = Some(&t.payoff0);
+        }
+    }
+    let zero = Rational::from_integer(0.into());
+    GameFacts {
+        name: game.name.clone(),
+        players: game.player_names.clone(),
+        nodes: game.nodes.len(),
+        terminals: game.terminals.len(),
+        infosets: [game.infosets[0].len(), game.infosets[1].len()],
+        sequences: [game.num_sequences(0), game.num_sequences(1)],
+        payoff_range: (
+            lo.cloned().unwrap_or_else(|| zero.clone()),
+            hi.cloned().unwrap_or(zero),
+        ),
+        constant_sum: game.constant_sum.clone(),
+    }
+}
+
+/// Whether the exact LP is used for this game (by its size in sequences).
+pub fn lp_fits(game: &Game) -> bool {
+    game.num_sequences(0) + game.num_sequences(1) <= LP_MAX_SEQUENCES
+}
+
+/// The exact value by the sequence-form LP, where it fits.
+pub fn exact_value(game: &Game, show_progress: bool) -> Result<Option<KnownValue>> {
+    if !lp_fits(game) {
+        return Ok(None);
+    }
+    let s = solve_exact_with(game, Method::FloatThenExact, show_progress)?;
+    Ok(Some(KnownValue {
+        value: s.value,
+        how: "exact sequence-form LP, certified by exact best responses".into(),
+    }))
+}
+
+/// How a game without a strategy file is solved for its report.
+#[derive(Clone, Copy, Debug)]
+pub struct SolvePlan {
+    /// DCFR stops at this exploitability as a fraction of the payoff range.
+    pub target_relative: f64,
+    /// ... or after this much time.
+    pub time_limit: Duration,
+}
+
+impl Default for SolvePlan {
+    fn default() -> Self {
+        SolvePlan {
+            target_relative: 1e-3,
+            time_limit: Duration::from_secs(300),
+        }
+    }
+}
+
+/// Solves a game for its report: the exact LP where it fits ([`lp_fits`]), else DCFR until
+/// the plan's target or time limit. Returns the report input (strategy, provenance, value,
+/// curve).
+pub fn solve_for_report(
+    game: &Game,
+    spec: &str,
+    plan: SolvePlan,
+    show_progress: bool,
+) -> Result<ReportInput> {
+    if lp_fits(game) {
+        let start = Instant::now();
+        let s = solve_exact_with(game, Method::FloatThenExact, show_progress)?;
+        let seconds = start.elapsed().as_secs_f64();
+        return Ok(ReportInput {
+            spec: spec.to_string(),
+            strategy: Strategy::Exact(s.profile),
+            provenance: format!(
+                "No strategy was given: solved exactly by the sequence-form LP ({} + {} \
+                 sequences, {seconds:.2} s), certified by exact best responses (NashConv = 0).",
+                s.stats.sequences[0], s.stats.sequences[1]
+            ),
+            known_value: Some(KnownValue {
+                value: s.value,
+                how: "exact sequence-form LP, certified by exact best responses".into(),
+            }),
+            curve: None,
+            curve_source: String::new(),
+            max_rows: DEFAULT_MAX_ROWS,
+        });
+    }
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let mut solver =
+        CfrSolver::new(game, RegretParams::discounted_default()).with_threads(threads)?;
+    let stop = StopRule {
+        max_iterations: None,
+        target: Some(Target::FractionOfRange(plan.target_relative)),
+        time: Some(plan.time_limit),
+    };
+    let points = solver.run(game, &stop, 1000, |_| {});
+    let last = *points.last().context("the DCFR run did no iterations")?;
+    let (lo, hi) = game.payoff_range();
+    let reached = last.exploitability <= plan.target_relative * (hi - lo);
+    Ok(ReportInput {
+        spec: spec.to_string(),
+        strategy: Strategy::Float(solver.average_profile()),
+        provenance: format!(
+            "No strategy was given and the game is too large for the exact LP ({} + {} \
+             sequences > {LP_MAX_SEQUENCES}): solved by DCFR (alpha 1.5, beta 0, gamma 2) with \
+             target exploitability {:e} of the payoff range ({:e}) or {} s; {} after {} \
+             iterations in {:.1} s with exploitability {:.3e}.",
+            game.num_sequences(0),
+            game.num_sequences(1),
+            plan.target_relative,
+            plan.target_relative * (hi - lo),
+            plan.time_limit.as_secs(),
+            if reached {
+                "target reached"
+            } else {
+                "TIME LIMIT reached before the target"
+            },
+            last.iteration,
+            last.seconds,
+            last.exploitability
+        ),
+        known_value: None,
+        curve: Some(curve_pairs(&points)),
+        curve_source: "DCFR run made for this report".into(),
+        max_rows: DEFAULT_MAX_ROWS,
+    })
+}
+
+/// `(iteration, exploitability)` pairs of a CFR run.
+pub fn curve_pairs(points: &[CurvePoint]) -> Vec<(f64, f64)> {
+    points
+        .iter()
+        .map(|p| (p.iteration as f64, p.exploitability))
+        .collect()
+}
+
+/// Reads a curve CSV as written by `bluff solve --curve` (header `iteration,exploitability,...`).
+pub fn parse_curve_csv(text: &str) -> Result<Vec<(f64, f64)>> {
+    let mut lines = text.lines().enumerate();
+    let (_, header) = lines
+        .next()
+        .context("empty curve file: expected a header line")?;
+    let cols: Vec<&str> = header.split(',').map(str::trim).collect();
+    let find = |name: &str| {
+        cols.iter().position(|c| *c == name).with_context(|| {
+            format!("line 1: the header {header:?} has no column {name:?} (expected iteration,exploitability,...)")
+        })
+    };
+    let (ci, ce) = (find("iteration")?, find("exploitability")?);
+    let mut out = Vec::new();
+    for (i, line) in lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        let get = |c: usize, name: &str| -> Result<f64> {
+            let f = fields
+                .get(c)
+                .with_context(|| format!("line {}: missing field {name}", i + 1))?;
+            let v: f64 = f
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+                .with_context(|| {
+                    format!(
+                        "line {}: {name} {f:?} is not a finite non-negative number",
+                        i + 1
+                    )
+                })?;
+            Ok(v)
+        };
+        out.push((get(ci, "iteration")?, get(ce, "exploitability")?));
+    }
+    if out.is_empty() {
+        bail!("the curve file has a header but no data lines");
+    }
+    Ok(out)
+}
+
+/// Formats an exact number for the page: `p/q` when short, else its digit count.
+pub fn exact_text(r: &str) -> String {
+    if r.len() <= 48 {
+        r.to_string()
+    } else {
+        format!("(exact rational, {} characters)", r.len())
+    }
+}
+
+/// The exact rational as text (for callers holding a [`Rational`]).
+pub fn rational_text(r: &Rational) -> String {
+    exact_text(&format_rational(r))
+}

@@ -1,0 +1,520 @@
+//! Pictures as lists of shapes, written either as inline SVG (for the HTML page) or as PNG
+//! (through plotters' bitmap backend, with text drawn by the built-in pixel font).
+
+use anyhow::{anyhow, Context, Result};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// An RGB colour.
+pub type Rgb = (u8, u8, u8);
+
+/// Horizontal alignment of text relative to its anchor point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// The text starts at the point.
+    Start,
+    /// The text is centred on the point.
+    Middle,
+    /// The text ends at the point.
+    End,
+}
+
+/// One drawing primitive; coordinates are pixels from the top-left corner.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    /// A rectangle, optionally filled and outlined, with an optional hover title.
+    Rect {
+        /// Left edge.
+        x: f64,
+        /// Top edge.
+        y: f64,
+        /// Width.
+        w: f64,
+        /// Height.
+        h: f64,
+        /// Fill colour.
+        fill: Option<Rgb>,
+        /// Outline colour.
+        stroke: Option<Rgb>,
+        /// Tooltip text (SVG only).
+        title: Option<String>,
+    },
+    /// A straight line.
+    Line {
+        /// Start and end points.
+        from: (f64, f64),
+        /// End point.
+        to: (f64, f64),
+        /// Colour.
+        color: Rgb,
+        /// Width in pixels.
+        width: f64,
+    },
+    /// An open polyline.
+    Polyline {
+        /// The points in order.
+        points: Vec<(f64, f64)>,
+        /// Colour.
+        color: Rgb,
+        /// Width in pixels.
+        width: f64,
+    },
+    /// A filled, closed polygon with opacity and an optional outline.
+    Polygon {
+        /// The corners in order.
+        points: Vec<(f64, f64)>,
+        /// Fill colour.
+        fill: Rgb,
+        /// Fill opacity in [0, 1].
+        opacity: f64,
+        /// Outline colour.
+        stroke: Option<Rgb>,
+    },
+    /// A filled disc with an optional tooltip.
+    Circle {
+        /// Centre.
+        center: (f64, f64),
+        /// Radius.
+        r: f64,
+        /// Fill colour.
+        fill: Rgb,
+        /// Tooltip text (SVG only).
+        title: Option<String>,
+    },
+    /// A line of text.
+    Text {
+        /// Anchor point (baseline).
+        at: (f64, f64),
+        /// The text.
+        text: String,
+        /// Font size in pixels.
+        size: f64,
+        /// Alignment.
+        anchor: Anchor,
+        /// Colour.
+        color: Rgb,
+        /// Rotated 90 degrees counter-clockwise (for vertical axis titles).
+        vertical: bool,
+    },
+}
+
+/// A picture: a size and its shapes, drawn in order.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// The shapes, back to front.
+    pub shapes: Vec<Shape>,
+}
+
+/// Escapes text for HTML and SVG.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn hex(c: Rgb) -> String {
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
+fn points_attr(points: &[(f64, f64)]) -> String {
+    let parts: Vec<String> = points
+        .iter()
+        .map(|(x, y)| format!("{x:.1},{y:.1}"))
+        .collect();
+    parts.join(" ")
+}
+
+impl Scene {
+    /// An empty white picture.
+    pub fn new(width: u32, height: u32) -> Self {
+        Scene {
+            width,
+            height,
+            shapes: Vec::new(),
+        }
+    }
+
+    /// Adds a shape.
+    pub fn push(&mut self, shape: Shape) {
+        self.shapes.push(shape);
+    }
+
+    /// Adds text (horizontal).
+    pub fn text(&mut self, at: (f64, f64), text: impl Into<String>, size: f64, anchor: Anchor) {
+        self.push(Shape::Text {
+            at,
+            text: text.into(),
+            size,
+            anchor,
+            color: (30, 30, 30),
+            vertical: false,
+        });
+    }
+
+    /// Adds a line.
+    pub fn line(&mut self, from: (f64, f64), to: (f64, f64), color: Rgb, width: f64) {
+        self.push(Shape::Line {
+            from,
+            to,
+            color,
+            width,
+        });
+    }
+
+    /// The picture as an inline `<svg>` element; `label` becomes its accessible name.
+    pub fn to_svg(&self, label: &str) -> String {
+        let mut s = String::new();
+        let _ = write!(
+            s,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" \
+             height=\"{h}\" role=\"img\" aria-label=\"{label}\" \
+             font-family=\"Helvetica, Arial, sans-serif\">",
+            w = self.width,
+            h = self.height,
+            label = escape(label)
+        );
+        let _ = write!(
+            s,
+            "<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>",
+            self.width, self.height
+        );
+        for shape in &self.shapes {
+            match shape {
+                Shape::Rect {
+                    x,
+                    y,
+                    w,
+                    h,
+                    fill,
+                    stroke,
+                    title,
+                } => {
+                    let _ = write!(
+                        s,
+                        "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" \
+                         fill=\"{}\" stroke=\"{}\"",
+                        fill.map_or("none".into(), hex),
+                        stroke.map_or("none".into(), hex)
+                    );
+                    match title {
+                        Some(t) => {
+                            let _ = write!(s, "><title>{}</title></rect>", escape(t));
+                        }
+                        None => s.push_str("/>"),
+                    }
+                }
+                Shape::Line {
+                    from,
+                    to,
+                    color,
+                    width,
+                } => {
+                    let _ = write!(
+                        s,
+                        "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" \
+                         stroke=\"{}\" stroke-width=\"{width}\"/>",
+                        from.0,
+                        from.1,
+                        to.0,
+                        to.1,
+                        hex(*color)
+                    );
+                }
+                Shape::Polyline {
+                    points,
+                    color,
+                    width,
+                } => {
+                    let _ = write!(
+                        s,
+                        "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" \
+                         stroke-width=\"{width}\" stroke-linejoin=\"round\"/>",
+                        points_attr(points),
+                        hex(*color)
+                    );
+                }
+                Shape::Polygon {
+                    points,
+                    fill,
+                    opacity,
+                    stroke,
+                } => {
+                    let _ = write!(
+                        s,
+                        "<polygon points=\"{}\" fill=\"{}\" fill-opacity=\"{opacity}\" \
+                         stroke=\"{}\"/>",
+                        points_attr(points),
+                        hex(*fill),
+                        stroke.map_or("none".into(), hex)
+                    );
+                }
+                Shape::Circle {
+                    center,
+                    r,
+                    fill,
+                    title,
+                } => {
+                    let _ = write!(
+                        s,
+                        "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{r}\" fill=\"{}\"",
+                        center.0,
+                        center.1,
+                        hex(*fill)
+                    );
+                    match title {
+                        Some(t) => {
+                            let _ = write!(s, "><title>{}</title></circle>", escape(t));
+                        }
+                        None => s.push_str("/>"),
+                    }
+                }
+                Shape::Text {
+                    at,
+                    text,
+                    size,
+                    anchor,
+                    color,
+                    vertical,
+                } => {
+                    let anchor = match anchor {
+                        Anchor::Start => "start",
+                        Anchor::Middle => "middle",
+                        Anchor::End => "end",
+                    };
+                    let transform = if *vertical {
+                        format!(" transform=\"rotate(-90 {:.1} {:.1})\"", at.0, at.1)
+                    } else {
+                        String::new()
+                    };
+                    let _ = write!(
+                        s,
+                        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{size}\" \
+                         text-anchor=\"{anchor}\" fill=\"{}\"{transform}>{}</text>",
+                        at.0,
+                        at.1,
+                        hex(*color),
+                        escape(text)
+                    );
+                }
+            }
+        }
+        s.push_str("</svg>");
+        s
+    }
+
+    /// Writes the picture as a PNG at `scale` times its size (atomically: a temporary PNG in
+    /// the same directory, then a rename).
+    pub fn write_png(&self, path: &Path, scale: u32) -> Result<()> {
+        use plotters::prelude::*;
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        let name = path
+            .file_name()
+            .with_context(|| format!("{} is not a file path", path.display()))?;
+        // The bitmap backend picks the format from the extension, so the temporary ends in .png.
+        let tmp = dir.join(format!(
+            ".{}.{}.tmp.png",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let result = (|| -> Result<()> {
+            let (w, h) = (self.width * scale, self.height * scale);
+            let mut backend = BitMapBackend::new(&tmp, (w, h));
+            let err = |e: &dyn std::fmt::Display| anyhow!("drawing {}: {e}", path.display());
+            let k = scale as f64;
+            let pt = |p: (f64, f64)| ((p.0 * k).round() as i32, (p.1 * k).round() as i32);
+            let style = |c: Rgb, alpha: f64, filled: bool, width: f64| ShapeStyle {
+                color: RGBAColor(c.0, c.1, c.2, alpha),
+                filled,
+                stroke_width: ((width * k).round() as u32).max(1),
+            };
+            backend
+                .draw_rect(
+                    (0, 0),
+                    (w as i32, h as i32),
+                    &style((255, 255, 255), 1.0, true, 1.0),
+                    true,
+                )
+                .map_err(|e| err(&e))?;
+            for shape in &self.shapes {
+                match shape {
+                    Shape::Rect {
+                        x,
+                        y,
+                        w,
+                        h,
+                        fill,
+                        stroke,
+                        ..
+                    } => {
+                        let (a, b) = (pt((*x, *y)), pt((x + w, y + h)));
+                        if let Some(c) = fill {
+                            backend
+                                .draw_rect(a, b, &style(*c, 1.0, true, 1.0), true)
+                                .map_err(|e| err(&e))?;
+                        }
+                        if let Some(c) = stroke {
+                            backend
+                                .draw_rect(a, b, &style(*c, 1.0, false, 1.0), false)
+                                .map_err(|e| err(&e))?;
+                        }
+                    }
+                    Shape::Line {
+                        from,
+                        to,
+                        color,
+                        width,
+                    } => {
+                        backend
+                            .draw_path([pt(*from), pt(*to)], &style(*color, 1.0, false, *width))
+                            .map_err(|e| err(&e))?;
+                    }
+                    Shape::Polyline {
+                        points,
+                        color,
+                        width,
+                    } => {
+                        backend
+                            .draw_path(
+                                points.iter().map(|p| pt(*p)),
+                                &style(*color, 1.0, false, *width),
+                            )
+                            .map_err(|e| err(&e))?;
+                    }
+                    Shape::Polygon {
+                        points,
+                        fill,
+                        opacity,
+                        stroke,
+                    } => {
+                        backend
+                            .fill_polygon(
+                                points.iter().map(|p| pt(*p)),
+                                &style(*fill, *opacity, true, 1.0),
+                            )
+                            .map_err(|e| err(&e))?;
+                        if let Some(c) = stroke {
+                            let mut closed: Vec<(i32, i32)> =
+                                points.iter().map(|p| pt(*p)).collect();
+                            if let Some(&first) = closed.first() {
+                                closed.push(first);
+                            }
+                            backend
+                                .draw_path(closed, &style(*c, 1.0, false, 1.0))
+                                .map_err(|e| err(&e))?;
+                        }
+                    }
+                    Shape::Circle {
+                        center, r, fill, ..
+                    } => {
+                        backend
+                            .draw_circle(
+                                pt(*center),
+                                (r * k).round().max(1.0) as u32,
+                                &style(*fill, 1.0, true, 1.0),
+                                true,
+                            )
+                            .map_err(|e| err(&e))?;
+                    }
+                    Shape::Text {
+                        at,
+                        text,
+                        size,
+                        anchor,
+                        color,
+                        vertical,
+                    } => {
+                        draw_text(
+                            &mut backend,
+                            *at,
+                            text,
+                            *size,
+                            *anchor,
+                            *color,
+                            *vertical,
+                            k,
+                        )?;
+                    }
+                }
+            }
+            backend.present().map_err(|e| err(&e))?;
+            Ok(())
+        })();
+        let result = result.and_then(|()| {
+            std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+        });
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result
+    }
+}
+
+/// Draws text with the pixel font: each font pixel becomes a square of `dot` device pixels.
+#[allow(clippy::too_many_arguments)]
+fn draw_text(
+    backend: &mut plotters::prelude::BitMapBackend,
+    at: (f64, f64),
+    text: &str,
+    size: f64,
+    anchor: Anchor,
+    color: Rgb,
+    vertical: bool,
+    scale: f64,
+) -> Result<()> {
+    use super::font::{glyph, CELL};
+    use plotters::prelude::*;
+    // A 7-pixel glyph stands for a font of about 9 pixels (cap height ~0.72 em).
+    let dot = ((size * scale / 9.0).round() as i32).max(1);
+    let n = text.chars().count() as i32;
+    let advance = CELL.0 as i32 * dot;
+    let total = n * advance - dot;
+    let start = match anchor {
+        Anchor::Start => 0,
+        Anchor::Middle => -total / 2,
+        Anchor::End => -total,
+    };
+    let (ax, ay) = ((at.0 * scale).round() as i32, (at.1 * scale).round() as i32);
+    let style = ShapeStyle {
+        color: RGBAColor(color.0, color.1, color.2, 1.0),
+        filled: true,
+        stroke_width: 1,
+    };
+    for (i, c) in text.chars().enumerate() {
+        let rows = glyph(c);
+        for (r, bits) in rows.iter().enumerate() {
+            for col in 0..5 {
+                if bits & (1 << (4 - col)) == 0 {
+                    continue;
+                }
+                // Along the text, u; across it, v (the baseline is at v = 0, ink above it).
+                let u = start + i as i32 * advance + col * dot;
+                let v = (r as i32 - 7) * dot;
+                let (x, y) = if vertical {
+                    (ax + v, ay - u - dot)
+                } else {
+                    (ax + u, ay + v)
+                };
+                backend
+                    .draw_rect((x, y), (x + dot - 1, y + dot - 1), &style, true)
+                    .map_err(|e| anyhow!("{e}"))?;
+            }
+        }
+    }
+    Ok(())
+}
