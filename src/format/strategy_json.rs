@@ -153,8 +153,11 @@ pub fn profile_from_json(
                 "expected an object keyed by information-set label",
             )
         })?;
+        // One hash set of labels, not a search per key (a game may have millions of sets).
+        let labels: std::collections::HashSet<&str> =
+            game.infosets[p].iter().map(|s| s.label.as_str()).collect();
         for key in sets.keys() {
-            if game.find_infoset(p, key).is_none() {
+            if !labels.contains(key.as_str()) {
                 return Err(field_err(
                     format!("{player_field}.{key:?}"),
                     "no such information set in this game",

@@ -138,36 +138,41 @@ pub fn reduced_strategies(
         after_sequence[set.parent_sequence()].push(id);
     }
     let mut out = Vec::new();
-    let mut choices = vec![None; sets.len()];
-    let pending = after_sequence[0].clone();
-    enumerate(
-        game,
-        player,
-        &after_sequence,
-        pending,
-        &mut choices,
-        &mut out,
-        limit,
-    )?;
-    Ok(out)
-}
-
-/// Decides the smallest pending set in every possible way, then recurses on what that opens up.
-fn enumerate(
-    game: &Game,
-    player: Player,
-    after_sequence: &[Vec<usize>],
-    mut pending: Vec<usize>,
-    choices: &mut Vec<Option<usize>>,
-    out: &mut Vec<ReducedStrategy>,
-    limit: usize,
-) -> Result<()> {
-    let Some(pos) = pending
-        .iter()
-        .enumerate()
-        .min_by_key(|(_, &s)| s)
-        .map(|(i, _)| i)
-    else {
+    let mut choices: Vec<Option<usize>> = vec![None; sets.len()];
+    // Depth-first enumeration with an explicit stack (no recursion on game depth): each frame
+    // is a decided set, the sets still pending beside it, and the action being tried.
+    struct Frame {
+        set: usize,
+        rest: Vec<usize>,
+        action: usize,
+    }
+    let opened = |set: usize, action: usize, rest: &[usize]| -> Vec<usize> {
+        let mut next = rest.to_vec();
+        next.extend_from_slice(&after_sequence[1 + sets[set].action_offset + action]);
+        next
+    };
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut pending = after_sequence[0].clone();
+    loop {
+        // Decide the smallest pending set, trying its first action.
+        if let Some(pos) = pending
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, &s)| s)
+            .map(|(i, _)| i)
+        {
+            let set = pending.swap_remove(pos);
+            choices[set] = Some(0);
+            let next = opened(set, 0, &pending);
+            stack.push(Frame {
+                set,
+                rest: std::mem::take(&mut pending),
+                action: 0,
+            });
+            pending = next;
+            continue;
+        }
+        // Nothing pending: a complete reduced strategy.
         if out.len() == limit {
             bail!(
                 "player {} has more than {limit} reduced pure strategies; the normal form is too \
@@ -175,7 +180,6 @@ fn enumerate(
                 game.player_names[player]
             );
         }
-        let sets = &game.infosets[player];
         let label = choices
             .iter()
             .enumerate()
@@ -186,18 +190,21 @@ fn enumerate(
             choices: choices.clone(),
             label,
         });
-        return Ok(());
-    };
-    let set = pending.swap_remove(pos);
-    let info = &game.infosets[player][set];
-    for a in 0..info.actions.len() {
-        choices[set] = Some(a);
-        let mut next = pending.clone();
-        next.extend_from_slice(&after_sequence[1 + info.action_offset + a]);
-        enumerate(game, player, after_sequence, next, choices, out, limit)?;
+        // Back up to the deepest set with an untried action.
+        loop {
+            let Some(top) = stack.last_mut() else {
+                return Ok(out);
+            };
+            top.action += 1;
+            if top.action < sets[top.set].actions.len() {
+                choices[top.set] = Some(top.action);
+                pending = opened(top.set, top.action, &top.rest);
+                break;
+            }
+            choices[top.set] = None;
+            stack.pop();
+        }
     }
-    choices[set] = None;
-    Ok(())
 }
 
 /// Chance reach times player 0's payoff, summed per pair of sequences leading to a terminal.
