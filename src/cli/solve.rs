@@ -557,6 +557,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 "predictive": params.predictive,
             },
             "threads": threads,
+            "nodes": game.nodes.len(),
+            "infosets": [game.infosets[0].len(), game.infosets[1].len()],
             "iterations": last.iteration,
             "seconds": last.seconds,
             "iterations_per_second": rate,
