@@ -5,8 +5,8 @@ use crate::format::strategy_json::profile_from_json;
 use crate::game::Game;
 use crate::games;
 use crate::report::{
-    curve_pairs, exact_value, parse_curve_csv, solve_for_report, KnownValue, Report, ReportInput,
-    SolvePlan, Strategy, DEFAULT_MAX_ROWS,
+    curve_pairs, exact_value, parse_curve_csv, solve_for_report, strategy_from_file, KnownValue,
+    Report, ReportInput, SolvePlan, Strategy, DEFAULT_MAX_ROWS,
 };
 use crate::solve::cfr::CurvePoint;
 use crate::solve::sequence_form::ExactSolution;
@@ -41,6 +41,10 @@ pub struct ReportArgs {
     /// fraction of the payoff range.
     #[arg(long, default_value_t = 1e-3, value_name = "F")]
     target_relative: f64,
+    /// Evaluate a strategy file in exact rationals even when its probabilities are long
+    /// decimals or the game is large (slow).
+    #[arg(long)]
+    exact: bool,
     /// Without a strategy, on games too large for the LP: DCFR's time limit in seconds.
     #[arg(long, default_value_t = 300.0, value_name = "S")]
     time: f64,
@@ -126,10 +130,11 @@ pub fn run(args: ReportArgs) -> Result<()> {
                     );
                 }
             }
+            let (strategy, how) = strategy_from_file(&game, profile, args.exact);
             ReportInput {
                 spec: args.game.clone(),
-                strategy: Strategy::Exact(profile),
-                provenance: format!("Strategy read from {}.", path.display()),
+                strategy,
+                provenance: format!("Strategy read from {}. {how}", path.display()),
                 known_value: exact_value(&game, progress)?,
                 curve: None,
                 curve_source: String::new(),
