@@ -1,11 +1,10 @@
 //! `bluff solve --algo lp`: solve a game exactly by the sequence-form linear program.
 
-use crate::format::atomic::write_atomic;
 use crate::format::strategy_json::profile_to_json;
 use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
-use crate::solve::sequence_form::{solve_exact_with, ExactSolution};
-use crate::solve::simplex::Method;
+use crate::solve::lp::{memory, Method, SolveOptions};
+use crate::solve::sequence_form::{solve_exact_with_options, ExactSolution};
 use anyhow::Result;
 use clap::ValueEnum;
 use serde_json::json;
@@ -15,7 +14,7 @@ use std::path::Path;
 /// Simplex method for `bluff solve --algo lp`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum LpMethod {
-    /// Float simplex finds the basis; exact LU verifies it, exact pivots repair it.
+    /// Sparse float simplex finds the basis; exact LU verifies it, exact pivots repair it.
     Guided,
     /// Dense exact tableau with Bland's rule (slow; for small games and cross-checks).
     Tableau,
@@ -26,6 +25,7 @@ pub enum LpMethod {
 pub fn run(
     spec: &str,
     lp_method: LpMethod,
+    max_memory: Option<u64>,
     output: Option<&Path>,
     json_out: bool,
 ) -> Result<(crate::game::Game, ExactSolution)> {
@@ -34,11 +34,16 @@ pub fn run(
         LpMethod::Guided => Method::FloatThenExact,
         LpMethod::Tableau => Method::ExactTableau,
     };
-    let s = solve_exact_with(&game, method, std::io::stderr().is_terminal())?;
+    let options = SolveOptions {
+        method,
+        show_progress: std::io::stderr().is_terminal(),
+        max_memory: max_memory.unwrap_or_else(memory::default_budget),
+    };
+    let s = solve_exact_with_options(&game, &options)?;
     if let Some(path) = output {
         let text = serde_json::to_string_pretty(&profile_to_json(&game, spec, &s.profile))
             .expect("JSON values serialise");
-        write_atomic(path, (text + "\n").as_bytes())?;
+        crate::cli::files::write_output(path, (text + "\n").as_bytes())?;
     }
     let st = &s.stats;
     let value_p2 = &game.constant_sum - &s.value;
@@ -66,6 +71,15 @@ pub fn run(
             },
             "output": output.map(|p| p.display().to_string()),
         }));
+        return Ok((game, s));
+    }
+    if output.is_some_and(crate::cli::files::is_stdout) {
+        // Standard output carries the strategy; keep it clean.
+        eprintln!(
+            "exact value for {}: {} (certified: NashConv exactly 0)",
+            game.player_names[0],
+            format_rational(&s.value)
+        );
         return Ok((game, s));
     }
     println!(

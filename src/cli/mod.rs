@@ -3,12 +3,14 @@
 mod baby_poker;
 mod eval;
 pub mod export;
+pub mod files;
 mod games;
 mod lp;
 mod normal_form;
 mod one_card_poker;
 mod report;
 mod shrek_donkey;
+pub mod signals;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -48,8 +50,46 @@ enum Command {
     Report(report::ReportArgs),
 }
 
-/// Runs the command line; errors are printed as `error: ...` with exit code 1.
+/// A run stopped by SIGINT or SIGTERM after saving its work: exits with 128 + the signal.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct Interrupted {
+    /// The signal number.
+    pub signal: i32,
+    /// What was saved.
+    pub message: String,
+}
+
+/// Most worker threads `--threads` accepts: 4 per available core, at least 4, at most 256.
+/// Results never depend on the thread count, and more threads than cores only cost time.
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    (4 * cores).clamp(4, 256)
+}
+
+/// Checks `--threads` (1..=[`max_threads`]) and gives the default, all cores.
+pub fn threads_arg(threads: Option<usize>) -> anyhow::Result<usize> {
+    let max = max_threads();
+    match threads {
+        Some(0) => anyhow::bail!("--threads 0: expected at least 1"),
+        Some(t) if t > max => anyhow::bail!(
+            "--threads {t}: at most {max} (4 per available core, between 4 and 256); results \
+             do not depend on the thread count"
+        ),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)),
+    }
+}
+
+/// Runs the command line. Exit status: 0 success, 1 error (printed as `error: ...`), 2 usage
+/// error (clap), 130/143 after SIGINT/SIGTERM interrupted a run that saved its work; a closed
+/// output pipe ends the process by SIGPIPE, silently.
 pub fn main() -> ExitCode {
+    signals::default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Games(args) => games::run(args),
@@ -65,6 +105,10 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
+            if let Some(i) = err.downcast_ref::<Interrupted>() {
+                eprintln!("{}", i.message);
+                return ExitCode::from(signals::exit_status(i.signal));
+            }
             eprintln!("error: {err:#}");
             ExitCode::FAILURE
         }

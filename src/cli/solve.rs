@@ -1,12 +1,15 @@
 //! `bluff solve`: run a CFR-family solver, write the average strategy, the convergence curve
 //! and its plot.
 
+use crate::cli::files::{is_stdout, write_output, FilePlan};
 use crate::eval::exploitability;
 use crate::format::atomic::write_atomic;
+use crate::format::checkpoint::{self, Checkpoint};
 use crate::format::strategy_json::profile_to_json;
 use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
 use crate::solve::cfr::{CfrSolver, CurvePoint, RegretParams, StopRule, Target};
+use crate::solve::resumable::{drive, Saver, Schedule, StopReason};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -63,11 +66,12 @@ pub enum Updates {
 /// Arguments of `bluff solve`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Game spec (see `bluff games`).
-    game: String,
-    /// Algorithm.
-    #[arg(long, value_enum, default_value = "cfr")]
-    algo: Algo,
+    /// Game spec (see `bluff games`); with --resume, taken from the checkpoint when left out.
+    #[arg(required_unless_present = "resume")]
+    game: Option<String>,
+    /// Algorithm (default cfr; with --resume, the checkpoint's).
+    #[arg(long, value_enum)]
+    algo: Option<Algo>,
     /// Stop after N iterations.
     #[arg(long, value_name = "N")]
     iterations: Option<u64>,
@@ -113,13 +117,32 @@ pub struct SolveArgs {
     /// Simplex method of `--algo lp`: float-guided exact (fast) or the dense exact tableau.
     #[arg(long, value_enum, default_value = "guided")]
     lp_method: crate::cli::lp::LpMethod,
+    /// Memory budget of `--algo lp` (e.g. 8G, 512M; default 80% of MemAvailable): an LP whose
+    /// estimate exceeds it is refused before allocating, with its size in the message.
+    #[arg(long, value_name = "SIZE", value_parser = crate::solve::lp::memory::parse_bytes)]
+    max_memory: Option<u64>,
     /// Print a JSON summary instead of a table.
     #[arg(long)]
     json: bool,
+    /// Save the whole solver state to FILE (atomically) every --checkpoint-every seconds, at
+    /// the end, and on SIGINT/SIGTERM.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds of solving between checkpoints.
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
+    checkpoint_every: Option<f64>,
+    /// Continue the run saved in FILE; --iterations N is the total, as if never interrupted.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
     /// Also write an HTML report of the result (see `bluff report`).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
 }
+
+/// Longest `--time` and `--checkpoint-every` accepted: about 31 years.
+pub const MAX_SECONDS: f64 = 1e9;
+/// Default `--checkpoint-every`.
+pub const DEFAULT_CHECKPOINT_SECONDS: f64 = 60.0;
 
 fn finite_positive(name: &str, v: Option<f64>) -> Result<()> {
     if let Some(x) = v {
@@ -162,59 +185,45 @@ pub fn regret_params(
     Ok(params)
 }
 
-/// Runs `bluff solve`: validates the options, solves, writes the requested files, reports.
+/// Runs `bluff solve`: validates the options, checks every output location, solves, writes
+/// the requested files, reports.
 pub fn run(args: SolveArgs) -> Result<()> {
-    if args.threads == Some(0) {
-        bail!("--threads 0: expected at least 1");
+    let threads = crate::cli::threads_arg(args.threads)?;
+    if args.algo == Some(Algo::Lp) {
+        return run_lp(&args, threads);
     }
-    if args.algo == Algo::Lp {
-        let cfr_only = [
-            ("--iterations", args.iterations.is_some()),
-            ("--target", args.target.is_some()),
-            ("--target-relative", args.target_relative.is_some()),
-            ("--time", args.time.is_some()),
-            ("--updates", args.updates.is_some()),
-            (
-                "--alpha/--beta/--gamma",
-                args.alpha.is_some() || args.beta.is_some() || args.gamma.is_some(),
-            ),
-            ("--curve", args.curve.is_some()),
-            ("--plot", args.plot.is_some()),
-        ];
-        if let Some((name, _)) = cfr_only.iter().find(|(_, set)| *set) {
-            bail!("{name} applies to the CFR family only; --algo lp solves exactly in one run");
-        }
-        let run = || {
-            crate::cli::lp::run(
-                &args.game,
-                args.lp_method,
-                args.output.as_deref(),
-                args.json,
-            )
-        };
-        // The float simplex splits large pivots over rayon's threads (bit-identical results).
-        let (game, solution) = match args.threads {
-            Some(t) => rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
-                .context("starting the worker threads")?
-                .install(run),
-            None => run(),
-        }?;
-        if let Some(path) = &args.report {
-            crate::cli::report::from_solve_lp(&game, &args.game, solution, path)?;
-        }
-        return Ok(());
+    if args.max_memory.is_some() {
+        bail!("--max-memory applies to --algo lp only");
     }
     for (name, v) in [
         ("target", args.target),
         ("target-relative", args.target_relative),
-        ("time", args.time),
         ("alpha", args.alpha),
         ("beta", args.beta),
         ("gamma", args.gamma),
     ] {
         finite_positive(name, v)?;
+    }
+    for (name, v) in [
+        ("target", args.target),
+        ("target-relative", args.target_relative),
+    ] {
+        if v == Some(0.0) {
+            bail!(
+                "--{name} 0: expected a positive number; an exploitability of exactly 0 is \
+                 not reached by a floating-point run"
+            );
+        }
+    }
+    for (name, v) in [
+        ("time", args.time),
+        ("checkpoint-every", args.checkpoint_every),
+    ] {
+        if let Some(x) = v {
+            if !(x.is_finite() && x > 0.0 && x <= MAX_SECONDS) {
+                bail!("--{name} {x}: expected seconds in (0, {MAX_SECONDS:e}]");
+            }
+        }
     }
     if args.iterations.is_none()
         && args.target.is_none()
@@ -232,13 +241,160 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if args.check_every == 0 {
         bail!("--check-every 0: expected at least 1");
     }
-    let params = regret_params(args.algo, args.updates, args.alpha, args.beta, args.gamma)?;
-    let game = games::load(&args.game)?;
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let stdout_users: Vec<&str> = [
+        ("-o", &args.output),
+        ("--curve", &args.curve),
+        ("--plot", &args.plot),
+        ("--checkpoint", &args.checkpoint),
+    ]
+    .iter()
+    .filter(|(_, p)| p.as_deref().is_some_and(is_stdout))
+    .map(|(n, _)| *n)
+    .collect();
+    if stdout_users.len() > 1 || (stdout_users.len() == 1 && args.json) {
+        bail!(
+            "{} and {} both want standard output",
+            stdout_users[0],
+            stdout_users.get(1).copied().unwrap_or("--json")
+        );
+    }
+    if args.checkpoint.as_deref().is_some_and(is_stdout) {
+        bail!("--checkpoint -: a checkpoint is a binary file; give a file name");
+    }
+    if let Some(plot) = &args.plot {
+        let svg = plot
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        if !svg && !is_stdout(plot) {
+            bail!(
+                "--plot {}: the plot is SVG; give a file name ending in .svg",
+                plot.display()
+            );
+        }
+    }
+
+    // Read the checkpoint (if any) whole before anything else, then check every output.
+    let resumed = match &args.resume {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            Some(
+                checkpoint::decode(&bytes)
+                    .with_context(|| format!("checkpoint {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
+    let spec = match (&args.game, &resumed) {
+        (Some(g), _) => g.clone(),
+        (None, Some(c)) => c.game_spec.clone(),
+        (None, None) => bail!("give a game"),
+    };
+    let algo = match (args.algo, &resumed) {
+        (Some(a), _) => a,
+        (None, Some(c)) => algo_by_name(&c.algo)?,
+        (None, None) => Algo::Cfr,
+    };
+    let mut plan = FilePlan::new();
+    plan.game(&spec);
+    if let Some(r) = &args.resume {
+        plan.input(r);
+        // Continuing a run into the checkpoint it came from is the usual way to extend it.
+        plan.replaceable(r);
+    }
+    for (what, path) in [
+        ("-o", &args.output),
+        ("--curve", &args.curve),
+        ("--plot", &args.plot),
+        ("--checkpoint", &args.checkpoint),
+        ("--report", &args.report),
+    ] {
+        if let Some(p) = path {
+            plan.output(what, p);
+        }
+    }
+    plan.check()?;
+
+    let game = games::load(&spec)?;
+    let fingerprint = checkpoint::game_fingerprint(&game);
+    let (mut solver, mut schedule, params) = match &resumed {
+        None => {
+            let params = regret_params(algo, args.updates, args.alpha, args.beta, args.gamma)?;
+            (CfrSolver::new(&game, params), Schedule::start(0), params)
+        }
+        Some(c) => {
+            let resume = args.resume.as_deref().expect("resumed").display();
+            if c.fingerprint != fingerprint {
+                bail!(
+                    "checkpoint {resume} was written for another game (spec {:?}, fingerprint \
+                     {:016x}); {spec:?} has fingerprint {fingerprint:016x}",
+                    c.game_spec,
+                    c.fingerprint
+                );
+            }
+            if c.algo != algo.name() {
+                bail!(
+                    "checkpoint {resume} is a {} run; it cannot continue as --algo {}",
+                    c.algo,
+                    algo.name()
+                );
+            }
+            let given = args.updates.is_some()
+                || args.alpha.is_some()
+                || args.beta.is_some()
+                || args.gamma.is_some();
+            if given {
+                let wanted = regret_params(algo, args.updates, args.alpha, args.beta, args.gamma)?;
+                let mut expected = c.params;
+                // Only the options given are compared; the rest come from the checkpoint.
+                if args.updates.is_none() {
+                    expected.alternating = wanted.alternating;
+                }
+                if args.alpha.is_none() {
+                    expected.alpha = wanted.alpha;
+                }
+                if args.beta.is_none() {
+                    expected.beta = wanted.beta;
+                }
+                if args.gamma.is_none() {
+                    expected.gamma = wanted.gamma;
+                }
+                if expected != wanted {
+                    bail!(
+                        "checkpoint {resume} was run with {:?}; the options given ask for {:?}",
+                        c.params,
+                        wanted
+                    );
+                }
+            }
+            if c.check_every != args.check_every {
+                bail!(
+                    "checkpoint {resume} measured with --check-every {}; give the same (got {})",
+                    c.check_every,
+                    args.check_every
+                );
+            }
+            let solver = CfrSolver::restore(&game, c.params, &c.state)
+                .with_context(|| format!("checkpoint {resume}"))?;
+            let schedule = Schedule {
+                next_check: c.next_check,
+                points: c.points.clone(),
+                solve_seconds: c.solve_seconds,
+            };
+            (solver, schedule, c.params)
+        }
+    };
+    if let (Some(n), Some(_)) = (args.iterations, &resumed) {
+        if n < solver.iterations() {
+            bail!(
+                "--iterations {n}: the checkpoint already has {} iterations (--iterations is \
+                 the run's total)",
+                solver.iterations()
+            );
+        }
+    }
+    solver = solver.with_threads(threads)?;
     let stop = StopRule {
         max_iterations: args.iterations,
         target: args
@@ -247,7 +403,26 @@ pub fn run(args: SolveArgs) -> Result<()> {
             .or(args.target_relative.map(Target::FractionOfRange)),
         time: args.time.map(Duration::from_secs_f64),
     };
-    let mut solver = CfrSolver::new(&game, params).with_threads(threads)?;
+    let make_checkpoint = |solver: &CfrSolver, schedule: &Schedule| Checkpoint {
+        fingerprint,
+        game_spec: spec.clone(),
+        algo: algo.name().to_string(),
+        params,
+        check_every: args.check_every,
+        next_check: schedule.next_check,
+        solve_seconds: schedule.solve_seconds,
+        points: schedule.points.clone(),
+        state: solver.state(),
+    };
+    let mut save = |solver: &CfrSolver, schedule: &Schedule| -> Result<()> {
+        if let Some(path) = &args.checkpoint {
+            write_atomic(
+                path,
+                &checkpoint::encode(&make_checkpoint(solver, schedule)),
+            )?;
+        }
+        Ok(())
+    };
 
     let bar = match args.iterations {
         Some(n) => ProgressBar::new(n).with_style(
@@ -261,61 +436,118 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 .expect("valid template"),
         ),
     };
-    let points = solver.run(&game, &stop, args.check_every, |progress| {
-        bar.set_position(progress.iteration);
-        if let Some(point) = progress.point {
-            bar.set_message(format!(
-                "exploitability {:.3e}  {:.0} it/s",
-                point.exploitability,
-                point.iteration as f64 / point.seconds.max(1e-9)
-            ));
-        }
+    bar.set_position(solver.iterations());
+    crate::cli::signals::catch_stop_signals();
+    let interrupted = || crate::cli::signals::stop_signal().is_some();
+    let every =
+        Duration::from_secs_f64(args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_SECONDS));
+    let saver = args.checkpoint.is_some().then_some(Saver {
+        every,
+        save: &mut save,
     });
+    let outcome = drive(
+        &mut solver,
+        &game,
+        &stop,
+        args.check_every,
+        &mut schedule,
+        &interrupted,
+        saver,
+        |progress| {
+            bar.set_position(progress.iteration);
+            if let Some(point) = progress.point {
+                bar.set_message(format!(
+                    "exploitability {:.3e}  {:.0} it/s",
+                    point.exploitability,
+                    point.iteration as f64 / point.seconds.max(1e-9)
+                ));
+            }
+        },
+    )?;
     bar.finish_and_clear();
-    let last = *points.last().context("the run did no iterations")?;
+    save(&solver, &schedule)?;
+    let points = outcome.points;
 
     // The final figures come from crate::eval on the average strategy.
     let average = solver.average_profile();
     let eval = exploitability(&game, &average);
+    let write_files = |points: &[CurvePoint]| -> Result<()> {
+        if let Some(path) = &args.output {
+            let value = profile_to_json(&game, &spec, &average);
+            let text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+            write_output(path, (text + "\n").as_bytes())?;
+        }
+        if let Some(path) = &args.curve {
+            let mut csv = String::from("iteration,exploitability,seconds\n");
+            for p in points {
+                csv.push_str(&format!(
+                    "{},{:e},{:.6}\n",
+                    p.iteration, p.exploitability, p.seconds
+                ));
+            }
+            write_output(path, csv.as_bytes())?;
+        }
+        if let Some(path) = &args.plot {
+            let title = format!("{} on {}", algo.name(), spec);
+            write_output(path, plot_svg(&title, points)?.as_bytes())?;
+        }
+        Ok(())
+    };
+    if outcome.reason == StopReason::Interrupted {
+        write_files(&points)?;
+        let signal = crate::cli::signals::stop_signal().unwrap_or(crate::cli::signals::SIGINT);
+        let mut saved: Vec<String> = Vec::new();
+        for (what, path) in [
+            ("checkpoint", &args.checkpoint),
+            ("strategy", &args.output),
+            ("curve", &args.curve),
+            ("plot", &args.plot),
+        ] {
+            if let Some(p) = path {
+                saved.push(format!("{what} {}", p.display()));
+            }
+        }
+        return Err(crate::cli::Interrupted {
+            signal,
+            message: format!(
+                "interrupted by {} after {} iterations (exploitability {:.6e}); {}",
+                if signal == crate::cli::signals::SIGTERM {
+                    "SIGTERM"
+                } else {
+                    "SIGINT"
+                },
+                solver.iterations(),
+                eval.exploitability,
+                if saved.is_empty() {
+                    "nothing was asked to be saved (use --checkpoint FILE and -o FILE)".to_string()
+                } else {
+                    format!("saved {}", saved.join(", "))
+                }
+            ),
+        }
+        .into());
+    }
+    let last = *points.last().context("the run did no iterations")?;
     let exact = args
         .exact
         .then(|| exploitability(&game, &average.to_exact(&game)));
-
-    if let Some(path) = &args.output {
-        let value = profile_to_json(&game, &args.game, &average);
-        let text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
-        write_atomic(path, (text + "\n").as_bytes())?;
-    }
-    if let Some(path) = &args.curve {
-        let mut csv = String::from("iteration,exploitability,seconds\n");
-        for p in &points {
-            csv.push_str(&format!(
-                "{},{:e},{:.6}\n",
-                p.iteration, p.exploitability, p.seconds
-            ));
-        }
-        write_atomic(path, csv.as_bytes())?;
-    }
-    if let Some(path) = &args.plot {
-        let title = format!("{} on {}", args.algo.name(), args.game);
-        write_atomic(path, plot_svg(&title, &points)?.as_bytes())?;
-    }
+    write_files(&points)?;
 
     if let Some(path) = &args.report {
         let provenance = format!(
             "bluff solve --algo {}: average strategy after {} iterations ({:.2} s).",
-            args.algo.name(),
+            algo.name(),
             last.iteration,
             last.seconds
         );
-        crate::cli::report::from_solve_cfr(&game, &args.game, &average, provenance, &points, path)?;
+        crate::cli::report::from_solve_cfr(&game, &spec, &average, provenance, &points, path)?;
     }
     let (lo, hi) = game.payoff_range();
     let rate = last.iteration as f64 / last.seconds.max(1e-9);
     if args.json {
         let mut summary = json!({
-            "game": args.game,
-            "algo": args.algo.name(),
+            "game": spec,
+            "algo": algo.name(),
             "params": {
                 "alternating": params.alternating,
                 "alpha": finite_or_null(params.alpha),
@@ -325,6 +557,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 "predictive": params.predictive,
             },
             "threads": threads,
+            "nodes": game.nodes.len(),
+            "infosets": [game.infosets[0].len(), game.infosets[1].len()],
             "iterations": last.iteration,
             "seconds": last.seconds,
             "iterations_per_second": rate,
@@ -344,48 +578,133 @@ pub fn run(args: SolveArgs) -> Result<()> {
         crate::cli::print_json(&summary);
         return Ok(());
     }
-    println!(
+    // With `-` as an output, stdout carries that file; the report goes to stderr.
+    let report = |line: String| {
+        if stdout_users.is_empty() {
+            println!("{line}");
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    report(format!(
         "{} on {} ({}), {}",
-        args.algo.name(),
-        args.game,
+        algo.name(),
+        spec,
         crate::cli::game_size(&game),
         crate::cli::plural(threads, "thread", "threads")
-    );
-    println!(
-        "{} iterations in {:.3} s ({:.0} it/s)",
-        last.iteration, last.seconds, rate
-    );
-    println!("average strategy, evaluated in f64 (rounding error far below 1e-9):");
-    println!("  exploitability  {:.6e}", eval.exploitability);
-    println!(
+    ));
+    report(format!(
+        "{} iterations in {:.3} s ({:.0} it/s){}",
+        last.iteration,
+        last.seconds,
+        rate,
+        if resumed.is_some() {
+            ", resumed from a checkpoint"
+        } else {
+            ""
+        }
+    ));
+    report("average strategy, evaluated in f64 (rounding error far below 1e-9):".into());
+    report(format!("  exploitability  {:.6e}", eval.exploitability));
+    report(format!(
         "  as a fraction of the payoff range {}..{}: {:.6e}",
         lo,
         hi,
         eval.exploitability / (hi - lo)
-    );
-    println!("  {} value     {:.12}", game.player_names[0], eval.value[0]);
+    ));
+    report(format!(
+        "  {} value     {:.12}",
+        game.player_names[0], eval.value[0]
+    ));
     if let Some(x) = &exact {
-        println!("exact evaluation of the same strategy (its f64 probabilities read exactly):");
-        println!(
+        report(
+            "exact evaluation of the same strategy (its f64 probabilities read exactly):".into(),
+        );
+        report(format!(
             "  exploitability  {} = {:.15e}",
             short(&x.exploitability),
             rational_to_f64(&x.exploitability)
-        );
-        println!(
+        ));
+        report(format!(
             "  {} value     {:.15}",
             game.player_names[0],
             rational_to_f64(&x.value[0])
-        );
+        ));
     }
     for (what, path) in [
         ("strategy", &args.output),
         ("curve", &args.curve),
         ("plot", &args.plot),
+        ("checkpoint", &args.checkpoint),
         ("report", &args.report),
     ] {
         if let Some(p) = path {
-            println!("{what} written to {}", p.display());
+            if !is_stdout(p) {
+                report(format!("{what} written to {}", p.display()));
+            }
         }
+    }
+    Ok(())
+}
+
+fn algo_by_name(name: &str) -> Result<Algo> {
+    Algo::value_variants()
+        .iter()
+        .copied()
+        .find(|a| a.name() == name)
+        .with_context(|| format!("unknown algorithm {name:?} in the checkpoint"))
+}
+
+/// `--algo lp`: one exact run; the CFR-only options are refused.
+fn run_lp(args: &SolveArgs, threads: usize) -> Result<()> {
+    let cfr_only = [
+        ("--iterations", args.iterations.is_some()),
+        ("--target", args.target.is_some()),
+        ("--target-relative", args.target_relative.is_some()),
+        ("--time", args.time.is_some()),
+        ("--updates", args.updates.is_some()),
+        (
+            "--alpha/--beta/--gamma",
+            args.alpha.is_some() || args.beta.is_some() || args.gamma.is_some(),
+        ),
+        ("--curve", args.curve.is_some()),
+        ("--plot", args.plot.is_some()),
+        ("--checkpoint", args.checkpoint.is_some()),
+        ("--resume", args.resume.is_some()),
+    ];
+    if let Some((name, _)) = cfr_only.iter().find(|(_, set)| *set) {
+        bail!("{name} applies to the CFR family only; --algo lp solves exactly in one run");
+    }
+    let game = args.game.as_deref().context("give a game")?;
+    if args.json && args.output.as_deref().is_some_and(is_stdout) {
+        bail!("-o - and --json both want standard output");
+    }
+    let mut plan = FilePlan::new();
+    plan.game(game);
+    if let Some(o) = &args.output {
+        plan.output("-o", o);
+    }
+    if let Some(r) = &args.report {
+        plan.output("--report", r);
+    }
+    plan.check()?;
+    let run = || {
+        crate::cli::lp::run(
+            game,
+            args.lp_method,
+            args.max_memory,
+            args.output.as_deref(),
+            args.json,
+        )
+    };
+    // The thread pool bounds the threads of the exact best-response certificate.
+    let (solved, solution) = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the worker threads")?
+        .install(run)?;
+    if let Some(path) = &args.report {
+        crate::cli::report::from_solve_lp(&solved, game, solution, path)?;
     }
     Ok(())
 }

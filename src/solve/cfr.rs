@@ -12,6 +12,7 @@ use crate::eval::exploitability;
 use crate::game::{Game, NodeKind};
 use crate::strategy::Profile;
 use rayon::prelude::*;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// How regrets and the average strategy are accumulated; every CFR variant is one setting.
@@ -542,6 +543,22 @@ impl CfrSolver {
         max_check_gap: u64,
         mut on_progress: impl FnMut(Progress),
     ) -> Vec<CurvePoint> {
+        self.run_interruptible(game, stop, max_check_gap, |p| {
+            on_progress(p);
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// [`CfrSolver::run`] whose callback can also stop the run early by returning
+    /// `ControlFlow::Break` (a Ctrl-C from a host language, say); the points measured so far
+    /// are returned, and the solver is left in a consistent state after a whole iteration.
+    pub fn run_interruptible(
+        &mut self,
+        game: &Game,
+        stop: &StopRule,
+        max_check_gap: u64,
+        mut on_progress: impl FnMut(Progress) -> ControlFlow<()>,
+    ) -> Vec<CurvePoint> {
         let (lo, hi) = game.payoff_range();
         let target = stop.target.map(|t| match t {
             Target::Absolute(e) => e,
@@ -565,11 +582,14 @@ impl CfrSolver {
                     exploitability: e,
                     seconds: solve_time.as_secs_f64(),
                 };
-                on_progress(Progress {
+                let flow = on_progress(Progress {
                     iteration: self.iterations,
                     point: Some(&point),
                 });
                 points.push(point);
+                if flow.is_break() {
+                    return points;
+                }
                 let gap = (self.iterations / 10).clamp(1, max_check_gap.max(1));
                 next_check = self.iterations + gap;
                 if finishing || target.is_some_and(|t| e <= t) {
@@ -579,11 +599,91 @@ impl CfrSolver {
                 return points;
             }
             self.iteration();
-            on_progress(Progress {
+            if on_progress(Progress {
                 iteration: self.iterations,
                 point: None,
-            });
+            })
+            .is_break()
+            {
+                return points;
+            }
         }
+    }
+}
+
+/// Everything a [`CfrSolver`] accumulates, for checkpoints: restoring it continues the run
+/// bit for bit. Arrays are named so a checkpoint can say what it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverState {
+    /// Iterations done.
+    pub iterations: u64,
+    /// The solver's arrays by name (`regret0`, `regret1`, ...), in a fixed order.
+    pub arrays: Vec<(String, Vec<f64>)>,
+}
+
+/// Names of the state arrays, per player: cumulative regret, last instantaneous regret,
+/// strategy sum, current strategy.
+const STATE_ARRAYS: [&str; 4] = ["regret", "last_regret", "strategy_sum", "current"];
+
+impl CfrSolver {
+    /// The solver's whole state (see [`SolverState`]).
+    pub fn state(&self) -> SolverState {
+        let mut arrays = Vec::new();
+        for name in STATE_ARRAYS {
+            for p in 0..2 {
+                let v = match name {
+                    "regret" => &self.regret[p],
+                    "last_regret" => &self.last_regret[p],
+                    "strategy_sum" => &self.strategy_sum[p],
+                    _ => &self.current[p],
+                };
+                arrays.push((format!("{name}{p}"), v.clone()));
+            }
+        }
+        SolverState {
+            iterations: self.iterations,
+            arrays,
+        }
+    }
+
+    /// A solver for `game` with `params` that continues from `state` (single-threaded until
+    /// [`CfrSolver::with_threads`]). Fails when the arrays do not fit the game.
+    pub fn restore(game: &Game, params: RegretParams, state: &SolverState) -> anyhow::Result<Self> {
+        let mut solver = CfrSolver::new(game, params);
+        let mut expected = Vec::new();
+        for name in STATE_ARRAYS {
+            for p in 0..2 {
+                expected.push((format!("{name}{p}"), game.num_actions[p]));
+            }
+        }
+        if state.arrays.len() != expected.len() {
+            anyhow::bail!(
+                "solver state has {} arrays, expected {}",
+                state.arrays.len(),
+                expected.len()
+            );
+        }
+        for ((name, values), (want, len)) in state.arrays.iter().zip(&expected) {
+            if name != want || values.len() != *len {
+                anyhow::bail!(
+                    "solver state array {name:?} has {} values; expected {want:?} with {len}",
+                    values.len()
+                );
+            }
+        }
+        let mut it = state.arrays.iter().map(|(_, v)| v.clone());
+        for target in [
+            &mut solver.regret,
+            &mut solver.last_regret,
+            &mut solver.strategy_sum,
+            &mut solver.current,
+        ] {
+            for slot in target.iter_mut() {
+                *slot = it.next().expect("counted above");
+            }
+        }
+        solver.iterations = state.iterations;
+        Ok(solver)
     }
 }
 

@@ -7,5 +7,6 @@ pub mod matrix;
 pub mod normal_form;
 pub mod one_card;
 pub mod polytope;
+pub mod resumable;
 pub mod sequence_form;
 pub mod simplex;

@@ -1,0 +1,429 @@
+//! Solver checkpoints: a versioned little-endian binary file holding everything a CFR-family
+//! run needs to continue bit for bit.
+//!
+//! ```text
+//! magic    8 bytes  "BLUFFCKP"
+//! version  u32      1
+//! length   u64      payload bytes
+//! payload  ...      see below
+//! checksum u64      FNV-1a 64 of the payload
+//! ```
+//! Payload: game fingerprint u64; game spec, algorithm name (each u32 length + UTF-8);
+//! parameters (alternating u8, alpha f64, beta f64, floor u8, gamma f64, predictive u8);
+//! check_every u64; next_check u64; solve seconds f64; curve points (u64 count, then iteration
+//! u64, exploitability f64, seconds f64 each); solver iterations u64; arrays (u32 count, then
+//! name, u64 length and that many f64 each). Every length is checked against the bytes left
+//! before anything is allocated, so a truncated or corrupted file is an error, never a run.
+
+use crate::game::{Game, NodeKind};
+use crate::solve::cfr::{CurvePoint, RegretParams, SolverState};
+use thiserror::Error;
+
+const MAGIC: &[u8; 8] = b"BLUFFCKP";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 + 8;
+
+/// Why a checkpoint could not be read.
+#[derive(Debug, Error, PartialEq)]
+pub enum CheckpointError {
+    /// Not a bluff checkpoint at all.
+    #[error("not a bluff checkpoint (the file does not start with BLUFFCKP)")]
+    Magic,
+    /// Written by another version of the format.
+    #[error("checkpoint format version {0}; this bluff reads version {VERSION}")]
+    Version(u32),
+    /// Shorter than its header says.
+    #[error("truncated: {found} bytes, the header says {expected}")]
+    Truncated {
+        /// Bytes present.
+        found: u64,
+        /// Bytes the header announces.
+        expected: u64,
+    },
+    /// The checksum does not match the contents.
+    #[error("corrupted: checksum {found:016x} does not match the contents ({expected:016x})")]
+    Checksum {
+        /// Checksum stored in the file.
+        found: u64,
+        /// Checksum of the payload as read.
+        expected: u64,
+    },
+    /// The payload does not parse (only possible for files with a valid checksum written by a
+    /// faulty writer).
+    #[error("malformed payload: {0}")]
+    Payload(String),
+}
+
+/// A CFR-family run, frozen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// [`game_fingerprint`] of the game being solved.
+    pub fingerprint: u64,
+    /// The game spec the run was started with.
+    pub game_spec: String,
+    /// The algorithm's command-line name (`cfr`, `dcfr`, ...).
+    pub algo: String,
+    /// The regret parameters.
+    pub params: RegretParams,
+    /// Largest gap between exploitability measurements.
+    pub check_every: u64,
+    /// Iteration at which the next scheduled measurement falls.
+    pub next_check: u64,
+    /// Solving time so far (excluding measurements), seconds.
+    pub solve_seconds: f64,
+    /// The scheduled measurements so far.
+    pub points: Vec<CurvePoint>,
+    /// The solver's state.
+    pub state: SolverState,
+}
+
+/// 64-bit FNV-1a, for checksums and fingerprints (not cryptographic: it detects accidents).
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    /// Hashes more bytes.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    /// Hashes a string with its length (so concatenations differ).
+    pub fn write_str(&mut self, s: &str) {
+        self.write(&(s.len() as u64).to_le_bytes());
+        self.write(s.as_bytes());
+    }
+    /// The hash so far.
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A fingerprint of everything a CFR run depends on: the tree's shape, who acts where,
+/// information-set and action labels, chance probabilities and payoffs (as f64 bits, which is
+/// what the solver reads), player names.
+pub fn game_fingerprint(game: &Game) -> u64 {
+    let mut h = Fnv::default();
+    for name in &game.player_names {
+        h.write_str(name);
+    }
+    h.write(&(game.nodes.len() as u64).to_le_bytes());
+    for (i, node) in game.nodes.iter().enumerate() {
+        let (tag, a, b) = match node.kind {
+            NodeKind::Chance => (0u8, 0u64, game.chance_prob_f64[i].to_bits()),
+            NodeKind::Decision { player, infoset } => (1, player as u64, infoset as u64),
+            NodeKind::Terminal { terminal } => (
+                2,
+                terminal as u64,
+                game.terminals[terminal as usize].payoff0_f64.to_bits(),
+            ),
+        };
+        h.write(&[tag]);
+        h.write(&a.to_le_bytes());
+        h.write(&b.to_le_bytes());
+        h.write(&node.first_child.to_le_bytes());
+        h.write(&node.num_children.to_le_bytes());
+        h.write(&game.chance_prob_f64[i].to_bits().to_le_bytes());
+    }
+    for sets in &game.infosets {
+        h.write(&(sets.len() as u64).to_le_bytes());
+        for set in sets {
+            h.write_str(&set.label);
+            h.write(&(set.actions.len() as u64).to_le_bytes());
+            for a in &set.actions {
+                h.write_str(a);
+            }
+        }
+    }
+    h.finish()
+}
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u8(&mut self, x: u8) {
+        self.0.push(x);
+    }
+    fn u32(&mut self, x: u32) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn u64(&mut self, x: u64) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn f64(&mut self, x: f64) {
+        self.u64(x.to_bits());
+    }
+    fn str(&mut self, s: &str) {
+        self.u32(s.len() as u32);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+}
+
+/// Serialises a checkpoint.
+pub fn encode(c: &Checkpoint) -> Vec<u8> {
+    let mut w = Writer(Vec::new());
+    w.u64(c.fingerprint);
+    w.str(&c.game_spec);
+    w.str(&c.algo);
+    let p = &c.params;
+    w.u8(p.alternating as u8);
+    w.f64(p.alpha);
+    w.f64(p.beta);
+    w.u8(p.floor as u8);
+    w.f64(p.gamma);
+    w.u8(p.predictive as u8);
+    w.u64(c.check_every);
+    w.u64(c.next_check);
+    w.f64(c.solve_seconds);
+    w.u64(c.points.len() as u64);
+    for pt in &c.points {
+        w.u64(pt.iteration);
+        w.f64(pt.exploitability);
+        w.f64(pt.seconds);
+    }
+    w.u64(c.state.iterations);
+    w.u32(c.state.arrays.len() as u32);
+    for (name, values) in &c.state.arrays {
+        w.str(name);
+        w.u64(values.len() as u64);
+        for &v in values {
+            w.f64(v);
+        }
+    }
+    let payload = w.0;
+    let mut out = Vec::with_capacity(HEADER + payload.len() + 8);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&payload);
+    let mut h = Fnv::default();
+    h.write(&payload);
+    out.extend_from_slice(&h.finish().to_le_bytes());
+    out
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: u64, what: &str) -> Result<&'a [u8], CheckpointError> {
+        let left = (self.bytes.len() - self.pos) as u64;
+        if n > left {
+            return Err(CheckpointError::Payload(format!(
+                "{what} needs {n} bytes, {left} left"
+            )));
+        }
+        let s = &self.bytes[self.pos..self.pos + n as usize];
+        self.pos += n as usize;
+        Ok(s)
+    }
+    fn u8(&mut self, what: &str) -> Result<u8, CheckpointError> {
+        Ok(self.take(1, what)?[0])
+    }
+    fn bool(&mut self, what: &str) -> Result<bool, CheckpointError> {
+        match self.u8(what)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            x => Err(CheckpointError::Payload(format!(
+                "{what} is {x}, not 0 or 1"
+            ))),
+        }
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, CheckpointError> {
+        Ok(u32::from_le_bytes(
+            self.take(4, what)?.try_into().expect("4 bytes"),
+        ))
+    }
+    fn u64(&mut self, what: &str) -> Result<u64, CheckpointError> {
+        Ok(u64::from_le_bytes(
+            self.take(8, what)?.try_into().expect("8 bytes"),
+        ))
+    }
+    fn f64(&mut self, what: &str) -> Result<f64, CheckpointError> {
+        Ok(f64::from_bits(self.u64(what)?))
+    }
+    fn str(&mut self, what: &str) -> Result<String, CheckpointError> {
+        let n = self.u32(what)?;
+        let bytes = self.take(n as u64, what)?;
+        String::from_utf8(bytes.to_vec())
+            .map_err(|_| CheckpointError::Payload(format!("{what} is not UTF-8")))
+    }
+    /// A count of items of `item_bytes` each, checked against the bytes left.
+    fn count(&mut self, what: &str, item_bytes: u64) -> Result<usize, CheckpointError> {
+        let n = self.u64(what)?;
+        let left = (self.bytes.len() - self.pos) as u64;
+        if n.saturating_mul(item_bytes) > left {
+            return Err(CheckpointError::Payload(format!(
+                "{what}: {n} items of {item_bytes} bytes, but {left} bytes are left"
+            )));
+        }
+        Ok(n as usize)
+    }
+}
+
+/// Reads a checkpoint, checking magic, version, length and checksum first.
+pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
+    if bytes.len() < 8 || &bytes[..8] != MAGIC {
+        return Err(CheckpointError::Magic);
+    }
+    if bytes.len() < HEADER {
+        return Err(CheckpointError::Truncated {
+            found: bytes.len() as u64,
+            expected: HEADER as u64 + 8,
+        });
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != VERSION {
+        return Err(CheckpointError::Version(version));
+    }
+    let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+    let expected = (HEADER as u64).saturating_add(len).saturating_add(8);
+    if bytes.len() as u64 != expected {
+        return Err(CheckpointError::Truncated {
+            found: bytes.len() as u64,
+            expected,
+        });
+    }
+    let payload = &bytes[HEADER..HEADER + len as usize];
+    let stored = u64::from_le_bytes(bytes[HEADER + len as usize..].try_into().expect("8 bytes"));
+    let mut h = Fnv::default();
+    h.write(payload);
+    if h.finish() != stored {
+        return Err(CheckpointError::Checksum {
+            found: stored,
+            expected: h.finish(),
+        });
+    }
+    let mut r = Reader {
+        bytes: payload,
+        pos: 0,
+    };
+    let fingerprint = r.u64("fingerprint")?;
+    let game_spec = r.str("game spec")?;
+    let algo = r.str("algorithm")?;
+    let params = RegretParams {
+        alternating: r.bool("alternating")?,
+        alpha: r.f64("alpha")?,
+        beta: r.f64("beta")?,
+        floor: r.bool("floor")?,
+        gamma: r.f64("gamma")?,
+        predictive: r.bool("predictive")?,
+    };
+    let check_every = r.u64("check_every")?;
+    let next_check = r.u64("next_check")?;
+    let solve_seconds = r.f64("solve seconds")?;
+    let n = r.count("curve points", 24)?;
+    let mut points = Vec::with_capacity(n);
+    for _ in 0..n {
+        points.push(CurvePoint {
+            iteration: r.u64("point iteration")?,
+            exploitability: r.f64("point exploitability")?,
+            seconds: r.f64("point seconds")?,
+        });
+    }
+    let iterations = r.u64("iterations")?;
+    let num_arrays = r.u32("array count")?;
+    let mut arrays = Vec::new();
+    for _ in 0..num_arrays {
+        let name = r.str("array name")?;
+        let len = r.count("array length", 8)?;
+        let mut values = Vec::with_capacity(len);
+        for _ in 0..len {
+            values.push(r.f64("array value")?);
+        }
+        arrays.push((name, values));
+    }
+    if r.pos != payload.len() {
+        return Err(CheckpointError::Payload(format!(
+            "{} unread bytes at the end",
+            payload.len() - r.pos
+        )));
+    }
+    Ok(Checkpoint {
+        fingerprint,
+        game_spec,
+        algo,
+        params,
+        check_every,
+        next_check,
+        solve_seconds,
+        points,
+        state: SolverState { iterations, arrays },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Checkpoint {
+        Checkpoint {
+            fingerprint: 0x1234_5678_9abc_def0,
+            game_spec: "kuhn".into(),
+            algo: "dcfr".into(),
+            params: RegretParams::discounted_default(),
+            check_every: 1000,
+            next_check: 17,
+            solve_seconds: 0.25,
+            points: vec![CurvePoint {
+                iteration: 3,
+                exploitability: 0.125,
+                seconds: 0.01,
+            }],
+            state: SolverState {
+                iterations: 16,
+                arrays: vec![("regret0".into(), vec![1.5, -0.0, f64::MIN_POSITIVE])],
+            },
+        }
+    }
+
+    #[test]
+    fn round_trips_bit_for_bit() {
+        let c = sample();
+        let back = decode(&encode(&c)).unwrap();
+        assert_eq!(back, c);
+        assert_eq!(
+            back.state.arrays[0].1[1].to_bits(),
+            (-0.0f64).to_bits(),
+            "signed zero kept"
+        );
+    }
+
+    #[test]
+    fn every_truncation_and_every_flipped_byte_is_an_error() {
+        let bytes = encode(&sample());
+        for len in 0..bytes.len() {
+            assert!(decode(&bytes[..len]).is_err(), "truncated to {len}");
+        }
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x40;
+            assert!(decode(&b).is_err(), "byte {i} flipped");
+        }
+    }
+
+    #[test]
+    fn huge_announced_lengths_are_refused_before_allocating() {
+        let mut c = sample();
+        c.points.clear();
+        let mut bytes = encode(&c);
+        // Rewrite the point count to 2^62 and fix the checksum: the reader must refuse it.
+        let at = HEADER + 8 + (4 + 4) + (4 + 4) + 1 + 8 + 8 + 1 + 8 + 1 + 8 + 8 + 8;
+        bytes[at..at + 8].copy_from_slice(&(1u64 << 62).to_le_bytes());
+        let len = bytes.len();
+        let mut h = Fnv::default();
+        h.write(&bytes[HEADER..len - 8]);
+        bytes[len - 8..].copy_from_slice(&h.finish().to_le_bytes());
+        let err = decode(&bytes).unwrap_err();
+        assert!(err.to_string().contains("curve points"), "{err}");
+    }
+}
