@@ -50,24 +50,6 @@ pub struct ReportArgs {
     time: f64,
 }
 
-/// Refuses to write the report over one of the command's input files.
-fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
-    let out = std::fs::canonicalize(output).ok();
-    for input in inputs {
-        let same = match (&out, std::fs::canonicalize(input).ok()) {
-            (Some(a), Some(b)) => *a == b,
-            _ => output == *input,
-        };
-        if same {
-            bail!(
-                "-o {}: that is an input file of this command; choose another output path",
-                output.display()
-            );
-        }
-    }
-    Ok(())
-}
-
 /// Runs `bluff report`.
 pub fn run(args: ReportArgs) -> Result<()> {
     if args.max_rows == 0 {
@@ -85,18 +67,14 @@ pub fn run(args: ReportArgs) -> Result<()> {
             args.time
         );
     }
-    let mut inputs: Vec<&Path> = Vec::new();
-    if let Some(s) = &args.strategy {
-        inputs.push(s);
+    // The report may not replace an input; its folder must take new files.
+    let mut plan = crate::cli::files::FilePlan::new();
+    plan.game(&args.game);
+    for path in [&args.strategy, &args.curve].into_iter().flatten() {
+        plan.input(path);
     }
-    if let Some(c) = &args.curve {
-        inputs.push(c);
-    }
-    let game_path = Path::new(args.game.trim_end());
-    if game_path.exists() {
-        inputs.push(game_path);
-    }
-    check_not_input(&args.output, &inputs)?;
+    plan.output("-o", &args.output);
+    plan.check()?;
     if let Some(dir) = &args.png {
         if !dir.is_dir() {
             bail!(
