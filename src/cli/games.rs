@@ -22,7 +22,7 @@ pub fn run(args: GamesArgs) -> Result<()> {
                 json!({
                     "name": g.name,
                     "description": g.description,
-                    "params": g.params.iter().map(|p| json!({"name": p.name, "default": p.default, "min": p.min, "max": p.max, "doc": p.doc})).collect::<Vec<_>>(),
+                    "params": g.params.iter().map(|p| json!({"name": p.name, "default": p.default, "min": p.min, "max": p.max, "doc": p.doc, "choices": p.choices})).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -32,10 +32,21 @@ pub fn run(args: GamesArgs) -> Result<()> {
     for g in &games {
         println!("{:<18} {}", g.name, g.description);
         for p in g.params {
-            println!(
-                "{:<18}   {}={} ({}..={}): {}",
-                "", p.name, p.default, p.min, p.max, p.doc
-            );
+            if p.choices.is_empty() {
+                println!(
+                    "{:<18}   {}={} ({}..={}): {}",
+                    "", p.name, p.default, p.min, p.max, p.doc
+                );
+            } else {
+                println!(
+                    "{:<18}   {}={} ({}): {}",
+                    "",
+                    p.name,
+                    p.choices[p.default as usize],
+                    p.choices.join(" | "),
+                    p.doc
+                );
+            }
         }
     }
     println!("\nGive parameters as name(key=value,...), e.g. one-card-poker(n=5,a=2,b=1).");

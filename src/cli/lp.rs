@@ -3,8 +3,8 @@
 use crate::format::strategy_json::profile_to_json;
 use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
-use crate::solve::sequence_form::{solve_exact_with, ExactSolution};
-use crate::solve::simplex::Method;
+use crate::solve::lp::{memory, Method, SolveOptions};
+use crate::solve::sequence_form::{solve_exact_with_options, ExactSolution};
 use anyhow::Result;
 use clap::ValueEnum;
 use serde_json::json;
@@ -14,7 +14,7 @@ use std::path::Path;
 /// Simplex method for `bluff solve --algo lp`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum LpMethod {
-    /// Float simplex finds the basis; exact LU verifies it, exact pivots repair it.
+    /// Sparse float simplex finds the basis; exact LU verifies it, exact pivots repair it.
     Guided,
     /// Dense exact tableau with Bland's rule (slow; for small games and cross-checks).
     Tableau,
@@ -25,6 +25,7 @@ pub enum LpMethod {
 pub fn run(
     spec: &str,
     lp_method: LpMethod,
+    max_memory: Option<u64>,
     output: Option<&Path>,
     json_out: bool,
 ) -> Result<(crate::game::Game, ExactSolution)> {
@@ -33,7 +34,12 @@ pub fn run(
         LpMethod::Guided => Method::FloatThenExact,
         LpMethod::Tableau => Method::ExactTableau,
     };
-    let s = solve_exact_with(&game, method, std::io::stderr().is_terminal())?;
+    let options = SolveOptions {
+        method,
+        show_progress: std::io::stderr().is_terminal(),
+        max_memory: max_memory.unwrap_or_else(memory::default_budget),
+    };
+    let s = solve_exact_with_options(&game, &options)?;
     if let Some(path) = output {
         let text = serde_json::to_string_pretty(&profile_to_json(&game, spec, &s.profile))
             .expect("JSON values serialise");

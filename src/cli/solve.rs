@@ -117,6 +117,10 @@ pub struct SolveArgs {
     /// Simplex method of `--algo lp`: float-guided exact (fast) or the dense exact tableau.
     #[arg(long, value_enum, default_value = "guided")]
     lp_method: crate::cli::lp::LpMethod,
+    /// Memory budget of `--algo lp` (e.g. 8G, 512M; default 80% of MemAvailable): an LP whose
+    /// estimate exceeds it is refused before allocating, with its size in the message.
+    #[arg(long, value_name = "SIZE", value_parser = crate::solve::lp::memory::parse_bytes)]
+    max_memory: Option<u64>,
     /// Print a JSON summary instead of a table.
     #[arg(long)]
     json: bool,
@@ -187,6 +191,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let threads = crate::cli::threads_arg(args.threads)?;
     if args.algo == Some(Algo::Lp) {
         return run_lp(&args, threads);
+    }
+    if args.max_memory.is_some() {
+        bail!("--max-memory applies to --algo lp only");
     }
     for (name, v) in [
         ("target", args.target),
@@ -550,6 +557,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 "predictive": params.predictive,
             },
             "threads": threads,
+            "nodes": game.nodes.len(),
+            "infosets": [game.infosets[0].len(), game.infosets[1].len()],
             "iterations": last.iteration,
             "seconds": last.seconds,
             "iterations_per_second": rate,
@@ -679,8 +688,16 @@ fn run_lp(args: &SolveArgs, threads: usize) -> Result<()> {
         plan.output("--report", r);
     }
     plan.check()?;
-    let run = || crate::cli::lp::run(game, args.lp_method, args.output.as_deref(), args.json);
-    // The float simplex splits large pivots over rayon's threads (bit-identical results).
+    let run = || {
+        crate::cli::lp::run(
+            game,
+            args.lp_method,
+            args.max_memory,
+            args.output.as_deref(),
+            args.json,
+        )
+    };
+    // The thread pool bounds the threads of the exact best-response certificate.
     let (solved, solution) = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

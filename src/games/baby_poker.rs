@@ -15,11 +15,11 @@
 use crate::eval::best_response;
 use crate::game::{Game, GameBuilder, GameError};
 use crate::scalar::{int, Rational};
+use crate::solve::lp::{LinearProgram, Method, Relation};
 use crate::solve::matrix::{MatrixGame, MatrixSolution, OptimalSet, PureAnalysis};
 use crate::solve::normal_form::{reduced_normal_form, NormalForm};
 use crate::solve::polytope::{unit, Description, Polytope};
 use crate::solve::sequence_form::solve_exact;
-use crate::solve::simplex::{LinearProgram, Method, Relation};
 use crate::strategy::ExactProfile;
 use anyhow::{anyhow, bail, Result};
 use num_traits::{One, Zero};

@@ -4,14 +4,20 @@
 //! or `one-card-poker:n=5,a=2,b=1`.
 
 pub mod baby_poker;
+pub mod goofspiel;
 pub mod kuhn;
 pub mod leduc;
+pub mod liars_dice;
 pub mod one_card_poker;
 pub mod shrek_donkey;
 
 use crate::game::Game;
 use anyhow::{anyhow, bail, Context, Result};
 use std::collections::BTreeMap;
+
+/// Built-in games refuse to build trees with more nodes than this (checked before allocating):
+/// the game model takes several hundred bytes per node while it is built.
+pub const MAX_BUILT_IN_NODES: u64 = 20_000_000;
 
 /// An integer parameter of a built-in game.
 #[derive(Clone, Copy, Debug)]
@@ -26,6 +32,9 @@ pub struct ParamSpec {
     pub max: i64,
     /// One-line meaning.
     pub doc: &'static str,
+    /// Names for the values `0, 1, ..` (empty for a plain integer): a spec may give the name
+    /// instead of the number, e.g. `order=descending`.
+    pub choices: &'static [&'static str],
 }
 
 /// Parameter values given to a game's constructor (defaults filled in, ranges checked).
@@ -72,12 +81,53 @@ pub fn registry() -> Vec<GameInfo> {
         build: |_| Ok(leduc::leduc_poker()?),
     },
     GameInfo {
+        name: "liars-dice",
+        description: "Liar's dice (OpenSpiel liars_dice): bids quantity-face, highest face wild, \
+                      Liar call; 1 die x 6 sides: 294883 nodes, 24576 information sets",
+        params: &[
+            ParamSpec { name: "dice", default: 1, min: 1, max: 4, doc: "dice per player", choices: &[] },
+            ParamSpec { name: "sides", default: 6, min: 2, max: 12, doc: "faces of each die", choices: &[] },
+        ],
+        build: |p| liars_dice::liars_dice(p.get("dice") as u32, p.get("sides") as u32, MAX_BUILT_IN_NODES),
+    },
+    GameInfo {
+        name: "goofspiel",
+        description: "Goofspiel, imperfect information (OpenSpiel goofspiel imp_info, turn-based): \
+                      bid cards for point cards, see only who won each round",
+        params: &[
+            ParamSpec { name: "cards", default: 4, min: 2, max: 31, doc: "cards per hand and point cards", choices: &[] },
+            ParamSpec {
+                name: "order",
+                default: 0,
+                min: 0,
+                max: 2,
+                doc: "point-card order (OpenSpiel points_order; the papers use descending)",
+                choices: goofspiel::ORDER_NAMES,
+            },
+            ParamSpec {
+                name: "returns",
+                default: 0,
+                min: 0,
+                max: 1,
+                doc: "payoff (OpenSpiel returns_type)",
+                choices: goofspiel::RETURNS_NAMES,
+            },
+        ],
+        build: |p| {
+            let order = goofspiel::PointsOrder::from_code(p.get("order"))
+                .ok_or_else(|| anyhow!("bad order code"))?;
+            let returns = goofspiel::Returns::from_code(p.get("returns"))
+                .ok_or_else(|| anyhow!("bad returns code"))?;
+            goofspiel::goofspiel(p.get("cards") as u32, order, returns, MAX_BUILT_IN_NODES)
+        },
+    },
+    GameInfo {
         name: "one-card-poker",
         description: "one-card poker (contest rules): cards 1..n, dealer pot a, bet b, random first player; value a/2 for each",
         params: &[
-            ParamSpec { name: "n", default: 3, min: 2, max: 50, doc: "number of cards" },
-            ParamSpec { name: "a", default: 2, min: 1, max: 1000, doc: "pot the dealer puts in" },
-            ParamSpec { name: "b", default: 1, min: 1, max: 1000, doc: "bet size" },
+            ParamSpec { name: "n", default: 3, min: 2, max: 50, doc: "number of cards", choices: &[] },
+            ParamSpec { name: "a", default: 2, min: 1, max: 1000, doc: "pot the dealer puts in", choices: &[] },
+            ParamSpec { name: "b", default: 1, min: 1, max: 1000, doc: "bet size", choices: &[] },
         ],
         build: |p| Ok(one_card_poker::one_card_poker(p.get("n") as usize, p.get("a"), p.get("b"))?),
     },
@@ -91,15 +141,13 @@ pub fn registry() -> Vec<GameInfo> {
                     default: 6,
                     min: 2,
                     max: 20,
-                    doc: "faces of each player's die",
-                },
+                    doc: "faces of each player's die", choices: &[] },
                 ParamSpec {
                     name: "raise",
                     default: 2,
                     min: 1,
                     max: 1000,
-                    doc: "showdown stake after a raise is called",
-                },
+                    doc: "showdown stake after a raise is called", choices: &[] },
             ],
             build: |p| {
                 Ok(baby_poker::baby_poker(
@@ -119,15 +167,13 @@ pub fn registry() -> Vec<GameInfo> {
                     default: 1,
                     min: 0,
                     max: 5,
-                    doc: "Shrek's cards (he moves first)",
-                },
+                    doc: "Shrek's cards (he moves first)", choices: &[] },
                 ParamSpec {
                     name: "n",
                     default: 1,
                     min: 0,
                     max: 5,
-                    doc: "Donkey's cards",
-                },
+                    doc: "Donkey's cards", choices: &[] },
             ],
             build: shrek_donkey::from_params,
         },
@@ -191,18 +237,26 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
         }
         let value = value.trim();
         let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
-        let v: i64 = match value.parse() {
-            Ok(v) => v,
+        let v: i64 = match (decl.choices.iter().position(|c| *c == value), value.parse()) {
+            (Some(index), _) => index as i64,
+            (None, Ok(v)) => v,
             // An integer too large for i64 is out of range, not "not an integer".
-            Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => bail!(
-                "game {name}: parameter {key} = {} is outside {}..={}",
-                crate::format::text::shortened(value),
-                decl.min,
-                decl.max
-            ),
-            Err(_) => bail!(
+            (None, Err(_)) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+                bail!(
+                    "game {name}: parameter {key} = {} is outside {}..={}",
+                    crate::format::text::shortened(value),
+                    decl.min,
+                    decl.max
+                )
+            }
+            (None, Err(_)) if decl.choices.is_empty() => bail!(
                 "game {name}: parameter {key} = {} is not an integer",
                 crate::format::text::quoted(value)
+            ),
+            (None, Err(_)) => bail!(
+                "game {name}: parameter {key} = {} is not one of {}",
+                crate::format::text::quoted(value),
+                decl.choices.join(", ")
             ),
         };
         if v < decl.min || v > decl.max {

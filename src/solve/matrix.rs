@@ -3,8 +3,8 @@
 //! exact polytope (vertices, facets, affine hull).
 
 use crate::scalar::Rational;
+use crate::solve::lp::{LinearProgram, LpError, Method, Relation};
 use crate::solve::polytope::{unit, Description, Polytope};
-use crate::solve::simplex::{LinearProgram, LpError, Method, Relation};
 use anyhow::{bail, Context, Result};
 use num_traits::{One, Signed, Zero};
 

@@ -11,7 +11,7 @@
 //! Everything is exact; no tolerance appears anywhere.
 
 use crate::scalar::Rational;
-use crate::solve::simplex::{LinearProgram, LpError, Method, Relation};
+use crate::solve::lp::{LinearProgram, LpError, Method, Relation};
 use anyhow::{bail, Result};
 use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeSet, HashMap};

@@ -17,7 +17,8 @@
 use crate::eval::{expected_value, exploitability};
 use crate::game::{Game, NodeKind};
 use crate::scalar::Rational;
-use crate::solve::simplex::{LinearProgram, LpError, LpStats, Method, Relation};
+use crate::solve::lp::memory::{self, LpSize};
+use crate::solve::lp::{LinearProgram, LpError, LpStats, Method, Relation, SolveOptions};
 use crate::strategy::{normalize_exact, ExactProfile, Profile};
 use anyhow::{bail, Context, Result};
 use num_traits::{One, Signed, Zero};
@@ -162,6 +163,43 @@ pub fn behavioural_from_plan(game: &Game, player: usize, plan: &[Rational]) -> V
     probs
 }
 
+/// The standard-form size of [`build_lp`]'s program, bounded from the game's counts without
+/// building it (the payoff non-zeros are bounded by the number of terminals).
+pub fn lp_size_bound(game: &Game) -> LpSize {
+    let n0 = game.num_sequences(0);
+    let n1 = game.num_sequences(1);
+    let sets0 = game.infosets[0].len();
+    let sets1 = game.infosets[1].len();
+    let q = 1 + sets1;
+    LpSize {
+        rows: n1 + 1 + sets0,
+        // x, q split into two free halves, one slack per `<=` row.
+        cols: n0 + 2 * q + n1,
+        // F^T twice (free q), payoffs, the slacks, x_empty = 1 and E.
+        nonzeros: 2 * (n1 + sets1) + game.terminals.len() + n1 + 1 + (n0 - 1) + sets0,
+    }
+}
+
+/// Checks the estimated memory of solving `game` by `options.method` against the budget,
+/// before anything is built.
+pub fn check_memory(game: &Game, options: &SolveOptions) -> Result<(), LpError> {
+    let size = lp_size_bound(game);
+    // The program and its standard form both hold the coefficients.
+    let base = 2 * memory::standard_form_bytes(size);
+    match options.method {
+        Method::ExactTableau => options.check(
+            size,
+            "dense exact tableau",
+            base + memory::tableau_bytes(size),
+        ),
+        Method::FloatThenExact => options.check(
+            size,
+            "sparse float-guided exact simplex",
+            base + memory::guided_bytes(size),
+        ),
+    }
+}
+
 /// Solves a game exactly with the float-guided exact simplex (see [`solve_exact_with`]).
 pub fn solve_exact(game: &Game) -> Result<ExactSolution> {
     solve_exact_with(game, Method::FloatThenExact, false)
@@ -170,13 +208,27 @@ pub fn solve_exact(game: &Game) -> Result<ExactSolution> {
 /// Solves a game exactly by the sequence-form LP with the given simplex method, then
 /// certifies the result with exact best responses (exploitability must be exactly 0).
 pub fn solve_exact_with(game: &Game, method: Method, show_progress: bool) -> Result<ExactSolution> {
+    solve_exact_with_options(
+        game,
+        &SolveOptions {
+            show_progress,
+            ..SolveOptions::new(method)
+        },
+    )
+}
+
+/// As [`solve_exact_with`] with all options, the memory budget among them: the LP's estimated
+/// memory is checked before it is built, and a program over the budget is an error naming its
+/// size.
+pub fn solve_exact_with_options(game: &Game, options: &SolveOptions) -> Result<ExactSolution> {
+    check_memory(game, options).context("planning the sequence-form LP")?;
     let start = Instant::now();
     let sf = build_lp(game);
     let build_time = start.elapsed();
     let start = Instant::now();
     let (solution, lp_stats) = sf
         .lp
-        .solve_with_progress(method, show_progress)
+        .solve_with_options(options)
         .map_err(|e| match e {
             LpError::Infeasible | LpError::Unbounded => anyhow::anyhow!(
                 "the sequence-form LP is reported {e}; a finite game always has a solution, so this is a bug"

@@ -1,16 +1,20 @@
-//! Float-guided exact simplex: the float simplex proposes a basis; this module recomputes the
+//! Float-guided exact simplex: the sparse float simplex ([`super::revised`]) proposes a basis;
+//! this module recomputes the
 //! basic solution and the duals exactly (sparse rational LU), checks primal and dual
 //! feasibility exactly, and pivots exactly from there until the basis is provably optimal.
 //!
 //! Exact pivots use Bland's rule (primal simplex, when the basis is primal feasible) or the
 //! dual simplex with a smallest-index rule (when it is only dual feasible). If the float
-//! simplex fails, or the basis is neither, the dense exact tableau solves from scratch: the
+//! simplex fails, or the basis is neither, the dense exact tableau solves from scratch when
+//! its memory estimate fits the budget (otherwise the solve fails with a clear error): the
 //! result is always exact; floats only save time.
 
-use super::float::{self, FloatOutcome};
 use super::lu::ExactLu;
+use super::memory;
+use super::revised::{self, FloatOutcome};
+use super::tableau;
+use super::{LpError, LpStats, SolveOptions, StandardForm};
 use crate::scalar::Rational;
-use crate::solve::simplex::{tableau_solve, LpError, LpStats, StandardForm};
 use num_traits::{One, Signed, Zero};
 use std::time::Instant;
 
@@ -19,12 +23,13 @@ pub(crate) fn solve(
     sf: &StandardForm,
     stats: &mut LpStats,
     show_progress: bool,
+    options: &SolveOptions,
 ) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
     let start = Instant::now();
-    let outcome = float::solve(sf, show_progress);
+    let outcome = revised::solve(sf, show_progress);
     stats.float_time = start.elapsed();
     let start = Instant::now();
-    let result = finish(sf, stats, outcome);
+    let result = finish(sf, stats, outcome, options);
     stats.exact_time = start.elapsed();
     result
 }
@@ -33,25 +38,70 @@ fn finish(
     sf: &StandardForm,
     stats: &mut LpStats,
     outcome: FloatOutcome,
+    options: &SolveOptions,
 ) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
-    let basis = match outcome {
-        FloatOutcome::Optimal { basis, pivots } => {
+    let (basis, why) = match outcome {
+        FloatOutcome::Optimal { basis, pivots } | FloatOutcome::Unbounded { basis, pivots } => {
             stats.float_pivots = pivots;
-            basis.into_iter().collect::<Option<Vec<usize>>>()
+            (Some(complete_basis(sf, basis)), String::new())
         }
-        _ => None,
+        FloatOutcome::Infeasible { pivots } => {
+            stats.float_pivots = pivots;
+            (
+                None,
+                "the float simplex reports the program infeasible".to_string(),
+            )
+        }
+        FloatOutcome::Stalled { reason } => (None, reason),
     };
-    if let Some(basis) = basis {
+    if let Some(Some(basis)) = basis {
         match exact_from_basis(sf, basis, stats) {
             Ok(result) => return Ok(result),
             Err(Fallback::Final(err)) => return Err(err),
             Err(Fallback::Restart) => {}
         }
     }
+    // The exact answer (or the exact proof of infeasibility) comes from the dense tableau,
+    // which is only attempted when it fits the budget.
+    let size = memory::LpSize {
+        rows: sf.rows,
+        cols: sf.cols.len(),
+        nonzeros: sf.cols.iter().map(Vec::len).sum(),
+    };
+    let method = if why.is_empty() {
+        "dense exact tableau (the float basis could not be repaired exactly)"
+    } else {
+        "dense exact tableau (the float simplex gave no optimal basis)"
+    };
+    options.check(size, method, memory::tableau_bytes(size))?;
     stats.tableau_fallback = true;
-    let (x, y, pivots) = tableau_solve(sf)?;
+    let (x, y, pivots) = tableau::solve(sf)?;
     stats.exact_pivots += pivots;
     Ok((x, y))
+}
+
+/// Fills rows whose float basis holds an artificial variable with a slack of that row or,
+/// failing that, any non-basic column (the exact LU then decides whether the basis is usable).
+fn complete_basis(sf: &StandardForm, basis: Vec<Option<usize>>) -> Option<Vec<usize>> {
+    if basis.iter().all(Option::is_some) {
+        return basis.into_iter().collect();
+    }
+    let mut used = vec![false; sf.cols.len()];
+    for j in basis.iter().flatten() {
+        used[*j] = true;
+    }
+    let mut out = Vec::with_capacity(basis.len());
+    for (i, b) in basis.into_iter().enumerate() {
+        let j = match b {
+            Some(j) => j,
+            None => {
+                (0..sf.cols.len()).find(|&j| !used[j] && sf.cols[j].iter().any(|(r, _)| *r == i))?
+            }
+        };
+        used[j] = true;
+        out.push(j);
+    }
+    Some(out)
 }
 
 enum Fallback {

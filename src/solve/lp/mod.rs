@@ -1,6 +1,495 @@
-//! Building blocks of the exact LP solver: a float simplex that proposes a basis, an exact
-//! sparse LU, and the exact verification and repair of a proposed basis.
+//! Exact linear programming over rationals.
+//!
+//! A [`LinearProgram`] is `maximize c^T x` subject to `<=`, `>=` and `=` rows, with variables
+//! `>= 0` unless declared free. [`LinearProgram::solve`] returns an exactly optimal primal
+//! solution and exactly optimal duals (one per row), or says exactly why there is none.
+//!
+//! Two methods are available ([`Method`]):
+//! - [`Method::ExactTableau`]: a dense two-phase tableau simplex in `BigRational` with Bland's
+//!   rule (never cycles). Simple and the reference, but its cost grows with rows x columns per
+//!   pivot in big-number arithmetic, so it is for small programs.
+//! - [`Method::FloatThenExact`]: a sparse revised float simplex ([`revised`], on the sparse LU
+//!   of [`sparse_lu`]) finds a basis, the basic solution and duals of that basis are recomputed
+//!   exactly with a sparse rational LU ([`lu`]), primal and dual feasibility are checked
+//!   exactly, and exact revised-simplex pivots continue from that basis until it is provably
+//!   optimal ([`guided`]). The answer is exact; floats only choose the basis.
+//!
+//! Every solution is finally certified against the original program (primal and dual
+//! feasibility, equal objectives) in rationals before it is returned.
 
-pub(crate) mod float;
 pub(crate) mod guided;
 pub mod lu;
+pub mod memory;
+pub(crate) mod revised;
+pub(crate) mod sparse_lu;
+mod tableau;
+
+use crate::scalar::Rational;
+use num_traits::{Signed, Zero};
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// The sense of a constraint row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// `a^T x <= b`.
+    Le,
+    /// `a^T x >= b`.
+    Ge,
+    /// `a^T x = b`.
+    Eq,
+}
+
+/// Why a linear program has no optimal solution, or could not be set up.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum LpError {
+    /// No point satisfies every constraint.
+    #[error("the linear program is infeasible: no point satisfies all constraints")]
+    Infeasible,
+    /// The objective grows without bound over the feasible set.
+    #[error("the linear program is unbounded: the objective can grow without limit")]
+    Unbounded,
+    /// A constraint or objective names a variable that does not exist.
+    #[error("{context} names variable {var}, but the program has only {num_vars} variables (0..{num_vars})")]
+    BadVariable {
+        /// Where the bad index appeared.
+        context: String,
+        /// The index given.
+        var: usize,
+        /// Number of variables.
+        num_vars: usize,
+    },
+    /// The estimated memory of the solve exceeds the budget (checked before allocating).
+    #[error(
+        "the linear program ({size}) needs an estimated {} with the {method}, over the memory budget of {} (raise it with --max-memory, or use a CFR algorithm for an approximate solution)",
+        memory::format_bytes(*needed),
+        memory::format_bytes(u128::from(*budget))
+    )]
+    TooBig {
+        /// The program's size.
+        size: memory::LpSize,
+        /// Which method's estimate.
+        method: &'static str,
+        /// Estimated bytes.
+        needed: u128,
+        /// The budget in bytes.
+        budget: u64,
+    },
+    /// An internal consistency check failed (a bug; reported rather than returning a wrong answer).
+    #[error("internal LP error: {0}")]
+    Internal(String),
+}
+
+/// How [`LinearProgram::solve_with`] solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Dense exact tableau simplex with Bland's rule: the reference, for small programs.
+    ExactTableau,
+    /// Float simplex for the basis, then exact verification and exact pivots to optimality.
+    FloatThenExact,
+}
+
+/// Options of [`LinearProgram::solve_with_options`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// The simplex method.
+    pub method: Method,
+    /// Draw a progress spinner (on a terminal only).
+    pub show_progress: bool,
+    /// Memory budget in bytes: a solve whose estimate exceeds it fails with
+    /// [`LpError::TooBig`] before allocating.
+    pub max_memory: u64,
+}
+
+impl SolveOptions {
+    /// `method` without progress, with the default budget ([`memory::default_budget`]).
+    pub fn new(method: Method) -> Self {
+        SolveOptions {
+            method,
+            show_progress: false,
+            max_memory: memory::default_budget(),
+        }
+    }
+
+    /// Checks `bytes` against the budget for `method` on a program of `size`.
+    pub fn check(
+        &self,
+        size: memory::LpSize,
+        method: &'static str,
+        bytes: u128,
+    ) -> Result<(), LpError> {
+        if bytes > u128::from(self.max_memory) {
+            return Err(LpError::TooBig {
+                size,
+                method,
+                needed: bytes,
+                budget: self.max_memory,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// An exactly optimal solution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LpSolution {
+    /// The optimal objective value `c^T x`.
+    pub objective: Rational,
+    /// An optimal point, one value per variable.
+    pub values: Vec<Rational>,
+    /// Optimal duals, one per constraint row in the order added: `>= 0` for `<=` rows, `<= 0`
+    /// for `>=` rows, any sign for `=` rows; `b^T duals = objective` and
+    /// `A^T duals = c` on free variables, `>= c` on the others (complementary slackness holds).
+    pub duals: Vec<Rational>,
+}
+
+/// Counts from a solve, for benchmarks and reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LpStats {
+    /// Pivots made in floating point.
+    pub float_pivots: usize,
+    /// Pivots made in exact arithmetic.
+    pub exact_pivots: usize,
+    /// Exact basis factorisations.
+    pub exact_factorizations: usize,
+    /// Rows and columns of the standard form (slacks included).
+    pub standard_rows: usize,
+    /// Columns of the standard form.
+    pub standard_cols: usize,
+    /// The float-guided method fell back to the exact tableau from scratch.
+    pub tableau_fallback: bool,
+    /// Wall time of the float simplex.
+    pub float_time: std::time::Duration,
+    /// Wall time of the exact part (factorisations, checks, exact pivots).
+    pub exact_time: std::time::Duration,
+}
+
+#[derive(Clone, Debug)]
+struct Row {
+    coeffs: Vec<(usize, Rational)>,
+    rel: Relation,
+    rhs: Rational,
+}
+
+/// `maximize c^T x` subject to linear rows; variables are `>= 0` unless set free.
+#[derive(Clone, Debug)]
+pub struct LinearProgram {
+    num_vars: usize,
+    objective: Vec<Rational>,
+    free: Vec<bool>,
+    rows: Vec<Row>,
+    /// The first bad input seen; reported by `solve` (the builder methods stay infallible).
+    invalid: Option<LpError>,
+}
+
+impl LinearProgram {
+    /// A program with `num_vars` non-negative variables, objective 0 and no rows.
+    pub fn new(num_vars: usize) -> Self {
+        LinearProgram {
+            num_vars,
+            objective: vec![Rational::zero(); num_vars],
+            free: vec![false; num_vars],
+            rows: Vec::new(),
+            invalid: None,
+        }
+    }
+
+    /// Number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.num_vars
+    }
+
+    /// Number of constraint rows.
+    pub fn num_constraints(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn check_var(&mut self, var: usize, context: impl FnOnce() -> String) -> bool {
+        if var < self.num_vars {
+            return true;
+        }
+        if self.invalid.is_none() {
+            self.invalid = Some(LpError::BadVariable {
+                context: context(),
+                var,
+                num_vars: self.num_vars,
+            });
+        }
+        false
+    }
+
+    /// Sets the objective coefficient of `var` (the objective is maximised).
+    pub fn set_objective(&mut self, var: usize, coeff: Rational) {
+        if self.check_var(var, || "set_objective".to_string()) {
+            self.objective[var] = coeff;
+        }
+    }
+
+    /// Lets `var` take any sign.
+    pub fn set_free(&mut self, var: usize) {
+        if self.check_var(var, || "set_free".to_string()) {
+            self.free[var] = true;
+        }
+    }
+
+    /// Adds the row `sum coeff * x[var]  rel  rhs` and returns its id (rows count from 0).
+    /// Repeated variables are summed.
+    pub fn add_constraint(
+        &mut self,
+        coeffs: Vec<(usize, Rational)>,
+        rel: Relation,
+        rhs: Rational,
+    ) -> usize {
+        let id = self.rows.len();
+        let mut merged: BTreeMap<usize, Rational> = BTreeMap::new();
+        for (var, c) in coeffs {
+            if self.check_var(var, || format!("constraint row {id}")) {
+                *merged.entry(var).or_insert_with(Rational::zero) += c;
+            }
+        }
+        let coeffs = merged.into_iter().filter(|(_, c)| !c.is_zero()).collect();
+        self.rows.push(Row { coeffs, rel, rhs });
+        id
+    }
+
+    /// Solves exactly, choosing the method by size (dense tableau for small programs).
+    pub fn solve(&self) -> Result<LpSolution, LpError> {
+        let size = self.rows.len() * (self.num_vars + self.rows.len());
+        let method = if size <= 10_000 {
+            Method::ExactTableau
+        } else {
+            Method::FloatThenExact
+        };
+        self.solve_with(method).map(|(s, _)| s)
+    }
+
+    /// Solves exactly with the given method, also returning counts.
+    pub fn solve_with(&self, method: Method) -> Result<(LpSolution, LpStats), LpError> {
+        self.solve_with_progress(method, false)
+    }
+
+    /// As [`LinearProgram::solve_with`]; `show_progress` draws a progress spinner on a terminal.
+    pub fn solve_with_progress(
+        &self,
+        method: Method,
+        show_progress: bool,
+    ) -> Result<(LpSolution, LpStats), LpError> {
+        self.solve_with_options(&SolveOptions {
+            show_progress,
+            ..SolveOptions::new(method)
+        })
+    }
+
+    /// The size of the standard form this program becomes (computed without building it).
+    pub fn standard_size(&self) -> memory::LpSize {
+        let free = self.free.iter().filter(|&&f| f).count();
+        let slacks = self.rows.iter().filter(|r| r.rel != Relation::Eq).count();
+        let mut nonzeros = slacks;
+        let mut per_var = vec![0usize; self.num_vars];
+        for row in &self.rows {
+            for (v, _) in &row.coeffs {
+                per_var[*v] += 1;
+            }
+        }
+        for (v, count) in per_var.iter().enumerate() {
+            nonzeros += if self.free[v] { 2 * count } else { *count };
+        }
+        memory::LpSize {
+            rows: self.rows.len(),
+            cols: self.num_vars + free + slacks,
+            nonzeros,
+        }
+    }
+
+    /// Solves exactly with the given options, also returning counts. The memory estimate of
+    /// the method is checked against `options.max_memory` before anything large is allocated.
+    pub fn solve_with_options(
+        &self,
+        options: &SolveOptions,
+    ) -> Result<(LpSolution, LpStats), LpError> {
+        if let Some(err) = &self.invalid {
+            return Err(err.clone());
+        }
+        let size = self.standard_size();
+        let base = memory::standard_form_bytes(size);
+        match options.method {
+            Method::ExactTableau => options.check(
+                size,
+                "dense exact tableau",
+                base + memory::tableau_bytes(size),
+            )?,
+            Method::FloatThenExact => options.check(
+                size,
+                "sparse float-guided exact simplex",
+                base + memory::guided_bytes(size),
+            )?,
+        }
+        let method = options.method;
+        let show_progress = options.show_progress;
+        let sf = StandardForm::new(self);
+        let mut stats = LpStats {
+            standard_rows: sf.rows,
+            standard_cols: sf.cols.len(),
+            ..LpStats::default()
+        };
+        let (x, y) = match method {
+            Method::ExactTableau => {
+                let (x, y, pivots) = tableau::solve(&sf)?;
+                stats.exact_pivots = pivots;
+                (x, y)
+            }
+            Method::FloatThenExact => guided::solve(&sf, &mut stats, show_progress, options)?,
+        };
+        let solution = sf.recover(self, &x, &y);
+        self.certify(&solution)?;
+        Ok((solution, stats))
+    }
+
+    /// Checks feasibility, dual feasibility and equal objectives exactly; a failure is a bug.
+    fn certify(&self, s: &LpSolution) -> Result<(), LpError> {
+        let fail = |what: String| Err(LpError::Internal(format!("certificate failed: {what}")));
+        for (v, x) in s.values.iter().enumerate() {
+            if !self.free[v] && x.is_negative() {
+                return fail(format!("variable {v} is negative"));
+            }
+        }
+        let mut reduced = self.objective.clone();
+        let mut dual_objective = Rational::zero();
+        for (i, row) in self.rows.iter().enumerate() {
+            let lhs: Rational = row.coeffs.iter().map(|(v, c)| c * &s.values[*v]).sum();
+            let y = &s.duals[i];
+            let ok = match row.rel {
+                Relation::Le => lhs <= row.rhs && !y.is_negative(),
+                Relation::Ge => lhs >= row.rhs && !y.is_positive(),
+                Relation::Eq => lhs == row.rhs,
+            };
+            if !ok {
+                return fail(format!("row {i} (primal or dual sign)"));
+            }
+            dual_objective += y * &row.rhs;
+            for (v, c) in &row.coeffs {
+                reduced[*v] -= c * y;
+            }
+        }
+        for (v, r) in reduced.iter().enumerate() {
+            let ok = if self.free[v] {
+                r.is_zero()
+            } else {
+                !r.is_positive()
+            };
+            if !ok {
+                return fail(format!("dual constraint of variable {v}"));
+            }
+        }
+        if dual_objective != s.objective {
+            return fail("primal and dual objectives differ".to_string());
+        }
+        Ok(())
+    }
+}
+
+/// `maximize cost^T x` subject to `A x = b`, `x >= 0`, `b >= 0`, as sparse columns.
+#[derive(Clone, Debug)]
+pub(crate) struct StandardForm {
+    /// Number of rows.
+    pub rows: usize,
+    /// Sparse columns `(row, value)`, rows ascending.
+    pub cols: Vec<Vec<(usize, Rational)>>,
+    /// Objective per column.
+    pub cost: Vec<Rational>,
+    /// Right-hand sides, all `>= 0`.
+    pub b: Vec<Rational>,
+    /// For each row, a column that is `+1` in that row and zero elsewhere (a slack usable as an
+    /// initial basic variable), if any.
+    pub unit_col: Vec<Option<usize>>,
+    /// Rows multiplied by -1 to make `b >= 0`.
+    negated: Vec<bool>,
+    /// For each original variable, its positive column and (free variables) negative column.
+    var_cols: Vec<(usize, Option<usize>)>,
+}
+
+impl StandardForm {
+    fn new(lp: &LinearProgram) -> Self {
+        let m = lp.rows.len();
+        let mut cols: Vec<Vec<(usize, Rational)>> = Vec::new();
+        let mut cost = Vec::new();
+        let mut var_cols = Vec::with_capacity(lp.num_vars);
+        let negated: Vec<bool> = lp.rows.iter().map(|r| r.rhs.is_negative()).collect();
+        let mut by_var: Vec<Vec<(usize, Rational)>> = vec![Vec::new(); lp.num_vars];
+        for (i, row) in lp.rows.iter().enumerate() {
+            for (v, c) in &row.coeffs {
+                let c = if negated[i] { -c } else { c.clone() };
+                by_var[*v].push((i, c));
+            }
+        }
+        for (v, col) in by_var.into_iter().enumerate() {
+            let pos = cols.len();
+            cols.push(col.clone());
+            cost.push(lp.objective[v].clone());
+            let neg = if lp.free[v] {
+                cols.push(col.into_iter().map(|(i, c)| (i, -c)).collect());
+                cost.push(-&lp.objective[v]);
+                Some(pos + 1)
+            } else {
+                None
+            };
+            var_cols.push((pos, neg));
+        }
+        let mut unit_col = vec![None; m];
+        for (i, row) in lp.rows.iter().enumerate() {
+            let sign = match row.rel {
+                Relation::Le => 1,
+                Relation::Ge => -1,
+                Relation::Eq => continue,
+            };
+            let sign = if negated[i] { -sign } else { sign };
+            if sign > 0 {
+                unit_col[i] = Some(cols.len());
+            }
+            cols.push(vec![(i, Rational::from_integer(sign.into()))]);
+            cost.push(Rational::zero());
+        }
+        let b = lp.rows.iter().map(|r| r.rhs.abs()).collect();
+        StandardForm {
+            rows: m,
+            cols,
+            cost,
+            b,
+            unit_col,
+            negated,
+            var_cols,
+        }
+    }
+
+    /// Maps a standard-form primal `x` and dual `y` back to the original program.
+    fn recover(&self, lp: &LinearProgram, x: &[Rational], y: &[Rational]) -> LpSolution {
+        let values: Vec<Rational> = self
+            .var_cols
+            .iter()
+            .map(|&(p, n)| match n {
+                Some(n) => &x[p] - &x[n],
+                None => x[p].clone(),
+            })
+            .collect();
+        let duals = y
+            .iter()
+            .zip(&self.negated)
+            .map(|(y, &neg)| if neg { -y } else { y.clone() })
+            .collect();
+        let objective = lp
+            .objective
+            .iter()
+            .zip(&values)
+            .filter(|(c, _)| !c.is_zero())
+            .map(|(c, x)| c * x)
+            .sum();
+        LpSolution {
+            objective,
+            values,
+            duals,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,361 @@
+//! Goofspiel with imperfect information, as OpenSpiel's `goofspiel` with `imp_info=True`,
+//! two players, made turn-based by `pyspiel.convert_to_turn_based` (the form DCFR, DDCFR and
+//! PDCFR+ report on).
+//!
+//! Each player holds the cards `1..=cards`; a deck of point cards `1..=cards` is revealed one
+//! card per round, in the order `order` gives: `random` (OpenSpiel's default: a chance node
+//! deals each point card from those left), `descending` (`cards, cards-1, ..`: what the papers
+//! use) or `ascending`. Each round both players bid a card from their hand at the same time
+//! (player 1 chooses, then player 2 without seeing it); the higher bid wins the point card's
+//! value, equal bids discard it, and the bid cards are gone. Players see only who won each
+//! round, not the opponent's bid. The last round has no choice and is played out at once, as
+//! in OpenSpiel. Returns (`returns`): `win-loss` (OpenSpiel's default and the papers': +1 to
+//! the player with more points, -1 to the other, 0 on a tie) or `point-difference` (half the
+//! point difference, OpenSpiel's `point_difference` for two players).
+//!
+//! Information-set labels: `cards 5 4|bids 2|won 1` = the point cards so far (the current one
+//! last), the player's own bids, and who won each finished round (`1`, `2`, or `=` for a tie).
+
+use crate::game::{Game, GameBuilder, GameError, NodeRef};
+use crate::scalar::{int, rat};
+use anyhow::{bail, Result};
+
+/// Order in which the point cards are revealed (OpenSpiel's `points_order`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointsOrder {
+    /// A chance node deals each point card uniformly from those left.
+    Random,
+    /// Highest point card first.
+    Descending,
+    /// Lowest point card first.
+    Ascending,
+}
+
+/// What the players receive at the end (OpenSpiel's `returns_type`, zero-sum kinds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Returns {
+    /// +1 / -1 to the player with more / fewer points, 0 each on equal points.
+    WinLoss,
+    /// Each player's points minus the mean of both players' points.
+    PointDifference,
+}
+
+/// Names of the `order` parameter's values, in the order of its integer codes.
+pub const ORDER_NAMES: &[&str] = &["random", "descending", "ascending"];
+/// Names of the `returns` parameter's values, in the order of its integer codes.
+pub const RETURNS_NAMES: &[&str] = &["win-loss", "point-difference"];
+
+impl PointsOrder {
+    /// The order with the given code (index into [`ORDER_NAMES`]).
+    pub fn from_code(code: i64) -> Option<Self> {
+        [Self::Random, Self::Descending, Self::Ascending]
+            .get(usize::try_from(code).ok()?)
+            .copied()
+    }
+}
+
+impl Returns {
+    /// The returns type with the given code (index into [`RETURNS_NAMES`]).
+    pub fn from_code(code: i64) -> Option<Self> {
+        [Self::WinLoss, Self::PointDifference]
+            .get(usize::try_from(code).ok()?)
+            .copied()
+    }
+}
+
+/// Number of nodes of the game (chance, decision and terminal), or `None` on `u64` overflow.
+pub fn num_nodes(cards: u32, order: PointsOrder) -> Option<u64> {
+    let mut states: u64 = 1;
+    let mut nodes: u64 = 0;
+    // Rounds with a choice; the last round is played out automatically.
+    for round in 0..cards.saturating_sub(1) {
+        let left = (cards - round) as u64;
+        // Player 1's node, then one node of player 2 per bid of player 1.
+        let bidding = 1 + left;
+        let per_state = match order {
+            PointsOrder::Random => 1 + left.checked_mul(bidding)?,
+            _ => bidding,
+        };
+        nodes = nodes.checked_add(states.checked_mul(per_state)?)?;
+        let deals = if order == PointsOrder::Random {
+            left
+        } else {
+            1
+        };
+        states = states.checked_mul(deals)?.checked_mul(left * left)?;
+    }
+    nodes.checked_add(states)
+}
+
+/// Builds goofspiel; refuses trees above `max_nodes` before allocating.
+pub fn goofspiel(cards: u32, order: PointsOrder, returns: Returns, max_nodes: u64) -> Result<Game> {
+    if !(2..=31).contains(&cards) {
+        bail!("goofspiel needs 2..=31 cards (got {cards})");
+    }
+    match num_nodes(cards, order) {
+        Some(n) if n <= max_nodes => {}
+        n => bail!(
+            "goofspiel(cards={cards}) with this order has {} nodes, above the limit of {max_nodes}",
+            n.map_or("more than 1.8e19".to_string(), |n| n.to_string())
+        ),
+    }
+    Ok(build(cards as usize, order, returns)?)
+}
+
+/// The public and private state between rounds.
+#[derive(Clone)]
+struct State {
+    /// Cards still in each player's hand (bit `c` = card `c + 1`).
+    hands: [u32; 2],
+    /// Point cards not yet revealed (bit `c` = card `c + 1`).
+    deck: u32,
+    points: [u32; 2],
+    /// Point cards revealed so far, the current one last.
+    cards: Vec<u8>,
+    /// Each player's own bids, one per finished round.
+    bids: [Vec<u8>; 2],
+    /// Winner of each finished round: 0, 1 or 2 for a tie.
+    won: Vec<u8>,
+}
+
+enum Pending {
+    /// A point card is to be dealt (random order) or revealed.
+    Deal { node: NodeRef, state: State },
+    /// Player 1 bids.
+    First { node: NodeRef, state: State },
+    /// Player 2 bids, not seeing player 1's bid `first`.
+    Second {
+        node: NodeRef,
+        state: State,
+        first: u8,
+    },
+}
+
+fn list(items: impl Iterator<Item = String>) -> String {
+    let v: Vec<String> = items.collect();
+    if v.is_empty() {
+        "-".to_string()
+    } else {
+        v.join(" ")
+    }
+}
+
+impl State {
+    fn label(&self, player: usize) -> String {
+        format!(
+            "cards {}|bids {}|won {}",
+            list(self.cards.iter().map(|c| c.to_string())),
+            list(self.bids[player].iter().map(|c| c.to_string())),
+            list(self.won.iter().map(|&w| match w {
+                0 => "1".to_string(),
+                1 => "2".to_string(),
+                _ => "=".to_string(),
+            }))
+        )
+    }
+
+    /// Plays a round with the bids `[b0, b1]` (card values) on the current point card.
+    fn play(&mut self, bid: [u8; 2]) {
+        let value = *self.cards.last().expect("a point card is showing") as u32;
+        let winner = match bid[0].cmp(&bid[1]) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal => 2,
+        };
+        if winner < 2 {
+            self.points[winner] += value;
+        }
+        self.won.push(winner as u8);
+        for p in 0..2 {
+            self.hands[p] &= !(1 << (bid[p] - 1));
+            self.bids[p].push(bid[p]);
+        }
+    }
+
+    fn reveal(&mut self, card: u8) {
+        self.deck &= !(1 << (card - 1));
+        self.cards.push(card);
+    }
+
+    /// The point card the fixed order reveals next.
+    fn next_in_order(&self, order: PointsOrder) -> u8 {
+        let deck = self.deck;
+        match order {
+            PointsOrder::Descending => (32 - deck.leading_zeros()) as u8,
+            _ => deck.trailing_zeros() as u8 + 1,
+        }
+    }
+}
+
+fn hand_cards(hand: u32) -> Vec<u8> {
+    (0..32u8)
+        .filter(|c| hand & (1 << c) != 0)
+        .map(|c| c + 1)
+        .collect()
+}
+
+fn build(cards: usize, order: PointsOrder, returns: Returns) -> Result<Game, GameError> {
+    let order_name = ORDER_NAMES[order as usize];
+    let returns_name = RETURNS_NAMES[returns as usize];
+    let mut b = GameBuilder::new(
+        format!("goofspiel(cards={cards},order={order_name},returns={returns_name})"),
+        "P1",
+        "P2",
+    );
+    let full = (1u32 << cards) - 1;
+    let start = State {
+        hands: [full, full],
+        deck: full,
+        points: [0, 0],
+        cards: Vec::new(),
+        bids: [Vec::new(), Vec::new()],
+        won: Vec::new(),
+    };
+    let bid_label = |c: u8| format!("Bid {c}");
+    // Explicit stack: no recursion on the game's depth.
+    let mut stack = vec![Pending::Deal {
+        node: b.root(),
+        state: start,
+    }];
+    while let Some(item) = stack.pop() {
+        match item {
+            Pending::Deal { node, mut state } => {
+                if order == PointsOrder::Random {
+                    let deck = hand_cards(state.deck);
+                    let labels: Vec<String> = deck.iter().map(|c| format!("Deal {c}")).collect();
+                    let children = b.chance_uniform(node, labels)?;
+                    for (&card, child) in deck.iter().zip(children) {
+                        let mut state = state.clone();
+                        state.reveal(card);
+                        stack.push(Pending::First { node: child, state });
+                    }
+                } else {
+                    let card = state.next_in_order(order);
+                    state.reveal(card);
+                    stack.push(Pending::First { node, state });
+                }
+            }
+            Pending::First { node, state } => {
+                let hand = hand_cards(state.hands[0]);
+                let actions: Vec<String> = hand.iter().map(|&c| bid_label(c)).collect();
+                let children = b.decision(node, 0, &state.label(0), &actions)?;
+                for (&first, child) in hand.iter().zip(children) {
+                    stack.push(Pending::Second {
+                        node: child,
+                        state: state.clone(),
+                        first,
+                    });
+                }
+            }
+            Pending::Second { node, state, first } => {
+                let hand = hand_cards(state.hands[1]);
+                let actions: Vec<String> = hand.iter().map(|&c| bid_label(c)).collect();
+                let children = b.decision(node, 1, &state.label(1), &actions)?;
+                for (&second, child) in hand.iter().zip(children) {
+                    let mut next = state.clone();
+                    next.play([first, second]);
+                    if next.deck.count_ones() > 1 {
+                        stack.push(Pending::Deal {
+                            node: child,
+                            state: next,
+                        });
+                        continue;
+                    }
+                    // The last round has no choice: reveal the last card and play it out.
+                    let last = next.deck.trailing_zeros() as u8 + 1;
+                    next.reveal(last);
+                    let forced = [0, 1].map(|p| next.hands[p].trailing_zeros() as u8 + 1);
+                    next.play(forced);
+                    let diff = next.points[0] as i64 - next.points[1] as i64;
+                    let payoff0 = match returns {
+                        Returns::WinLoss => int(diff.signum()),
+                        Returns::PointDifference => rat(diff, 2),
+                    };
+                    b.terminal_zero_sum(child, payoff0)?;
+                }
+            }
+        }
+    }
+    b.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// OpenSpiel 2.0.2 counts for `convert_to_turn_based(goofspiel(num_cards=n, imp_info=True,
+    /// points_order=order))`: every history incl. chance and terminal nodes, and information
+    /// sets per player, printed by `scripts/openspiel_game_counts.py`.
+    #[test]
+    fn counts_match_openspiel() {
+        use PointsOrder::*;
+        for (cards, order, nodes, infosets) in [
+            (3, Descending, 67, 8),
+            (3, Ascending, 67, 8),
+            (3, Random, 418, 45),
+            (4, Descending, 1077, 81),
+            (4, Ascending, 1077, 81),
+            (4, Random, 26_773, 1804),
+            (5, Descending, 26_931, 1062),
+        ] {
+            assert_eq!(num_nodes(cards, order), Some(nodes));
+            let g = goofspiel(cards, order, Returns::WinLoss, u64::MAX).unwrap();
+            assert_eq!(g.nodes.len() as u64, nodes, "{cards} {order:?}");
+            assert_eq!(g.infosets[0].len(), infosets, "{cards} {order:?}");
+            assert_eq!(g.infosets[1].len(), infosets, "{cards} {order:?}");
+        }
+        // 5 cards in random order (3.3 million nodes) is checked by count only; the solver
+        // benchmarks build it.
+        assert_eq!(num_nodes(5, Random), Some(3_346_656));
+    }
+
+    /// Uniform-policy exploitability from `scripts/openspiel_game_counts.py` (OpenSpiel 2.0.2).
+    #[test]
+    fn uniform_policy_exploitability_matches_openspiel() {
+        use crate::eval::exploitability;
+        use crate::strategy::Profile;
+        use PointsOrder::*;
+        for (cards, order, expected) in [
+            (3, Descending, 0.6666666666666666),
+            (3, Random, 0.6666666666666666),
+            (4, Ascending, 0.7083333333333333),
+            (4, Random, 0.7083333333333333),
+            (5, Descending, 0.775),
+        ] {
+            let g = goofspiel(cards, order, Returns::WinLoss, u64::MAX).unwrap();
+            let e = exploitability(&g, &Profile::<f64>::uniform(&g)).exploitability;
+            assert!((e - expected).abs() < 1e-12, "{cards} {order:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn returns_follow_points() {
+        // Two cards, descending: the point card 2 is bid on, then 1 is played out.
+        let g = goofspiel(
+            2,
+            PointsOrder::Descending,
+            Returns::PointDifference,
+            u64::MAX,
+        )
+        .unwrap();
+        let mut payoffs: Vec<f64> = g.terminals.iter().map(|t| t.payoff0_f64).collect();
+        payoffs.sort_by(f64::total_cmp);
+        // P1 bids 2 and P2 bids 1: P1 wins 2, then P2's 2 beats P1's 1 on card 1: (2-1)/2.
+        // Equal bids twice: 0 each.
+        assert_eq!(payoffs, vec![-0.5, 0.0, 0.0, 0.5]);
+        let g = goofspiel(2, PointsOrder::Descending, Returns::WinLoss, u64::MAX).unwrap();
+        let mut payoffs: Vec<f64> = g.terminals.iter().map(|t| t.payoff0_f64).collect();
+        payoffs.sort_by(f64::total_cmp);
+        assert_eq!(payoffs, vec![-1.0, 0.0, 0.0, 1.0]);
+        assert!(g.find_infoset(0, "cards 2|bids -|won -").is_some());
+        assert!(g.find_infoset(1, "cards 2|bids -|won -").is_some());
+    }
+
+    #[test]
+    fn refuses_huge_trees_before_building() {
+        let err = goofspiel(8, PointsOrder::Random, Returns::WinLoss, 20_000_000)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("above the limit"), "{err}");
+    }
+}

@@ -1,0 +1,399 @@
+//! A sparse revised primal simplex in floating point that only has to find a good basis: the
+//! exact layer ([`super::guided`]) recomputes and certifies everything it returns.
+//!
+//! The basis is kept as a sparse LU ([`super::sparse_lu`]) with product-form updates and
+//! periodic refactorisation, so memory is proportional to the non-zeros of the constraint
+//! matrix and of the factors, never rows x columns. Pricing is Devex (Forrest and Goldfarb's
+//! approximate steepest edge) over reduced costs updated from the pivot row; the ratio test is
+//! Harris's two-pass test; the right-hand sides get a small deterministic perturbation against
+//! the heavy degeneracy of game LPs. Phase 1 minimises the sum of artificial variables on rows
+//! that have no slack column.
+
+use super::sparse_lu::SparseLu;
+use super::StandardForm;
+use crate::scalar::rational_to_f64;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// What the float simplex found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum FloatOutcome {
+    /// An (approximately) optimal basis: `basis[row]` is a standard-form column, or `None`
+    /// where an artificial variable is still basic (a redundant row).
+    Optimal {
+        /// Basic column per row.
+        basis: Vec<Option<usize>>,
+        /// Pivots made.
+        pivots: usize,
+    },
+    /// The phase-1 optimum left artificial variables positive.
+    Infeasible {
+        /// Pivots made.
+        pivots: usize,
+    },
+    /// A column with positive reduced cost had no positive entry.
+    Unbounded {
+        /// The primal feasible basis at which the ray was found.
+        basis: Vec<Option<usize>>,
+        /// Pivots made.
+        pivots: usize,
+    },
+    /// The iteration limit was reached or the basis became numerically singular.
+    Stalled {
+        /// Why.
+        reason: String,
+    },
+}
+
+const PIVOT_TOL: f64 = 1e-9;
+const COST_TOL: f64 = 1e-9;
+/// Refactorise after this many updates (the eta file grows by one column per pivot).
+const REFACTOR_EVERY: usize = 100;
+
+/// The matrix `[A | artificials]` by columns and by rows.
+struct Matrix {
+    cols: Vec<Vec<(usize, f64)>>,
+    /// Row-wise copy: `rows[i]` lists `(column, value)`.
+    rows: Vec<Vec<(usize, f64)>>,
+}
+
+struct Simplex<'a> {
+    m: usize,
+    a: &'a Matrix,
+    b: Vec<f64>,
+    cost: Vec<f64>,
+    basis: Vec<usize>,
+    /// Basis position of a basic column, `usize::MAX` otherwise.
+    pos: Vec<usize>,
+    lu: SparseLu,
+    xb: Vec<f64>,
+    d: Vec<f64>,
+    weight: Vec<f64>,
+    pivots: usize,
+    /// Dense scratch for the pivot row, indexed by column, and its touched columns.
+    row_buf: Vec<f64>,
+    touched: Vec<usize>,
+}
+
+enum Step {
+    Optimal,
+    Unbounded,
+    Limit,
+    Singular,
+}
+
+impl<'a> Simplex<'a> {
+    fn refactor(&mut self) -> bool {
+        let cols: Vec<&[(usize, f64)]> = self
+            .basis
+            .iter()
+            .map(|&j| self.a.cols[j].as_slice())
+            .collect();
+        match SparseLu::factor(self.m, &cols) {
+            Ok(lu) => self.lu = lu,
+            Err(_) => return false,
+        }
+        let mut xb = self.b.clone();
+        self.lu.ftran(&mut xb);
+        self.xb = xb;
+        self.recompute_duals();
+        true
+    }
+
+    fn recompute_duals(&mut self) {
+        let mut y: Vec<f64> = self.basis.iter().map(|&j| self.cost[j]).collect();
+        self.lu.btran(&mut y);
+        for (j, col) in self.a.cols.iter().enumerate() {
+            self.d[j] = if self.pos[j] != usize::MAX {
+                0.0
+            } else {
+                self.cost[j] - col.iter().map(|&(i, v)| v * y[i]).sum::<f64>()
+            };
+        }
+    }
+
+    fn objective(&self) -> f64 {
+        self.basis
+            .iter()
+            .zip(&self.xb)
+            .map(|(&j, x)| self.cost[j] * x)
+            .sum()
+    }
+
+    /// Fills `row_buf` with row `p` of `B^{-1} A` on the touched columns.
+    fn pivot_row(&mut self, p: usize) {
+        for &j in &self.touched {
+            self.row_buf[j] = 0.0;
+        }
+        self.touched.clear();
+        let mut rho = vec![0.0f64; self.m];
+        rho[p] = 1.0;
+        self.lu.btran(&mut rho);
+        for (i, &r) in rho.iter().enumerate() {
+            if r.abs() < 1e-13 {
+                continue;
+            }
+            for &(j, v) in &self.a.rows[i] {
+                if self.row_buf[j] == 0.0 {
+                    self.touched.push(j);
+                }
+                self.row_buf[j] += r * v;
+                if self.row_buf[j] == 0.0 {
+                    // Keep it distinguishable from "untouched".
+                    self.row_buf[j] = f64::MIN_POSITIVE;
+                }
+            }
+        }
+    }
+
+    /// Basis position `p` leaves, column `q` (with FTRAN column `alpha`) enters.
+    fn pivot(&mut self, p: usize, q: usize, alpha: &[f64], update_weights: bool) -> bool {
+        let ap = alpha[p];
+        self.pivot_row(p);
+        let theta_d = self.d[q] / ap;
+        let wq = self.weight[q];
+        for &j in &self.touched {
+            if self.pos[j] != usize::MAX || j == q {
+                continue;
+            }
+            let r = self.row_buf[j];
+            self.d[j] -= theta_d * r;
+            if update_weights {
+                let ratio = r / ap;
+                self.weight[j] = self.weight[j].max(ratio * ratio * wq);
+            }
+        }
+        let leaving = self.basis[p];
+        self.d[q] = 0.0;
+        self.d[leaving] = -theta_d;
+        if update_weights {
+            self.weight[leaving] = (wq / (ap * ap)).max(1.0);
+        }
+        let theta = self.xb[p].max(0.0) / ap;
+        if theta != 0.0 {
+            for (x, a) in self.xb.iter_mut().zip(alpha) {
+                *x -= theta * a;
+            }
+        }
+        self.xb[p] = theta;
+        self.lu.update(p, alpha);
+        self.pos[leaving] = usize::MAX;
+        self.pos[q] = p;
+        self.basis[p] = q;
+        self.pivots += 1;
+        if self.lu.updates() >= REFACTOR_EVERY
+            || self.lu.eta_nonzeros() > self.lu.lu_nonzeros() + self.m
+        {
+            return self.refactor();
+        }
+        true
+    }
+
+    /// Primal simplex over columns `< allowed` until optimal, unbounded or out of pivots.
+    fn optimize(&mut self, allowed: usize, limit: usize, bar: &ProgressBar, phase: &str) -> Step {
+        for w in self.weight.iter_mut() {
+            *w = 1.0;
+        }
+        loop {
+            if self.pivots >= limit {
+                return Step::Limit;
+            }
+            let mut best = 0.0;
+            let mut entering = None;
+            for j in 0..allowed {
+                let dj = self.d[j];
+                if dj > COST_TOL && self.pos[j] == usize::MAX && dj * dj > best * self.weight[j] {
+                    best = dj * dj / self.weight[j];
+                    entering = Some(j);
+                }
+            }
+            let Some(q) = entering else {
+                return Step::Optimal;
+            };
+            let mut alpha = vec![0.0f64; self.m];
+            for &(i, v) in &self.a.cols[q] {
+                alpha[i] = v;
+            }
+            self.lu.ftran(&mut alpha);
+            let mut theta = f64::INFINITY;
+            for (x, &a) in self.xb.iter().zip(&alpha) {
+                if a > PIVOT_TOL {
+                    theta = theta.min((x.max(0.0) + PIVOT_TOL) / a);
+                }
+            }
+            if theta == f64::INFINITY {
+                return Step::Unbounded;
+            }
+            let mut leave = None;
+            let mut best_a = 0.0;
+            for (k, (x, &a)) in self.xb.iter().zip(&alpha).enumerate() {
+                if a > PIVOT_TOL && x.max(0.0) / a <= theta && a > best_a {
+                    best_a = a;
+                    leave = Some(k);
+                }
+            }
+            let p = leave.expect("the Harris pass keeps the minimum-ratio row");
+            if !self.pivot(p, q, &alpha, true) {
+                return Step::Singular;
+            }
+            if self.pivots.is_multiple_of(256) {
+                bar.set_position(self.pivots as u64);
+                bar.set_message(format!("{phase}, objective {:.12}", self.objective()));
+            }
+        }
+    }
+}
+
+/// Runs the float simplex on a standard form (`show_progress` draws a spinner on a terminal).
+pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
+    let m = sf.rows;
+    let n = sf.cols.len();
+    let art_rows: Vec<usize> = (0..m).filter(|&i| sf.unit_col[i].is_none()).collect();
+    let total = n + art_rows.len();
+    let mut cols: Vec<Vec<(usize, f64)>> = sf
+        .cols
+        .iter()
+        .map(|c| c.iter().map(|(i, v)| (*i, rational_to_f64(v))).collect())
+        .collect();
+    for &i in &art_rows {
+        cols.push(vec![(i, 1.0)]);
+    }
+    let mut rows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); m];
+    for (j, col) in cols.iter().enumerate() {
+        for &(i, v) in col {
+            rows[i].push((j, v));
+        }
+    }
+    let a = Matrix { cols, rows };
+    // Deterministic perturbation of the right-hand sides against degeneracy.
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut b = vec![0.0; m];
+    let mut basis = vec![0; m];
+    for i in 0..m {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let u = (seed >> 11) as f64 / (1u64 << 53) as f64;
+        let bi = rational_to_f64(&sf.b[i]);
+        b[i] = bi + 1e-7 * (0.5 + u) * (1.0 + bi.abs());
+        if let Some(j) = sf.unit_col[i] {
+            basis[i] = j;
+        }
+    }
+    for (k, &i) in art_rows.iter().enumerate() {
+        basis[i] = n + k;
+    }
+    let mut pos = vec![usize::MAX; total];
+    for (p, &j) in basis.iter().enumerate() {
+        pos[j] = p;
+    }
+    let mut cost = vec![0.0; total];
+    for c in cost.iter_mut().skip(n) {
+        *c = -1.0;
+    }
+    let identity: Vec<&[(usize, f64)]> = basis.iter().map(|&j| a.cols[j].as_slice()).collect();
+    let lu = SparseLu::factor(m, &identity).expect("the starting basis is a permuted identity");
+    let mut s = Simplex {
+        m,
+        a: &a,
+        b,
+        cost,
+        basis,
+        pos,
+        lu,
+        xb: Vec::new(),
+        d: vec![0.0; total],
+        weight: vec![1.0; total],
+        pivots: 0,
+        row_buf: vec![0.0; total],
+        touched: Vec::new(),
+    };
+    let bar = if show_progress {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} float simplex: {pos} pivots, {msg} [{elapsed}]",
+            )
+            .expect("valid template"),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let limit = 50 * (m + n) + 1000;
+    let singular = || FloatOutcome::Stalled {
+        reason: "the float basis became numerically singular".to_string(),
+    };
+    let stalled = || FloatOutcome::Stalled {
+        reason: format!("no optimum after {limit} float pivots"),
+    };
+    let outcome = (|| {
+        if !s.refactor() {
+            return singular();
+        }
+        if !art_rows.is_empty() {
+            match s.optimize(total, limit, &bar, "phase 1") {
+                Step::Optimal => {}
+                Step::Unbounded | Step::Singular => return singular(),
+                Step::Limit => return stalled(),
+            }
+            if s.objective() < -1e-6 {
+                return FloatOutcome::Infeasible { pivots: s.pivots };
+            }
+            // Pivot the remaining (zero) artificials out where a real column can replace them;
+            // rows where none can are redundant.
+            for p in 0..m {
+                if s.basis[p] < n {
+                    continue;
+                }
+                s.pivot_row(p);
+                let mut best = (1e-7, None);
+                for &j in &s.touched {
+                    let v = s.row_buf[j].abs();
+                    if j < n && s.pos[j] == usize::MAX && v > best.0 {
+                        best = (v, Some(j));
+                    }
+                }
+                if let (_, Some(q)) = best {
+                    let mut alpha = vec![0.0f64; m];
+                    for &(i, v) in &a.cols[q] {
+                        alpha[i] = v;
+                    }
+                    s.lu.ftran(&mut alpha);
+                    if alpha[p].abs() > 1e-9 && !s.pivot(p, q, &alpha, false) {
+                        return singular();
+                    }
+                }
+            }
+        }
+        for (j, c) in s.cost.iter_mut().enumerate() {
+            *c = if j < n {
+                rational_to_f64(&sf.cost[j])
+            } else {
+                0.0
+            };
+        }
+        if !s.refactor() {
+            return singular();
+        }
+        let basis_out = |s: &Simplex| -> Vec<Option<usize>> {
+            s.basis
+                .iter()
+                .map(|&j| if j < n { Some(j) } else { None })
+                .collect()
+        };
+        match s.optimize(n, limit, &bar, "phase 2") {
+            Step::Optimal => FloatOutcome::Optimal {
+                basis: basis_out(&s),
+                pivots: s.pivots,
+            },
+            Step::Unbounded => FloatOutcome::Unbounded {
+                basis: basis_out(&s),
+                pivots: s.pivots,
+            },
+            Step::Singular => singular(),
+            Step::Limit => stalled(),
+        }
+    })();
+    bar.finish_and_clear();
+    outcome
+}
