@@ -237,35 +237,27 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
         }
         let value = value.trim();
         let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
-        let as_integer = |value: &str| -> Result<i64> {
-            match value.parse() {
-                Ok(v) => Ok(v),
-                // An integer too large for i64 is out of range, not "not an integer".
-                Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-                    bail!(
-                        "game {name}: parameter {key} = {} is outside {}..={}",
-                        crate::format::text::shortened(value),
-                        decl.min,
-                        decl.max
-                    )
-                }
-                Err(_) => bail!(
-                    "game {name}: parameter {key} = {} is not an integer",
-                    crate::format::text::quoted(value)
-                ),
+        let v: i64 = match (decl.choices.iter().position(|c| *c == value), value.parse()) {
+            (Some(index), _) => index as i64,
+            (None, Ok(v)) => v,
+            // An integer too large for i64 is out of range, not "not an integer".
+            (None, Err(_)) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+                bail!(
+                    "game {name}: parameter {key} = {} is outside {}..={}",
+                    crate::format::text::shortened(value),
+                    decl.min,
+                    decl.max
+                )
             }
-        };
-        let v: i64 = match decl.choices.iter().position(|c| *c == value) {
-            Some(index) => index as i64,
-            None if decl.choices.is_empty() => as_integer(value)?,
-            None => match value.parse() {
-                Ok(v) => v,
-                Err(_) => bail!(
-                    "game {name}: parameter {key} = {} is not one of {}",
-                    crate::format::text::quoted(value),
-                    decl.choices.join(", ")
-                ),
-            },
+            (None, Err(_)) if decl.choices.is_empty() => bail!(
+                "game {name}: parameter {key} = {} is not an integer",
+                crate::format::text::quoted(value)
+            ),
+            (None, Err(_)) => bail!(
+                "game {name}: parameter {key} = {} is not one of {}",
+                crate::format::text::quoted(value),
+                decl.choices.join(", ")
+            ),
         };
         if v < decl.min || v > decl.max {
             bail!(

@@ -1,0 +1,104 @@
+//! Conversions between Python numbers and bluff's exact rationals, and error mapping.
+
+use crate::errors::{FormatError, GameError};
+use bluff::scalar::{f64_to_rational, parse_rational, rational_to_f64, Rational};
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyFloat, PyString};
+
+static FRACTION: GILOnceCell<Py<PyAny>> = GILOnceCell::new();
+
+/// `fractions.Fraction(numerator, denominator)` of an exact rational.
+pub fn to_fraction<'py>(py: Python<'py>, r: &Rational) -> PyResult<Bound<'py, PyAny>> {
+    let cls = FRACTION.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("fractions")?.getattr("Fraction")?.unbind())
+    })?;
+    cls.bind(py).call1((r.numer().clone(), r.denom().clone()))
+}
+
+/// The simplest fraction (first continued-fraction convergent) that rounds to exactly `x`:
+/// `0.1` is 1/10 and `1/3` as a double is 1/3, so float probabilities written by people or by
+/// OpenSpiel come back as the fractions they stand for. Never more than the exact binary value.
+pub fn float_to_rational(x: f64) -> Option<Rational> {
+    let exact = f64_to_rational(x)?;
+    if exact.is_integer() {
+        return Some(exact);
+    }
+    let negative = exact.is_negative();
+    let mut rest = exact.abs();
+    // Convergents h/k of the continued fraction [a0; a1, a2, ...], seeded with h_-2/k_-2 = 0/1
+    // and h_-1/k_-1 = 1/0.
+    let (mut h_prev, mut h) = (BigInt::zero(), BigInt::from(1));
+    let (mut k_prev, mut k) = (BigInt::from(1), BigInt::zero());
+    loop {
+        let a = rest.floor().to_integer();
+        let h_next = &a * &h + &h_prev;
+        let k_next = &a * &k + &k_prev;
+        h_prev = std::mem::replace(&mut h, h_next);
+        k_prev = std::mem::replace(&mut k, k_next);
+        let approx = Rational::new(h.clone(), k.clone());
+        let frac = &rest - Rational::from_integer(a);
+        if rational_to_f64(&approx) == x.abs() || frac.is_zero() {
+            return Some(if negative { -approx } else { approx });
+        }
+        rest = frac.recip();
+    }
+}
+
+/// Reads a Python number exactly: `Fraction`, `int`, `Decimal` and numpy scalars by
+/// `as_integer_ratio()`, a `str` as `"p/q"` or a decimal, a `float` by [`float_to_rational`].
+/// `what` names the value in error messages.
+pub fn rational_from_py(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Rational> {
+    if let Ok(s) = obj.downcast::<PyString>() {
+        let text = s.to_str()?;
+        return parse_rational(text).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{what}: {text:?} is not a number (expected \"p/q\", an integer or a decimal)"
+            ))
+        });
+    }
+    if let Ok(f) = obj.downcast::<PyFloat>() {
+        let x = f.value();
+        return float_to_rational(x)
+            .ok_or_else(|| PyValueError::new_err(format!("{what}: {x} is not a finite number")));
+    }
+    if obj.hasattr("as_integer_ratio")? {
+        let (n, d): (BigInt, BigInt) = obj.call_method0("as_integer_ratio")?.extract()?;
+        if d.is_zero() {
+            return Err(PyValueError::new_err(format!("{what}: zero denominator")));
+        }
+        return Ok(Rational::new(n, d));
+    }
+    Err(PyValueError::new_err(format!(
+        "{what}: expected a Fraction, int, float or \"p/q\" string, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// A float from any Python real number (for probabilities given in floating point).
+pub fn f64_from_py(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
+    if obj.downcast::<PyString>().is_ok() {
+        return Ok(rational_to_f64(&rational_from_py(obj, what)?));
+    }
+    obj.extract::<f64>()
+        .map_err(|_| PyValueError::new_err(format!("{what}: expected a number")))
+}
+
+/// Maps a library error to a Python exception: I/O to `OSError`, game-model errors to
+/// [`GameError`], everything else to `ValueError` (or [`FormatError`] when `format` is set).
+pub fn to_py_err(err: anyhow::Error, format: bool) -> PyErr {
+    let message = format!("{err:#}");
+    if err.chain().any(|e| e.is::<std::io::Error>()) {
+        return PyOSError::new_err(message);
+    }
+    if format {
+        return FormatError::new_err(message);
+    }
+    if err.chain().any(|e| e.is::<bluff::game::GameError>()) {
+        return GameError::new_err(message);
+    }
+    PyValueError::new_err(message)
+}

@@ -1,0 +1,254 @@
+//! `bluff.solve`: the CFR family and the exact LP, with the GIL released.
+
+use crate::convert::{to_fraction, to_py_err};
+use crate::game::Game;
+use crate::policy::{Policy, Probs};
+use bluff::solve::cfr::{CfrSolver, RegretParams, StopRule, Target};
+use bluff::solve::sequence_form::solve_exact_with;
+use bluff::solve::simplex::Method;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+/// How often a running solve takes the GIL back to look for Ctrl-C.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// What `bluff.solve` returns.
+#[pyclass(module = "bluff", frozen, get_all)]
+pub struct SolveResult {
+    /// The algorithm that ran.
+    pub algo: String,
+    /// The average policy (CFR family) or the exact equilibrium (`"lp"`).
+    pub policy: Py<Policy>,
+    /// The strategy the next iteration would play (CFR family; `None` for `"lp"`).
+    pub current_policy: Option<Py<Policy>>,
+    /// Exploitability of `policy` (float; `Fraction(0)` for `"lp"`, certified exactly).
+    pub exploitability: PyObject,
+    /// NashConv of `policy` (2 x exploitability).
+    pub nash_conv: PyObject,
+    /// Player 0's expected payoff under `policy` (`Fraction` for `"lp"`: the exact game value).
+    pub value: PyObject,
+    /// Iterations run (0 for `"lp"`).
+    pub iterations: u64,
+    /// `(iteration, exploitability, seconds)` at each measurement; seconds exclude measuring.
+    pub curve: Vec<(u64, f64, f64)>,
+    /// Solving time in seconds (without exploitability measurements).
+    pub seconds: f64,
+    /// Total wall time of the call in seconds, measurements included.
+    pub wall_seconds: f64,
+    /// LP statistics (`"lp"` only): sizes, pivots and phase times.
+    pub stats: Option<Py<PyDict>>,
+}
+
+#[pymethods]
+impl SolveResult {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "<bluff.SolveResult algo={:?} iterations={} exploitability={} value={} seconds={:.3}>",
+            self.algo,
+            self.iterations,
+            self.exploitability.bind(py).repr()?,
+            self.value.bind(py).repr()?,
+            self.seconds
+        ))
+    }
+}
+
+fn regret_params(algo: &str) -> PyResult<RegretParams> {
+    Ok(match algo {
+        "cfr" => RegretParams::vanilla(),
+        "cfr+" => RegretParams::cfr_plus(),
+        "lcfr" => RegretParams::linear(),
+        "dcfr" => RegretParams::discounted_default(),
+        "pcfr+" => RegretParams::predictive_plus(),
+        other => {
+            return Err(PyValueError::new_err(format!(
+            "algo {other:?}: expected \"dcfr\", \"cfr\", \"cfr+\", \"lcfr\", \"pcfr+\" or \"lp\""
+        )))
+        }
+    })
+}
+
+fn thread_count(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        Some(0) => Err(PyValueError::new_err("threads=0: expected at least 1")),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)),
+    }
+}
+
+fn non_negative(name: &str, v: Option<f64>) -> PyResult<()> {
+    match v {
+        Some(x) if !(x.is_finite() && x >= 0.0) => Err(PyValueError::new_err(format!(
+            "{name}={x}: expected a finite non-negative number"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Solves `game`. CFR family (`"dcfr"`, `"cfr"`, `"cfr+"`, `"lcfr"`, `"pcfr+"`): stops at
+/// `iterations`, at exploitability `target` (payoff units) or after `time` seconds, whichever
+/// comes first, measuring exploitability at most `check_every` iterations apart. `"lp"`: the
+/// exact sequence-form LP, certified by exact best responses. `threads` defaults to all cores;
+/// results do not depend on it. Ctrl-C raises `KeyboardInterrupt`.
+#[pyfunction]
+#[pyo3(signature = (game, algo = "dcfr", iterations = None, target = None, time = None, threads = None, check_every = 1000))]
+#[allow(clippy::too_many_arguments)]
+pub fn solve(
+    py: Python<'_>,
+    game: Py<Game>,
+    algo: &str,
+    iterations: Option<u64>,
+    target: Option<f64>,
+    time: Option<f64>,
+    threads: Option<usize>,
+    check_every: u64,
+) -> PyResult<SolveResult> {
+    let threads = thread_count(threads)?;
+    if algo == "lp" {
+        if iterations.is_some() || target.is_some() || time.is_some() {
+            return Err(PyValueError::new_err(
+                "iterations=, target= and time= apply to the CFR family; algo=\"lp\" solves exactly in one run",
+            ));
+        }
+        return solve_lp(py, game, threads);
+    }
+    let params = regret_params(algo)?;
+    non_negative("target", target)?;
+    non_negative("time", time)?;
+    if iterations.is_none() && target.is_none() && time.is_none() {
+        return Err(PyValueError::new_err(
+            "give a stop rule: iterations=N, target=E or time=S",
+        ));
+    }
+    if iterations == Some(0) {
+        return Err(PyValueError::new_err("iterations=0: expected at least 1"));
+    }
+    if check_every == 0 {
+        return Err(PyValueError::new_err("check_every=0: expected at least 1"));
+    }
+    let g = game.get().inner.clone();
+    let stop = StopRule {
+        max_iterations: iterations,
+        target: target.map(Target::Absolute),
+        time: time.map(Duration::from_secs_f64),
+    };
+    let wall = Instant::now();
+    let (points, avg, current, iters, interrupted) = py.allow_threads(|| -> PyResult<_> {
+        let mut solver = CfrSolver::new(&g, params)
+            .with_threads(threads)
+            .map_err(|e| to_py_err(e, false))?;
+        let mut last_check = Instant::now();
+        let mut interrupted: Option<PyErr> = None;
+        let points = solver.run_interruptible(&g, &stop, check_every, |_| {
+            if last_check.elapsed() < SIGNAL_CHECK {
+                return ControlFlow::Continue(());
+            }
+            last_check = Instant::now();
+            match Python::with_gil(|py| py.check_signals()) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    interrupted = Some(e);
+                    ControlFlow::Break(())
+                }
+            }
+        });
+        Ok((
+            points,
+            solver.average_profile(),
+            solver.current_profile(),
+            solver.iterations(),
+            interrupted,
+        ))
+    })?;
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
+    let last = points
+        .last()
+        .copied()
+        .ok_or_else(|| PyValueError::new_err("the solver stopped before its first iteration"))?;
+    let value = py.allow_threads(|| bluff::eval::expected_value(&g, &avg));
+    let current_policy = Py::new(
+        py,
+        Policy {
+            game: game.clone_ref(py),
+            probs: Probs::Float(current),
+        },
+    )?;
+    let policy = Py::new(
+        py,
+        Policy {
+            game,
+            probs: Probs::Float(avg),
+        },
+    )?;
+    let f = |x: f64| -> PyResult<PyObject> { Ok(x.into_pyobject(py)?.into_any().unbind()) };
+    Ok(SolveResult {
+        algo: algo.to_string(),
+        policy,
+        current_policy: Some(current_policy),
+        exploitability: f(last.exploitability)?,
+        nash_conv: f(2.0 * last.exploitability)?,
+        value: f(value)?,
+        iterations: iters,
+        curve: points
+            .iter()
+            .map(|p| (p.iteration, p.exploitability, p.seconds))
+            .collect(),
+        seconds: last.seconds,
+        wall_seconds: wall.elapsed().as_secs_f64(),
+        stats: None,
+    })
+}
+
+fn solve_lp(py: Python<'_>, game: Py<Game>, threads: usize) -> PyResult<SolveResult> {
+    let g = game.get().inner.clone();
+    let wall = Instant::now();
+    // The float simplex splits large pivots over rayon's threads (bit-identical results).
+    let solution = py
+        .allow_threads(|| -> anyhow::Result<_> {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()?
+                .install(|| solve_exact_with(&g, Method::FloatThenExact, false))
+        })
+        .map_err(|e| to_py_err(e, false))?;
+    let st = &solution.stats;
+    let stats = PyDict::new(py);
+    stats.set_item("sequences", (st.sequences[0], st.sequences[1]))?;
+    stats.set_item("lp_vars", st.lp_vars)?;
+    stats.set_item("lp_rows", st.lp_rows)?;
+    stats.set_item("float_pivots", st.lp.float_pivots)?;
+    stats.set_item("exact_pivots", st.lp.exact_pivots)?;
+    stats.set_item("build_seconds", st.build_time.as_secs_f64())?;
+    stats.set_item("solve_seconds", st.solve_time.as_secs_f64())?;
+    stats.set_item("certify_seconds", st.certify_time.as_secs_f64())?;
+    let zero = to_fraction(py, &bluff::scalar::int(0))?.unbind();
+    let value = to_fraction(py, &solution.value)?.unbind();
+    let seconds = (st.build_time + st.solve_time).as_secs_f64();
+    let policy = Py::new(
+        py,
+        Policy {
+            game,
+            probs: Probs::Exact(solution.profile),
+        },
+    )?;
+    Ok(SolveResult {
+        algo: "lp".to_string(),
+        policy,
+        current_policy: None,
+        exploitability: zero.clone_ref(py),
+        nash_conv: zero,
+        value,
+        iterations: 0,
+        curve: Vec::new(),
+        seconds,
+        wall_seconds: wall.elapsed().as_secs_f64(),
+        stats: Some(stats.unbind()),
+    })
+}

@@ -1,0 +1,19 @@
+"""Shared fixtures: the bluff CLI built from this checkout (for LP comparisons)."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def cli() -> pathlib.Path:
+    """The `bluff` binary: $BLUFF_CLI or target/release/bluff (a failure, not a skip, if absent)."""
+    path = pathlib.Path(os.environ.get("BLUFF_CLI", ROOT / "target" / "release" / "bluff"))
+    if not path.is_file():
+        pytest.fail(f"the bluff CLI is not built at {path}: run `cargo build --release` first")
+    return path

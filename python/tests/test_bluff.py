@@ -1,0 +1,226 @@
+"""The Python API on its own: games, builder, solvers, policies, errors."""
+
+from __future__ import annotations
+
+import _thread
+import json
+import subprocess
+import threading
+import time
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import bluff
+
+# Player 1's exact value of Leduc poker (README; the CLI's `bluff solve leduc --algo lp`).
+LEDUC_VALUE = Fraction(-1454920850547486749701863871533, 16995463438839962469905132501930)
+
+
+def cli_lp_value(cli, spec: str) -> Fraction:
+    out = subprocess.run(
+        [str(cli), "solve", spec, "--algo", "lp", "--json"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return Fraction(json.loads(out)["value_p1"]["exact"])
+
+
+def biased_pennies(low, high) -> bluff.Game:
+    """Chance picks the stakes s (1 with probability `low`, 2 with `high`), then matching
+    pennies where heads-heads pays Row 2s, tails-tails s and a mismatch -s; Column does not see
+    Row's coin. By the indifference equations Row plays heads with 2/5 and the value is s/5."""
+    b = bluff.GameBuilder("biased pennies", players=("Row", "Column"))
+    stakes = b.chance(b.root, [("low", low), ("high", high)])
+    for s, node in zip((1, 2), stakes):
+        h, t = b.decision(node, 0, f"row {s}", ["H", "T"])
+        for coin, child in (("H", h), ("T", t)):
+            hh, tt = b.decision(child, 1, f"column {s}", ["H", "T"])
+            if coin == "H":
+                b.terminal(hh, (2 * s, -2 * s))
+                b.terminal(tt, -s)
+            else:
+                b.terminal(hh, [Fraction(-s), s])
+                b.terminal(tt, str(s))
+    return b.build()
+
+
+def test_builtin_games_and_labels():
+    kuhn = bluff.game("kuhn")
+    assert kuhn.num_nodes == 58
+    assert kuhn.num_infosets == (6, 6)
+    assert kuhn.num_sequences == (13, 13)
+    assert kuhn.constant_sum == 0
+    assert len(kuhn.action_labels(0)) == kuhn.num_actions[0]
+    label = kuhn.infosets(0)[0]
+    assert kuhn.actions(0, label) == kuhn.actions(0, 0)
+    ocp = bluff.game("one-card-poker(n=5,a=2,b=1)")
+    assert "one-card-poker" in ocp.name
+
+
+def test_lp_values_equal_the_cli(cli):
+    for spec in ["kuhn", "one-card-poker(n=5,a=2,b=1)", "baby-poker"]:
+        result = bluff.solve(bluff.game(spec), algo="lp")
+        assert isinstance(result.value, Fraction)
+        assert result.value == cli_lp_value(cli, spec), spec
+        exact = bluff.evaluate(result.policy.game, result.policy, exact=True)
+        assert exact.nash_conv == 0
+        assert exact.value[0] == result.value
+    assert bluff.solve(bluff.game("kuhn"), algo="lp").value == Fraction(-1, 18)
+
+
+def test_lp_on_openspiel_leduc_equals_cli_leduc(cli, tmp_path):
+    import pyspiel
+
+    imported = bluff.from_openspiel(pyspiel.load_game("leduc_poker"))
+    value = bluff.solve(imported, algo="lp").value
+    assert value == LEDUC_VALUE
+    # The CLI on the .efg export of the imported game finds the same exact value.
+    path = tmp_path / "leduc_os.efg"
+    imported.write_efg(path)
+    assert cli_lp_value(cli, str(path)) == LEDUC_VALUE
+
+
+def test_builder_game_closed_form_and_efg_round_trip(tmp_path, cli):
+    game = biased_pennies("1/3", "2/3")
+    # Stakes s: Row plays H with 2/5, value s/5; low (1/3) and high (2/3) stakes: 1/15 + 4/15.
+    value = bluff.solve(game, algo="lp").value
+    assert value == Fraction(1, 3)
+    path = tmp_path / "pennies.efg"
+    game.write_efg(path)
+    back = bluff.read_efg(path)
+    assert (back.num_nodes, back.num_infosets, back.players) == (
+        game.num_nodes,
+        game.num_infosets,
+        ("Row", "Column"),
+    )
+    assert bluff.solve(back, algo="lp").value == value
+    assert cli_lp_value(cli, str(path)) == value
+    # Probabilities as floats (the simplest fraction that rounds to them) and Fractions.
+    assert bluff.solve(biased_pennies(1 / 3, 2 / 3), algo="lp").value == value
+    assert bluff.solve(biased_pennies(Fraction(1, 3), Fraction(2, 3)), algo="lp").value == value
+    assert bluff.solve(biased_pennies(0, 1), algo="lp").value == Fraction(2, 5)
+
+
+@pytest.mark.parametrize("algo", ["dcfr", "cfr", "cfr+", "lcfr", "pcfr+"])
+def test_cfr_family_converges_on_kuhn(algo):
+    result = bluff.solve(bluff.game("kuhn"), algo=algo, target=1e-3, threads=1)
+    assert result.exploitability <= 1e-3
+    assert abs(result.value + 1 / 18) < 1e-2
+    assert result.curve[-1][0] == result.iterations
+    assert result.curve[-1][1] == result.exploitability
+    again = bluff.evaluate(bluff.game("kuhn"), result.policy)
+    assert abs(again.exploitability - result.exploitability) < 1e-15
+
+
+def test_threads_do_not_change_results():
+    game = bluff.game("leduc")
+    one = bluff.solve(game, algo="dcfr", iterations=20, threads=1)
+    two = bluff.solve(game, algo="dcfr", iterations=20, threads=2)
+    for p in (0, 1):
+        assert np.array_equal(one.policy.to_numpy()[p], two.policy.to_numpy()[p])
+
+
+def test_policy_dict_and_numpy_round_trips():
+    game = bluff.game("kuhn")
+    result = bluff.solve(game, algo="lp")
+    exact = result.policy.to_dict()
+    assert all(isinstance(p, Fraction) for d in exact for a in d.values() for p in a.values())
+    back = bluff.Policy.from_dict(game, exact, exact=True)
+    assert back.exact and bluff.evaluate(game, back, exact=True).nash_conv == 0
+    floats = bluff.Policy.from_dict(
+        game,
+        [{k: {a: float(p) for a, p in v.items()} for k, v in d.items()} for d in exact],
+    )
+    arrays = floats.to_numpy()
+    again = bluff.Policy.from_numpy(game, arrays)
+    assert np.array_equal(again.to_numpy()[0], arrays[0])
+    label = game.infosets(1)[0]
+    assert set(again.probabilities(1, label)) == set(game.actions(1, label))
+    # evaluate() takes the plain dicts too.
+    assert abs(bluff.evaluate(game, exact).exploitability) < 1e-15
+
+
+def test_keyboard_interrupt_stops_a_solve():
+    game = bluff.game("leduc")
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        bluff.solve(game, algo="cfr", target=0.0, time=60.0, threads=1)
+    assert time.monotonic() - start < 10
+
+
+def test_bad_builder_input_raises_value_errors():
+    b = bluff.GameBuilder()
+    with pytest.raises(bluff.GameError, match="sum to 1/2"):
+        b.chance(b.root, [("a", "1/4"), ("b", 0.25)])
+    with pytest.raises(ValueError, match="not a number"):
+        b.chance(b.root, [("a", "half"), ("b", "1/2")])
+    x, y = b.decision(b.root, 0, "root", ["x", "y"])
+    b.decision(x, 1, "s", ["l", "r"])
+    with pytest.raises(bluff.GameError, match='"s"'):
+        b.decision(y, 1, "s", ["l", "m"])
+    with pytest.raises(bluff.GameError, match="already has content"):
+        b.terminal(x, 1)
+    with pytest.raises(IndexError):
+        b.terminal(999, 1)
+    with pytest.raises(ValueError, match="player 2"):
+        b.decision(y, 2, "t", ["a"])
+    with pytest.raises(bluff.GameError, match="never given"):
+        b.build()
+
+    # Imperfect recall: player 0 forgets its own first move.
+    b = bluff.GameBuilder()
+    x, y = b.decision(b.root, 0, "first", ["x", "y"])
+    for node in (x, y):
+        a, c = b.decision(node, 0, "second", ["a", "c"])
+        b.terminal(a, 1)
+        b.terminal(c, 0)
+    with pytest.raises(bluff.GameError, match="perfect recall"):
+        b.build()
+
+    # Not constant-sum.
+    b = bluff.GameBuilder()
+    x, y = b.decision(b.root, 0, "only", ["x", "y"])
+    b.terminal(x, (1, -1))
+    b.terminal(y, (1, 1))
+    with pytest.raises(bluff.GameError, match="constant-sum"):
+        b.build()
+    assert issubclass(bluff.GameError, ValueError)
+
+
+def test_bad_files_and_policies_raise(tmp_path):
+    bad = tmp_path / "bad.efg"
+    bad.write_text('EFG 2 R "x" { "A" "B" }\n\np "" 1 1 "s" { "a" } 0\nt "" 1 "o" { 1 }\n')
+    with pytest.raises(bluff.FormatError, match="line 4"):
+        bluff.read_efg(bad)
+    with pytest.raises(OSError):
+        bluff.read_efg(tmp_path / "missing.efg")
+    with pytest.raises(ValueError, match="read_efg"):
+        bluff.game(str(bad))
+    with pytest.raises(ValueError):
+        bluff.game("no-such-game")
+    game = bluff.game("kuhn")
+    with pytest.raises(ValueError, match="algo"):
+        bluff.solve(game, algo="fictitious-play", iterations=1)
+    with pytest.raises(ValueError, match="stop rule"):
+        bluff.solve(game, algo="cfr")
+    with pytest.raises(ValueError, match="applies|apply"):
+        bluff.solve(game, algo="lp", iterations=3)
+    uniform = bluff.Policy.uniform(game).to_dict()
+    missing = [dict(uniform[0]), uniform[1]]
+    del missing[0][game.infosets(0)[0]]
+    with pytest.raises(bluff.PolicyError, match="missing"):
+        bluff.evaluate(game, missing)
+    wrong = [dict(uniform[0]), uniform[1]]
+    label = game.infosets(0)[0]
+    wrong[0][label] = {a: 0.9 for a in game.actions(0, label)}
+    with pytest.raises(bluff.PolicyError, match="sum"):
+        bluff.Policy.from_dict(game, wrong)
+    with pytest.raises(bluff.PolicyError, match="entries"):
+        bluff.Policy.from_numpy(game, [np.zeros(3), np.zeros(3)])
+    with pytest.raises(bluff.PolicyError, match="different"):
+        bluff.evaluate(bluff.game("leduc"), bluff.Policy.uniform(game))
