@@ -139,6 +139,9 @@ pub struct SolveArgs {
     /// estimate exceeds it is refused before allocating, with its size in the message.
     #[arg(long, value_name = "SIZE", value_parser = crate::solve::lp::memory::parse_bytes)]
     max_memory: Option<u64>,
+    /// With `--algo lp`: also write the sequence-form LP as free MPS (for other LP solvers).
+    #[arg(long, value_name = "FILE")]
+    write_mps: Option<PathBuf>,
     /// Print a JSON summary instead of a table.
     #[arg(long)]
     json: bool,
@@ -227,8 +230,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if args.algo == Some(Algo::Lp) {
         return run_lp(&args, threads);
     }
-    if args.max_memory.is_some() {
-        bail!("--max-memory applies to --algo lp only");
+    if args.max_memory.is_some() || args.write_mps.is_some() {
+        bail!("--max-memory and --write-mps apply to --algo lp only");
     }
     for (name, v) in [
         ("target", args.target),
@@ -750,12 +753,16 @@ fn run_lp(args: &SolveArgs, threads: usize) -> Result<()> {
     if let Some(r) = &args.report {
         plan.output("--report", r);
     }
+    if let Some(m) = &args.write_mps {
+        plan.output("--write-mps", m);
+    }
     plan.check()?;
     let run = || {
         crate::cli::lp::run(
             game,
             args.lp_method,
             args.max_memory,
+            args.write_mps.as_deref(),
             args.output.as_deref(),
             args.json,
         )
