@@ -93,104 +93,102 @@ impl<T: Scalar> BestResponse<T> {
 
 /// The best response of `player` to the opponent's part of `profile`, with its exact value
 /// (exact when `T` is `Rational`). Ties go to the first action.
+///
+/// No recursion: with perfect recall every node has a level, the number of the responder's own
+/// actions on its path, and a responder set's choice depends only on nodes one level deeper. So
+/// levels are processed deepest first: decide that level's sets, then sweep its nodes
+/// backwards (children come after parents in the arena).
 pub fn best_response<T: Scalar>(
     game: &Game,
     profile: &Profile<T>,
     player: Player,
 ) -> BestResponse<T> {
     let opp_reach = reach_excluding(game, profile, Some(player));
-    let mut solver = BrSolver {
-        game,
-        player,
-        opp_reach: &opp_reach,
-        value: vec![None; game.nodes.len()],
-        choice: vec![None; game.infosets[player].len()],
-        constant: T::from_rational(&game.constant_sum),
+    let n = game.nodes.len();
+    let own = |node: usize| match game.nodes[node].kind {
+        NodeKind::Decision { player: p, infoset } if p as usize == player => Some(infoset),
+        _ => None,
     };
-    let value = solver.node_value(0);
-    // Sets never reached on the way still get an action (the best one given the rest).
-    for id in 0..game.infosets[player].len() {
-        solver.decide(id);
+    // level[node] = the responder's own actions on the path to node.
+    let mut level = vec![0u32; n];
+    for node in 0..n {
+        let step = u32::from(own(node).is_some());
+        for child in game.nodes[node].children() {
+            level[child] = level[node] + step;
+        }
     }
-    let actions = solver
-        .choice
-        .into_iter()
-        .map(|c| c.expect("every set decided"))
-        .collect();
+    let depth = level.iter().copied().max().unwrap_or(0) as usize;
+    // Nodes grouped by level (counting sort), each group in arena order.
+    let mut start = vec![0usize; depth + 2];
+    for &l in &level {
+        start[l as usize + 1] += 1;
+    }
+    for l in 0..=depth {
+        start[l + 1] += start[l];
+    }
+    let mut fill = start.clone();
+    let mut by_level = vec![0u32; n];
+    for (node, &l) in level.iter().enumerate() {
+        by_level[fill[l as usize]] = node as u32;
+        fill[l as usize] += 1;
+    }
+    let sets = &game.infosets[player];
+    let mut sets_at: Vec<Vec<usize>> = vec![Vec::new(); depth + 1];
+    for (id, set) in sets.iter().enumerate() {
+        sets_at[level[set.nodes[0] as usize] as usize].push(id);
+    }
+    let constant = T::from_rational(&game.constant_sum);
+    let mut value = vec![T::zero(); n];
+    let mut choice = vec![0usize; sets.len()];
+    for l in (0..=depth).rev() {
+        for &id in &sets_at[l] {
+            let set = &sets[id];
+            let mut best: Option<(usize, T)> = None;
+            for a in 0..set.actions.len() {
+                let mut q = T::zero();
+                for &node in &set.nodes {
+                    q = q + value[game.nodes[node as usize].first_child as usize + a].clone();
+                }
+                if best.as_ref().is_none_or(|(_, b)| q > *b) {
+                    best = Some((a, q));
+                }
+            }
+            choice[id] = best.expect("information sets have actions").0;
+        }
+        for &node in by_level[start[l]..start[l + 1]].iter().rev() {
+            let node = node as usize;
+            let nd = &game.nodes[node];
+            value[node] = match nd.kind {
+                NodeKind::Terminal { terminal } => {
+                    if opp_reach[node].is_zero() {
+                        T::zero()
+                    } else {
+                        let p0 = T::from_rational(&game.terminals[terminal as usize].payoff0);
+                        let u = if player == 0 {
+                            p0
+                        } else {
+                            constant.clone() - p0
+                        };
+                        u * opp_reach[node].clone()
+                    }
+                }
+                NodeKind::Decision { player: p, infoset } if p as usize == player => {
+                    value[nd.first_child as usize + choice[infoset as usize]].clone()
+                }
+                _ => {
+                    let mut total = T::zero();
+                    for child in nd.children() {
+                        total = total + value[child].clone();
+                    }
+                    total
+                }
+            };
+        }
+    }
     BestResponse {
         player,
-        value,
-        actions,
-    }
-}
-
-struct BrSolver<'a, T> {
-    game: &'a Game,
-    player: Player,
-    opp_reach: &'a [T],
-    value: Vec<Option<T>>,
-    choice: Vec<Option<usize>>,
-    constant: T,
-}
-
-impl<T: Scalar> BrSolver<'_, T> {
-    /// Value of `node` for the responder, weighted by the opponent's and chance's reach.
-    /// Recursion depth is the tree depth; every node is computed once.
-    fn node_value(&mut self, node: usize) -> T {
-        if let Some(v) = &self.value[node] {
-            return v.clone();
-        }
-        let game = self.game;
-        let nd = &game.nodes[node];
-        let v = match nd.kind {
-            NodeKind::Terminal { terminal } => {
-                if self.opp_reach[node].is_zero() {
-                    T::zero()
-                } else {
-                    let p0 = T::from_rational(&game.terminals[terminal as usize].payoff0);
-                    let u = if self.player == 0 {
-                        p0
-                    } else {
-                        self.constant.clone() - p0
-                    };
-                    u * self.opp_reach[node].clone()
-                }
-            }
-            NodeKind::Decision { player, infoset } if player as usize == self.player => {
-                let a = self.decide(infoset as usize);
-                self.node_value(nd.first_child as usize + a)
-            }
-            _ => {
-                let mut total = T::zero();
-                for child in nd.children() {
-                    total = total + self.node_value(child);
-                }
-                total
-            }
-        };
-        self.value[node] = Some(v.clone());
-        v
-    }
-
-    fn decide(&mut self, infoset: usize) -> usize {
-        if let Some(a) = self.choice[infoset] {
-            return a;
-        }
-        let game = self.game;
-        let set = &game.infosets[self.player][infoset];
-        let mut best: Option<(usize, T)> = None;
-        for a in 0..set.actions.len() {
-            let mut q = T::zero();
-            for &node in &set.nodes {
-                q = q + self.node_value(game.nodes[node as usize].first_child as usize + a);
-            }
-            if best.as_ref().is_none_or(|(_, b)| q > *b) {
-                best = Some((a, q));
-            }
-        }
-        let a = best.expect("information sets have actions").0;
-        self.choice[infoset] = Some(a);
-        a
+        value: value[0].clone(),
+        actions: choice,
     }
 }
 
