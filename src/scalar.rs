@@ -88,10 +88,23 @@ pub fn f64_to_rational(x: f64) -> Option<Rational> {
     Rational::from_float(x)
 }
 
+/// Most digits in one number that [`parse_rational`] reads (numerator and denominator
+/// together). Exact arithmetic on longer numbers grows faster than their length (a 100 000-digit
+/// probability took 32 s to score), so longer numbers are refused with [`too_many_digits`]'s
+/// message.
+pub const MAX_NUMBER_DIGITS: usize = 10_000;
+
+/// The error for a number longer than `max` digits, or `None` when it is short enough.
+pub fn too_many_digits(text: &str, max: usize) -> Option<String> {
+    let digits = text.bytes().filter(u8::is_ascii_digit).count();
+    (digits > max).then(|| format!("a number with {digits} digits; at most {max} are read"))
+}
+
 /// Parses `"p/q"`, an integer, or a decimal with optional exponent (`"0.25"`, `"1e-3"`) exactly.
+/// Numbers with more than [`MAX_NUMBER_DIGITS`] digits are refused (`None`).
 pub fn parse_rational(text: &str) -> Option<Rational> {
     let t = text.trim();
-    if t.is_empty() {
+    if t.is_empty() || too_many_digits(t, MAX_NUMBER_DIGITS).is_some() {
         return None;
     }
     if let Some((p, q)) = t.split_once('/') {

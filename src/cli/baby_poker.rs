@@ -33,10 +33,12 @@ pub struct BabyPokerArgs {
 pub fn run(args: BabyPokerArgs) -> Result<()> {
     let bar = ProgressBar::new(ANALYSIS_STEPS.len() as u64);
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+        ProgressStyle::with_template("{spinner} {bar:30} {pos}/{len} {msg} ({elapsed})")
             .expect("static template")
             .progress_chars("=> "),
     );
+    // Single steps take minutes at --sides 8: keep the spinner and clock moving.
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
     let result = analyse(args.sides as usize, args.raise, &mut |step| {
         bar.set_position(step as u64);
         bar.set_message(ANALYSIS_STEPS[step]);

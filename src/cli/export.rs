@@ -33,6 +33,12 @@ pub struct ExportArgs {
 
 /// Runs `bluff export`.
 pub fn run(args: ExportArgs) -> Result<()> {
+    if let Some(out) = &args.output {
+        crate::cli::files::FilePlan::new()
+            .game(&args.game)
+            .output("-o", out)
+            .check()?;
+    }
     let game = games::load(&args.game)?;
     let to_stdout = args.output.as_deref().is_none_or(|p| p == Path::new("-"));
     let format = args.format.unwrap_or_else(|| {

@@ -4,7 +4,9 @@ use crate::format::strategy_json::profile_to_json;
 use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
 use crate::solve::lp::{memory, Method, SolveOptions};
-use crate::solve::sequence_form::{solve_exact_with_options, ExactSolution};
+use crate::solve::sequence_form::{
+    build_lp, check_memory, solve_exact_with_options, ExactSolution,
+};
 use anyhow::Result;
 use clap::ValueEnum;
 use serde_json::json;
@@ -26,6 +28,7 @@ pub fn run(
     spec: &str,
     lp_method: LpMethod,
     max_memory: Option<u64>,
+    write_mps: Option<&Path>,
     output: Option<&Path>,
     json_out: bool,
 ) -> Result<(crate::game::Game, ExactSolution)> {
@@ -39,6 +42,12 @@ pub fn run(
         show_progress: std::io::stderr().is_terminal(),
         max_memory: max_memory.unwrap_or_else(memory::default_budget),
     };
+    if let Some(path) = write_mps {
+        check_memory(&game, &options)?;
+        let mut text = Vec::new();
+        build_lp(&game).lp.write_mps(&mut text)?;
+        crate::cli::files::write_output(path, &text)?;
+    }
     let s = solve_exact_with_options(&game, &options)?;
     if let Some(path) = output {
         let text = serde_json::to_string_pretty(&profile_to_json(&game, spec, &s.profile))

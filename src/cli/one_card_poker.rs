@@ -12,7 +12,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_traits::Zero;
 use serde_json::{json, Value};
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -94,20 +94,30 @@ struct ProduceArgs {
     /// exact: certified equilibrium (vector form); lp: the general sequence-form LP; cfr: the write-up's vanilla CFR.
     #[arg(long, value_enum, default_value_t = Method::Exact)]
     method: Method,
-    /// CFR iterations (with --method cfr).
-    #[arg(long, default_value_t = 100_000)]
-    iterations: usize,
+    /// CFR iterations (with --method cfr), at least 1.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=MAX_CFR_ITERATIONS as u64))]
+    iterations: u64,
     /// Print probabilities as exact fractions p/q instead of decimals.
     #[arg(long)]
     exact: bool,
-    /// Decimal places of printed probabilities.
-    #[arg(long, default_value_t = 18)]
-    digits: usize,
+    /// Decimal places of printed probabilities (0..=1000; 18 already scores within about
+    /// 1e-20 of the optimum).
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u16).range(0..=MAX_DIGITS as i64))]
+    digits: u16,
     /// Print JSON instead of text (the lines and the printed text's exact score; for batch,
     /// the table's rows).
     #[arg(long)]
     json: bool,
 }
+
+/// Most decimal places `--digits` accepts: far more than a contest file needs (the printed
+/// text must score within 1e-9, which 18 places beat by 11 orders of magnitude), and still fast.
+pub const MAX_DIGITS: usize = 1000;
+/// Most `--iterations` of `--method cfr` (about an hour at N = 50).
+pub const MAX_CFR_ITERATIONS: usize = 1_000_000_000;
+
+/// Problems listed by `validate --json` (all are counted), as in the text report.
+pub const MAX_LISTED_ERRORS: usize = crate::format::ocp::MAX_REPORTED_ERRORS;
 
 /// Runs `bluff one-card-poker`.
 pub fn run(args: OcpArgs) -> Result<()> {
@@ -211,6 +221,19 @@ fn produce(
 
 fn read_params(args: &SolveArgs) -> Result<OcpParams> {
     if let (Some(n), Some(a), Some(b)) = (args.n, args.ante, args.bet) {
+        // Input piped in as well would be ignored silently; say so instead.
+        if !std::io::stdin().is_terminal() {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("reading stdin")?;
+            if !text.trim().is_empty() {
+                bail!(
+                    "`N A B` given twice: with --n/--ante/--bet and on stdin ({}); give one",
+                    crate::format::text::quoted(text.trim())
+                );
+            }
+        }
         return parse_input(&format!("{n} {a} {b}")).map_err(|e| anyhow::anyhow!("{e}"));
     }
     let mut text = String::new();
@@ -247,9 +270,9 @@ fn solve(solve_args: SolveArgs) -> Result<()> {
     let out = produce(
         &params,
         args.method,
-        args.iterations,
+        args.iterations as usize,
         args.exact,
-        args.digits,
+        args.digits as usize,
     )?;
     if args.json {
         crate::cli::print_json(&json!({
@@ -308,7 +331,9 @@ fn validate(args: ValidateArgs) -> Result<()> {
             if args.json {
                 crate::cli::print_json(&json!({
                     "valid": false,
-                    "errors": e.0.iter().map(|x| json!({"line": x.line, "detail": x.detail})).collect::<Vec<_>>(),
+                    "error_count": e.1,
+                    "errors_listed": e.0.len().min(MAX_LISTED_ERRORS),
+                    "errors": e.0.iter().take(MAX_LISTED_ERRORS).map(|x| json!({"line": x.line, "detail": x.detail})).collect::<Vec<_>>(),
                 }));
             }
             return Err(file_errors(&args.strategy, e));
@@ -385,8 +410,27 @@ fn batch(args: BatchArgs) -> Result<()> {
         }
         jobs.push((input.clone(), stem, name, params));
     }
+    if args.out.exists() && !args.out.is_dir() {
+        bail!("--out {}: is a file, expected a folder", args.out.display());
+    }
+    if let Some(zip) = &args.zip {
+        // Check the ZIP's folder before creating anything.
+        crate::cli::files::check_writable("--zip", zip)?;
+    }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
+    // No output may be an input: `--zip x.in`, or an input such as `t.out` inside --out.
+    let mut plan = crate::cli::files::FilePlan::new();
+    for input in &args.inputs {
+        plan.input(input);
+    }
+    for (_, _, name, _) in &jobs {
+        plan.output("--out", &args.out.join(name));
+    }
+    if let Some(zip) = &args.zip {
+        plan.output("--zip", zip);
+    }
+    plan.check()?;
     let o = &args.solve;
     let bar = ProgressBar::new(jobs.len() as u64).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} tests {msg}").expect("valid template"),
@@ -395,8 +439,14 @@ fn batch(args: BatchArgs) -> Result<()> {
     let mut files = Vec::new();
     for (input, stem, name, params) in &jobs {
         bar.set_message(stem.clone());
-        let out = produce(params, o.method, o.iterations, o.exact, o.digits)
-            .with_context(|| format!("solving {}", input.display()))?;
+        let out = produce(
+            params,
+            o.method,
+            o.iterations as usize,
+            o.exact,
+            o.digits as usize,
+        )
+        .with_context(|| format!("solving {}", input.display()))?;
         let path = args.out.join(name);
         write_atomic(&path, out.text.as_bytes())?;
         // Validate the file as written on disk.
@@ -461,8 +511,8 @@ fn batch(args: BatchArgs) -> Result<()> {
         );
     }
     println!(
-        "payoff and gap are the written files' exact scores rounded to f64; wrote {} files to {}{}",
-        rows.len(),
+        "payoff and gap are the written files' exact scores rounded to f64; wrote {} to {}{}",
+        crate::cli::plural(rows.len(), "file", "files"),
         args.out.display(),
         args.zip
             .as_ref()

@@ -5,8 +5,8 @@ use crate::format::strategy_json::profile_from_json;
 use crate::game::Game;
 use crate::games;
 use crate::report::{
-    curve_pairs, exact_value, parse_curve_csv, solve_for_report, KnownValue, Report, ReportInput,
-    SolvePlan, Strategy, DEFAULT_MAX_ROWS,
+    curve_pairs, exact_value, parse_curve_csv, solve_for_report, strategy_from_file, KnownValue,
+    Report, ReportInput, SolvePlan, Strategy, DEFAULT_MAX_ROWS,
 };
 use crate::solve::cfr::CurvePoint;
 use crate::solve::sequence_form::ExactSolution;
@@ -41,27 +41,13 @@ pub struct ReportArgs {
     /// fraction of the payoff range.
     #[arg(long, default_value_t = 1e-3, value_name = "F")]
     target_relative: f64,
+    /// Evaluate a strategy file in exact rationals even when its probabilities are long
+    /// decimals or the game is large (slow).
+    #[arg(long)]
+    exact: bool,
     /// Without a strategy, on games too large for the LP: DCFR's time limit in seconds.
     #[arg(long, default_value_t = 300.0, value_name = "S")]
     time: f64,
-}
-
-/// Refuses to write the report over one of the command's input files.
-fn check_not_input(output: &Path, inputs: &[&Path]) -> Result<()> {
-    let out = std::fs::canonicalize(output).ok();
-    for input in inputs {
-        let same = match (&out, std::fs::canonicalize(input).ok()) {
-            (Some(a), Some(b)) => *a == b,
-            _ => output == *input,
-        };
-        if same {
-            bail!(
-                "-o {}: that is an input file of this command; choose another output path",
-                output.display()
-            );
-        }
-    }
-    Ok(())
 }
 
 /// Runs `bluff report`.
@@ -81,18 +67,14 @@ pub fn run(args: ReportArgs) -> Result<()> {
             args.time
         );
     }
-    let mut inputs: Vec<&Path> = Vec::new();
-    if let Some(s) = &args.strategy {
-        inputs.push(s);
+    // The report may not replace an input; its folder must take new files.
+    let mut plan = crate::cli::files::FilePlan::new();
+    plan.game(&args.game);
+    for path in [&args.strategy, &args.curve].into_iter().flatten() {
+        plan.input(path);
     }
-    if let Some(c) = &args.curve {
-        inputs.push(c);
-    }
-    let game_path = Path::new(args.game.trim_end());
-    if game_path.exists() {
-        inputs.push(game_path);
-    }
-    check_not_input(&args.output, &inputs)?;
+    plan.output("-o", &args.output);
+    plan.check()?;
     if let Some(dir) = &args.png {
         if !dir.is_dir() {
             bail!(
@@ -126,10 +108,11 @@ pub fn run(args: ReportArgs) -> Result<()> {
                     );
                 }
             }
+            let (strategy, how) = strategy_from_file(&game, profile, args.exact);
             ReportInput {
                 spec: args.game.clone(),
-                strategy: Strategy::Exact(profile),
-                provenance: format!("Strategy read from {}.", path.display()),
+                strategy,
+                provenance: format!("Strategy read from {}. {how}", path.display()),
                 known_value: exact_value(&game, progress)?,
                 curve: None,
                 curve_source: String::new(),

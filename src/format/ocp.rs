@@ -4,7 +4,8 @@
 //!
 //! Probabilities are read exactly (decimals as written, and `p/q` fractions as an extension).
 
-use crate::scalar::{format_rational, is_probability, parse_rational, Rational};
+use crate::format::text::{quoted, shortened};
+use crate::scalar::{format_rational, is_probability, parse_rational, too_many_digits, Rational};
 use crate::solve::one_card::{OcpParams, OcpStrategy};
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -36,21 +37,31 @@ pub struct LineError {
     pub detail: String,
 }
 
-/// All problems found in a file (never empty).
+/// Problems found in a file (never empty): the first [`MAX_KEPT_ERRORS`] and the total count.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileErrors(pub Vec<LineError>);
+pub struct FileErrors(pub Vec<LineError>, pub usize);
+
+/// Most digits in one probability of a strategy file: the 1000 decimal places that
+/// `bluff one-card-poker --digits` prints at most, with room to spare. Exact scoring of longer
+/// numbers grows faster than the file.
+pub const MAX_PROBABILITY_DIGITS: usize = 1024;
+
+/// Problems shown in a report (the rest are counted).
+pub const MAX_REPORTED_ERRORS: usize = 20;
+/// Problems kept in memory (a file of millions of bad lines is counted, not stored).
+pub const MAX_KEPT_ERRORS: usize = 1000;
 
 impl fmt::Display for FileErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown = 20;
+        let shown = MAX_REPORTED_ERRORS.min(self.0.len());
         for (i, e) in self.0.iter().take(shown).enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
             write!(f, "line {}: {}", e.line, e.detail)?;
         }
-        if self.0.len() > shown {
-            write!(f, "\n... and {} more problems", self.0.len() - shown)?;
+        if self.1 > shown {
+            write!(f, "\n... and {} more problems", self.1 - shown)?;
         }
         Ok(())
     }
@@ -59,10 +70,13 @@ impl fmt::Display for FileErrors {
 impl std::error::Error for FileErrors {}
 
 fn one_error(line: usize, detail: impl Into<String>) -> FileErrors {
-    FileErrors(vec![LineError {
-        line,
-        detail: detail.into(),
-    }])
+    FileErrors(
+        vec![LineError {
+            line,
+            detail: detail.into(),
+        }],
+        1,
+    )
 }
 
 /// Reads the input line `N A B`, checking the task's ranges.
@@ -92,10 +106,17 @@ pub fn parse_input(text: &str) -> Result<OcpParams, FileErrors> {
     }
     let num = |k: usize, name: &str, lo: i64, hi: i64| -> Result<i64, FileErrors> {
         let v: i64 = tokens[k].parse().map_err(|_| {
-            one_error(
-                index + 1,
-                format!("{name} = {:?} is not an integer", tokens[k]),
-            )
+            let t = tokens[k];
+            let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+            let detail = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                format!(
+                    "{name} = {} is outside the task's range {lo}..={hi}",
+                    shortened(t)
+                )
+            } else {
+                format!("{name} = {} is not an integer", quoted(t))
+            };
+            one_error(index + 1, detail)
         })?;
         if v < lo || v > hi {
             return Err(one_error(
@@ -121,7 +142,13 @@ pub fn parse_input(text: &str) -> Result<OcpParams, FileErrors> {
 pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, FileErrors> {
     let slot_name = |slot: usize| format!("{} {}", slot / 4 + 1, SITUATIONS[slot % 4]);
     let mut errors = Vec::new();
-    let mut err = |line: usize, detail: String| errors.push(LineError { line, detail });
+    let mut total_errors = 0usize;
+    let mut err = |line: usize, detail: String| {
+        total_errors += 1;
+        if errors.len() < MAX_KEPT_ERRORS {
+            errors.push(LineError { line, detail });
+        }
+    };
     let mut probs: Vec<Option<Rational>> = vec![None; 4 * n];
     let mut first_line: Vec<usize> = vec![0; 4 * n];
     let lines: Vec<&str> = text.lines().collect();
@@ -139,7 +166,10 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
         let Some((head, tail)) = line.split_once(':') else {
             err(
                 line_no,
-                format!("expected `<card> <situation>: <action> [<probability>]`, found {line:?}"),
+                format!(
+                    "expected `<card> <situation>: <action> [<probability>]`, found {}",
+                    quoted(line)
+                ),
             );
             continue;
         };
@@ -148,8 +178,8 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
             err(
                 line_no,
                 format!(
-                    "before ':' expected `<card> <situation>`, found {:?}",
-                    head.join(" ")
+                    "before ':' expected `<card> <situation>`, found {}",
+                    quoted(&head.join(" "))
                 ),
             );
             continue;
@@ -160,8 +190,18 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
                 err(line_no, format!("card {c} is outside 1..={n}"));
                 continue;
             }
+            Err(_) if head[0].bytes().all(|b| b.is_ascii_digit()) => {
+                err(
+                    line_no,
+                    format!("card {} is outside 1..={n}", shortened(head[0])),
+                );
+                continue;
+            }
             Err(_) => {
-                err(line_no, format!("card {:?} is not a whole number", head[0]));
+                err(
+                    line_no,
+                    format!("card {} is not a whole number", quoted(head[0])),
+                );
                 continue;
             }
         };
@@ -169,8 +209,8 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
             err(
                 line_no,
                 format!(
-                    "unknown situation {:?}; expected one of open, check, bet, check-bet",
-                    head[1]
+                    "unknown situation {}; expected one of open, check, bet, check-bet",
+                    quoted(head[1])
                 ),
             );
             continue;
@@ -217,8 +257,8 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
                 err(
                     line_no,
                     format!(
-                        "expected `<action> [<probability>]` after ':', found {:?}",
-                        tail.join(" ")
+                        "expected `<action> [<probability>]` after ':', found {}",
+                        quoted(&tail.join(" "))
                     ),
                 );
                 continue;
@@ -232,7 +272,8 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
             err(
                 line_no,
                 format!(
-                    "action {action:?} is not legal at `{}`; expected {passive} or {aggressive}",
+                    "action {} is not legal at `{}`; expected {passive} or {aggressive}",
+                    quoted(action),
                     SITUATIONS[sit]
                 ),
             );
@@ -240,16 +281,29 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
         };
         let p = match prob_text {
             None => Rational::one(),
+            Some(t) if too_many_digits(t, MAX_PROBABILITY_DIGITS).is_some() => {
+                err(
+                    line_no,
+                    format!(
+                        "probability: {}",
+                        too_many_digits(t, MAX_PROBABILITY_DIGITS).expect("checked")
+                    ),
+                );
+                continue;
+            }
             Some(t) => match parse_rational(t) {
                 Some(p) if is_probability(&p) => p,
                 Some(_) => {
-                    err(line_no, format!("probability {t} is outside [0, 1]"));
+                    err(
+                        line_no,
+                        format!("probability {} is outside [0, 1]", shortened(t)),
+                    );
                     continue;
                 }
                 None => {
                     err(
                         line_no,
-                        format!("probability {t:?} is not a number (expected a decimal like 0.25 or a fraction like 1/4)"),
+                        format!("probability {} is not a number (expected a decimal like 0.25 or a fraction like 1/4)", quoted(t)),
                     );
                     continue;
                 }
@@ -277,7 +331,7 @@ pub fn parse_strategy(text: &str, n: usize) -> Result<OcpStrategy<Rational>, Fil
         );
     }
     if !errors.is_empty() {
-        return Err(FileErrors(errors));
+        return Err(FileErrors(errors, total_errors));
     }
     let mut strategy = OcpStrategy::<Rational>::uniform(n);
     for (slot, p) in probs.into_iter().enumerate() {

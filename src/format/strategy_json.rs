@@ -8,7 +8,10 @@
 //! decimal or a fraction `p/q`. Every information set must be present.
 
 use crate::game::Game;
-use crate::scalar::{format_rational, is_probability, parse_rational, Rational, Scalar};
+use crate::scalar::{
+    format_rational, is_probability, parse_rational, too_many_digits, Rational, Scalar,
+    MAX_NUMBER_DIGITS,
+};
 use crate::strategy::{normalize_exact, ExactProfile, Profile};
 use num_traits::{One, Signed};
 use serde_json::{Map, Value};
@@ -183,12 +186,26 @@ pub fn profile_from_json(
                 let value = actions
                     .get(&set.actions[k])
                     .ok_or_else(|| field_err(&action_field, "missing action probability"))?;
-                let prob = match value {
-                    Value::Number(n) => parse_rational(&n.to_string()),
-                    Value::String(s) => parse_rational(s),
+                let text = match value {
+                    Value::Number(n) => Some(n.to_string()),
+                    Value::String(s) => Some(s.clone()),
                     _ => None,
+                };
+                if let Some(e) = text
+                    .as_deref()
+                    .and_then(|t| too_many_digits(t, MAX_NUMBER_DIGITS))
+                {
+                    return Err(field_err(&action_field, e));
                 }
-                .ok_or_else(|| field_err(&action_field, format!("expected a probability (number, decimal string or \"p/q\"), found {value}")))?;
+                let prob = text.as_deref().and_then(parse_rational).ok_or_else(|| {
+                    field_err(
+                        &action_field,
+                        format!(
+                            "expected a probability (number, decimal string or \"p/q\"), found {}",
+                            crate::format::text::shortened(&value.to_string())
+                        ),
+                    )
+                })?;
                 if !is_probability(&prob) {
                     return Err(field_err(
                         &action_field,

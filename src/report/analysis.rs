@@ -222,3 +222,110 @@ pub fn analyse<T: Scalar + ToNum>(game: &Game, profile: &Profile<T>, exact: bool
         rows: rows.into_iter().map(|(r, _)| r).collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::player_value;
+    use crate::scalar::{rat, Rational};
+    use crate::strategy::ExactProfile;
+
+    /// Local regret by its definition: replay the whole game with one set switched to each
+    /// pure action in turn and keep the best gain.
+    fn brute_force_regret(game: &Game, profile: &ExactProfile, p: usize, id: usize) -> Rational {
+        let base = player_value(game, profile, p);
+        let set = &game.infosets[p][id];
+        let mut best = Rational::from_integer(0.into());
+        for k in 0..set.actions.len() {
+            let mut dev = profile.clone();
+            for (j, a) in set.action_range().enumerate() {
+                dev.probs[p][a] = rat(i64::from(j == k), 1);
+            }
+            let gain = player_value(game, &dev, p) - &base;
+            if gain > best {
+                best = gain;
+            }
+        }
+        best
+    }
+
+    /// A lopsided profile: the first action gets 1/7 of the weight, the others share the rest.
+    fn lopsided(game: &Game) -> ExactProfile {
+        let mut prof = ExactProfile::uniform(game);
+        for p in 0..2 {
+            for set in &game.infosets[p] {
+                let n = set.actions.len() as i64;
+                for (j, a) in set.action_range().enumerate() {
+                    prof.probs[p][a] = if j == 0 {
+                        rat(1, 7)
+                    } else {
+                        rat(6, 7 * (n - 1))
+                    };
+                }
+            }
+        }
+        prof
+    }
+
+    #[test]
+    fn local_regret_and_reach_match_brute_force_on_kuhn_and_baby_poker() {
+        for game in [
+            crate::games::kuhn::kuhn_poker().unwrap(),
+            crate::games::baby_poker::baby_poker(4, 2).unwrap(),
+        ] {
+            let prof = lopsided(&game);
+            let a = analyse(&game, &prof, true);
+            assert_eq!(a.rows.len(), game.num_infosets());
+            let reach = crate::eval::reach_probabilities(&game, &prof);
+            for row in &a.rows {
+                let want = brute_force_regret(&game, &prof, row.player, row.id);
+                assert_eq!(
+                    row.local_regret.exact.as_deref(),
+                    Some(format_rational(&want).as_str()),
+                    "{}",
+                    row.label
+                );
+                let set = &game.infosets[row.player][row.id];
+                let r: Rational = set.nodes.iter().map(|&h| reach[h as usize].clone()).sum();
+                assert_eq!(
+                    row.reach.exact.as_deref(),
+                    Some(format_rational(&r).as_str())
+                );
+            }
+            // Sorted by local regret, biggest first.
+            assert!(a
+                .rows
+                .windows(2)
+                .all(|w| w[0].local_regret.float >= w[1].local_regret.float));
+            // The f64 analysis agrees with the exact one.
+            let f = analyse(&game, &prof.to_f64(), false);
+            assert!((f.evaluation.nash_conv.float - a.evaluation.nash_conv.float).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn kuhn_equilibrium_has_no_leak_and_known_reaches() {
+        let game = crate::games::kuhn::kuhn_poker().unwrap();
+        let s = crate::solve::sequence_form::solve_exact(&game).unwrap();
+        let a = analyse(&game, &s.profile, true);
+        assert_eq!(a.evaluation.nash_conv.exact.as_deref(), Some("0"));
+        assert_eq!(a.evaluation.value[0].exact.as_deref(), Some("-1/18"));
+        for row in &a.rows {
+            assert_eq!(
+                row.local_regret.exact.as_deref(),
+                Some("0"),
+                "{}",
+                row.label
+            );
+        }
+        // Player 1's first decision is reached with the chance of its card, 1/3.
+        for card in ["J", "Q", "K"] {
+            let row = a
+                .rows
+                .iter()
+                .find(|r| r.player == 0 && r.label == card)
+                .unwrap();
+            assert_eq!(row.reach.exact.as_deref(), Some("1/3"));
+        }
+    }
+}

@@ -29,18 +29,22 @@ use std::time::{Duration, Instant};
 /// Games with at most this many sequences (both players together) are solved by the exact LP
 /// when no strategy is given, and get their exact value from it otherwise (Leduc has 2186).
 pub const LP_MAX_SEQUENCES: usize = 2500;
-/// Exact strategies are evaluated in rationals on games with at most this many nodes; larger
-/// games and float strategies are evaluated in `f64`.
+/// Strategy files are evaluated in rationals by default on games with at most this many nodes.
 pub const EXACT_MAX_NODES: usize = 60_000;
+/// A strategy file is evaluated exactly by default when every probability's denominator is
+/// below 2^this (simple fractions); long decimals from float solvers make rational arithmetic
+/// slow (a Leduc DCFR file takes a minute), so those are evaluated in `f64` unless forced.
+pub const EXACT_MAX_DENOMINATOR_BITS: u64 = 32;
 /// Default number of information-set rows shown (the biggest local regrets first).
 pub const DEFAULT_MAX_ROWS: usize = 3000;
 
 /// The strategy profile a report explains.
 #[derive(Clone, Debug)]
 pub enum Strategy {
-    /// Exact probabilities (from the LP or a strategy file).
+    /// Exact probabilities (from the LP or a strategy file), evaluated in rationals.
     Exact(ExactProfile),
-    /// Float probabilities (from a CFR run).
+    /// Float probabilities (from a CFR run, or a file see [`strategy_from_file`]), evaluated
+    /// in `f64`.
     Float(Profile<f64>),
 }
 
@@ -131,11 +135,8 @@ impl Report {
     /// Evaluates the strategy, analyses every information set and draws the pictures.
     pub fn build(game: &Game, input: ReportInput) -> Result<Report> {
         let facts = facts(game);
-        let exact_eval =
-            matches!(input.strategy, Strategy::Exact(_)) && game.nodes.len() <= EXACT_MAX_NODES;
         let analysis = match &input.strategy {
-            Strategy::Exact(p) if exact_eval => analyse(game, p, true),
-            Strategy::Exact(p) => analyse(game, &p.to_f64(), false),
+            Strategy::Exact(p) => analyse(game, p, true),
             Strategy::Float(p) => analyse(game, p, false),
         };
         let float_profile = match &input.strategy {
@@ -228,6 +229,54 @@ fn facts(game: &Game) -> GameFacts {
         ),
         constant_sum: game.constant_sum.clone(),
     }
+}
+
+/// How a strategy read from a file is evaluated: exactly when `force_exact`, or when the game
+/// has at most [`EXACT_MAX_NODES`] nodes and every denominator is below
+/// 2^[`EXACT_MAX_DENOMINATOR_BITS`]; in `f64` otherwise. Returns the strategy and a sentence
+/// saying which and why.
+pub fn strategy_from_file(
+    game: &Game,
+    profile: ExactProfile,
+    force_exact: bool,
+) -> (Strategy, String) {
+    let max_bits = profile
+        .probs
+        .iter()
+        .flatten()
+        .map(|x| x.denom().bits())
+        .max()
+        .unwrap_or(0);
+    if force_exact {
+        return (
+            Strategy::Exact(profile),
+            "Evaluated exactly (--exact).".into(),
+        );
+    }
+    if game.nodes.len() > EXACT_MAX_NODES {
+        return (
+            Strategy::Float(profile.to_f64()),
+            format!(
+                "Evaluated in f64: the game has {} nodes (> {EXACT_MAX_NODES}); --exact forces \
+                 rational arithmetic, and `bluff eval` always evaluates exactly.",
+                game.nodes.len()
+            ),
+        );
+    }
+    if max_bits > EXACT_MAX_DENOMINATOR_BITS {
+        return (
+            Strategy::Float(profile.to_f64()),
+            format!(
+                "Evaluated in f64: the file's probabilities have denominators of up to {max_bits} \
+                 bits (long decimals or large fractions); --exact forces rational arithmetic, and \
+                 `bluff eval` always evaluates exactly."
+            ),
+        );
+    }
+    (
+        Strategy::Exact(profile),
+        "Evaluated exactly: the file's probabilities are simple fractions.".into(),
+    )
 }
 
 /// Whether the exact LP is used for this game (by its size in sequences).
@@ -401,4 +450,41 @@ pub fn exact_text(r: &str) -> String {
 /// The exact rational as text (for callers holding a [`Rational`]).
 pub fn rational_text(r: &Rational) -> String {
     exact_text(&format_rational(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn curve_csv_is_read_and_errors_name_the_line() {
+        let c =
+            parse_curve_csv("iteration,exploitability,seconds\n1,0.5,0.1\n10,5e-2,0.2\n").unwrap();
+        assert_eq!(c, vec![(1.0, 0.5), (10.0, 0.05)]);
+        let e = parse_curve_csv("iteration,exploitability\n1,-2\n").unwrap_err();
+        assert!(format!("{e:#}").contains("line 2"), "{e:#}");
+        assert!(parse_curve_csv("").is_err());
+        assert!(parse_curve_csv("iteration,exploitability\n").is_err());
+    }
+
+    #[test]
+    fn file_strategies_choose_exact_or_f64_by_their_denominators() {
+        let game = crate::games::kuhn::kuhn_poker().unwrap();
+        let simple = ExactProfile::uniform(&game);
+        assert!(matches!(
+            strategy_from_file(&game, simple, false).0,
+            Strategy::Exact(_)
+        ));
+        let mut long = ExactProfile::uniform(&game);
+        long.probs[0][0] = crate::scalar::rat(1, 1 << 40);
+        long.probs[0][1] = crate::scalar::rat((1 << 40) - 1, 1 << 40);
+        assert!(matches!(
+            strategy_from_file(&game, long.clone(), false).0,
+            Strategy::Float(_)
+        ));
+        assert!(matches!(
+            strategy_from_file(&game, long, true).0,
+            Strategy::Exact(_)
+        ));
+    }
 }

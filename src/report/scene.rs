@@ -518,3 +518,41 @@ fn draw_text(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Scene {
+        let mut s = Scene::new(120, 60);
+        s.text((10.0, 30.0), "a<b & \"c\"", 12.0, Anchor::Start);
+        s.line((0.0, 0.0), (120.0, 60.0), (255, 0, 0), 2.0);
+        s.push(Shape::Polygon {
+            points: vec![(10.0, 10.0), (50.0, 10.0), (30.0, 50.0)],
+            fill: (0, 0, 255),
+            opacity: 0.5,
+            stroke: Some((0, 0, 0)),
+        });
+        s
+    }
+
+    #[test]
+    fn svg_escapes_text() {
+        let svg = sample().to_svg("t");
+        assert!(svg.contains("a&lt;b &amp; &quot;c&quot;"));
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    }
+
+    #[test]
+    fn png_is_written_whole_with_ink_where_text_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.png");
+        sample().write_png(&path, 2).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+        // Width and height in the IHDR chunk: twice the scene's size.
+        assert_eq!(&bytes[16..24], &[0, 0, 0, 240, 0, 0, 0, 120]);
+        // Only the PNG is left (the temporary was renamed).
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

@@ -17,6 +17,83 @@ use std::collections::HashMap;
 /// Default cap on the number of reduced pure strategies per player.
 pub const DEFAULT_MAX_STRATEGIES: usize = 4096;
 
+/// Most entries the exact payoff matrix may have (each is a rational of at least 64 bytes):
+/// checked with the strategy counts before anything is enumerated or allocated.
+pub const MAX_MATRIX_ENTRIES: u128 = 20_000_000;
+
+/// The number of reduced pure strategies of `player`, computed without enumerating them (a
+/// product over the sets reachable from the root of sums over their actions, bottom up), as a
+/// float (it can exceed every integer type: Leduc's is about 10^(10^2)) and saturating to
+/// infinity.
+pub fn count_reduced_strategies(game: &Game, player: Player) -> f64 {
+    let sets = &game.infosets[player];
+    let mut after_sequence: Vec<Vec<usize>> = vec![Vec::new(); game.num_sequences(player)];
+    for (id, set) in sets.iter().enumerate() {
+        after_sequence[set.parent_sequence()].push(id);
+    }
+    // Sets in an order where each comes after the set owning its parent sequence.
+    let mut order: Vec<usize> = after_sequence[0].clone();
+    let mut i = 0;
+    while i < order.len() {
+        let info = &sets[order[i]];
+        for a in 0..info.actions.len() {
+            order.extend_from_slice(&after_sequence[1 + info.action_offset + a]);
+        }
+        i += 1;
+    }
+    let mut count = vec![1.0f64; sets.len()];
+    for &set in order.iter().rev() {
+        let info = &sets[set];
+        count[set] = (0..info.actions.len())
+            .map(|a| {
+                after_sequence[1 + info.action_offset + a]
+                    .iter()
+                    .map(|&t| count[t])
+                    .product::<f64>()
+            })
+            .sum();
+    }
+    after_sequence[0].iter().map(|&t| count[t]).product()
+}
+
+/// Fails, naming the sizes, when either player has more than `limit` reduced strategies or the
+/// matrix would have more than [`MAX_MATRIX_ENTRIES`] entries.
+pub fn check_normal_form_size(game: &Game, limit: usize) -> Result<[usize; 2]> {
+    let counts = [0, 1].map(|p| count_reduced_strategies(game, p));
+    for p in 0..2 {
+        if counts[p] > limit as f64 {
+            bail!(
+                "player {} has {} reduced pure strategies, more than the limit {limit} \
+                 (--max-strategies); the normal form is too large",
+                game.player_names[p],
+                show_count(counts[p])
+            );
+        }
+    }
+    let entries = counts[0] * counts[1];
+    if entries > MAX_MATRIX_ENTRIES as f64 {
+        bail!(
+            "the normal form would be {} x {} = {} exact entries, more than {} (at least 64 \
+             bytes each)",
+            show_count(counts[0]),
+            show_count(counts[1]),
+            show_count(entries),
+            MAX_MATRIX_ENTRIES
+        );
+    }
+    Ok(counts.map(|c| c as usize))
+}
+
+fn show_count(x: f64) -> String {
+    if x.is_infinite() {
+        "more than 10^308".into()
+    } else if x < 1e15 {
+        format!("{x:.0}")
+    } else {
+        format!("about {x:.3e}")
+    }
+}
+
 /// One reduced pure strategy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReducedStrategy {
@@ -173,6 +250,7 @@ fn sequence_payoffs(game: &Game) -> Vec<(usize, usize, Rational)> {
 
 /// The reduced normal form, with at most `limit` reduced strategies per player.
 pub fn reduced_normal_form(game: &Game, limit: usize) -> Result<NormalForm> {
+    check_normal_form_size(game, limit)?;
     let strategies = [
         reduced_strategies(game, 0, limit)?,
         reduced_strategies(game, 1, limit)?,
@@ -254,6 +332,26 @@ mod tests {
         let g = kuhn_poker().unwrap();
         let nf = reduced_normal_form(&g, DEFAULT_MAX_STRATEGIES).unwrap();
         assert_eq!(nf.matrix.solve().unwrap().value, rat(-1, 18));
+    }
+
+    #[test]
+    fn counts_match_enumeration_and_huge_limits_are_checked_first() {
+        for spec in ["kuhn", "baby-poker(sides=4)", "one-card-poker(n=3,a=2,b=1)"] {
+            let g = crate::games::load(spec).unwrap();
+            for p in 0..2 {
+                let listed = reduced_strategies(&g, p, 1 << 20).unwrap().len();
+                assert_eq!(count_reduced_strategies(&g, p), listed as f64, "{spec} {p}");
+            }
+        }
+        // Leduc: refused at once, with the count, whatever the limit.
+        let leduc = crate::games::load("leduc").unwrap();
+        let err = reduced_normal_form(&leduc, usize::MAX)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("exact entries") || err.contains("reduced pure"),
+            "{err}"
+        );
     }
 
     #[test]

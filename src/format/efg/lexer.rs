@@ -25,9 +25,9 @@ pub(crate) enum Tok {
 impl Tok {
     pub(crate) fn describe(&self) -> String {
         match self {
-            Tok::Number(t) => format!("number {t}"),
-            Tok::Text(t) => format!("text {t:?}"),
-            Tok::Symbol(t) => format!("{t:?}"),
+            Tok::Number(t) => format!("number {}", crate::format::text::shortened(t)),
+            Tok::Text(t) => format!("text {}", crate::format::text::quoted(t)),
+            Tok::Symbol(t) => crate::format::text::quoted(t),
             Tok::LBrace => "'{'".into(),
             Tok::RBrace => "'}'".into(),
             Tok::Comma => "','".into(),
@@ -211,7 +211,8 @@ impl<'a> Lexer<'a> {
                 return Err(ParseError {
                     pos: self.pos,
                     message: format!(
-                        "number {buf:?}: expected a sign or digit after the exponent marker"
+                        "number {}: expected a sign or digit after the exponent marker",
+                        crate::format::text::quoted(buf)
                     ),
                 })
             }
@@ -225,9 +226,13 @@ impl<'a> Lexer<'a> {
         let Tok::Number(t) = &self.tok else {
             return Err(self.expected(what));
         };
+        if let Some(e) = crate::scalar::too_many_digits(t, crate::scalar::MAX_NUMBER_DIGITS) {
+            return Err(self.error(format!("{what}: {e}")));
+        }
         let v = parse_rational(t).ok_or_else(|| {
             self.error(format!(
-                "{what}: {t:?} is not a number (expected a decimal or p/q with q > 0)"
+                "{what}: {} is not a number (expected a decimal or p/q with q > 0)",
+                crate::format::text::quoted(t)
             ))
         })?;
         self.advance()?;
@@ -243,7 +248,12 @@ impl<'a> Lexer<'a> {
             .strip_prefix('+')
             .unwrap_or(t)
             .parse::<i64>()
-            .map_err(|_| self.error(format!("{what}: {t:?} is not an integer")))?;
+            .map_err(|_| {
+                self.error(format!(
+                    "{what}: {} is not an integer",
+                    crate::format::text::quoted(t)
+                ))
+            })?;
         self.advance()?;
         Ok(v)
     }

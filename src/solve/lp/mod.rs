@@ -20,6 +20,7 @@
 pub(crate) mod guided;
 pub mod lu;
 pub mod memory;
+mod mps;
 pub(crate) mod revised;
 pub(crate) mod sparse_lu;
 mod tableau;

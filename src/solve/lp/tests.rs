@@ -279,3 +279,79 @@ fn float_guided_repairs_to_exact_optimum_on_a_degenerate_program() {
     assert_eq!(b.objective, expected);
     assert!(!stats.tableau_fallback);
 }
+
+/// A feasible, bounded random program of 10-30 variables in `[0, 3]` with sparse rows: big
+/// enough that the sparse float simplex refactorises and meets ties.
+/// Sparse integer rows `(variable, coefficient)`.
+type SparseRows = Vec<Vec<(usize, i64)>>;
+
+fn sparse_bounded_lp() -> impl Strategy<Value = (usize, SparseRows, Vec<i64>)> {
+    (10usize..=30).prop_flat_map(|n| {
+        let row = prop::collection::vec((0..n, -3i64..=3), 1..=4);
+        (
+            Just(n),
+            prop::collection::vec(row, 5..=40),
+            prop::collection::vec(-4i64..=4, n),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// On larger sparse programs the sparse float simplex's basis is repaired exactly without
+    /// the tableau fallback, and the objective equals the dense exact tableau's.
+    #[test]
+    fn sparse_finder_matches_tableau_without_fallback((n, rows, c) in sparse_bounded_lp()) {
+        let mut lp = LinearProgram::new(n);
+        for (v, &cv) in c.iter().enumerate() {
+            lp.set_objective(v, r(cv));
+            lp.add_constraint(vec![(v, r(1))], Relation::Le, r(3));
+        }
+        for row in &rows {
+            // x = 1 everywhere is feasible: the right-hand side is the row sum plus slack.
+            let sum: i64 = row.iter().map(|(_, a)| a).sum();
+            let coeffs = row.iter().map(|&(v, a)| (v, r(a))).collect();
+            lp.add_constraint(coeffs, Relation::Le, r(sum + 1));
+        }
+        let (a, _) = lp.solve_with(Method::ExactTableau).unwrap();
+        let (b, stats) = lp.solve_with(Method::FloatThenExact).unwrap();
+        prop_assert_eq!(a.objective, b.objective);
+        prop_assert!(!stats.tableau_fallback);
+    }
+}
+
+#[test]
+fn memory_budget_is_checked_before_solving() {
+    let mut lp = LinearProgram::new(3);
+    lp.set_objective(0, r(1));
+    lp.add_constraint(vec![(0, r(1)), (1, r(1)), (2, r(1))], Relation::Le, r(1));
+    lp.add_constraint(vec![(0, r(1)), (2, r(-1))], Relation::Eq, r(0));
+    let size = lp.standard_size();
+    assert_eq!(
+        size,
+        memory::LpSize {
+            rows: 2,
+            cols: 4,
+            nonzeros: 6
+        }
+    );
+    for method in [Method::ExactTableau, Method::FloatThenExact] {
+        let tight = SolveOptions {
+            max_memory: 100,
+            ..SolveOptions::new(method)
+        };
+        let err = lp.solve_with_options(&tight).unwrap_err();
+        assert!(matches!(err, LpError::TooBig { budget: 100, .. }), "{err}");
+        let text = err.to_string();
+        assert!(text.contains("2 rows x 4 columns, 6 non-zeros"), "{text}");
+        let roomy = SolveOptions {
+            max_memory: 1 << 30,
+            ..SolveOptions::new(method)
+        };
+        assert_eq!(
+            lp.solve_with_options(&roomy).unwrap().0.objective,
+            rat(1, 2)
+        );
+    }
+}
