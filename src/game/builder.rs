@@ -1,6 +1,8 @@
 //! Building a [`Game`] in code: create nodes top-down, then compile and validate.
 
-use super::{format_path, Game, GameError, Infoset, Node, NodeKind, Player, Terminal};
+use super::{
+    format_path, Game, GameError, Infoset, InternedBuilder, Node, NodeKind, Player, Terminal,
+};
 use crate::scalar::{Rational, Scalar};
 use num_traits::{One, Signed, Zero};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -288,8 +290,8 @@ impl GameBuilder {
         }
 
         let mut nodes = Vec::with_capacity(order.len());
-        let mut chance_prob = vec![Rational::one(); order.len()];
-        let mut chance_label = vec![String::new(); order.len()];
+        let mut chance_prob = InternedBuilder::filled(Rational::one(), order.len());
+        let mut chance_label = InternedBuilder::filled(String::new(), order.len());
         let mut terminals = Vec::new();
         let mut constant_sum: Option<Rational> = None;
         for (i, &n) in order.iter().enumerate() {
@@ -298,8 +300,8 @@ impl GameBuilder {
                 Content::Unset => unreachable!("checked above"),
                 Content::Chance { labels, probs } => {
                     for (k, &c) in b.children.iter().enumerate() {
-                        chance_prob[new_id[c] as usize] = probs[k].clone();
-                        chance_label[new_id[c] as usize] = labels[k].clone();
+                        chance_prob.set(new_id[c] as usize, &probs[k]);
+                        chance_label.set(new_id[c] as usize, &labels[k]);
                     }
                     NodeKind::Chance
                 }
@@ -347,6 +349,8 @@ impl GameBuilder {
                 action,
             });
         }
+        let chance_prob = chance_prob.finish();
+        let chance_label = chance_label.finish();
         let chance_prob_f64 = chance_prob.iter().map(|p| p.to_f64()).collect();
         let mut action_infoset: [Vec<u32>; 2] = [vec![0; num_actions[0]], vec![0; num_actions[1]]];
         for (p, sets) in infosets.iter().enumerate() {

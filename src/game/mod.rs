@@ -10,7 +10,9 @@ mod builder;
 pub use builder::{GameBuilder, NodeRef};
 
 use crate::scalar::Rational;
-use std::ops::Range;
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::ops::{Index, Range};
 use thiserror::Error;
 
 /// Index of a player: 0 or 1.
@@ -98,6 +100,118 @@ pub struct Terminal {
     pub label: String,
 }
 
+/// A per-node column of values with few distinct entries: each entry is a `u32` id into a table
+/// of distinct values (an exact rational costs 64 bytes and two heap blocks; an id costs 4).
+#[derive(Clone, Debug, Default)]
+pub struct Interned<T> {
+    values: Vec<T>,
+    ids: Vec<u32>,
+}
+
+impl<T: Clone + Eq + Hash> Interned<T> {
+    /// Interns every value of `items`, in order.
+    pub fn from_values(items: impl IntoIterator<Item = T>) -> Self {
+        let mut b = InternedBuilder::default();
+        for v in items {
+            b.push(v);
+        }
+        b.finish()
+    }
+}
+
+impl<T> Interned<T> {
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+    /// The entries in order.
+    pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
+        self.ids.iter().map(|&i| &self.values[i as usize])
+    }
+    /// The distinct values.
+    pub fn distinct(&self) -> &[T] {
+        &self.values
+    }
+    /// Bytes this column holds beyond the struct (ids and the distinct values' inline size).
+    pub fn heap_bytes(&self) -> usize {
+        self.ids.capacity() * 4 + self.values.capacity() * std::mem::size_of::<T>()
+    }
+}
+
+impl<T> Index<usize> for Interned<T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        &self.values[self.ids[i] as usize]
+    }
+}
+
+impl<T: PartialEq> PartialEq for Interned<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+    }
+}
+
+/// Builds an [`Interned`] column value by value.
+#[derive(Debug)]
+pub(crate) struct InternedBuilder<T> {
+    values: Vec<T>,
+    ids: Vec<u32>,
+    index: HashMap<T, u32>,
+}
+
+impl<T> Default for InternedBuilder<T> {
+    fn default() -> Self {
+        InternedBuilder {
+            values: Vec::new(),
+            ids: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+}
+
+impl<T: Clone + Eq + Hash> InternedBuilder<T> {
+    /// The id of `v`, adding it to the table when new.
+    pub(crate) fn id(&mut self, v: &T) -> u32 {
+        if let Some(&id) = self.index.get(v) {
+            return id;
+        }
+        let id = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct values");
+        self.values.push(v.clone());
+        self.index.insert(v.clone(), id);
+        id
+    }
+    /// Appends `v`.
+    pub(crate) fn push(&mut self, v: T) {
+        let id = self.id(&v);
+        self.ids.push(id);
+    }
+    /// The finished column.
+    pub(crate) fn finish(self) -> Interned<T> {
+        let mut ids = self.ids;
+        ids.shrink_to_fit();
+        Interned {
+            values: self.values,
+            ids,
+        }
+    }
+    /// A column of `n` entries all equal to `v`, to be overwritten with [`Self::set`].
+    pub(crate) fn filled(v: T, n: usize) -> Self {
+        let mut b = Self::default();
+        let id = b.id(&v);
+        b.ids = vec![id; n];
+        b
+    }
+    /// Sets entry `i` to `v`.
+    pub(crate) fn set(&mut self, i: usize, v: &T) {
+        let id = self.id(v);
+        self.ids[i] = id;
+    }
+}
+
 /// Errors found while building or validating a game.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum GameError {
@@ -178,11 +292,12 @@ pub struct Game {
     /// All nodes, breadth-first, root at index 0.
     pub nodes: Vec<Node>,
     /// For each node, the chance probability of the edge into it (1 where the parent is not chance).
-    pub chance_prob: Vec<Rational>,
+    /// Interned: a game has few distinct probabilities, so each node stores a 4-byte id.
+    pub chance_prob: Interned<Rational>,
     /// `chance_prob` as `f64`.
     pub chance_prob_f64: Vec<f64>,
     /// For each node whose parent is a chance node, the chance outcome's label ("" otherwise).
-    pub chance_label: Vec<String>,
+    pub chance_label: Interned<String>,
     /// Terminal outcomes, indexed by `NodeKind::Terminal::terminal`.
     pub terminals: Vec<Terminal>,
     /// Information sets per player.
@@ -256,6 +371,42 @@ impl Game {
             hi = hi.max(t.payoff0_f64);
         }
         (lo, hi)
+    }
+
+    /// An estimate of the heap bytes this game holds: arrays at capacity, strings' lengths and
+    /// big integers' digits (allocator overhead not counted).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let rat = |r: &Rational| {
+            size_of::<Rational>()
+                + 8 * (r.numer().iter_u64_digits().len() + r.denom().iter_u64_digits().len())
+        };
+        let mut total = self.nodes.capacity() * size_of::<Node>()
+            + self.chance_prob.heap_bytes()
+            + self.chance_prob.distinct().iter().map(rat).sum::<usize>()
+            + self.chance_prob_f64.capacity() * 8
+            + self.chance_label.heap_bytes()
+            + self
+                .chance_label
+                .distinct()
+                .iter()
+                .map(String::capacity)
+                .sum::<usize>()
+            + self.terminals.capacity() * size_of::<Terminal>();
+        for t in &self.terminals {
+            total += rat(&t.payoff0) - size_of::<Rational>() + t.label.capacity();
+        }
+        for p in 0..2 {
+            total += self.infosets[p].capacity() * size_of::<Infoset>()
+                + self.action_infoset[p].capacity() * 4;
+            for set in &self.infosets[p] {
+                total += set.label.capacity()
+                    + set.nodes.capacity() * 4
+                    + set.actions.capacity() * size_of::<String>()
+                    + set.actions.iter().map(String::capacity).sum::<usize>();
+            }
+        }
+        total
     }
 
     /// Total number of information sets of both players.

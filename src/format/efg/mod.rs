@@ -379,6 +379,12 @@ pub fn terminal_payoffs(efg: &EfgGame) -> Vec<(usize, Vec<Rational>)> {
 /// for information sets). Fails, saying why, for any other number of players, payoffs that are
 /// not constant-sum (naming the terminal), imperfect recall, or chance sets summing to 0.
 pub fn efg_to_game(efg: &EfgGame) -> Result<Game> {
+    Ok(efg_to_builder(efg)?.build()?)
+}
+
+/// The checks and builder calls of [`efg_to_game`], without the final build, so that a caller
+/// can free the general tree before the compiled game is allocated.
+fn efg_to_builder(efg: &EfgGame) -> Result<GameBuilder> {
     if efg.players.len() != 2 {
         bail!(
             "the game has {} player(s); bluff's solvers take two-player zero-sum (or constant-sum) games",
@@ -474,7 +480,7 @@ pub fn efg_to_game(efg: &EfgGame) -> Result<Game> {
             stack.push((c, cr));
         }
     }
-    Ok(b.build()?)
+    Ok(b)
 }
 
 /// Reads a `.efg` file into a [`Game`], returning the warnings met. Errors name the file, and the
@@ -482,13 +488,22 @@ pub fn efg_to_game(efg: &EfgGame) -> Result<Game> {
 pub fn load_efg_file(path: &std::path::Path) -> Result<(Game, Vec<Warning>)> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let parsed = read_efg_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
-    let game = efg_to_game(&parsed.game).with_context(|| {
+    // Each stage is freed before the next allocates, to keep the peak memory down.
+    drop(bytes);
+    let outside = || {
         format!(
             "{} was read but is outside what bluff's solvers take",
             path.display()
         )
-    })?;
-    Ok((game, parsed.warnings))
+    };
+    let builder = efg_to_builder(&parsed.game).with_context(outside)?;
+    let ParsedEfg { game, warnings, .. } = parsed;
+    drop(game);
+    let game = builder
+        .build()
+        .map_err(anyhow::Error::from)
+        .with_context(outside)?;
+    Ok((game, warnings))
 }
 
 #[cfg(test)]
