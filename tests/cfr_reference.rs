@@ -12,11 +12,47 @@ use bluff::solve::cfr::{CfrSolver, RegretParams};
 
 #[derive(Clone, Copy)]
 enum Variant {
-    Vanilla { alternating: bool },
+    Vanilla {
+        alternating: bool,
+    },
     Plus,
     Linear,
-    Discounted { alpha: f64, beta: f64, gamma: f64 },
+    Discounted {
+        alpha: f64,
+        beta: f64,
+        gamma: f64,
+    },
     PredictivePlus,
+    /// Xu et al. 2024: `R_t = max(R_{t-1} d(t-1) + r_t, 0)`, `d(s) = s^a / (s^a + 1)`.
+    DcfrPlus {
+        alpha: f64,
+        gamma: f64,
+    },
+    /// Xu et al. 2024: DCFR+ regrets, strategy from `max(R_t d(t) + r_t, 0)`.
+    PdcfrPlus {
+        alpha: f64,
+        gamma: f64,
+    },
+    /// Zhang, McAleer and Sandholm: DCFR whose exponents at iteration `t` are taken at
+    /// progress `(t - 1) / horizon`: alpha 1 + 3p, beta -1 - 2p, gamma gamma0 - 5p.
+    HsDcfr {
+        gamma0: f64,
+        horizon: f64,
+    },
+    /// PCFR+ with gamma = gamma0 - 5 (t - 1) / horizon.
+    HsPcfrPlus {
+        gamma0: f64,
+        horizon: f64,
+    },
+}
+
+/// `s^e / (s^e + 1)`, written out; 0 at s = 0 (nothing accumulated yet).
+fn d(s: f64, e: f64) -> f64 {
+    if s == 0.0 {
+        0.0
+    } else {
+        s.powf(e) / (s.powf(e) + 1.0)
+    }
 }
 
 struct Reference<'g> {
@@ -26,6 +62,8 @@ struct Reference<'g> {
     last: [Vec<f64>; 2],
     avg: [Vec<f64>; 2],
     sigma: [Vec<f64>; 2],
+    /// What regret matching reads (the prediction of PDCFR+).
+    pred: [Vec<f64>; 2],
     t: usize,
 }
 
@@ -44,6 +82,7 @@ impl<'g> Reference<'g> {
             last: z(),
             avg: z(),
             sigma: z(),
+            pred: z(),
             t: 0,
         };
         for p in 0..2 {
@@ -103,12 +142,19 @@ impl<'g> Reference<'g> {
     }
 
     fn matching(&mut self, p: usize) {
-        let predictive = matches!(self.variant, Variant::PredictivePlus);
+        let predictive = matches!(
+            self.variant,
+            Variant::PredictivePlus | Variant::HsPcfrPlus { .. }
+        );
+        let pdcfr = matches!(self.variant, Variant::PdcfrPlus { .. });
         for set in &self.game.infosets[p] {
             let r = set.action_range();
             let pos: Vec<f64> = r
                 .clone()
                 .map(|a| {
+                    if pdcfr {
+                        return self.pred[p][a].max(0.0);
+                    }
                     (self.regret[p][a] + if predictive { self.last[p][a] } else { 0.0 }).max(0.0)
                 })
                 .collect();
@@ -149,6 +195,31 @@ impl<'g> Reference<'g> {
                     let e = if r > 0.0 { alpha } else { beta };
                     self.regret[p][a] = r * t.powf(e) / (t.powf(e) + 1.0);
                     self.avg[p][a] = (self.avg[p][a] + strat[a]) * (t / (t + 1.0)).powf(gamma);
+                }
+                Variant::DcfrPlus { alpha, gamma } => {
+                    self.regret[p][a] = (self.regret[p][a] * d(t - 1.0, alpha) + inst[a]).max(0.0);
+                    self.avg[p][a] = self.avg[p][a] * ((t - 1.0) / t).powf(gamma) + strat[a];
+                }
+                Variant::PdcfrPlus { alpha, gamma } => {
+                    let r = (self.regret[p][a] * d(t - 1.0, alpha) + inst[a]).max(0.0);
+                    self.regret[p][a] = r;
+                    self.pred[p][a] = (r * d(t, alpha) + inst[a]).max(0.0);
+                    self.avg[p][a] = self.avg[p][a] * ((t - 1.0) / t).powf(gamma) + strat[a];
+                }
+                Variant::HsDcfr { gamma0, horizon } => {
+                    let progress = (t - 1.0) / horizon;
+                    let (alpha, beta) = (1.0 + 3.0 * progress, -1.0 - 2.0 * progress);
+                    let gamma = gamma0 - 5.0 * progress;
+                    let old = self.regret[p][a];
+                    let e = if old > 0.0 { alpha } else { beta };
+                    self.regret[p][a] = old * d(t - 1.0, e) + inst[a];
+                    self.avg[p][a] = self.avg[p][a] * ((t - 1.0) / t).powf(gamma) + strat[a];
+                }
+                Variant::HsPcfrPlus { gamma0, horizon } => {
+                    let gamma = gamma0 - 5.0 * (t - 1.0) / horizon;
+                    self.regret[p][a] = (self.regret[p][a] + inst[a]).max(0.0);
+                    self.last[p][a] = inst[a];
+                    self.avg[p][a] = self.avg[p][a] * ((t - 1.0) / t).powf(gamma) + strat[a];
                 }
             }
         }
@@ -254,6 +325,34 @@ fn all_variants() -> Vec<(Variant, RegretParams)> {
             RegretParams::discounted(3.0, 0.5, 1.0),
         ),
         (Variant::PredictivePlus, RegretParams::predictive_plus()),
+        (
+            Variant::DcfrPlus {
+                alpha: 1.5,
+                gamma: 4.0,
+            },
+            RegretParams::dcfr_plus(),
+        ),
+        (
+            Variant::PdcfrPlus {
+                alpha: 2.3,
+                gamma: 5.0,
+            },
+            RegretParams::pdcfr_plus(),
+        ),
+        (
+            Variant::HsDcfr {
+                gamma0: 30.0,
+                horizon: 40.0,
+            },
+            RegretParams::hs_dcfr(30.0, 40),
+        ),
+        (
+            Variant::HsPcfrPlus {
+                gamma0: 30.0,
+                horizon: 40.0,
+            },
+            RegretParams::hs_pcfr_plus(30.0, 40),
+        ),
     ]
 }
 

@@ -82,13 +82,17 @@ fn assert_same_run(a: &Files, b: &Files, what: &str) {
 fn resumed_runs_equal_uninterrupted_runs_bit_for_bit() {
     let dir = tempfile::tempdir().unwrap();
     let total = 60u64;
-    let algos: [&[&str]; 6] = [
+    let algos: [&[&str]; 10] = [
         &["--algo", "cfr"],
         &["--algo", "cfr", "--updates", "alternating"],
         &["--algo", "cfr+"],
         &["--algo", "lcfr"],
         &["--algo", "dcfr", "--alpha", "1.2", "--gamma", "3"],
         &["--algo", "pcfr+"],
+        &["--algo", "dcfr+"],
+        &["--algo", "pdcfr+"],
+        &["--algo", "hs-dcfr"],
+        &["--algo", "hs-pcfr+"],
     ];
     for (k, algo) in algos.iter().enumerate() {
         let whole = files(dir.path(), &format!("whole{k}"));
@@ -104,12 +108,20 @@ fn resumed_runs_equal_uninterrupted_runs_bit_for_bit() {
                 ("--curve", &whole.curve),
             ],
         );
-        for stop_at in [1u64, 13, 59] {
+        // The hyperparameter schedules (hs-*) run over the planned --iterations, so their first
+        // part plans all 60 and is stopped early by --time instead (at whatever iteration).
+        let scheduled = algo[1].starts_with("hs-");
+        let stops: &[u64] = if scheduled { &[0] } else { &[1, 13, 59] };
+        for &stop_at in stops {
             let part = files(dir.path(), &format!("part{k}_{stop_at}"));
             let m = stop_at.to_string();
             let mut first: Vec<&str> = vec!["leduc", "--check-every", "7", "--threads", "1"];
             first.extend_from_slice(algo);
-            first.extend_from_slice(&["--iterations", &m]);
+            if scheduled {
+                first.extend_from_slice(&["--iterations", &n, "--time", "0.003"]);
+            } else {
+                first.extend_from_slice(&["--iterations", &m]);
+            }
             solve(&first, &[("--checkpoint", &part.ckpt)]);
             // Resume with a different thread count; game and algorithm come from the file.
             solve(

@@ -11,7 +11,7 @@ mod one_card_poker;
 mod report;
 mod shrek_donkey;
 pub mod signals;
-mod solve;
+pub(crate) mod solve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

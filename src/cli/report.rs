@@ -61,9 +61,9 @@ pub fn run(args: ReportArgs) -> Result<()> {
             args.target_relative
         );
     }
-    if !(args.time.is_finite() && args.time > 0.0) {
+    if !(args.time.is_finite() && args.time > 0.0 && args.time <= crate::cli::solve::MAX_SECONDS) {
         bail!(
-            "--time {}: expected a finite positive number of seconds",
+            "--time {}: expected a positive number of seconds, at most 1e9",
             args.time
         );
     }

@@ -8,7 +8,9 @@ use crate::format::checkpoint::{self, Checkpoint};
 use crate::format::strategy_json::profile_to_json;
 use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
-use crate::solve::cfr::{CfrSolver, CurvePoint, RegretParams, StopRule, Target};
+use crate::solve::cfr::{
+    CfrSolver, CurvePoint, RegretParams, Schedule as Schedule_, StopRule, Target,
+};
 use crate::solve::resumable::{drive, Saver, Schedule, StopReason};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -35,6 +37,18 @@ pub enum Algo {
     /// Predictive CFR+.
     #[value(name = "pcfr+")]
     PcfrPlus,
+    /// DCFR+ (Xu et al. 2024): alpha 1.5, regrets floored, gamma 4.
+    #[value(name = "dcfr+")]
+    DcfrPlus,
+    /// PDCFR+ (Xu et al. 2024): DCFR+ with PCFR+'s prediction, alpha 2.3, gamma 5.
+    #[value(name = "pdcfr+")]
+    PdcfrPlus,
+    /// HS-DCFR(30): DCFR with a hyperparameter schedule over `--iterations` (`--gamma` = start).
+    #[value(name = "hs-dcfr")]
+    HsDcfr,
+    /// HS-PCFR+(30): PCFR+ with gamma scheduled over `--iterations` (`--gamma` = start).
+    #[value(name = "hs-pcfr+")]
+    HsPcfrPlus,
     /// Exact sequence-form LP: exact value and strategies, certified by exact best responses.
     #[value(name = "lp")]
     Lp,
@@ -49,6 +63,10 @@ impl Algo {
             Algo::Lcfr => "lcfr",
             Algo::Dcfr => "dcfr",
             Algo::PcfrPlus => "pcfr+",
+            Algo::DcfrPlus => "dcfr+",
+            Algo::PdcfrPlus => "pdcfr+",
+            Algo::HsDcfr => "hs-dcfr",
+            Algo::HsPcfrPlus => "hs-pcfr+",
             Algo::Lp => "lp",
         }
     }
@@ -160,10 +178,23 @@ pub fn regret_params(
     alpha: Option<f64>,
     beta: Option<f64>,
     gamma: Option<f64>,
+    iterations: Option<u64>,
 ) -> Result<RegretParams> {
-    if algo != Algo::Dcfr && (alpha.is_some() || beta.is_some() || gamma.is_some()) {
-        bail!("--alpha, --beta and --gamma only apply to --algo dcfr");
+    let scheduled = matches!(algo, Algo::HsDcfr | Algo::HsPcfrPlus);
+    if scheduled && (alpha.is_some() || beta.is_some()) {
+        bail!("--alpha and --beta do not apply to the schedules; --gamma sets the starting gamma");
     }
+    if algo != Algo::Dcfr && !scheduled && (alpha.is_some() || beta.is_some() || gamma.is_some()) {
+        bail!("--alpha, --beta and --gamma only apply to --algo dcfr (and --gamma to hs-*)");
+    }
+    let horizon = || -> Result<u64> {
+        iterations.ok_or_else(|| {
+            anyhow::anyhow!(
+                "--algo {} schedules its exponents over the run's length: give --iterations N",
+                algo.name()
+            )
+        })
+    };
     let mut params = match algo {
         Algo::Cfr => RegretParams::vanilla(),
         Algo::CfrPlus => RegretParams::cfr_plus(),
@@ -177,6 +208,10 @@ pub fn regret_params(
             )
         }
         Algo::PcfrPlus => RegretParams::predictive_plus(),
+        Algo::DcfrPlus => RegretParams::dcfr_plus(),
+        Algo::PdcfrPlus => RegretParams::pdcfr_plus(),
+        Algo::HsDcfr => RegretParams::hs_dcfr(gamma.unwrap_or(30.0), horizon()?),
+        Algo::HsPcfrPlus => RegretParams::hs_pcfr_plus(gamma.unwrap_or(30.0), horizon()?),
         Algo::Lp => bail!("--algo lp is not a CFR variant"),
     };
     if let Some(u) = updates {
@@ -320,7 +355,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let fingerprint = checkpoint::game_fingerprint(&game);
     let (mut solver, mut schedule, params) = match &resumed {
         None => {
-            let params = regret_params(algo, args.updates, args.alpha, args.beta, args.gamma)?;
+            let params = regret_params(
+                algo,
+                args.updates,
+                args.alpha,
+                args.beta,
+                args.gamma,
+                args.iterations,
+            )?;
             (CfrSolver::new(&game, params), Schedule::start(0), params)
         }
         Some(c) => {
@@ -345,7 +387,19 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 || args.beta.is_some()
                 || args.gamma.is_some();
             if given {
-                let wanted = regret_params(algo, args.updates, args.alpha, args.beta, args.gamma)?;
+                let mut wanted = regret_params(
+                    algo,
+                    args.updates,
+                    args.alpha,
+                    args.beta,
+                    args.gamma,
+                    Some(c.params.schedule.map_or(1, |s| s.horizon)),
+                )?;
+                // A schedule keeps the horizon it started with.
+                wanted.schedule = wanted.schedule.map(|s| Schedule_ {
+                    horizon: c.params.schedule.map_or(s.horizon, |c| c.horizon),
+                    ..s
+                });
                 let mut expected = c.params;
                 // Only the options given are compared; the rest come from the checkpoint.
                 if args.updates.is_none() {
@@ -542,6 +596,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         );
         crate::cli::report::from_solve_cfr(&game, &spec, &average, provenance, &points, path)?;
     }
+    let solver_bytes = solver.memory_bytes();
     let (lo, hi) = game.payoff_range();
     let rate = last.iteration as f64 / last.seconds.max(1e-9);
     if args.json {
@@ -555,9 +610,17 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 "floor": params.floor,
                 "gamma": params.gamma,
                 "predictive": params.predictive,
+                "schedule": params.schedule.map(|s| json!({
+                    "horizon": s.horizon,
+                    "alpha_slope": s.alpha_slope,
+                    "beta_slope": s.beta_slope,
+                    "gamma_slope": s.gamma_slope,
+                })),
             },
             "threads": threads,
             "nodes": game.nodes.len(),
+            "solver_bytes": solver_bytes,
+            "solver_bytes_per_node": solver_bytes as f64 / game.nodes.len() as f64,
             "infosets": [game.infosets[0].len(), game.infosets[1].len()],
             "iterations": last.iteration,
             "seconds": last.seconds,

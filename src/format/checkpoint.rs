@@ -3,13 +3,15 @@
 //!
 //! ```text
 //! magic    8 bytes  "BLUFFCKP"
-//! version  u32      1
+//! version  u32      2
 //! length   u64      payload bytes
 //! payload  ...      see below
 //! checksum u64      FNV-1a 64 of the payload
 //! ```
 //! Payload: game fingerprint u64; game spec, algorithm name (each u32 length + UTF-8);
-//! parameters (alternating u8, alpha f64, beta f64, floor u8, gamma f64, predictive u8);
+//! parameters (alternating u8, alpha f64, beta f64, floor u8, gamma f64, predictive u8,
+//! schedule u8 = 0 or 1 then horizon u64, alpha slope f64, beta slope f64, gamma slope f64);
+//! version 2: average sums are kept in the discounted form `S <- S ((t-1)/t)^gamma + ...`;
 //! check_every u64; next_check u64; solve seconds f64; curve points (u64 count, then iteration
 //! u64, exploitability f64, seconds f64 each); solver iterations u64; arrays (u32 count, then
 //! name, u64 length and that many f64 each). Every length is checked against the bytes left
@@ -21,7 +23,7 @@ use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"BLUFFCKP";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 const HEADER: usize = 8 + 4 + 8;
 
 /// Why a checkpoint could not be read.
@@ -179,6 +181,16 @@ pub fn encode(c: &Checkpoint) -> Vec<u8> {
     w.u8(p.floor as u8);
     w.f64(p.gamma);
     w.u8(p.predictive as u8);
+    match p.schedule {
+        None => w.u8(0),
+        Some(s) => {
+            w.u8(1);
+            w.u64(s.horizon);
+            w.f64(s.alpha_slope);
+            w.f64(s.beta_slope);
+            w.f64(s.gamma_slope);
+        }
+    }
     w.u64(c.check_every);
     w.u64(c.next_check);
     w.f64(c.solve_seconds);
@@ -317,6 +329,16 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
         floor: r.bool("floor")?,
         gamma: r.f64("gamma")?,
         predictive: r.bool("predictive")?,
+        schedule: if r.bool("schedule")? {
+            Some(crate::solve::cfr::Schedule {
+                horizon: r.u64("schedule horizon")?,
+                alpha_slope: r.f64("alpha slope")?,
+                beta_slope: r.f64("beta slope")?,
+                gamma_slope: r.f64("gamma slope")?,
+            })
+        } else {
+            None
+        },
     };
     let check_every = r.u64("check_every")?;
     let next_check = r.u64("next_check")?;

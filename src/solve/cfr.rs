@@ -1,27 +1,56 @@
 //! The counterfactual-regret-minimisation family on the flat game tree: vanilla CFR
-//! (simultaneous or alternating updates), CFR+, linear CFR, discounted CFR and predictive CFR+,
-//! all driven by one [`RegretParams`].
+//! (simultaneous or alternating updates), CFR+, linear CFR, discounted CFR, predictive CFR+,
+//! DCFR+ and PDCFR+, and the hyperparameter schedules HS-DCFR and HS-PCFR+, all driven by one
+//! [`RegretParams`].
 //!
-//! The game is compiled once into compact per-segment arrays: a segment is a group of subtrees
-//! below the root chance node, laid out breadth-first so one forward sweep computes reach
-//! probabilities and one backward sweep computes values and regrets. Segments run in parallel
-//! (rayon) and write into their own delta buffers, which are then summed in segment order, so
-//! results do not depend on the number of threads.
+//! The game is compiled once into flat arrays ([`tree`]): one forward pass computes
+//! counterfactual reach probabilities, one backward pass expected values, and one pass over
+//! the information sets turns them into regrets, average-strategy sums and the next strategy.
+//! Big levels and big players are split over threads in fixed chunks that write disjoint
+//! slices, so results are bit-identical for every thread count.
+
+mod tree;
 
 use crate::eval::exploitability;
-use crate::game::{Game, NodeKind};
+use crate::game::Game;
 use crate::strategy::Profile;
-use rayon::prelude::*;
+use anyhow::{bail, Result};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
+use tree::{Factors, Sets, Tree};
+
+/// A linear schedule of the discount exponents over a fixed horizon (Zhang, McAleer and
+/// Sandholm, "Faster Game Solving via Hyperparameter Schedules"): at iteration `t`, with
+/// progress `p = t / horizon`, the exponents are `alpha + alpha_slope * p`,
+/// `beta + beta_slope * p` and `gamma + gamma_slope * p`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Schedule {
+    /// Iterations over which the exponents move (the run's planned length).
+    pub horizon: u64,
+    /// Change of `alpha` over the horizon.
+    pub alpha_slope: f64,
+    /// Change of `beta` over the horizon.
+    pub beta_slope: f64,
+    /// Change of `gamma` over the horizon.
+    pub gamma_slope: f64,
+}
 
 /// How regrets and the average strategy are accumulated; every CFR variant is one setting.
 ///
-/// Per iteration `t` (1-based), after adding the iteration's regrets to the cumulative ones:
-/// positive cumulative regrets are multiplied by `t^alpha / (t^alpha + 1)`, negative ones by
-/// `t^beta / (t^beta + 1)` (an infinite exponent means no discount), then, when `floor` is set,
-/// negative ones are set to 0. The average strategy weights iteration `t`'s reach-weighted
-/// strategy by `t^gamma`.
+/// At iteration `t` (1-based), for the updating player, with instantaneous counterfactual
+/// regrets `r_t`:
+/// 1. `R <- R + r_t`, then `R <- R * t^a / (t^a + 1)` with `a = alpha` where `R > 0` and
+///    `a = beta` elsewhere (an infinite exponent means no discount), then, with `floor`,
+///    `R <- max(R, 0)`;
+/// 2. `S <- S * ((t - 1) / t)^gamma + pi_own * sigma_t` (the average strategy is `S`
+///    normalised per information set: iteration `t` weighs `t^gamma`);
+/// 3. `sigma_{t+1}` = regret matching on `R` (plus `r_t` when `predictive`), uniform where no
+///    entry is positive.
+///
+/// With a [`Schedule`], the exponents of step 1 are taken at progress `t / horizon` and the
+/// `gamma` of step 2 at `(t - 1) / horizon`. Discounting after adding is the same sequence as
+/// the papers' "discount the previous sum, then add" (`R_t = R_{t-1} d(t-1) + r_t`), up to a
+/// positive factor per sign that regret matching ignores.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RegretParams {
     /// Update player 0, then player 1 against player 0's new strategy (instead of both at once).
@@ -37,6 +66,8 @@ pub struct RegretParams {
     /// Play regret matching on cumulative regret plus the last instantaneous regret
     /// (the prediction of predictive CFR+).
     pub predictive: bool,
+    /// Exponents that move with the iteration count (`None` = constant).
+    pub schedule: Option<Schedule>,
 }
 
 impl RegretParams {
@@ -51,6 +82,7 @@ impl RegretParams {
             floor: false,
             gamma: 0.0,
             predictive: false,
+            schedule: None,
         }
     }
 
@@ -88,6 +120,7 @@ impl RegretParams {
             floor: false,
             gamma,
             predictive: false,
+            schedule: None,
         }
     }
 
@@ -108,12 +141,103 @@ impl RegretParams {
         }
     }
 
+    /// DCFR+ (Xu et al., IJCAI 2024): `R_t = max(R_{t-1} (t-1)^alpha / ((t-1)^alpha + 1) + r_t,
+    /// 0)`, average weights `t^gamma`; the paper's alpha = 1.5, gamma = 4.
+    pub fn dcfr_plus() -> Self {
+        RegretParams {
+            alternating: true,
+            alpha: 1.5,
+            floor: true,
+            gamma: 4.0,
+            ..Self::vanilla()
+        }
+    }
+
+    /// PDCFR+ (Xu et al., IJCAI 2024): DCFR+ regrets with the prediction of PCFR+
+    /// (`sigma_{t+1}` from `max(R_t t^alpha / (t^alpha + 1) + r_t, 0)`); alpha = 2.3, gamma = 5.
+    pub fn pdcfr_plus() -> Self {
+        RegretParams {
+            alternating: true,
+            alpha: 2.3,
+            floor: true,
+            gamma: 5.0,
+            predictive: true,
+            ..Self::vanilla()
+        }
+    }
+
+    /// HS-DCFR(`gamma0`) over `horizon` iterations (Zhang, McAleer & Sandholm): DCFR with
+    /// `alpha` from 1 to 4, `beta` from -1 to -3 and `gamma` from `gamma0` to `gamma0 - 5`.
+    pub fn hs_dcfr(gamma0: f64, horizon: u64) -> Self {
+        RegretParams {
+            schedule: Some(Schedule {
+                horizon,
+                alpha_slope: 3.0,
+                beta_slope: -2.0,
+                gamma_slope: -5.0,
+            }),
+            ..Self::discounted(1.0, -1.0, gamma0)
+        }
+    }
+
+    /// HS-PCFR+(`gamma0`) over `horizon` iterations: PCFR+ with `gamma` from `gamma0` to
+    /// `gamma0 - 5` (the paper's HS-PCFR+(30) has `gamma0 = 30`).
+    pub fn hs_pcfr_plus(gamma0: f64, horizon: u64) -> Self {
+        RegretParams {
+            gamma: gamma0,
+            schedule: Some(Schedule {
+                horizon,
+                alpha_slope: 0.0,
+                beta_slope: 0.0,
+                gamma_slope: -5.0,
+            }),
+            ..Self::predictive_plus()
+        }
+    }
+
+    /// `t^e / (t^e + 1)`, 1 for an infinite exponent.
     fn discount(exponent: f64, t: f64) -> f64 {
         if exponent.is_infinite() {
             1.0
         } else {
             let x = t.powf(exponent);
             x / (x + 1.0)
+        }
+    }
+
+    /// The exponents `(alpha, beta, gamma)` at progress `t / horizon`.
+    fn exponents_at(&self, t: f64) -> (f64, f64, f64) {
+        match self.schedule {
+            None => (self.alpha, self.beta, self.gamma),
+            Some(s) => {
+                let p = t / s.horizon.max(1) as f64;
+                (
+                    self.alpha + s.alpha_slope * p,
+                    self.beta + s.beta_slope * p,
+                    self.gamma + s.gamma_slope * p,
+                )
+            }
+        }
+    }
+
+    /// The update factors of iteration `t` for player `p`.
+    fn factors(&self, t: u64, p: usize) -> Factors {
+        let tf = t as f64;
+        let (alpha, beta, _) = self.exponents_at(tf);
+        let (_, _, gamma) = self.exponents_at(tf - 1.0);
+        let average = if gamma == 0.0 {
+            1.0
+        } else {
+            ((tf - 1.0) / tf).powf(gamma)
+        };
+        Factors {
+            positive: Self::discount(alpha, tf),
+            negative: Self::discount(beta, tf),
+            floor: self.floor,
+            average,
+            predictive: self.predictive,
+            sign: if p == 0 { 1.0 } else { -1.0 },
+            reach2: false,
         }
     }
 }
@@ -158,227 +282,51 @@ pub struct Progress<'a> {
     pub point: Option<&'a CurvePoint>,
 }
 
-/// One compiled group of root subtrees, with its scratch buffers.
-struct Segment {
-    /// Number of root nodes (local ids `0..num_roots`).
-    num_roots: usize,
-    /// Local ids of chance and decision nodes, in breadth-first order (terminal values are
-    /// constant, so the sweeps skip terminals).
-    interior: Vec<u32>,
-    /// Chance weight of each root.
-    root_weight: Vec<f64>,
-    /// 0/1 = that player decides, 2 = chance, 3 = terminal.
-    actor: Vec<u8>,
-    first_child: Vec<u32>,
-    num_children: Vec<u32>,
-    /// Flat action offset of a decision node's information set.
-    action_offset: Vec<u32>,
-    /// Chance probability of the edge into the node (1 where the parent is not chance).
-    chance_prob: Vec<f64>,
-    /// Player 0's payoff at terminals (0 elsewhere).
-    payoff0: Vec<f64>,
-    /// Reach of player 0, player 1 and chance.
-    reach: Vec<[f64; 3]>,
-    /// Player 0's expected payoff below each node.
-    value: Vec<f64>,
-    regret_delta: [Vec<f64>; 2],
-    strategy_delta: [Vec<f64>; 2],
+/// Everything a [`CfrSolver`] accumulates, for checkpoints: restoring it continues the run
+/// bit for bit. Arrays are named so a checkpoint can say what it holds; each is in the
+/// player's flat action order of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverState {
+    /// Iterations done.
+    pub iterations: u64,
+    /// The solver's arrays by name (`regret0`, `regret1`, ...), in a fixed order.
+    pub arrays: Vec<(String, Vec<f64>)>,
 }
 
-const CHANCE: u8 = 2;
-const TERMINAL: u8 = 3;
-/// More segments cost reduction time; this many keep two to a few dozen threads busy.
-const MAX_SEGMENTS: usize = 64;
-/// Games with fewer nodes than this sweep on one thread whatever `--threads` says.
-const MIN_PARALLEL_NODES: usize = 5_000;
-
-impl Segment {
-    fn compile(game: &Game, roots: &[(usize, f64)]) -> Segment {
-        let mut order: Vec<usize> = roots.iter().map(|r| r.0).collect();
-        let mut local = vec![u32::MAX; game.nodes.len()];
-        let mut i = 0;
-        while i < order.len() {
-            let n = order[i];
-            local[n] = i as u32;
-            order.extend(game.nodes[n].children());
-            i += 1;
-        }
-        let len = order.len();
-        let mut s = Segment {
-            num_roots: roots.len(),
-            interior: Vec::new(),
-            root_weight: roots.iter().map(|r| r.1).collect(),
-            actor: Vec::with_capacity(len),
-            first_child: Vec::with_capacity(len),
-            num_children: Vec::with_capacity(len),
-            action_offset: Vec::with_capacity(len),
-            chance_prob: Vec::with_capacity(len),
-            payoff0: Vec::with_capacity(len),
-            reach: vec![[0.0; 3]; len],
-            value: Vec::new(),
-            regret_delta: [
-                vec![0.0; game.num_actions[0]],
-                vec![0.0; game.num_actions[1]],
-            ],
-            strategy_delta: [
-                vec![0.0; game.num_actions[0]],
-                vec![0.0; game.num_actions[1]],
-            ],
-        };
-        for &n in &order {
-            let nd = &game.nodes[n];
-            let (actor, offset, payoff) = match nd.kind {
-                NodeKind::Chance => (CHANCE, 0, 0.0),
-                NodeKind::Decision { player, infoset } => (
-                    player,
-                    game.infosets[player as usize][infoset as usize].action_offset as u32,
-                    0.0,
-                ),
-                NodeKind::Terminal { terminal } => {
-                    (TERMINAL, 0, game.terminals[terminal as usize].payoff0_f64)
-                }
-            };
-            s.actor.push(actor);
-            s.action_offset.push(offset);
-            s.payoff0.push(payoff);
-            if actor != TERMINAL {
-                s.interior.push(s.actor.len() as u32 - 1);
-            }
-            s.first_child.push(if nd.num_children > 0 {
-                local[nd.first_child as usize]
-            } else {
-                0
-            });
-            s.num_children.push(nd.num_children);
-            s.chance_prob.push(game.chance_prob_f64[n]);
-        }
-        s.value = s.payoff0.clone();
-        s
-    }
-
-    /// One sweep: reach forward, values and regrets backward. Only `update`'s buffers (or both
-    /// players' when `None`) receive deltas; they are overwritten, not accumulated.
-    fn sweep(&mut self, sigma: &[Vec<f64>; 2], update: Option<usize>) {
-        for p in 0..2 {
-            if update.is_none_or(|u| u == p) {
-                self.regret_delta[p].fill(0.0);
-                self.strategy_delta[p].fill(0.0);
-            }
-        }
-        for r in 0..self.num_roots {
-            self.reach[r] = [1.0, 1.0, self.root_weight[r]];
-        }
-        for &n in &self.interior {
-            let n = n as usize;
-            let actor = self.actor[n];
-            let first = self.first_child[n] as usize;
-            let count = self.num_children[n] as usize;
-            let reach = self.reach[n];
-            if actor == CHANCE {
-                for c in first..first + count {
-                    let mut r = reach;
-                    r[2] *= self.chance_prob[c];
-                    self.reach[c] = r;
-                }
-            } else {
-                let p = actor as usize;
-                let probs = &sigma[p][self.action_offset[n] as usize..][..count];
-                for (k, c) in (first..first + count).enumerate() {
-                    let mut r = reach;
-                    r[p] *= probs[k];
-                    self.reach[c] = r;
-                }
-            }
-        }
-        for &n in self.interior.iter().rev() {
-            let n = n as usize;
-            let actor = self.actor[n];
-            let first = self.first_child[n] as usize;
-            let count = self.num_children[n] as usize;
-            let children = first..first + count;
-            self.value[n] = match actor {
-                CHANCE => children.map(|c| self.chance_prob[c] * self.value[c]).sum(),
-                _ => {
-                    let p = actor as usize;
-                    let offset = self.action_offset[n] as usize;
-                    let probs = &sigma[p][offset..offset + count];
-                    let child_values = &self.value[first..first + count];
-                    let v: f64 = probs.iter().zip(child_values).map(|(s, u)| s * u).sum();
-                    if update.is_none_or(|u| u == p) {
-                        let reach = self.reach[n];
-                        // Player 1's utility is constant - u0, so its regrets are negated.
-                        let cf = reach[1 - p] * reach[2] * if p == 0 { 1.0 } else { -1.0 };
-                        let own = reach[p];
-                        if cf != 0.0 {
-                            let regrets = &mut self.regret_delta[p][offset..offset + count];
-                            for (r, u) in regrets.iter_mut().zip(child_values) {
-                                *r += cf * (u - v);
-                            }
-                        }
-                        if own != 0.0 {
-                            let sums = &mut self.strategy_delta[p][offset..offset + count];
-                            for (s, x) in sums.iter_mut().zip(probs) {
-                                *s += own * x;
-                            }
-                        }
-                    }
-                    v
-                }
-            };
-        }
-    }
-}
+/// Names of the state arrays, per player: cumulative regret, last instantaneous regret
+/// (zeros unless predictive), strategy sum, current strategy.
+const STATE_ARRAYS: [&str; 4] = ["regret", "last_regret", "strategy_sum", "current"];
 
 /// A CFR-family solver over one game.
 pub struct CfrSolver {
     params: RegretParams,
-    segments: Vec<Segment>,
-    /// Per player: (first flat action, number of actions) of each information set.
-    infoset_ranges: [Vec<(usize, usize)>; 2],
+    tree: Tree,
+    sets: [Sets; 2],
     regret: [Vec<f64>; 2],
     last_regret: [Vec<f64>; 2],
     strategy_sum: [Vec<f64>; 2],
-    current: [Vec<f64>; 2],
     iterations: u64,
     pool: Option<rayon::ThreadPool>,
-    /// Nodes in the game (decides whether the pool is worth using).
-    num_nodes: usize,
 }
 
 impl CfrSolver {
     /// Compiles `game` for the solver; runs single-threaded until [`CfrSolver::with_threads`].
     pub fn new(game: &Game, params: RegretParams) -> Self {
-        let root = &game.nodes[0];
-        let roots: Vec<(usize, f64)> = match root.kind {
-            NodeKind::Chance => root
-                .children()
-                .map(|c| (c, game.chance_prob_f64[c]))
-                .collect(),
-            _ => vec![(0, 1.0)],
-        };
-        let per_segment = roots.len().div_ceil(MAX_SEGMENTS);
-        let segments = roots
-            .chunks(per_segment)
-            .map(|group| Segment::compile(game, group))
-            .collect();
-        let infoset_ranges = [0, 1].map(|p| {
-            game.infosets[p]
-                .iter()
-                .map(|s| (s.action_offset, s.actions.len()))
-                .collect()
-        });
-        let zeros = || [0, 1].map(|p| vec![0.0; game.num_actions[p]]);
+        let (tree, sets) = tree::compile(game, !params.alternating);
+        let zeros = |p: usize| vec![0.0; game.num_actions[p]];
         let mut solver = CfrSolver {
             params,
-            segments,
-            infoset_ranges,
-            regret: zeros(),
-            last_regret: zeros(),
-            strategy_sum: zeros(),
-            current: zeros(),
+            tree,
+            sets,
+            regret: [zeros(0), zeros(1)],
+            last_regret: if params.predictive {
+                [zeros(0), zeros(1)]
+            } else {
+                [Vec::new(), Vec::new()]
+            },
+            strategy_sum: [zeros(0), zeros(1)],
             iterations: 0,
             pool: None,
-            num_nodes: game.nodes.len(),
         };
         for p in 0..2 {
             solver.refresh_strategy(p);
@@ -386,7 +334,74 @@ impl CfrSolver {
         solver
     }
 
-    /// Uses a rayon pool of `threads` threads for the segment sweeps (1 = no pool).
+    /// A solver for `game` with `params` that continues from `state` (single-threaded until
+    /// [`CfrSolver::with_threads`]). Fails when the arrays do not fit the game.
+    pub fn restore(game: &Game, params: RegretParams, state: &SolverState) -> Result<Self> {
+        let mut solver = CfrSolver::new(game, params);
+        let mut expected = Vec::new();
+        for name in STATE_ARRAYS {
+            for p in 0..2 {
+                expected.push((format!("{name}{p}"), game.num_actions[p]));
+            }
+        }
+        if state.arrays.len() != expected.len() {
+            bail!(
+                "solver state has {} arrays, expected {}",
+                state.arrays.len(),
+                expected.len()
+            );
+        }
+        for ((name, values), (want, len)) in state.arrays.iter().zip(&expected) {
+            if name != want || values.len() != *len {
+                bail!(
+                    "solver state array {name:?} has {} values; expected {want:?} with {len}",
+                    values.len()
+                );
+            }
+            if let Some(x) = values.iter().find(|x| !x.is_finite()) {
+                bail!("solver state array {name:?} holds a non-finite value {x}");
+            }
+        }
+        let find = |name: &str| {
+            &state.arrays[expected.iter().position(|e| e.0 == name).expect("listed")].1
+        };
+        for p in 0..2 {
+            solver.regret[p] = find(&format!("regret{p}")).clone();
+            solver.strategy_sum[p] = find(&format!("strategy_sum{p}")).clone();
+            if params.predictive {
+                solver.last_regret[p] = find(&format!("last_regret{p}")).clone();
+            }
+            let base = solver.sets[p].base;
+            let current = find(&format!("current{p}"));
+            solver.tree.probs[base..base + current.len()].copy_from_slice(current);
+        }
+        solver.iterations = state.iterations;
+        Ok(solver)
+    }
+
+    /// The solver's whole state (see [`SolverState`]).
+    pub fn state(&self) -> SolverState {
+        let current = self.current_profile().probs;
+        let mut arrays = Vec::new();
+        for name in STATE_ARRAYS {
+            for p in 0..2 {
+                let v = match name {
+                    "regret" => self.regret[p].clone(),
+                    "last_regret" if self.params.predictive => self.last_regret[p].clone(),
+                    "last_regret" => vec![0.0; self.regret[p].len()],
+                    "strategy_sum" => self.strategy_sum[p].clone(),
+                    _ => current[p].clone(),
+                };
+                arrays.push((format!("{name}{p}"), v));
+            }
+        }
+        SolverState {
+            iterations: self.iterations,
+            arrays,
+        }
+    }
+
+    /// Uses a rayon pool of `threads` threads for the big passes (1 = no pool).
     /// Results are identical for every thread count.
     pub fn with_threads(mut self, threads: usize) -> anyhow::Result<Self> {
         self.pool = if threads > 1 {
@@ -411,105 +426,129 @@ impl CfrSolver {
         self.iterations
     }
 
+    /// Heap bytes the solver holds (tree, scratch and per-action state), excluding the game.
+    pub fn memory_bytes(&self) -> usize {
+        fn b<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        let t = &self.tree;
+        let mut total = b(&t.child_start)
+            + b(&t.offset)
+            + b(&t.levels)
+            + b(&t.probs)
+            + b(&t.value)
+            + b(&t.reach)
+            + b(&t.reach2);
+        for p in 0..2 {
+            let s = &self.sets[p];
+            total += b(&s.action_start)
+                + b(&s.node_start)
+                + b(&s.nodes)
+                + b(&s.parent_set)
+                + b(&s.parent_action)
+                + b(&s.topo)
+                + b(&s.own)
+                + b(&self.regret[p])
+                + b(&self.last_regret[p])
+                + b(&self.strategy_sum[p]);
+        }
+        total
+    }
+
+    /// Nodes of the compiled game.
+    pub fn num_nodes(&self) -> usize {
+        self.tree.len()
+    }
+
     /// Runs `n` iterations.
     pub fn iterate(&mut self, n: u64) {
-        for _ in 0..n {
-            self.iteration();
+        match self.pool.take() {
+            Some(pool) => {
+                pool.install(|| {
+                    for _ in 0..n {
+                        self.iteration(true);
+                    }
+                });
+                self.pool = Some(pool);
+            }
+            None => {
+                for _ in 0..n {
+                    self.iteration(false);
+                }
+            }
         }
     }
 
-    fn iteration(&mut self) {
+    fn iteration(&mut self, parallel: bool) {
         self.iterations += 1;
+        let t = self.iterations;
         if self.params.alternating {
             for p in 0..2 {
-                self.sweep_all(Some(p));
-                self.apply(p);
-                self.refresh_strategy(p);
+                self.tree.forward(Some(p), parallel);
+                self.tree.backward(parallel);
+                self.update(p, t, false, parallel);
             }
         } else {
-            self.sweep_all(None);
+            self.tree.forward(None, parallel);
+            self.tree.backward(parallel);
+            // Both players' own reaches come from the strategies this iteration played.
             for p in 0..2 {
-                self.apply(p);
+                self.tree.own_reach(&mut self.sets[p]);
             }
-            for p in 0..2 {
-                self.refresh_strategy(p);
-            }
+            self.update(0, t, true, parallel);
+            self.update(1, t, true, parallel);
         }
     }
 
-    fn sweep_all(&mut self, update: Option<usize>) {
-        let sigma = &self.current;
-        let segments = &mut self.segments;
-        match &self.pool {
-            // Waking pool threads costs tens of microseconds: not worth it on tiny games.
-            Some(pool) if segments.len() > 1 && self.num_nodes >= MIN_PARALLEL_NODES => {
-                pool.install(|| segments.par_iter_mut().for_each(|s| s.sweep(sigma, update)))
-            }
-            _ => segments.iter_mut().for_each(|s| s.sweep(sigma, update)),
+    fn update(&mut self, p: usize, t: u64, simultaneous: bool, parallel: bool) {
+        if !simultaneous {
+            self.tree.own_reach(&mut self.sets[p]);
         }
-    }
-
-    /// Adds the segments' deltas for player `p` (in segment order), then discounts and floors.
-    fn apply(&mut self, p: usize) {
-        let t = self.iterations as f64;
-        let params = self.params;
-        let pos = RegretParams::discount(params.alpha, t);
-        let neg = RegretParams::discount(params.beta, t);
-        let weight = if params.gamma == 0.0 {
-            1.0
-        } else {
-            t.powf(params.gamma)
+        let f = Factors {
+            reach2: simultaneous && p == 1,
+            ..self.params.factors(t, p)
         };
-        let regret = &mut self.regret[p];
-        let last = &mut self.last_regret[p];
-        let sum = &mut self.strategy_sum[p];
-        for a in 0..regret.len() {
-            let mut inst = 0.0;
-            let mut strat = 0.0;
-            for s in &self.segments {
-                inst += s.regret_delta[p][a];
-                strat += s.strategy_delta[p][a];
-            }
-            let mut r = regret[a] + inst;
-            r *= if r > 0.0 { pos } else { neg };
-            if params.floor && r < 0.0 {
-                r = 0.0;
-            }
-            regret[a] = r;
-            last[a] = inst;
-            sum[a] += weight * strat;
-        }
+        tree::update_player(
+            &mut self.tree,
+            &self.sets[p],
+            &mut self.regret[p],
+            &mut self.strategy_sum[p],
+            &mut self.last_regret[p],
+            f,
+            parallel,
+        );
     }
 
     /// Regret matching (+ prediction) for player `p`; uniform where no regret is positive.
     fn refresh_strategy(&mut self, p: usize) {
-        let predictive = self.params.predictive;
-        for &(start, len) in &self.infoset_ranges[p] {
-            let range = start..start + len;
-            let positive = |a: usize| {
-                let r = self.regret[p][a]
-                    + if predictive {
-                        self.last_regret[p][a]
-                    } else {
-                        0.0
-                    };
-                r.max(0.0)
+        let sets = &self.sets[p];
+        let base = sets.base;
+        for s in 0..sets.action_start.len() - 1 {
+            let (a0, a1) = (
+                sets.action_start[s] as usize,
+                sets.action_start[s + 1] as usize,
+            );
+            let last: &[f64] = if self.params.predictive {
+                &self.last_regret[p][a0..a1]
+            } else {
+                &[]
             };
-            let total: f64 = range.clone().map(positive).sum();
-            for a in range.clone() {
-                self.current[p][a] = if total > 0.0 {
-                    positive(a) / total
-                } else {
-                    1.0 / len as f64
-                };
-            }
+            tree::regret_matching(
+                &self.regret[p][a0..a1],
+                last,
+                &mut self.tree.probs[base + a0..base + a1],
+            );
         }
     }
 
     /// The strategy the next iteration plays.
     pub fn current_profile(&self) -> Profile<f64> {
+        let b = self.tree.bounds;
         Profile {
-            probs: self.current.clone(),
+            probs: [
+                self.tree.probs[..b[0] as usize].to_vec(),
+                self.tree.probs[b[0] as usize..b[1] as usize].to_vec(),
+            ],
         }
     }
 
@@ -517,9 +556,11 @@ impl CfrSolver {
     pub fn average_profile(&self) -> Profile<f64> {
         let mut probs = self.strategy_sum.clone();
         for p in 0..2 {
-            for &(start, len) in &self.infoset_ranges[p] {
-                let slice = &mut probs[p][start..start + len];
+            let starts = &self.sets[p].action_start;
+            for s in 0..starts.len() - 1 {
+                let slice = &mut probs[p][starts[s] as usize..starts[s + 1] as usize];
                 let total: f64 = slice.iter().sum();
+                let len = slice.len();
                 for x in slice.iter_mut() {
                     *x = if total > 0.0 {
                         *x / total
@@ -598,7 +639,7 @@ impl CfrSolver {
             } else if finishing {
                 return points;
             }
-            self.iteration();
+            self.iterate(1);
             if on_progress(Progress {
                 iteration: self.iterations,
                 point: None,
@@ -608,82 +649,6 @@ impl CfrSolver {
                 return points;
             }
         }
-    }
-}
-
-/// Everything a [`CfrSolver`] accumulates, for checkpoints: restoring it continues the run
-/// bit for bit. Arrays are named so a checkpoint can say what it holds.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SolverState {
-    /// Iterations done.
-    pub iterations: u64,
-    /// The solver's arrays by name (`regret0`, `regret1`, ...), in a fixed order.
-    pub arrays: Vec<(String, Vec<f64>)>,
-}
-
-/// Names of the state arrays, per player: cumulative regret, last instantaneous regret,
-/// strategy sum, current strategy.
-const STATE_ARRAYS: [&str; 4] = ["regret", "last_regret", "strategy_sum", "current"];
-
-impl CfrSolver {
-    /// The solver's whole state (see [`SolverState`]).
-    pub fn state(&self) -> SolverState {
-        let mut arrays = Vec::new();
-        for name in STATE_ARRAYS {
-            for p in 0..2 {
-                let v = match name {
-                    "regret" => &self.regret[p],
-                    "last_regret" => &self.last_regret[p],
-                    "strategy_sum" => &self.strategy_sum[p],
-                    _ => &self.current[p],
-                };
-                arrays.push((format!("{name}{p}"), v.clone()));
-            }
-        }
-        SolverState {
-            iterations: self.iterations,
-            arrays,
-        }
-    }
-
-    /// A solver for `game` with `params` that continues from `state` (single-threaded until
-    /// [`CfrSolver::with_threads`]). Fails when the arrays do not fit the game.
-    pub fn restore(game: &Game, params: RegretParams, state: &SolverState) -> anyhow::Result<Self> {
-        let mut solver = CfrSolver::new(game, params);
-        let mut expected = Vec::new();
-        for name in STATE_ARRAYS {
-            for p in 0..2 {
-                expected.push((format!("{name}{p}"), game.num_actions[p]));
-            }
-        }
-        if state.arrays.len() != expected.len() {
-            anyhow::bail!(
-                "solver state has {} arrays, expected {}",
-                state.arrays.len(),
-                expected.len()
-            );
-        }
-        for ((name, values), (want, len)) in state.arrays.iter().zip(&expected) {
-            if name != want || values.len() != *len {
-                anyhow::bail!(
-                    "solver state array {name:?} has {} values; expected {want:?} with {len}",
-                    values.len()
-                );
-            }
-        }
-        let mut it = state.arrays.iter().map(|(_, v)| v.clone());
-        for target in [
-            &mut solver.regret,
-            &mut solver.last_regret,
-            &mut solver.strategy_sum,
-            &mut solver.current,
-        ] {
-            for slot in target.iter_mut() {
-                *slot = it.next().expect("counted above");
-            }
-        }
-        solver.iterations = state.iterations;
-        Ok(solver)
     }
 }
 
@@ -701,8 +666,10 @@ mod tests {
         let mut s = CfrSolver::new(&g, RegretParams::vanilla());
         s.iterate(1);
         for p in 0..2 {
-            for &(start, len) in &s.infoset_ranges[p] {
-                let weighted: f64 = (start..start + len)
+            for set in &g.infosets[p] {
+                let len = set.actions.len();
+                let weighted: f64 = set
+                    .action_range()
                     .map(|a| s.regret[p][a] / len as f64)
                     .sum();
                 assert!(weighted.abs() < 1e-12);
@@ -745,6 +712,53 @@ mod tests {
         one.iterate(50);
         two.iterate(50);
         assert_eq!(one.average_profile(), two.average_profile());
+    }
+
+    /// A game with levels and players big enough for the parallel kernels (51 181 nodes,
+    /// 2560 information sets per player): every variant gives bit-identical states on 1 and
+    /// 2 threads.
+    #[test]
+    fn parallel_kernels_are_bit_identical_to_serial() {
+        let g = crate::games::liars_dice::liars_dice(1, 5, u64::MAX).unwrap();
+        for params in [
+            RegretParams::vanilla(),
+            RegretParams::cfr_plus(),
+            RegretParams::pdcfr_plus(),
+            RegretParams::hs_dcfr(30.0, 20),
+        ] {
+            let mut one = CfrSolver::new(&g, params);
+            let mut two = CfrSolver::new(&g, params).with_threads(2).unwrap();
+            one.iterate(12);
+            two.iterate(12);
+            assert_eq!(one.state(), two.state(), "{params:?}");
+        }
+    }
+
+    /// Stopping, saving the state and restoring it continues the very same run.
+    #[test]
+    fn restored_state_continues_bit_identically() {
+        let g = crate::games::leduc::leduc_poker().unwrap();
+        for params in [
+            RegretParams::vanilla(),
+            RegretParams::predictive_plus(),
+            RegretParams::hs_pcfr_plus(30.0, 40),
+        ] {
+            let mut straight = CfrSolver::new(&g, params);
+            straight.iterate(40);
+            let mut first = CfrSolver::new(&g, params);
+            first.iterate(17);
+            let mut resumed = CfrSolver::restore(&g, params, &first.state()).unwrap();
+            resumed.iterate(23);
+            assert_eq!(straight.state(), resumed.state(), "{params:?}");
+            assert_eq!(straight.average_profile(), resumed.average_profile());
+        }
+        let mut bad = CfrSolver::new(&g, RegretParams::vanilla()).state();
+        bad.arrays[1].1.pop();
+        let err = CfrSolver::restore(&g, RegretParams::vanilla(), &bad)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("regret1"), "{err}");
     }
 
     #[test]
