@@ -35,7 +35,7 @@ enum Command {
     /// Evaluate a strategy file: values, best responses, exploitability (exact and f64).
     Eval(eval::EvalArgs),
     /// Solve a game with the CFR family; write the average strategy, curve and plot.
-    Solve(solve::SolveArgs),
+    Solve(Box<solve::SolveArgs>),
     /// One-card poker contest task: solve `N A B`, validate a 4N-line file, batch and zip.
     OneCardPoker(one_card_poker::OcpArgs),
     /// Write a game as a Gambit .efg file (or its reduced normal form as .nfg).
@@ -94,7 +94,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Games(args) => games::run(args),
         Command::Eval(args) => eval::run(args),
-        Command::Solve(args) => solve::run(args),
+        Command::Solve(args) => solve::run(*args),
         Command::OneCardPoker(args) => one_card_poker::run(args),
         Command::Export(args) => export::run(args),
         Command::BabyPoker(args) => baby_poker::run(args),
