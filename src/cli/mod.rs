@@ -28,8 +28,6 @@ pub struct Cli {
     command: Command,
 }
 
-// Parsed once per run; boxing the large argument structs would buy nothing.
-#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// List the built-in games and their parameters.
