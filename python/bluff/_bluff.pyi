@@ -14,7 +14,9 @@ __version__: str
 Number: TypeAlias = Fraction | int | float | str
 #: One player's strategy as {information set: {action: probability}}.
 PlayerDict: TypeAlias = Mapping[str, Mapping[str, Number]]
-Algo: TypeAlias = Literal["dcfr", "cfr", "cfr+", "lcfr", "pcfr+", "lp"]
+Algo: TypeAlias = Literal[
+    "dcfr", "cfr", "cfr+", "lcfr", "pcfr+", "dcfr+", "pdcfr+", "hs-dcfr", "hs-pcfr+", "lp"
+]
 
 class GameError(ValueError): ...
 class UnsupportedGameError(GameError): ...

@@ -56,17 +56,29 @@ impl SolveResult {
     }
 }
 
-fn regret_params(algo: &str) -> PyResult<RegretParams> {
+fn regret_params(algo: &str, iterations: Option<u64>) -> PyResult<RegretParams> {
+    // The hyperparameter schedules plan their exponents over the run's length, as on the CLI.
+    let horizon = || {
+        iterations.ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "algo {algo:?} schedules its exponents over the run's length: give iterations=N"
+            ))
+        })
+    };
     Ok(match algo {
         "cfr" => RegretParams::vanilla(),
         "cfr+" => RegretParams::cfr_plus(),
         "lcfr" => RegretParams::linear(),
         "dcfr" => RegretParams::discounted_default(),
         "pcfr+" => RegretParams::predictive_plus(),
+        "dcfr+" => RegretParams::dcfr_plus(),
+        "pdcfr+" => RegretParams::pdcfr_plus(),
+        "hs-dcfr" => RegretParams::hs_dcfr(30.0, horizon()?),
+        "hs-pcfr+" => RegretParams::hs_pcfr_plus(30.0, horizon()?),
         other => {
             return Err(PyValueError::new_err(format!(
-            "algo {other:?}: expected \"dcfr\", \"cfr\", \"cfr+\", \"lcfr\", \"pcfr+\" or \"lp\""
-        )))
+                "algo {other:?}: expected \"dcfr\", \"cfr\", \"cfr+\", \"lcfr\", \"pcfr+\", \"dcfr+\", \"pdcfr+\", \"hs-dcfr\", \"hs-pcfr+\" or \"lp\""
+            )))
         }
     })
 }
@@ -90,7 +102,8 @@ fn non_negative(name: &str, v: Option<f64>) -> PyResult<()> {
     }
 }
 
-/// Solves `game`. CFR family (`"dcfr"`, `"cfr"`, `"cfr+"`, `"lcfr"`, `"pcfr+"`): stops at
+/// Solves `game`. CFR family (`"dcfr"`, `"cfr"`, `"cfr+"`, `"lcfr"`, `"pcfr+"`, `"dcfr+"`,
+/// `"pdcfr+"`, `"hs-dcfr"`, `"hs-pcfr+"`, the last two needing `iterations`): stops at
 /// `iterations`, at exploitability `target` (payoff units) or after `time` seconds, whichever
 /// comes first, measuring exploitability at most `check_every` iterations apart. `"lp"`: the
 /// exact sequence-form LP, certified by exact best responses. `threads` defaults to all cores;
@@ -117,7 +130,7 @@ pub fn solve(
         }
         return solve_lp(py, game, threads);
     }
-    let params = regret_params(algo)?;
+    let params = regret_params(algo, iterations)?;
     non_negative("target", target)?;
     non_negative("time", time)?;
     if iterations.is_none() && target.is_none() && time.is_none() {
