@@ -5,7 +5,7 @@ use crate::game::Game;
 use crate::policy::{Policy, Probs};
 use bluff::solve::cfr::{CfrSolver, RegretParams, StopRule, Target};
 use bluff::solve::sequence_form::solve_exact_with;
-use bluff::solve::simplex::Method;
+use bluff::solve::lp::Method;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -9,4 +9,3 @@ pub mod one_card;
 pub mod polytope;
 pub mod resumable;
 pub mod sequence_form;
-pub mod simplex;
