@@ -33,7 +33,9 @@ cargo test --release
 # pytest exits 5 when it collects no test: any non-zero code fails.
 cargo build --release --bin bluff
 status=0
-(cd python && BLUFF_CLI="$PWD/../target/release/bluff" .venv/bin/python -m pytest tests -q -p no:cacheprovider) || status=$?
+# Run from python/tests: from python/ the source folder python/bluff (without the compiled
+# extension) would shadow the installed package.
+(cd python/tests && BLUFF_CLI="$PWD/../../target/release/bluff" ../.venv/bin/python -m pytest . -q -p no:cacheprovider) || status=$?
 if [ "$status" -ne 0 ]; then
     echo "python tests failed (pytest exit code $status)" >&2
     exit "$status"
