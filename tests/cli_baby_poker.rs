@@ -100,7 +100,9 @@ fn normal_form_command_solves_kuhn_to_its_published_value() {
         .args(["normal-form", "kuhn", "--max-strategies", "10"])
         .assert()
         .failure()
-        .stderr(contains("has 27 reduced pure strategies, more than the limit 10"));
+        .stderr(contains(
+            "has 27 reduced pure strategies, more than the limit 10",
+        ));
     bluff()
         .args(["normal-form", "nonsense"])
         .assert()
