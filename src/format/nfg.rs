@@ -121,14 +121,7 @@ pub fn read_nfg(text: &str) -> Result<NfgGame, ParseError> {
         Tok::RBrace,
         &format!("'}}' closing the strategy list ({n} players)"),
     )?;
-    let comment = match &lx.tok {
-        Tok::Text(c) => {
-            let c = c.clone();
-            lx.advance()?;
-            Some(c)
-        }
-        _ => None,
-    };
+    let comment = lx.optional_text()?;
     let profiles: u128 = strategies.iter().map(|s| s.len() as u128).product();
     if profiles > MAX_PROFILES {
         return Err(lx.error(format!(

@@ -268,6 +268,16 @@ impl<'a> Lexer<'a> {
         Ok(t)
     }
 
+    /// Takes an optional quoted text (a file's comment) if one stands here.
+    pub fn optional_text(&mut self) -> Result<Option<String>, ParseError> {
+        let Tok::Text(text) = &self.tok else {
+            return Ok(None);
+        };
+        let text = text.clone();
+        self.advance()?;
+        Ok(Some(text))
+    }
+
     /// Requires the current token to be `tok`, then advances.
     pub fn expect(&mut self, tok: Tok, what: &str) -> Result<(), ParseError> {
         if self.tok != tok {

@@ -59,14 +59,7 @@ pub fn read_efg(text: &str) -> Result<ParsedEfg, ParseError> {
         "2",
         "version 2 after \"EFG\" (only EFG version 2 exists)",
     )?;
-    let comment = match &lx.tok {
-        Tok::Text(c) => {
-            let c = c.clone();
-            lx.advance()?;
-            Some(c)
-        }
-        _ => None,
-    };
+    let comment = lx.optional_text()?;
     let n = players.len();
     let mut r = Reader {
         lx,
