@@ -203,19 +203,49 @@ pub fn from_openspiel(
     };
     bar.set_message(name.clone());
 
-    let (sender, receiver) = mpsc::sync_channel::<Vec<Record>>(IN_FLIGHT);
     let abort = AtomicBool::new(false);
     let (walked, built) = std::thread::scope(|scope| {
-        let builder = scope.spawn(|| replay(&name, receiver, &abort));
-        let walked = walk(py, &game, &name, max_nodes, &bar, &sender);
-        if walked.is_err() {
-            abort.store(true, Ordering::Relaxed);
+        // The builder thread starts with the second batch: small games are replayed here,
+        // after the walk, without a thread to start and wait for.
+        let mut worker = None;
+        let mut send = |batch: Vec<Record>| -> bool {
+            let (sender, _) = worker.get_or_insert_with(|| {
+                let (sender, receiver) = mpsc::sync_channel::<Vec<Record>>(IN_FLIGHT);
+                let replaying = scope.spawn(|| replay(&name, receiver, &abort));
+                (sender, replaying)
+            });
+            // Blocking here (without the GIL) while the builder is behind bounds the memory.
+            py.allow_threads(|| sender.send(batch)).is_ok()
+        };
+        let walked = walk(py, &game, &name, max_nodes, &bar, &mut send);
+        match (walked, worker) {
+            (Ok(last), None) => {
+                let (sender, receiver) = mpsc::sync_channel(1);
+                sender.send(last).expect("the receiver is alive");
+                drop(sender);
+                (
+                    Ok(()),
+                    Ok(py.allow_threads(|| replay(&name, receiver, &abort))),
+                )
+            }
+            (walked, Some((sender, replaying))) => {
+                let walked = match walked {
+                    Ok(last) => {
+                        let _ = py.allow_threads(|| sender.send(last));
+                        Ok(())
+                    }
+                    Err(e) => {
+                        abort.store(true, Ordering::Relaxed);
+                        Err(e)
+                    }
+                };
+                // Closing the channel only now: the builder must not compile a cut tree.
+                drop(sender);
+                // The builder thread compiles the game after the last record: without the GIL.
+                (walked, py.allow_threads(|| replaying.join()))
+            }
+            (Err(e), None) => (Err(e), Ok(Err(None))),
         }
-        // Closing the channel only now: the builder must not compile a tree cut short.
-        drop(sender);
-        // The builder thread compiles the game after the last record: without the GIL.
-        let built = py.allow_threads(|| builder.join());
-        (walked, built)
     });
     bar.finish_and_clear();
     let built = built.map_err(|_| GameError::new_err("the builder thread panicked"))?;
@@ -228,16 +258,17 @@ pub fn from_openspiel(
     }
 }
 
-/// The Python side: walks the pyspiel states depth-first and sends one record per node.
-/// Returns early (with `Ok`) when the builder thread has hung up after an error of its own.
+/// The Python side: walks the pyspiel states depth-first, making one record per node, and
+/// hands full batches to `send`; returns the last, partial batch. Returns early (with an
+/// empty batch) when `send` says the builder has hung up after an error of its own.
 fn walk(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     name: &str,
     max_nodes: usize,
     bar: &ProgressBar,
-    sender: &mpsc::SyncSender<Vec<Record>>,
-) -> PyResult<()> {
+    send: &mut dyn FnMut(Vec<Record>) -> bool,
+) -> PyResult<Vec<Record>> {
     let player_ids = py.import("pyspiel")?.getattr("PlayerId")?;
     let terminal_id: i64 = player_ids.getattr("TERMINAL")?.extract()?;
     let chance_id: i64 = player_ids.getattr("CHANCE")?.extract()?;
@@ -339,17 +370,12 @@ fn walk(
         for &action in actions.iter().rev() {
             stack.push(state.call_method1(child, (action,))?);
         }
-        if batch.len() >= BATCH {
-            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-            // Blocking here (without the GIL) when the builder is behind bounds the memory.
-            if py.allow_threads(|| sender.send(full)).is_err() {
-                return Ok(()); // the builder stopped on an error, which it reports
-            }
+        if batch.len() >= BATCH && !send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))) {
+            return Ok(Vec::new()); // the builder stopped on an error, which it reports
         }
     }
     bar.set_position(visited as u64);
-    let _ = py.allow_threads(|| sender.send(batch));
-    Ok(())
+    Ok(batch)
 }
 
 /// The builder side: replays the records into a `GameBuilder` in the walk's depth-first order
