@@ -360,7 +360,7 @@ def main() -> None:
     parser.add_argument("--big-cap", type=float, help="solve seconds for big games (default CAP)")
     parser.add_argument("--big-nodes", type=int, default=40_000, help="what a big game is")
     parser.add_argument("--timeout", type=float, help="seconds per process (default 3 CAP + 300)")
-    parser.add_argument("--mem-limit", type=float, default=8.0, help="GB resident per process")
+    parser.add_argument("--mem-limit", type=float, default=6.0, help="GB resident per process")
     parser.add_argument("--games", nargs="*", default=GAMES)
     parser.add_argument("--json", help="also write the raw measurements here")
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
@@ -395,7 +395,14 @@ def main() -> None:
         big = sizes.get(name, args.big_nodes + 1) > args.big_nodes
         cap = args.big_cap if big and args.big_cap else args.cap
         timeout = args.timeout or 3 * cap + 300
-        res = {s: measure(s, name, cap, timeout, args.mem_limit) for s in SOLVERS}
+        res: dict[str, dict[str, Any]] = {}
+        for solver in SOLVERS:
+            failed = res.get("LiteEFG cfr+", {}).get("error")
+            if solver == "LiteEFG dcfr" and failed:
+                # Both baselines build the same OpenSpielEnv: no second try at what failed.
+                res[solver] = {"error": f"{failed} (as LiteEFG cfr+; not rerun)"}
+                continue
+            res[solver] = measure(solver, name, cap, timeout, args.mem_limit)
         raw[name].update(res)
         raw[name]["cap"] = cap
         print(

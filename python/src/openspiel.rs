@@ -194,14 +194,14 @@ pub fn from_openspiel(
     let bar = if show {
         ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
             ProgressStyle::with_template(
-                "{spinner} importing {msg}: {human_pos} nodes ({per_sec}, {elapsed})",
+                "{spinner} importing {prefix}: {human_pos} nodes, {msg} ({elapsed})",
             )
             .expect("valid template"),
         )
     } else {
         ProgressBar::hidden()
     };
-    bar.set_message(name.clone());
+    bar.set_prefix(name.clone());
 
     let abort = AtomicBool::new(false);
     let (walked, built) = std::thread::scope(|scope| {
@@ -296,6 +296,12 @@ fn walk(
         visited += 1;
         if visited.is_multiple_of(TICK) {
             bar.set_position(visited as u64);
+            let rate = visited as f64 / bar.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!(
+                "{} information sets, {} nodes/s",
+                HumanCount(set_legal.len() as u64),
+                HumanCount(rate as u64)
+            ));
             py.check_signals()?;
         }
         // One call classifies the node: OpenSpiel's current player is TERMINAL (-4) at
