@@ -203,6 +203,14 @@ pub fn from_openspiel(
     };
     bar.set_prefix(name.clone());
 
+    // The walk makes millions of short-lived lists and tuples (legal actions, chance
+    // outcomes) but no reference cycles: Python's cyclic collector, which they would keep
+    // triggering, is paused meanwhile.
+    let gc = py.import("gc")?;
+    let collecting: bool = gc.call_method0("isenabled")?.extract()?;
+    if collecting {
+        gc.call_method0("disable")?;
+    }
     let abort = AtomicBool::new(false);
     let (walked, built) = std::thread::scope(|scope| {
         // The builder thread starts with the second batch: small games are replayed here,
@@ -223,10 +231,7 @@ pub fn from_openspiel(
                 let (sender, receiver) = mpsc::sync_channel(1);
                 sender.send(last).expect("the receiver is alive");
                 drop(sender);
-                (
-                    Ok(()),
-                    Ok(py.allow_threads(|| replay(&name, receiver, &abort))),
-                )
+                (Ok(()), Ok(replay(&name, receiver, &abort)))
             }
             (walked, Some((sender, replaying))) => {
                 let walked = match walked {
@@ -248,6 +253,9 @@ pub fn from_openspiel(
         }
     });
     bar.finish_and_clear();
+    if collecting {
+        gc.call_method0("enable")?;
+    }
     let built = built.map_err(|_| GameError::new_err("the builder thread panicked"))?;
     match (walked, built) {
         (Err(e), _) => Err(e),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import _thread
+import gc
 import math
 import threading
 import time
@@ -263,6 +264,8 @@ def test_importer_refuses_inconsistent_or_broken_games():
     weird.root[1][0][2][3][0] = ("move", 7, "x", {0: ("end", [0, 0])})
     with pytest.raises(bluff.UnsupportedGameError, match="current player is 7"):
         bluff.from_openspiel(weird)
+    # The import pauses Python's cyclic garbage collector and turns it back on, errors or not.
+    assert gc.isenabled()
 
 
 def _bad_chance():
