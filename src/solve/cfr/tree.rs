@@ -65,11 +65,14 @@ pub struct Tree {
     pub reach: Vec<f64>,
     /// Player 2's counterfactual reach (simultaneous updates only; empty otherwise).
     pub reach2: Vec<f64>,
-    /// Live ranges of the last forward pass, level after level; under simultaneous updates
-    /// with `DEAD1`/`DEAD2` flags.
+    /// Nodes the last forward pass reached, as ranges, level after level.
     pub live: Vec<Span>,
+    /// The last forward pass.
+    pub pass: Pass,
     /// Scratch: the next level's live ranges.
     pub next: Vec<Span>,
+    /// Scratch: one information set's instantaneous regrets.
+    pub inst: Vec<f64>,
     /// Level boundaries in `live`: level `l` is `live_levels[l]..live_levels[l + 1]`.
     pub live_levels: Vec<u32>,
     /// Skip the nodes that no update can see (see [`Tree::forward`]); off = every node is
@@ -80,11 +83,6 @@ pub struct Tree {
 /// Compiles `game`: returns the tree and both players' sets.
 pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
     let n = game.nodes.len();
-    // A game this big needs hundreds of GB in the model alone; no loader produces one.
-    assert!(
-        n <= MAX_NODES,
-        "CFR handles at most {MAX_NODES} nodes, the game has {n}"
-    );
     // Breadth-first renumbering (explicit queue, no recursion).
     let mut order: Vec<u32> = Vec::with_capacity(n);
     order.push(0);
@@ -154,7 +152,9 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
             Vec::new()
         },
         live: Vec::new(),
+        pass: Pass::Both,
         next: Vec::new(),
+        inst: Vec::new(),
         live_levels: Vec::with_capacity(levels_len),
         prune: true,
     };
@@ -213,16 +213,6 @@ fn compile_sets(game: &Game, p: usize, local: &[u32], bounds: [u32; 2]) -> Sets 
     }
 }
 
-/// Flag bits on the start of a live range under simultaneous updates: the path from the root
-/// holds a probability that is exactly 0 and multiplies player 1's (bit 30) or player 2's
-/// (bit 31) counterfactual reach.
-const DEAD1: u32 = 1 << 30;
-const DEAD2: u32 = 1 << 31;
-/// Node-index bits of a live range's start.
-const NODE_MASK: u32 = DEAD1 - 1;
-/// Most nodes the tree may have (live ranges keep two flag bits).
-pub const MAX_NODES: usize = NODE_MASK as usize;
-
 /// Which counterfactual reaches a pass computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pass {
@@ -232,19 +222,46 @@ pub enum Pass {
     Both,
 }
 
-/// A range of consecutive live nodes of one level: `(start | flags, end)`.
+/// A range of consecutive nodes of one level whose parents were computed: `(start, end)`.
 pub type Span = (u32, u32);
 
-/// Appends `start..end` with `flags` to `out`, extending the last range when it continues it.
+/// Appends `start..end` to `out`, extending the last range when it continues it.
 #[inline(always)]
-fn emit(out: &mut Vec<Span>, start: usize, end: usize, flags: u32) {
+fn emit(out: &mut Vec<Span>, start: usize, end: usize) {
     if let Some(last) = out.last_mut() {
-        if last.1 as usize == start && last.0 & !NODE_MASK == flags {
+        if last.1 as usize == start {
             last.1 = end as u32;
             return;
         }
     }
-    out.push((start as u32 | flags, end as u32));
+    out.push((start as u32, end as u32));
+}
+
+/// `-0.0` marks a reach that an exactly-0 probability on the path from the root multiplies
+/// ("dead"); an underflow to 0 gives `+0.0` and stays live. Both compare equal to 0.
+const DEAD: f64 = -0.0;
+
+/// Whether `r` is a dead reach (see [`DEAD`]).
+#[inline(always)]
+fn dead(r: f64) -> bool {
+    r.is_sign_negative()
+}
+
+/// Children's reach below a node whose probabilities multiply it: `DEAD` where the
+/// probability is exactly 0, so deadness passes down (a dead parent's product is `-0.0` too).
+#[inline(always)]
+fn scale(r: f64, probs: &[f64], out: &mut [f64]) {
+    for (o, &q) in out.iter_mut().zip(probs) {
+        *o = if q == 0.0 { DEAD } else { r * q };
+    }
+}
+
+/// Marks `x` dead (short gaps are common: a loop, not a call).
+#[inline(always)]
+fn kill(x: &mut [f64]) {
+    for v in x {
+        *v = DEAD;
+    }
 }
 
 /// The read-only arrays of the forward kernel.
@@ -270,10 +287,10 @@ impl Shape<'_> {
         }
     }
 
-    /// Forward step of the live ranges `spans` of the parent range `lo..hi`: writes the reach
-    /// of every child of `lo..hi` (0 below pruned parents) into `kids` (and `kids2`), which
-    /// start at the first child of `lo`, and appends the live children to `out`. `parents`
-    /// (`parents2`) hold the reach of the nodes from `a` on.
+    /// Forward step of the nodes `spans` of the parent range `lo..hi`: writes the reach of
+    /// every child of `lo..hi` (dead below skipped parents) into `kids` (and `kids2`), which
+    /// start at the first child of `lo`, and appends the children of the computed parents to
+    /// `out`. `parents` (`parents2`) hold the reach of the nodes from `a` on.
     #[allow(clippy::too_many_arguments)]
     fn forward_span(
         &self,
@@ -287,16 +304,16 @@ impl Shape<'_> {
     ) {
         let cs = self.child_start;
         let base = cs[lo] as usize;
+        let both = !kids2.is_empty();
         let mut gap_from = base;
         for &(x, y) in spans {
-            let flags = x & !NODE_MASK;
-            let (x, y) = ((x & NODE_MASK) as usize, y as usize);
+            let (x, y) = (x as usize, y as usize);
             let s = cs[x] as usize;
-            // Children of the pruned parents since the previous live range.
+            // Children of the skipped parents since the previous span.
             if gap_from < s {
-                kids[gap_from - base..s - base].fill(0.0);
-                if !kids2.is_empty() {
-                    kids2[gap_from - base..s - base].fill(0.0);
+                kill(&mut kids[gap_from - base..s - base]);
+                if both {
+                    kill(&mut kids2[gap_from - base..s - base]);
                 }
             }
             gap_from = cs[y] as usize;
@@ -305,89 +322,57 @@ impl Shape<'_> {
                 if s == t {
                     continue;
                 }
+                let r = parents[n - a];
                 let off = self.offset[n] as usize;
                 let owner = self.owner(off as u32);
                 let probs = &self.probs[off..off + (t - s)];
-                let r = parents[n - a];
+                let kids1 = &mut kids[s - base..t - base];
                 match self.pass {
                     Pass::Learner(p) => {
-                        let kids = &mut kids[s - base..t - base];
+                        // A dead node's value enters its parent's only times an exact 0: skip
+                        // it and its subtree.
+                        if self.prune && dead(r) {
+                            kill(kids1);
+                            continue;
+                        }
                         if owner == p {
-                            kids.fill(r);
-                            emit(out, s, t, 0);
+                            kids1.fill(r);
                         } else {
-                            let mut zero = false;
-                            for (o, &q) in kids.iter_mut().zip(probs) {
-                                *o = r * q;
-                                zero |= q == 0.0;
-                            }
-                            if !zero || !self.prune {
-                                emit(out, s, t, 0);
-                            } else {
-                                // A child is pruned when an exactly-0 probability multiplies
-                                // the learner's reach: its value enters its parent's only
-                                // times that 0.
-                                for (k, &q) in probs.iter().enumerate() {
-                                    if q != 0.0 {
-                                        emit(out, s + k, s + k + 1, 0);
-                                    }
-                                }
-                            }
+                            scale(r, probs, kids1);
                         }
                     }
                     Pass::Both => {
                         let r2 = parents2[n - a];
-                        let kids1 = &mut kids[s - base..t - base];
                         let kids2 = &mut kids2[s - base..t - base];
-                        let mut zero = false;
+                        if self.prune && dead(r) && dead(r2) {
+                            kill(kids1);
+                            kill(kids2);
+                            continue;
+                        }
                         match owner {
                             0 => {
                                 kids1.fill(r);
-                                for (o, &q) in kids2.iter_mut().zip(probs) {
-                                    *o = r2 * q;
-                                    zero |= q == 0.0;
-                                }
+                                scale(r2, probs, kids2);
                             }
                             1 => {
+                                scale(r, probs, kids1);
                                 kids2.fill(r2);
-                                for (o, &q) in kids1.iter_mut().zip(probs) {
-                                    *o = r * q;
-                                    zero |= q == 0.0;
-                                }
                             }
                             _ => {
-                                for ((o1, o2), &q) in kids1.iter_mut().zip(kids2).zip(probs) {
-                                    *o1 = r * q;
-                                    *o2 = r2 * q;
-                                    zero |= q == 0.0;
-                                }
-                            }
-                        }
-                        if !zero || !self.prune {
-                            emit(out, s, t, flags);
-                        } else {
-                            for (k, &q) in probs.iter().enumerate() {
-                                let f = if q != 0.0 {
-                                    flags
-                                } else {
-                                    flags
-                                        | if owner != 0 { DEAD1 } else { 0 }
-                                        | if owner != 1 { DEAD2 } else { 0 }
-                                };
-                                if f != DEAD1 | DEAD2 {
-                                    emit(out, s + k, s + k + 1, f);
-                                }
+                                scale(r, probs, kids1);
+                                scale(r2, probs, kids2);
                             }
                         }
                     }
                 }
+                emit(out, s, t);
             }
         }
         let end = cs[hi] as usize;
         if gap_from < end {
-            kids[gap_from - base..end - base].fill(0.0);
-            if !kids2.is_empty() {
-                kids2[gap_from - base..end - base].fill(0.0);
+            kill(&mut kids[gap_from - base..end - base]);
+            if both {
+                kill(&mut kids2[gap_from - base..end - base]);
             }
         }
     }
@@ -412,8 +397,7 @@ fn chunks(spans: &[Span], a: usize, b: usize) -> Vec<Chunk> {
     };
     let mut size = 0;
     for &(x, y) in spans {
-        let flags = x & !NODE_MASK;
-        let (mut x, y) = ((x & NODE_MASK) as usize, y as usize);
+        let (mut x, y) = (x as usize, y as usize);
         while x < y {
             if size == NODE_CHUNK {
                 let next = Chunk {
@@ -427,7 +411,7 @@ fn chunks(spans: &[Span], a: usize, b: usize) -> Vec<Chunk> {
                 size = 0;
             }
             let take = (y - x).min(NODE_CHUNK - size);
-            cur.spans.push((x as u32 | flags, (x + take) as u32));
+            cur.spans.push((x as u32, (x + take) as u32));
             size += take;
             x += take;
         }
@@ -451,10 +435,7 @@ fn split_at_starts<'v, T>(array: &'v mut [T], from: usize, starts: &[usize]) -> 
 
 /// Live nodes in `spans`.
 fn span_len(spans: &[Span]) -> usize {
-    spans
-        .iter()
-        .map(|&(x, y)| (y - (x & NODE_MASK)) as usize)
-        .sum()
+    spans.iter().map(|&(x, y)| (y - x) as usize).sum()
 }
 
 impl Tree {
@@ -474,6 +455,7 @@ impl Tree {
     /// that reach is then exactly 0 (and is written so) and the node's value reaches the root
     /// only times that 0, so skipping it leaves regrets, averages and strategies bit-identical.
     pub fn forward(&mut self, pass: Pass, parallel: bool) {
+        self.pass = pass;
         self.reach[0] = 1.0;
         if pass == Pass::Both {
             self.reach2[0] = 1.0;
@@ -538,8 +520,7 @@ impl Tree {
                 self.next.clear();
                 for part in parts {
                     for (x, y) in part {
-                        let f = x & !NODE_MASK;
-                        emit(&mut self.next, (x & NODE_MASK) as usize, y as usize, f);
+                        emit(&mut self.next, x as usize, y as usize);
                     }
                 }
             } else {
@@ -563,6 +544,10 @@ impl Tree {
     pub fn backward(&mut self, parallel: bool) {
         let levels = self.live_levels.len() - 1;
         let (cs, offset, probs) = (&self.child_start, &self.offset, &self.probs);
+        let (reach, reach2) = (&self.reach, &self.reach2);
+        let (prune, both) = (self.prune, self.pass == Pass::Both);
+        // Dead nodes (see `DEAD`) below computed parents are skipped here.
+        let skip = |n: usize| prune && dead(reach[n]) && (!both || dead(reach2[n]));
         for l in (0..levels).rev() {
             let spans = &self.live[self.live_levels[l] as usize..self.live_levels[l + 1] as usize];
             let (a, b) = (self.levels[l] as usize, self.levels[l + 1] as usize);
@@ -570,9 +555,9 @@ impl Tree {
             let tail = &*tail;
             let run = |spans: &[Span], out: &mut [f64], lo: usize| {
                 for &(x, y) in spans {
-                    for n in (x & NODE_MASK) as usize..y as usize {
+                    for n in x as usize..y as usize {
                         let (s, t) = (cs[n] as usize, cs[n + 1] as usize);
-                        if s == t {
+                        if s == t || skip(n) {
                             continue;
                         }
                         let off = offset[n] as usize;
@@ -611,11 +596,18 @@ impl Tree {
 
 #[inline(always)]
 fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let mut s = 0.0;
-    for (x, y) in a.iter().zip(b) {
-        s += x * y;
+    // Two and three children are the common cases; same operations in the same order.
+    match (a, b) {
+        ([a0, a1], [b0, b1]) => 0.0 + a0 * b0 + a1 * b1,
+        ([a0, a1, a2], [b0, b1, b2]) => 0.0 + a0 * b0 + a1 * b1 + a2 * b2,
+        _ => {
+            let mut s = 0.0;
+            for (x, y) in a.iter().zip(b) {
+                s += x * y;
+            }
+            s
+        }
     }
-    s
 }
 
 /// Per-iteration factors of the regret and average updates for one player.
@@ -673,8 +665,11 @@ fn update_sets(
         let a0 = sets.action_start[s] as usize - first;
         let a1 = sets.action_start[s + 1] as usize - first;
         let k = a1 - a0;
-        inst.clear();
-        inst.resize(k, 0.0);
+        if inst.len() < k {
+            inst.resize(k, 0.0);
+        }
+        let inst = &mut inst[..k];
+        inst.fill(0.0);
         for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
             let h = h as usize;
             let q = input.reach[h];
@@ -703,7 +698,7 @@ fn update_sets(
             inst[a] = i;
         }
         if f.predictive {
-            arrays.last[a0..a1].copy_from_slice(inst);
+            arrays.last[a0..a1].copy_from_slice(&*inst);
         }
         let last: &[f64] = if f.predictive {
             &arrays.last[a0..a1]
@@ -718,17 +713,22 @@ fn update_sets(
 /// uniform when none is positive.
 pub fn regret_matching(regret: &[f64], last: &[f64], sigma: &mut [f64]) {
     let k = regret.len();
-    let positive = |a: usize| {
-        let r = regret[a] + last.get(a).copied().unwrap_or(0.0);
-        r.max(0.0)
-    };
-    let total: f64 = (0..k).map(positive).sum();
-    for (a, s) in sigma.iter_mut().enumerate() {
-        *s = if total > 0.0 {
-            positive(a) / total
-        } else {
-            1.0 / k as f64
-        };
+    if last.is_empty() {
+        for (s, &r) in sigma.iter_mut().zip(regret) {
+            *s = (r + 0.0).max(0.0);
+        }
+    } else {
+        for ((s, &r), &l) in sigma.iter_mut().zip(regret).zip(last) {
+            *s = (r + l).max(0.0);
+        }
+    }
+    let total: f64 = sigma.iter().sum();
+    if total > 0.0 {
+        for s in sigma.iter_mut() {
+            *s /= total;
+        }
+    } else {
+        sigma.fill(1.0 / k as f64);
     }
 }
 
@@ -761,7 +761,7 @@ pub fn update_player(
             last,
             sigma,
         };
-        update_sets(&input, 0, p_len, arrays, f, &mut Vec::new());
+        update_sets(&input, 0, p_len, arrays, f, &mut tree.inst);
         return;
     }
     let chunks: Vec<(usize, usize)> = (0..p_len)
