@@ -401,10 +401,11 @@ impl CfrSolver {
         }
     }
 
-    /// Uses a rayon pool of `threads` threads for the big passes (1 = no pool).
-    /// Results are identical for every thread count.
+    /// Uses a rayon pool of `threads` threads for the big passes (1 = no pool; neither for a
+    /// game with no level or player big enough to split). Results are identical for every
+    /// thread count.
     pub fn with_threads(mut self, threads: usize) -> anyhow::Result<Self> {
-        self.pool = if threads > 1 {
+        self.pool = if threads > 1 && self.tree.has_parallel_work(&self.sets) {
             Some(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)

@@ -444,6 +444,14 @@ impl Tree {
         self.value.len()
     }
 
+    /// Whether any pass could be split over threads: a level of at least `PAR_LIVE_MIN` nodes
+    /// or a player with at least `PAR_SETS_MIN` information sets. Without one, a thread pool
+    /// only adds hand-offs.
+    pub fn has_parallel_work(&self, sets: &[Sets; 2]) -> bool {
+        self.levels.windows(2).any(|w| (w[1] - w[0]) as usize >= PAR_LIVE_MIN)
+            || sets.iter().any(|s| s.action_start.len() > PAR_SETS_MIN)
+    }
+
     /// Nodes in the live ranges of the last forward pass (the root before any).
     pub fn live_nodes(&self) -> usize {
         span_len(&self.live).max(1)
