@@ -11,7 +11,9 @@ use std::time::Instant;
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [game, algo, threads, iterations, reps] = args.as_slice() else {
-        anyhow::bail!("usage: cfr_pruning <game> <cfr|cfr+|dcfr|pcfr+> <threads> <iterations> <reps>");
+        anyhow::bail!(
+            "usage: cfr_pruning <game> <cfr|cfr+|dcfr|pcfr+> <threads> <iterations> <reps>"
+        );
     };
     let g = bluff::games::load(game)?;
     let params = match algo.as_str() {

@@ -448,7 +448,9 @@ impl Tree {
     /// or a player with at least `PAR_SETS_MIN` information sets. Without one, a thread pool
     /// only adds hand-offs.
     pub fn has_parallel_work(&self, sets: &[Sets; 2]) -> bool {
-        self.levels.windows(2).any(|w| (w[1] - w[0]) as usize >= PAR_LIVE_MIN)
+        self.levels
+            .windows(2)
+            .any(|w| (w[1] - w[0]) as usize >= PAR_LIVE_MIN)
             || sets.iter().any(|s| s.action_start.len() > PAR_SETS_MIN)
     }
 
