@@ -44,13 +44,14 @@ GAMES = [
     "liars_dice(numdice=1,dice_sides=5)",
     "liars_dice(numdice=1,dice_sides=6)",
     "goofspiel(num_cards=4,imp_info=True)",
-    "goofspiel(num_cards=5,imp_info=True)",
     # Limit hold'em shape on a small deck: 2 rounds, 2 suits x 4 ranks, one hole card, one
     # board card, raises of 2 then 4, at most 2 raises a round.
     (
         "universal_poker(betting=limit,numPlayers=2,numRounds=2,blind=1 1,firstPlayer=1 1,"
         "numSuits=2,numRanks=4,numHoleCards=1,numBoardCards=0 1,raiseSize=2 4,maxRaises=2 2)"
     ),
+    # Last: the longest row (3.3 million nodes).
+    "goofspiel(num_cards=5,imp_info=True)",
 ]
 SOLVERS = ["bluff dcfr", "bluff cfr+", "LiteEFG cfr+", "LiteEFG dcfr", "OpenSpiel cfr+"]
 TARGETS = (1e-3, 1e-5)
