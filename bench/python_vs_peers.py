@@ -370,7 +370,8 @@ def main() -> None:
         worker(args.worker[0], args.worker[1], args.cap)
         return
 
-    raw: dict[str, Any] = {}
+    raw: dict[str, Any] = {"load_average_at_start": os.getloadavg()}
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print("## Conversion: bluff.from_openspiel, and the same traversal in Python on GameBuilder")
     print("(fresh process per game; CPU: all threads; peak RSS: Python, pyspiel and the game)")
     print(
@@ -446,6 +447,8 @@ def main() -> None:
             f"{ratio(osp, ours, 1e-3)} | {cell(ours, 1e-5)} | {ratio(lite, ours, 1e-5)} | "
             f"{ratio(osp, ours, 1e-5)} |"
         )
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    raw["load_average_at_end"] = os.getloadavg()
     if args.json:
         with open(args.json, "w") as f:
             json.dump(raw, f, indent=1, default=str)
