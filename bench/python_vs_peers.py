@@ -19,7 +19,8 @@ The first table imports each game with bluff.from_openspiel alone (nodes/s, peak
 for games up to 400 000 nodes, with the same traversal written in Python on bluff.GameBuilder.
 
 Usage: python python_vs_peers.py [--cap S] [--big-cap S] [--big-nodes N] [--timeout S]
-                                 [--mem-limit GB] [--games NAME ...] [--json FILE]
+                                 [--mem-limit GB] [--games NAME ...] [--solvers NAME ...]
+                                 [--json FILE]
 """
 
 from __future__ import annotations
@@ -363,6 +364,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, help="seconds per process (default 3 CAP + 300)")
     parser.add_argument("--mem-limit", type=float, default=6.0, help="GB resident per process")
     parser.add_argument("--games", nargs="*", default=GAMES)
+    parser.add_argument("--solvers", nargs="*", default=SOLVERS, choices=SOLVERS)
     parser.add_argument("--json", help="also write the raw measurements here")
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -405,6 +407,9 @@ def main() -> None:
         timeout = args.timeout or 3 * cap + 300
         res: dict[str, dict[str, Any]] = {}
         for solver in SOLVERS:
+            if solver not in args.solvers:
+                res[solver] = {"error": "not run (--solvers)"}
+                continue
             failed = res.get("LiteEFG cfr+", {}).get("error")
             if solver == "LiteEFG dcfr" and failed:
                 # Both baselines build the same OpenSpielEnv: no second try at what failed.

@@ -376,8 +376,7 @@ fn walk(
         nodes += actions.len();
         if nodes > max_nodes {
             return Err(UnsupportedGameError::new_err(format!(
-                "OpenSpiel game {name} has more than max_nodes={} nodes; pass a larger max_nodes to import it",
-                HumanCount(max_nodes as u64)
+                "OpenSpiel game {name} has more than max_nodes={max_nodes} nodes; pass a larger max_nodes to import it"
             )));
         }
         // Reverse so that the first action's subtree comes first (the builder's order too).
