@@ -113,6 +113,9 @@ fn complete_basis(sf: &StandardForm, basis: Vec<Option<usize>>) -> Option<Vec<us
     Some(out)
 }
 
+/// Degenerate exact pivots in a row after which Bland's rule replaces Dantzig's.
+const BLAND_AFTER: usize = 50;
+
 enum Fallback {
     /// An exact, final answer (unbounded or infeasible proven by exact pivots).
     Final(LpError),
@@ -128,6 +131,7 @@ fn exact_from_basis(
     let m = sf.rows;
     let n = sf.cols.len();
     let limit = 10 * (m + n) + 100;
+    let mut degenerate_run = 0usize;
     let mut is_basic = vec![false; n];
     for &j in &basis {
         if is_basic[j] {
@@ -164,8 +168,21 @@ fn exact_from_basis(
             eprintln!("exact basis: {neg} negative basic values, {pos_d} improving columns");
         }
         if primal_feasible {
-            // Bland: the smallest-index improving column enters.
-            let entering = (0..n).find(|&j| !is_basic[j] && reduced(j).is_positive());
+            // Dantzig's rule (the largest reduced cost enters) converges in far fewer pivots
+            // than Bland's from a nearly optimal float basis; after a run of degenerate pivots
+            // Bland's smallest-index rule takes over, which cannot cycle.
+            let entering = if degenerate_run < BLAND_AFTER {
+                let mut best: Option<(usize, Rational)> = None;
+                for j in (0..n).filter(|&j| !is_basic[j]) {
+                    let d = reduced(j);
+                    if d.is_positive() && best.as_ref().is_none_or(|(_, b)| d > *b) {
+                        best = Some((j, d));
+                    }
+                }
+                best.map(|(j, _)| j)
+            } else {
+                (0..n).find(|&j| !is_basic[j] && reduced(j).is_positive())
+            };
             let Some(q) = entering else {
                 let mut x = vec![Rational::zero(); n];
                 for (k, &j) in basis.iter().enumerate() {
@@ -187,9 +204,14 @@ fn exact_from_basis(
                     }
                 }
             }
-            let Some((k, _)) = leave else {
+            let Some((k, ratio)) = leave else {
                 return Err(Fallback::Final(LpError::Unbounded));
             };
+            if ratio.is_zero() {
+                degenerate_run += 1;
+            } else {
+                degenerate_run = 0;
+            }
             is_basic[basis[k]] = false;
             is_basic[q] = true;
             basis[k] = q;

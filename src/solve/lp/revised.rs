@@ -46,6 +46,8 @@ pub(crate) enum FloatOutcome {
 
 const PIVOT_TOL: f64 = 1e-9;
 const COST_TOL: f64 = 1e-9;
+/// The pricing tolerance of the clean-up after the perturbation is removed.
+const FINAL_COST_TOL: f64 = 1e-12;
 /// Refactorise after this many updates (the eta file grows by one column per pivot).
 const REFACTOR_EVERY: usize = 100;
 
@@ -77,6 +79,12 @@ struct Simplex<'a> {
     alpha: Vec<f64>,
     /// The next pivot is a dual simplex pivot.
     dual_step: bool,
+    /// Reduced costs above this price a column in (tightened for the final clean-up).
+    cost_tol: f64,
+    /// Columns set aside as numerically unbounded until the next refactorisation.
+    is_rejected: Vec<bool>,
+    rejected: Vec<usize>,
+    rejections: usize,
 }
 
 enum Step {
@@ -90,8 +98,13 @@ impl<'a> Simplex<'a> {
     fn refactor(&mut self) -> bool {
         if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
             eprintln!(
-                "refactor at {} pivots, lu nnz {} eta nnz {} updates {}",
+                "refactor at {} pivots, objective {:.12}, lu nnz {} eta nnz {} updates {}",
                 self.pivots,
+                if self.xb.is_empty() {
+                    0.0
+                } else {
+                    self.objective()
+                },
                 self.lu.lu_nonzeros(),
                 self.lu.eta_nonzeros(),
                 self.lu.updates()
@@ -110,6 +123,9 @@ impl<'a> Simplex<'a> {
         self.lu.ftran(&mut xb);
         self.xb = xb;
         self.recompute_duals();
+        for j in self.rejected.drain(..) {
+            self.is_rejected[j] = false;
+        }
         true
     }
 
@@ -235,7 +251,7 @@ impl<'a> Simplex<'a> {
             for &j in &self.touched {
                 let r = self.row_buf[j];
                 if j < allowed && self.pos[j] == usize::MAX && r < -PIVOT_TOL {
-                    bound = bound.min((self.d[j].min(0.0) - COST_TOL) / r);
+                    bound = bound.min((self.d[j].min(0.0) - self.cost_tol) / r);
                 }
             }
             if bound == f64::INFINITY {
@@ -290,7 +306,11 @@ impl<'a> Simplex<'a> {
             let mut entering = None;
             for j in 0..allowed {
                 let dj = self.d[j];
-                if dj > COST_TOL && self.pos[j] == usize::MAX && dj * dj > best * self.weight[j] {
+                if dj > self.cost_tol
+                    && self.pos[j] == usize::MAX
+                    && !self.is_rejected[j]
+                    && dj * dj > best * self.weight[j]
+                {
                     best = dj * dj / self.weight[j];
                     entering = Some(j);
                 }
@@ -312,7 +332,31 @@ impl<'a> Simplex<'a> {
                 }
             }
             if theta == f64::INFINITY {
-                return Step::Unbounded;
+                self.alpha = alpha;
+                // A ray in floats is often rounding (a stale reduced cost, an entry lost
+                // below the tolerance): refactorise, and if the column still looks unbounded
+                // with fresh values, set it aside until the next refactorisation. Only a ray
+                // that persists after many such rejections is reported (and the exact layer
+                // checks it).
+                if self.lu.updates() > 0 {
+                    if !self.refactor() {
+                        return Step::Singular;
+                    }
+                    continue;
+                }
+                self.is_rejected[q] = true;
+                self.rejected.push(q);
+                self.rejections += 1;
+                if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
+                    eprintln!(
+                        "column {q} rejected as a float ray at {} pivots",
+                        self.pivots
+                    );
+                }
+                if self.rejections > 1000 {
+                    return Step::Unbounded;
+                }
+                continue;
             }
             let mut leave = None;
             let mut best_a = 0.0;
@@ -437,6 +481,10 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
         rho: Vec::new(),
         alpha: Vec::new(),
         dual_step: false,
+        cost_tol: COST_TOL,
+        is_rejected: vec![false; total],
+        rejected: Vec::new(),
+        rejections: 0,
     };
     let bar = if show_progress {
         let bar = ProgressBar::new_spinner();
@@ -518,6 +566,9 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
                 // primal infeasible for the true right-hand sides (dual simplex repairs it) and
                 // that can leave reduced costs slightly positive (primal simplex again).
                 s.b = b0.clone();
+                // Reduced costs of sequence-form LPs are products of small chance
+                // probabilities: a column the loose tolerance left out can still improve.
+                s.cost_tol = FINAL_COST_TOL;
                 let before = s.pivots;
                 for _round in 0..8 {
                     if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
