@@ -237,7 +237,7 @@ pub fn lp_size_bound(game: &Game) -> LpSize {
         // x, q split into two free halves, one slack per `<=` row.
         cols: n0 + 2 * q + n1,
         // F^T twice (free q), payoffs, the slacks, x_empty = 1 and E.
-        nonzeros: 2 * (n1 + sets1) + game.terminals.len() + n1 + 1 + (n0 - 1) + sets0,
+        nonzeros: 2 * (n1 + sets1) + game.num_terminal_nodes() + n1 + 1 + (n0 - 1) + sets0,
     }
 }
 
