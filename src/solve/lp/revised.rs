@@ -201,12 +201,21 @@ impl<'a> Simplex<'a> {
         if update_weights {
             self.weight[leaving] = (wq / (ap * ap)).max(1.0);
         }
-        // The primal ratio test may pick a row a hair below zero: step by 0 there. The dual
-        // simplex moves a negative basic value to zero.
+        // The primal ratio test may pick a row a hair below zero: step by 0 there, and move
+        // the leaving value into the right-hand side (`b -= a_leaving * x_p`, a bound shift)
+        // so that `B^{-1} b` stays equal to the updated values instead of drifting further
+        // below zero at the next refactorisation. The clean-up restores the true `b`. The
+        // dual simplex moves a negative basic value to zero.
         let theta = if self.dual_step {
             self.xb[p] / ap
         } else {
-            self.xb[p].max(0.0) / ap
+            let xp = self.xb[p];
+            if xp < 0.0 {
+                for &(i, v) in &self.a.cols[self.basis[p]] {
+                    self.b[i] -= v * xp;
+                }
+            }
+            xp.max(0.0) / ap
         };
         if theta != 0.0 {
             for (x, a) in self.xb.iter_mut().zip(alpha) {
