@@ -7,7 +7,7 @@ For each game spec: `bluff solve SPEC --algo lp --json --write-mps OUT_DIR/<name
 time is its LP build + exact solve + exact best-response certificate (from the JSON, without
 the MPS writing). HiGHS reads the MPS file and runs its simplex (`solver=simplex`, one thread),
 timed around `run()` alone. microlp (pure-Rust float simplex, a candidate basis finder) solves
-the same MPS file, timed around its `solve()`. Both wall and CPU seconds are printed: on a
+the same MPS file, timed around its `solve()` (stopped after 300 s). Both wall and CPU seconds are printed: on a
 loaded machine the CPU times (and bluff's pivot counts) are the steadier figures, and the
 ratio uses CPU time. Prints a Markdown table.
 """
@@ -56,8 +56,16 @@ def highs_run(mps: str) -> tuple[float, float, int, float]:
     return dt, dc, info.simplex_iteration_count, info.objective_function_value
 
 
+MICROLP_LIMIT_S = 300
+
+
 def microlp_run(binary: str, mps: str) -> str:
-    p = subprocess.run([binary, mps], capture_output=True, text=True, timeout=1800)
+    try:
+        p = subprocess.run(
+            [binary, mps], capture_output=True, text=True, timeout=MICROLP_LIMIT_S
+        )
+    except subprocess.TimeoutExpired:
+        return f"> {MICROLP_LIMIT_S} (stopped)"
     if p.returncode != 0:
         return "failed"
     r = json.loads(p.stdout)

@@ -96,20 +96,6 @@ enum Step {
 
 impl<'a> Simplex<'a> {
     fn refactor(&mut self) -> bool {
-        if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
-            eprintln!(
-                "refactor at {} pivots, objective {:.12}, lu nnz {} eta nnz {} updates {}",
-                self.pivots,
-                if self.xb.is_empty() {
-                    0.0
-                } else {
-                    self.objective()
-                },
-                self.lu.lu_nonzeros(),
-                self.lu.eta_nonzeros(),
-                self.lu.updates()
-            );
-        }
         let cols: Vec<&[(usize, f64)]> = self
             .basis
             .iter()
@@ -356,12 +342,6 @@ impl<'a> Simplex<'a> {
                 self.is_rejected[q] = true;
                 self.rejected.push(q);
                 self.rejections += 1;
-                if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
-                    eprintln!(
-                        "column {q} rejected as a float ray at {} pivots",
-                        self.pivots
-                    );
-                }
                 if self.rejections > 1000 {
                     return Step::Unbounded;
                 }
@@ -578,15 +558,7 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
                 // Reduced costs of sequence-form LPs are products of small chance
                 // probabilities: a column the loose tolerance left out can still improve.
                 s.cost_tol = FINAL_COST_TOL;
-                let before = s.pivots;
-                for _round in 0..8 {
-                    if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
-                        eprintln!(
-                            "clean-up round {_round} at {} pivots ({} since phase 2)",
-                            s.pivots,
-                            s.pivots - before
-                        );
-                    }
+                for _ in 0..8 {
                     if !s.refactor() {
                         return singular();
                     }

@@ -361,10 +361,6 @@ impl SparseLu {
             .filter(|&(i, v)| i != p && *v != 0.0)
             .map(|(i, v)| (i, *v))
             .collect();
-        if std::env::var_os("BLUFF_LP_DEBUG2").is_some() {
-            let big = others.iter().filter(|(_, v)| v.abs() > 1e-11).count();
-            eprintln!("eta nnz {} big {}", others.len(), big);
-        }
         self.eta_nonzeros += others.len() + 1;
         self.etas.push((p, alpha[p], others));
     }
