@@ -105,8 +105,7 @@ fn check(path: &str, rec: &Value, ours: Option<&Game>) {
         assert_eq!(game.nodes.len(), ours.nodes.len());
         assert_eq!(game.chance_prob, ours.chance_prob);
         let pays = |g: &Game| {
-            g.terminals
-                .iter()
+            g.terminal_outcomes()
                 .map(|t| t.payoff0.clone())
                 .collect::<Vec<_>>()
         };

@@ -93,7 +93,7 @@ impl Game {
     /// Number of terminal nodes.
     #[getter]
     fn num_terminals(&self) -> usize {
-        self.inner.terminals.len()
+        self.inner.num_terminal_nodes()
     }
 
     /// Number of information sets of each player.
@@ -138,7 +138,7 @@ impl Game {
     /// The action labels of one information set, given by label or index.
     fn actions(&self, player: usize, infoset: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let id = self.resolve(player, infoset)?;
-        Ok(self.inner.infosets[player][id].actions.clone())
+        Ok(self.inner.infosets[player][id].actions.to_vec())
     }
 
     /// `(information set, action)` label pairs of `player` in the flat layout of
@@ -147,7 +147,7 @@ impl Game {
         check_player(player)?;
         let mut out = Vec::with_capacity(self.inner.num_actions[player]);
         for set in &self.inner.infosets[player] {
-            for a in &set.actions {
+            for a in set.actions.iter() {
                 out.push((set.label.clone(), a.clone()));
             }
         }

@@ -139,7 +139,7 @@ pub fn game_fingerprint(game: &Game) -> u64 {
         for set in sets {
             h.write_str(&set.label);
             h.write(&(set.actions.len() as u64).to_le_bytes());
-            for a in &set.actions {
+            for a in set.actions.iter() {
                 h.write_str(a);
             }
         }

@@ -8,9 +8,7 @@
 //! The outcome version replaces the payoffs with `{ { "name" u1 [,] u2 [,] } ... }` and then one
 //! outcome number (1-based, 0 = all zero) per profile.
 
-use super::efg::{
-    decode_utf8, normalize_labels, quote, quote_label, read_header, Lexer, ParseError, Tok,
-};
+use super::efg::{normalize_labels, quote, quote_label, read_header, Lexer, ParseError, Tok};
 use crate::game::{Game, GameBuilder};
 use crate::scalar::{format_rational, Rational};
 use crate::solve::matrix::MatrixGame;
@@ -79,7 +77,12 @@ impl NfgGame {
 
 /// Reads `.nfg` text (payoff or outcome version).
 pub fn read_nfg(text: &str) -> Result<NfgGame, ParseError> {
-    let mut lx = Lexer::new(text)?;
+    read_nfg_from(text.as_bytes())
+}
+
+/// Reads `.nfg` text from a buffered stream.
+pub fn read_nfg_from<R: std::io::BufRead>(src: R) -> Result<NfgGame, ParseError> {
+    let mut lx = Lexer::new(src)?;
     let (title, players) = read_header(&mut lx, "NFG", "1", "version 1 after \"NFG\"")?;
     let n = players.len();
     lx.expect(Tok::LBrace, "'{' opening the strategy list")?;
@@ -91,9 +94,8 @@ pub fn read_nfg(text: &str) -> Result<NfgGame, ParseError> {
                 &format!("'{{' opening player {}'s strategy labels", p + 1),
             )?;
             let mut s = Vec::new();
-            while let Tok::Text(name) = &lx.tok {
-                s.push(name.clone());
-                lx.advance()?;
+            while lx.tok == Tok::Text {
+                s.push(lx.take_text("a strategy label")?);
             }
             lx.expect(Tok::RBrace, "a quoted strategy label or '}'")?;
             if s.is_empty() {
@@ -135,7 +137,7 @@ pub fn read_nfg(text: &str) -> Result<NfgGame, ParseError> {
         let mut outcomes: Vec<Vec<Rational>> = Vec::new();
         while lx.tok == Tok::LBrace {
             lx.advance()?;
-            lx.text("the outcome's name (a quoted label)")?;
+            lx.take_text("the outcome's name (a quoted label)")?;
             let mut u = Vec::with_capacity(n);
             for p in 0..n {
                 u.push(lx.rational(&format!("player {}'s payoff ({n} in all)", p + 1))?);
@@ -200,7 +202,7 @@ pub fn read_nfg(text: &str) -> Result<NfgGame, ParseError> {
 
 /// Reads `.nfg` bytes (which must be UTF-8).
 pub fn read_nfg_bytes(bytes: &[u8]) -> Result<NfgGame, ParseError> {
-    read_nfg(decode_utf8(bytes)?)
+    read_nfg_from(bytes)
 }
 
 /// Writes the payoff version of `.nfg`, with strategy labels (player and strategy labels pass

@@ -1,7 +1,8 @@
 //! Building a [`Game`] in code: create nodes top-down, then compile and validate.
 
 use super::{
-    format_path, Game, GameError, Infoset, InternedBuilder, Node, NodeKind, Player, Terminal,
+    format_path, Game, GameError, Infoset, InternedBuilder, Labels, Node, NodeKind, Player,
+    Terminal,
 };
 use crate::scalar::{Rational, Scalar};
 use num_traits::{One, Signed, Zero};
@@ -38,7 +39,7 @@ struct BuildNode {
 #[derive(Clone, Debug)]
 struct BuildInfoset {
     label: String,
-    actions: Vec<String>,
+    actions: Labels,
 }
 
 /// Builds a game node by node. Information sets are named by (player, label); giving the same
@@ -50,6 +51,8 @@ pub struct GameBuilder {
     nodes: Vec<BuildNode>,
     infosets: Vec<BuildInfoset>,
     infoset_ids: HashMap<(Player, String), usize>,
+    /// Distinct action lists, shared between sets.
+    action_lists: HashMap<Labels, ()>,
 }
 
 impl GameBuilder {
@@ -69,6 +72,7 @@ impl GameBuilder {
             }],
             infosets: Vec::new(),
             infoset_ids: HashMap::new(),
+            action_lists: HashMap::new(),
         }
     }
 
@@ -193,11 +197,11 @@ impl GameBuilder {
         let key = (player, label.to_string());
         let infoset = match self.infoset_ids.get(&key) {
             Some(&id) => {
-                if self.infosets[id].actions != actions {
+                if *self.infosets[id].actions != *actions {
                     return Err(GameError::InconsistentActions {
                         player: player + 1,
                         label: label.to_string(),
-                        expected: self.infosets[id].actions.clone(),
+                        expected: self.infosets[id].actions.to_vec(),
                         got: actions,
                     });
                 }
@@ -205,9 +209,10 @@ impl GameBuilder {
             }
             None => {
                 let id = self.infosets.len();
+                let shared = shared_labels(&mut self.action_lists, &actions);
                 self.infosets.push(BuildInfoset {
                     label: label.to_string(),
-                    actions: actions.clone(),
+                    actions: shared,
                 });
                 self.infoset_ids.insert(key, id);
                 id
@@ -293,6 +298,7 @@ impl GameBuilder {
         let mut chance_prob = InternedBuilder::filled(Rational::one(), order.len());
         let mut chance_label = InternedBuilder::filled(String::new(), order.len());
         let mut terminals = Vec::new();
+        let mut terminal_ids: HashMap<(&Rational, &str), u32> = HashMap::new();
         let mut constant_sum: Option<Rational> = None;
         for (i, &n) in order.iter().enumerate() {
             let b = &self.nodes[n];
@@ -326,14 +332,17 @@ impl GameBuilder {
                         }
                         _ => {}
                     }
-                    terminals.push(Terminal {
-                        payoff0: payoffs[0].clone(),
-                        payoff0_f64: payoffs[0].to_f64(),
-                        label: label.clone(),
-                    });
-                    NodeKind::Terminal {
-                        terminal: (terminals.len() - 1) as u32,
-                    }
+                    let terminal = *terminal_ids
+                        .entry((&payoffs[0], label.as_str()))
+                        .or_insert_with(|| {
+                            terminals.push(Terminal {
+                                payoff0: payoffs[0].clone(),
+                                payoff0_f64: payoffs[0].to_f64(),
+                                label: label.clone(),
+                            });
+                            (terminals.len() - 1) as u32
+                        });
+                    NodeKind::Terminal { terminal }
                 }
             };
             let first_child = b.children.first().map_or(0, |&c| new_id[c]);
@@ -349,6 +358,7 @@ impl GameBuilder {
                 action,
             });
         }
+        drop(terminal_ids);
         let chance_prob = chance_prob.finish();
         let chance_label = chance_label.finish();
         let chance_prob_f64 = chance_prob.iter().map(|p| p.to_f64()).collect();
@@ -378,13 +388,26 @@ impl GameBuilder {
     }
 }
 
+/// The shared copy of an action list, adding it when new.
+pub(crate) fn shared_labels(lists: &mut HashMap<Labels, ()>, labels: &[String]) -> Labels {
+    if let Some((k, _)) = lists.get_key_value(labels) {
+        return k.clone();
+    }
+    let k: Labels = labels.into();
+    lists.insert(k.clone(), ());
+    k
+}
+
 /// Verifies that all nodes of each information set share the player's own last action (which,
 /// by induction from the root, means they share the player's whole action sequence), and records
 /// that action as the set's parent sequence.
-fn check_perfect_recall(game: &mut Game) -> Result<(), GameError> {
+pub(crate) fn check_perfect_recall(game: &mut Game) -> Result<(), GameError> {
     let n = game.nodes.len();
-    // last_own[p][node] = flat index of player p's last action on the path to node.
-    let mut last_own: [Vec<Option<usize>>; 2] = [vec![None; n], vec![None; n]];
+    // last_own[p][node] = flat index of player p's last action on the path to node, NONE when
+    // p has not acted (4 bytes per node and player).
+    const NONE: u32 = u32::MAX;
+    let mut last_own: [Vec<u32>; 2] = [vec![NONE; n], vec![NONE; n]];
+    let get = |v: u32| (v != NONE).then_some(v as usize);
     for node in 1..n {
         let parent = game.nodes[node].parent as usize;
         for p in 0..2 {
@@ -393,15 +416,16 @@ fn check_perfect_recall(game: &mut Game) -> Result<(), GameError> {
         if let NodeKind::Decision { player, infoset } = game.nodes[parent].kind {
             let set = &game.infosets[player as usize][infoset as usize];
             last_own[player as usize][node] =
-                Some(set.action_offset + game.nodes[node].action as usize);
+                u32::try_from(set.action_offset + game.nodes[node].action as usize)
+                    .expect("fewer than 2^32 - 1 actions");
         }
     }
     for p in 0..2 {
         for id in 0..game.infosets[p].len() {
             let set = &game.infosets[p][id];
-            let first = last_own[p][set.nodes[0] as usize];
+            let first = get(last_own[p][set.nodes[0] as usize]);
             for &node in &set.nodes[1..] {
-                let other = last_own[p][node as usize];
+                let other = get(last_own[p][node as usize]);
                 if other != first {
                     let describe = |a: Option<usize>| match a {
                         None => "no earlier action".to_string(),

@@ -7,12 +7,14 @@
 
 mod builder;
 
+pub(crate) use builder::{check_perfect_recall, shared_labels};
 pub use builder::{GameBuilder, NodeRef};
 
 use crate::scalar::Rational;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::ops::{Index, Range};
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Index of a player: 0 or 1.
@@ -59,6 +61,9 @@ impl Node {
     }
 }
 
+/// A shared list of labels: information sets with the same action labels share one list.
+pub type Labels = Arc<[String]>;
+
 /// An information set: nodes of one player that the player cannot tell apart.
 #[derive(Clone, Debug)]
 pub struct Infoset {
@@ -66,8 +71,8 @@ pub struct Infoset {
     pub player: Player,
     /// A readable label, unique among the player's information sets.
     pub label: String,
-    /// Action labels, in child order.
-    pub actions: Vec<String>,
+    /// Action labels, in child order (shared between sets with equal lists).
+    pub actions: Labels,
     /// The nodes in this set, in arena order.
     pub nodes: Vec<u32>,
     /// Offset of this set's first action in the player's flat action array.
@@ -89,7 +94,7 @@ impl Infoset {
     }
 }
 
-/// A terminal outcome.
+/// A terminal outcome. Terminal nodes with equal outcomes share one entry.
 #[derive(Clone, Debug)]
 pub struct Terminal {
     /// Player 0's payoff, exact. Player 1 receives `constant_sum - payoff0`.
@@ -120,6 +125,11 @@ impl<T: Clone + Eq + Hash> Interned<T> {
 }
 
 impl<T> Interned<T> {
+    /// A column from its distinct values and each entry's id into them (ids must be in range).
+    pub(crate) fn from_parts(values: Vec<T>, ids: Vec<u32>) -> Self {
+        debug_assert!(ids.iter().all(|&i| (i as usize) < values.len()));
+        Interned { values, ids }
+    }
     /// Number of entries.
     pub fn len(&self) -> usize {
         self.ids.len()
@@ -298,7 +308,8 @@ pub struct Game {
     pub chance_prob_f64: Vec<f64>,
     /// For each node whose parent is a chance node, the chance outcome's label ("" otherwise).
     pub chance_label: Interned<String>,
-    /// Terminal outcomes, indexed by `NodeKind::Terminal::terminal`.
+    /// The distinct terminal outcomes (payoff and label), indexed by
+    /// `NodeKind::Terminal::terminal`: a game has few, so terminal nodes share them.
     pub terminals: Vec<Terminal>,
     /// Information sets per player.
     pub infosets: [Vec<Infoset>; 2],
@@ -396,17 +407,42 @@ impl Game {
         for t in &self.terminals {
             total += rat(&t.payoff0) - size_of::<Rational>() + t.label.capacity();
         }
+        // Shared action lists are counted once each.
+        let mut lists = std::collections::HashSet::new();
         for p in 0..2 {
             total += self.infosets[p].capacity() * size_of::<Infoset>()
                 + self.action_infoset[p].capacity() * 4;
             for set in &self.infosets[p] {
-                total += set.label.capacity()
-                    + set.nodes.capacity() * 4
-                    + set.actions.capacity() * size_of::<String>()
-                    + set.actions.iter().map(String::capacity).sum::<usize>();
+                total += set.label.capacity() + set.nodes.capacity() * 4;
+                if lists.insert(set.actions.as_ptr()) {
+                    total += 16
+                        + set.actions.len() * size_of::<String>()
+                        + set.actions.iter().map(String::capacity).sum::<usize>();
+                }
             }
         }
         total
+    }
+
+    /// The outcome of each terminal node, in arena order (entries repeat where nodes share one).
+    pub fn terminal_outcomes(&self) -> impl Iterator<Item = &Terminal> + '_ {
+        self.nodes.iter().filter_map(|n| match n.kind {
+            NodeKind::Terminal { terminal } => Some(&self.terminals[terminal as usize]),
+            _ => None,
+        })
+    }
+
+    /// Number of terminal nodes (not distinct outcomes: see [`Game::terminals`]).
+    pub fn num_terminal_nodes(&self) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| matches!(n.kind, NodeKind::Terminal { .. }))
+            .count()
+    }
+
+    /// Heap bytes per node ([`Game::heap_bytes`] / number of nodes).
+    pub fn bytes_per_node(&self) -> f64 {
+        self.heap_bytes() as f64 / self.nodes.len().max(1) as f64
     }
 
     /// Total number of information sets of both players.

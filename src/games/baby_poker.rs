@@ -499,7 +499,7 @@ mod tests {
         assert_eq!(g.nodes.len(), 1 + 6 + 36 + 72 + 72);
         assert_eq!(g.infosets[0].len(), 6);
         assert_eq!(g.infosets[1].len(), 6);
-        assert_eq!(g.terminals.len(), 36 * 3);
+        assert_eq!(g.num_terminal_nodes(), 36 * 3);
     }
 
     #[test]

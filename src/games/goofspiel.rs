@@ -338,13 +338,13 @@ mod tests {
             u64::MAX,
         )
         .unwrap();
-        let mut payoffs: Vec<f64> = g.terminals.iter().map(|t| t.payoff0_f64).collect();
+        let mut payoffs: Vec<f64> = g.terminal_outcomes().map(|t| t.payoff0_f64).collect();
         payoffs.sort_by(f64::total_cmp);
         // P1 bids 2 and P2 bids 1: P1 wins 2, then P2's 2 beats P1's 1 on card 1: (2-1)/2.
         // Equal bids twice: 0 each.
         assert_eq!(payoffs, vec![-0.5, 0.0, 0.0, 0.5]);
         let g = goofspiel(2, PointsOrder::Descending, Returns::WinLoss, u64::MAX).unwrap();
-        let mut payoffs: Vec<f64> = g.terminals.iter().map(|t| t.payoff0_f64).collect();
+        let mut payoffs: Vec<f64> = g.terminal_outcomes().map(|t| t.payoff0_f64).collect();
         payoffs.sort_by(f64::total_cmp);
         assert_eq!(payoffs, vec![-1.0, 0.0, 0.0, 1.0]);
         assert!(g.find_infoset(0, "cards 2|bids -|won -").is_some());

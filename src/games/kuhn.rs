@@ -75,7 +75,7 @@ mod tests {
         let g = kuhn_poker().unwrap();
         assert_eq!(g.infosets[0].len(), 6);
         assert_eq!(g.infosets[1].len(), 6);
-        assert_eq!(g.terminals.len(), 30);
+        assert_eq!(g.num_terminal_nodes(), 30);
         assert_eq!(g.nodes.len(), 1 + 3 + 6 * 9); // root, first deals, six 9-node betting trees
     }
 

@@ -201,7 +201,7 @@ pub fn analyse<T: Scalar + ToNum>(game: &Game, profile: &Profile<T>, exact: bool
                     player: p,
                     id,
                     label: set.label.clone(),
-                    actions: set.actions.clone(),
+                    actions: set.actions.to_vec(),
                     probs: probs.iter().map(|x| x.to_f64()).collect(),
                     reach: reach.to_num(),
                     best_response_action: br.actions[id],

@@ -220,7 +220,7 @@ fn facts(game: &Game) -> GameFacts {
         name: game.name.clone(),
         players: game.player_names.clone(),
         nodes: game.nodes.len(),
-        terminals: game.terminals.len(),
+        terminals: game.num_terminal_nodes(),
         infosets: [game.infosets[0].len(), game.infosets[1].len()],
         sequences: [game.num_sequences(0), game.num_sequences(1)],
         payoff_range: (

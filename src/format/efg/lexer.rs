@@ -1,17 +1,23 @@
 //! The lexer of Gambit's savefile syntax (shared by the `.efg` and `.nfg` readers).
+//!
+//! It streams: tokens are cut straight out of a [`BufRead`]'s buffer, so a file is never held
+//! whole in memory, and the current token's text lives in one reused buffer (no allocation per
+//! token). Whitespace is ASCII whitespace, as in Gambit's own C lexer; every other byte belongs
+//! to a token, so checking each token's text is UTF-8 checks the whole file.
 
 use super::{ParseError, Pos};
 use crate::scalar::{parse_rational, Rational};
+use std::io::BufRead;
 
-/// A token of Gambit's savefile syntax.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The kind of a token of Gambit's savefile syntax; its text is [`Lexer::text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Tok {
-    /// A number's text (parsed later, exactly).
-    Number(String),
+    /// A number (parsed later, exactly).
+    Number,
     /// A quoted label, unescaped.
-    Text(String),
+    Text,
     /// Any other run of non-space characters.
-    Symbol(String),
+    Symbol,
     /// `{`
     LBrace,
     /// `}`
@@ -22,39 +28,65 @@ pub(crate) enum Tok {
     Eof,
 }
 
-impl Tok {
-    pub(crate) fn describe(&self) -> String {
-        match self {
-            Tok::Number(t) => format!("number {}", crate::format::text::shortened(t)),
-            Tok::Text(t) => format!("text {}", crate::format::text::quoted(t)),
-            Tok::Symbol(t) => crate::format::text::quoted(t),
-            Tok::LBrace => "'{'".into(),
-            Tok::RBrace => "'}'".into(),
-            Tok::Comma => "','".into(),
-            Tok::Eof => "end of file".into(),
-        }
+/// A number token in a fixed-size form when numerator and denominator fit in 64 bits: the
+/// common case, read without any heap allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct SmallRational {
+    /// Numerator, in lowest terms with the denominator.
+    pub numer: i64,
+    /// Denominator, positive.
+    pub denom: i64,
+}
+
+impl SmallRational {
+    /// The exact value.
+    pub fn to_rational(self) -> Rational {
+        crate::scalar::rat(self.numer, self.denom)
     }
 }
 
 /// Splits Gambit savefile text into tokens, tracking line and column.
-pub(crate) struct Lexer<'a> {
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
+pub(crate) struct Lexer<R: BufRead> {
+    src: R,
     line: usize,
     column: usize,
-    /// The current token and where it starts.
+    /// Bytes consumed so far (for progress reports).
+    pub offset: u64,
+    /// The current token's kind.
     pub tok: Tok,
+    /// The current token's text (unescaped for labels; empty for punctuation and end of file).
+    text: String,
+    raw: Vec<u8>,
     /// Start of the current token.
     pub pos: Pos,
 }
 
-impl<'a> Lexer<'a> {
+fn io_error(pos: Pos, e: std::io::Error) -> ParseError {
+    ParseError {
+        pos,
+        message: format!("reading failed here: {e}"),
+    }
+}
+
+#[cfg(test)]
+impl<'a> Lexer<&'a [u8]> {
+    /// A lexer over text in memory, positioned on the first token.
+    pub fn over_str(text: &'a str) -> Result<Self, ParseError> {
+        Lexer::new(text.as_bytes())
+    }
+}
+
+impl<R: BufRead> Lexer<R> {
     /// A lexer positioned on the first token.
-    pub fn new(text: &'a str) -> Result<Self, ParseError> {
+    pub fn new(src: R) -> Result<Self, ParseError> {
         let mut lx = Lexer {
-            chars: text.chars().peekable(),
+            src,
             line: 1,
             column: 1,
+            offset: 0,
             tok: Tok::Eof,
+            text: String::new(),
+            raw: Vec::new(),
             pos: Pos { line: 1, column: 1 },
         };
         lx.advance()?;
@@ -68,25 +100,96 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn bump(&mut self) -> Option<char> {
-        let c = self.chars.next()?;
-        if c == '\n' {
+    /// The next byte without consuming it.
+    #[inline]
+    fn peek(&mut self) -> Result<Option<u8>, ParseError> {
+        let pos = self.here();
+        match self.src.fill_buf() {
+            Ok(b) => Ok(b.first().copied()),
+            Err(e) => Err(io_error(pos, e)),
+        }
+    }
+
+    /// Consumes one byte already peeked, updating line and column (columns count characters:
+    /// UTF-8 continuation bytes do not move the column).
+    #[inline]
+    fn bump(&mut self, b: u8) {
+        self.src.consume(1);
+        self.offset += 1;
+        if b == b'\n' {
             self.line += 1;
             self.column = 1;
-        } else {
+        } else if b & 0xC0 != 0x80 {
             self.column += 1;
         }
-        Some(c)
     }
 
-    fn peek(&mut self) -> Option<char> {
-        self.chars.peek().copied()
+    /// Consumes bytes while `keep` holds, appending them to `raw`, a buffer at a time.
+    fn take_while(&mut self, keep: impl Fn(u8) -> bool) -> Result<(), ParseError> {
+        loop {
+            let pos = self.here();
+            let buf = self.src.fill_buf().map_err(|e| io_error(pos, e))?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            let n = buf.iter().position(|&b| !keep(b)).unwrap_or(buf.len());
+            let more = n == buf.len();
+            let chunk = &buf[..n];
+            // None of the bytes kept here is a newline (callers never keep one).
+            self.column += chunk.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+            self.raw.extend_from_slice(chunk);
+            self.src.consume(n);
+            self.offset += n as u64;
+            if !more {
+                return Ok(());
+            }
+        }
     }
 
-    fn take_digits(&mut self, buf: &mut String) {
-        while let Some(c) = self.peek().filter(char::is_ascii_digit) {
-            buf.push(c);
-            self.bump();
+    /// Skips ASCII whitespace, a buffer at a time.
+    fn skip_space(&mut self) -> Result<(), ParseError> {
+        loop {
+            let pos = self.here();
+            let buf = self.src.fill_buf().map_err(|e| io_error(pos, e))?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            let n = buf
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())
+                .unwrap_or(buf.len());
+            let more = n == buf.len();
+            for &b in &buf[..n] {
+                if b == b'\n' {
+                    self.line += 1;
+                    self.column = 1;
+                } else {
+                    self.column += 1;
+                }
+            }
+            self.src.consume(n);
+            self.offset += n as u64;
+            if !more {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The current token's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// A short description of the current token for messages.
+    pub fn describe(&self) -> String {
+        match self.tok {
+            Tok::Number => format!("number {}", crate::format::text::shortened(&self.text)),
+            Tok::Text => format!("text {}", crate::format::text::quoted(&self.text)),
+            Tok::Symbol => crate::format::text::quoted(&self.text),
+            Tok::LBrace => "'{'".into(),
+            Tok::RBrace => "'}'".into(),
+            Tok::Comma => "','".into(),
+            Tok::Eof => "end of file".into(),
         }
     }
 
@@ -100,150 +203,191 @@ impl<'a> Lexer<'a> {
 
     /// An error saying what was expected instead of the current token.
     pub fn expected(&self, what: &str) -> ParseError {
-        self.error(format!("expected {what}, found {}", self.tok.describe()))
+        self.error(format!("expected {what}, found {}", self.describe()))
+    }
+
+    /// Moves `raw` into `text`, requiring UTF-8 (the error names the first bad byte's place).
+    fn set_text(&mut self) -> Result<(), ParseError> {
+        self.text.clear();
+        match std::str::from_utf8(&self.raw) {
+            Ok(s) => {
+                self.text.push_str(s);
+                Ok(())
+            }
+            Err(e) => Err(ParseError {
+                pos: self.pos,
+                message: format!(
+                    "the file is not valid UTF-8 text (a bad byte {} byte(s) into this token)",
+                    e.valid_up_to()
+                ),
+            }),
+        }
     }
 
     /// Moves to the next token.
     pub fn advance(&mut self) -> Result<(), ParseError> {
-        while self.peek().is_some_and(char::is_whitespace) {
-            self.bump();
-        }
+        self.skip_space()?;
         self.pos = self.here();
-        let Some(c) = self.peek() else {
+        self.raw.clear();
+        self.text.clear();
+        let Some(c) = self.peek()? else {
             self.tok = Tok::Eof;
             return Ok(());
         };
         self.tok = match c {
-            '{' => {
-                self.bump();
+            b'{' => {
+                self.bump(c);
                 Tok::LBrace
             }
-            '}' => {
-                self.bump();
+            b'}' => {
+                self.bump(c);
                 Tok::RBrace
             }
-            ',' => {
-                self.bump();
+            b',' => {
+                self.bump(c);
                 Tok::Comma
             }
-            '"' => {
-                self.bump();
-                Tok::Text(self.quoted()?)
+            b'"' => {
+                self.bump(c);
+                self.quoted()?;
+                self.set_text()?;
+                Tok::Text
             }
-            c if c.is_ascii_digit() || c == '-' || c == '+' || c == '.' => {
-                Tok::Number(self.number()?)
+            c if c.is_ascii_digit() || c == b'-' || c == b'+' || c == b'.' => {
+                self.number()?;
+                self.set_text()?;
+                Tok::Number
             }
             _ => {
-                let mut s = String::new();
-                while let Some(c) = self.peek().filter(|c| !c.is_whitespace()) {
-                    s.push(c);
-                    self.bump();
-                }
-                Tok::Symbol(s)
+                self.take_while(|b| !b.is_ascii_whitespace())?;
+                self.set_text()?;
+                Tok::Symbol
             }
         };
         Ok(())
     }
 
-    /// The body of a quoted label after its opening quote. As in Gambit, `\"` is a quote and a
-    /// backslash before any other character is kept as it is.
-    fn quoted(&mut self) -> Result<String, ParseError> {
-        let mut s = String::new();
+    /// The body of a quoted label after its opening quote, into `raw`. As in Gambit, `\"` is a
+    /// quote and a backslash before any other character is kept as it is.
+    fn quoted(&mut self) -> Result<(), ParseError> {
         let mut last_slash = false;
         loop {
-            let Some(a) = self.bump() else {
+            if !last_slash {
+                // A run without quotes, backslashes or newlines is copied a buffer at a time.
+                self.take_while(|b| b != b'"' && b != b'\\' && b != b'\n')?;
+            }
+            let Some(a) = self.peek()? else {
                 return Err(ParseError {
                     pos: self.pos,
                     message: "this label's closing '\"' is missing (end of file reached)".into(),
                 });
             };
-            if a == '"' && !last_slash {
-                return Ok(s);
+            self.bump(a);
+            if a == b'"' && !last_slash {
+                return Ok(());
             }
-            if last_slash && a == '"' {
-                s.push('"');
+            if last_slash && a == b'"' {
+                self.raw.push(b'"');
             } else if last_slash {
-                s.push('\\');
-                s.push(a);
-            } else if a != '\\' {
-                s.push(a);
+                self.raw.push(b'\\');
+                self.raw.push(a);
+            } else if a != b'\\' {
+                self.raw.push(a);
             }
             // Gambit's rule: a backslash always escapes the next character's quote meaning.
-            last_slash = a == '\\';
+            last_slash = a == b'\\';
         }
     }
 
-    /// A number token as Gambit's lexer cuts it: sign, digits, then a fraction `/q`, a decimal
-    /// part or an exponent.
-    fn number(&mut self) -> Result<String, ParseError> {
-        let mut buf = String::new();
-        let first = self.bump().expect("peeked");
-        buf.push(first);
-        self.take_digits(&mut buf);
-        match self.peek() {
-            Some('.') if first != '.' => {
-                buf.push('.');
-                self.bump();
-                self.take_digits(&mut buf);
-                if matches!(self.peek(), Some('e' | 'E')) {
-                    self.exponent(&mut buf)?;
+    fn take_digits(&mut self) -> Result<(), ParseError> {
+        self.take_while(|b| b.is_ascii_digit())
+    }
+
+    /// Takes one byte that was peeked into `raw`.
+    fn take_byte(&mut self, b: u8) {
+        self.bump(b);
+        self.raw.push(b);
+    }
+
+    /// A number token as Gambit's lexer cuts it, into `raw`: sign, digits, then a fraction `/q`,
+    /// a decimal part or an exponent.
+    fn number(&mut self) -> Result<(), ParseError> {
+        let first = self.peek()?.expect("peeked");
+        self.take_byte(first);
+        self.take_digits()?;
+        match self.peek()? {
+            Some(b'.') if first != b'.' => {
+                self.take_byte(b'.');
+                self.take_digits()?;
+                if let Some(e @ (b'e' | b'E')) = self.peek()? {
+                    self.exponent(e)?;
                 }
             }
-            Some('/') if first != '.' => {
-                buf.push('/');
-                self.bump();
-                self.take_digits(&mut buf);
+            Some(b'/') if first != b'.' => {
+                self.take_byte(b'/');
+                self.take_digits()?;
             }
-            Some('e' | 'E') if first != '.' => self.exponent(&mut buf)?,
+            Some(e @ (b'e' | b'E')) if first != b'.' => self.exponent(e)?,
             _ => {}
         }
-        Ok(buf)
+        Ok(())
     }
 
-    fn exponent(&mut self, buf: &mut String) -> Result<(), ParseError> {
-        buf.push(self.bump().expect("peeked"));
-        match self.peek() {
-            Some(c) if c == '+' || c == '-' || c.is_ascii_digit() => {
-                buf.push(c);
-                self.bump();
-            }
+    fn exponent(&mut self, e: u8) -> Result<(), ParseError> {
+        self.take_byte(e);
+        match self.peek()? {
+            Some(c) if c == b'+' || c == b'-' || c.is_ascii_digit() => self.take_byte(c),
             _ => {
                 return Err(ParseError {
                     pos: self.pos,
                     message: format!(
                         "number {}: expected a sign or digit after the exponent marker",
-                        crate::format::text::quoted(buf)
+                        crate::format::text::quoted(&String::from_utf8_lossy(&self.raw))
                     ),
                 })
             }
         }
-        self.take_digits(buf);
-        Ok(())
+        self.take_digits()
     }
 
-    /// The current token as an exact number, then advances.
-    pub fn rational(&mut self, what: &str) -> Result<Rational, ParseError> {
-        let Tok::Number(t) = &self.tok else {
+    /// The current number token as an exact value, small when it fits (no allocation then),
+    /// then advances.
+    pub fn number_value(&mut self, what: &str) -> Result<Number, ParseError> {
+        if self.tok != Tok::Number {
             return Err(self.expected(what));
-        };
-        if let Some(e) = crate::scalar::too_many_digits(t, crate::scalar::MAX_NUMBER_DIGITS) {
-            return Err(self.error(format!("{what}: {e}")));
         }
-        let v = parse_rational(t).ok_or_else(|| {
-            self.error(format!(
-                "{what}: {} is not a number (expected a decimal or p/q with q > 0)",
-                crate::format::text::quoted(t)
-            ))
-        })?;
+        let v = match parse_small(&self.text) {
+            Some(v) => Number::Small(v),
+            None => Number::from_rational(self.big_rational(what)?),
+        };
         self.advance()?;
         Ok(v)
     }
 
+    fn big_rational(&self, what: &str) -> Result<Rational, ParseError> {
+        let t = &self.text;
+        if let Some(e) = crate::scalar::too_many_digits(t, crate::scalar::MAX_NUMBER_DIGITS) {
+            return Err(self.error(format!("{what}: {e}")));
+        }
+        parse_rational(t).ok_or_else(|| {
+            self.error(format!(
+                "{what}: {} is not a number (expected a decimal or p/q with q > 0)",
+                crate::format::text::quoted(t)
+            ))
+        })
+    }
+
+    /// The current token as an exact number, then advances.
+    pub fn rational(&mut self, what: &str) -> Result<Rational, ParseError> {
+        Ok(self.number_value(what)?.to_rational())
+    }
+
     /// The current token as an integer, then advances.
     pub fn integer(&mut self, what: &str) -> Result<i64, ParseError> {
-        let Tok::Number(t) = &self.tok else {
+        if self.tok != Tok::Number {
             return Err(self.expected(what));
-        };
+        }
+        let t = &self.text;
         let v = t
             .strip_prefix('+')
             .unwrap_or(t)
@@ -259,23 +403,21 @@ impl<'a> Lexer<'a> {
     }
 
     /// The current token as a quoted label, then advances.
-    pub fn text(&mut self, what: &str) -> Result<String, ParseError> {
-        let Tok::Text(t) = &self.tok else {
+    pub fn take_text(&mut self, what: &str) -> Result<String, ParseError> {
+        if self.tok != Tok::Text {
             return Err(self.expected(what));
-        };
-        let t = t.clone();
+        }
+        let t = std::mem::take(&mut self.text);
         self.advance()?;
         Ok(t)
     }
 
     /// Takes an optional quoted text (a file's comment) if one stands here.
     pub fn optional_text(&mut self) -> Result<Option<String>, ParseError> {
-        let Tok::Text(text) = &self.tok else {
+        if self.tok != Tok::Text {
             return Ok(None);
-        };
-        let text = text.clone();
-        self.advance()?;
-        Ok(Some(text))
+        }
+        Ok(Some(self.take_text("text")?))
     }
 
     /// Requires the current token to be `tok`, then advances.
@@ -288,22 +430,122 @@ impl<'a> Lexer<'a> {
 
     /// Requires the symbol `word`, then advances.
     pub fn keyword(&mut self, word: &str, what: &str) -> Result<(), ParseError> {
-        match &self.tok {
-            Tok::Symbol(s) if s == word => self.advance(),
-            _ => Err(self.expected(what)),
+        if self.tok == Tok::Symbol && self.text == word {
+            self.advance()
+        } else {
+            Err(self.expected(what))
+        }
+    }
+
+    /// Checks that the rest of the input (after the last token read) is UTF-8 text, a buffer at
+    /// a time, without keeping it.
+    pub fn check_rest_utf8(&mut self) -> Result<(), ParseError> {
+        let mut carry: Vec<u8> = Vec::new();
+        loop {
+            let pos = self.here();
+            let buf = self.src.fill_buf().map_err(|e| io_error(pos, e))?;
+            let end = buf.is_empty();
+            let n = buf.len();
+            // File offset of carry[0]: its bytes were counted before.
+            let start = self.offset - carry.len() as u64;
+            carry.extend_from_slice(buf);
+            self.src.consume(n);
+            match std::str::from_utf8(&carry) {
+                Ok(_) => carry.clear(),
+                // A character cut at the buffer's end is completed by the next read.
+                Err(e) if e.error_len().is_none() && !end => {
+                    carry.drain(..e.valid_up_to());
+                }
+                Err(e) => {
+                    return Err(self.error(format!(
+                        "the file is not valid UTF-8 text (a bad byte at byte offset {}, after the last node)",
+                        start + e.valid_up_to() as u64
+                    )))
+                }
+            }
+            self.offset += n as u64;
+            if end {
+                return Ok(());
+            }
         }
     }
 }
 
-/// Decodes bytes as UTF-8, naming the line and column of the first bad byte.
-pub(crate) fn decode_utf8(bytes: &[u8]) -> Result<&str, ParseError> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        let good = std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix");
-        let line = good.matches('\n').count() + 1;
-        let column = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        ParseError {
-            pos: Pos { line, column },
-            message: "the file is not valid UTF-8 text".into(),
+/// An exact number read from a file: small when numerator and denominator fit in 64 bits.
+/// Equal values have equal forms (a value that fits is always `Small`), so the derived `Eq` and
+/// `Hash` are the value's.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Number {
+    /// In lowest terms, fixed size.
+    Small(SmallRational),
+    /// Anything larger.
+    Big(Rational),
+}
+
+impl Number {
+    /// The canonical form of an exact value.
+    pub fn from_rational(r: Rational) -> Self {
+        use num_traits::ToPrimitive;
+        match (r.numer().to_i64(), r.denom().to_i64()) {
+            (Some(numer), Some(denom)) => Number::Small(SmallRational { numer, denom }),
+            _ => Number::Big(r),
         }
+    }
+    /// The exact value.
+    pub fn to_rational(&self) -> Rational {
+        match self {
+            Number::Small(s) => s.to_rational(),
+            Number::Big(r) => r.clone(),
+        }
+    }
+    /// Whether the value is below zero.
+    pub fn is_negative(&self) -> bool {
+        match self {
+            Number::Small(s) => s.numer < 0,
+            Number::Big(r) => num_traits::Signed::is_negative(r),
+        }
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// `[+-]digits` or `[+-]digits/digits` with both parts in 64 bits (denominator > 0), in lowest
+/// terms; `None` for anything else (decimals, exponents, big numbers, bad text), which the exact
+/// parser then handles.
+fn parse_small(t: &str) -> Option<SmallRational> {
+    let (neg, body) = match t.as_bytes().first()? {
+        b'-' => (true, &t[1..]),
+        b'+' => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let (p, q) = match body.split_once('/') {
+        Some((p, q)) => (p, Some(q)),
+        None => (body, None),
+    };
+    let digits = |s: &str| -> Option<u64> {
+        if s.is_empty() || s.len() > 18 || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        s.parse().ok()
+    };
+    let p = digits(p)?;
+    let q = match q {
+        Some(q) => digits(q)?,
+        None => 1,
+    };
+    if q == 0 {
+        return None;
+    }
+    let g = gcd(p, q).max(1);
+    // Both fit in 60 bits (18 digits), so the casts are exact.
+    let numer = (p / g) as i64;
+    Some(SmallRational {
+        numer: if neg { -numer } else { numer },
+        denom: (q / g) as i64,
     })
 }

@@ -14,12 +14,14 @@
 //! `outcome = id ["label" { payoff [,] ... }]`.
 
 mod lexer;
+mod load;
 mod reader;
 mod writer;
 
-pub(crate) use lexer::{decode_utf8, Lexer, Tok};
+pub(crate) use lexer::{Lexer, Tok};
+pub use load::{load_efg, LoadError};
 pub(crate) use reader::read_header;
-pub use reader::{read_efg, read_efg_bytes};
+pub use reader::{read_efg, read_efg_bytes, read_efg_from};
 pub use writer::{gambit_label, is_gambit_label, write_efg};
 pub(crate) use writer::{quote, quote_label};
 
@@ -224,7 +226,7 @@ pub fn game_to_efg(game: &Game) -> EfgGame {
                     efg.infosets[p].push(EfgInfoset {
                         id: id as i64 + 1,
                         label: set.label.clone(),
-                        actions: set.actions.clone(),
+                        actions: set.actions.to_vec(),
                     });
                     efg.infosets[p].len() - 1
                 });
@@ -290,21 +292,32 @@ pub fn normalize_labels(labels: &mut [String]) {
 /// non-empty and unique, else `label#id` (or `#id` for an empty label), so that strategy files
 /// can name every set.
 fn infoset_labels(sets: &[EfgInfoset]) -> Vec<String> {
+    unique_set_labels(
+        &sets
+            .iter()
+            .map(|s| (s.label.as_str(), s.id))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// [`infoset_labels`] on (label, file id) pairs.
+pub(crate) fn unique_set_labels(sets: &[(&str, i64)]) -> Vec<String> {
     let mut counts: HashMap<&str, usize> = HashMap::new();
-    for s in sets {
-        *counts.entry(s.label.as_str()).or_default() += 1;
+    for &(label, _) in sets {
+        *counts.entry(label).or_default() += 1;
     }
+    let unique = |label: &str| !label.is_empty() && counts[label] == 1;
     let mut used: HashSet<String> = sets
         .iter()
-        .filter(|s| !s.label.is_empty() && counts[s.label.as_str()] == 1)
-        .map(|s| s.label.clone())
+        .filter(|&&(label, _)| unique(label))
+        .map(|&(label, _)| label.to_string())
         .collect();
     sets.iter()
-        .map(|s| {
-            if !s.label.is_empty() && counts[s.label.as_str()] == 1 {
-                return s.label.clone();
+        .map(|&(label, id)| {
+            if unique(label) {
+                return label.to_string();
             }
-            let mut c = format!("{}#{}", s.label, s.id);
+            let mut c = format!("{label}#{id}");
             while used.contains(&c) {
                 c.push('#');
             }
@@ -484,26 +497,39 @@ fn efg_to_builder(efg: &EfgGame) -> Result<GameBuilder> {
 }
 
 /// Reads a `.efg` file into a [`Game`], returning the warnings met. Errors name the file, and the
-/// line and column where the text is malformed.
+/// line and column where the text is malformed. The file is streamed ([`load_efg`]); on a
+/// terminal a progress bar shows the bytes read.
 pub fn load_efg_file(path: &std::path::Path) -> Result<(Game, Vec<Warning>)> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let parsed = read_efg_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
-    // Each stage is freed before the next allocates, to keep the peak memory down.
-    drop(bytes);
-    let outside = || {
-        format!(
+    use std::io::IsTerminal;
+    let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bar = (std::io::stderr().is_terminal() && len >= 1 << 24).then(|| {
+        let bar = indicatif::ProgressBar::new(len);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "loading {msg} {bar:30} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+            )
+            .expect("valid template"),
+        );
+        bar.set_message(path.display().to_string());
+        bar
+    });
+    let src = std::io::BufReader::with_capacity(1 << 16, file);
+    let result = load_efg(src, |bytes| {
+        if let Some(b) = &bar {
+            b.set_position(bytes);
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    result.map_err(|e| match e {
+        LoadError::Parse(e) => anyhow::Error::from(e).context(format!("{}", path.display())),
+        LoadError::Outside(m) => anyhow::anyhow!(m).context(format!(
             "{} was read but is outside what bluff's solvers take",
             path.display()
-        )
-    };
-    let builder = efg_to_builder(&parsed.game).with_context(outside)?;
-    let ParsedEfg { game, warnings, .. } = parsed;
-    drop(game);
-    let game = builder
-        .build()
-        .map_err(anyhow::Error::from)
-        .with_context(outside)?;
-    Ok((game, warnings))
+        )),
+    })
 }
 
 #[cfg(test)]
@@ -541,23 +567,23 @@ t "" 4 "P2 wins 1" { -1 1 }
         let game = efg_to_game(g).unwrap();
         assert_eq!(game.infosets[0].len(), 2);
         assert_eq!(game.infosets[1].len(), 1);
-        assert_eq!(game.terminals.len(), 6);
+        assert_eq!(game.num_terminal_nodes(), 6);
         assert_eq!(game.constant_sum, int(0));
     }
 
     #[test]
     fn quoted_labels_follow_gambits_escapes() {
-        let mut lx = Lexer::new(
+        let mut lx = Lexer::over_str(
             r#""a \"b\" c\d" "x
 y""#,
         )
         .unwrap();
-        assert_eq!(lx.tok, Tok::Text("a \"b\" c\\d".into()));
+        assert_eq!((lx.tok, lx.text()), (Tok::Text, "a \"b\" c\\d"));
         // Gambit's quirk: a backslash after a backslash is kept, and escapes the next one too.
-        let lx2 = Lexer::new(r#""a\\b""#).unwrap();
-        assert_eq!(lx2.tok, Tok::Text("a\\\\\\b".into()));
+        let lx2 = Lexer::over_str(r#""a\\b""#).unwrap();
+        assert_eq!((lx2.tok, lx2.text()), (Tok::Text, "a\\\\\\b"));
         lx.advance().unwrap();
-        assert_eq!(lx.tok, Tok::Text("x\ny".into()));
+        assert_eq!((lx.tok, lx.text()), (Tok::Text, "x\ny"));
         assert_eq!(quote("a \"b\" c\\d").unwrap(), r#""a \"b\" c\d""#);
         assert!(quote("ends\\").is_err());
     }

@@ -1,6 +1,6 @@
 //! The `.efg` reader: text to an [`EfgGame`], with line and column in every error.
 
-use super::lexer::{decode_utf8, Lexer, Tok};
+use super::lexer::{Lexer, Tok};
 use super::writer::is_gambit_label;
 use super::{
     EfgChanceInfoset, EfgGame, EfgInfoset, EfgNode, EfgNodeKind, EfgOutcome, ParseError, ParsedEfg,
@@ -9,9 +9,10 @@ use super::{
 use crate::scalar::{format_rational, Rational};
 use num_traits::{One, Signed, Zero};
 use std::collections::HashMap;
+use std::io::BufRead;
 
-struct Reader<'a> {
-    lx: Lexer<'a>,
+struct Reader<R: BufRead> {
+    lx: Lexer<R>,
     game: EfgGame,
     node_pos: Vec<Pos>,
     warnings: Vec<Warning>,
@@ -21,27 +22,26 @@ struct Reader<'a> {
 }
 
 /// Reads the header that `.efg` and `.nfg` share: `KIND VERSION R|D "title" { "player" ... }`.
-pub(crate) fn read_header(
-    lx: &mut Lexer,
+pub(crate) fn read_header<R: BufRead>(
+    lx: &mut Lexer<R>,
     kind: &str,
     version: &str,
     version_expected: &str,
 ) -> Result<(String, Vec<String>), ParseError> {
     lx.keyword(kind, &format!("the file type \"{kind}\" at the start"))?;
     match &lx.tok {
-        Tok::Number(t) if t == version => lx.advance()?,
+        Tok::Number if lx.text() == version => lx.advance()?,
         _ => return Err(lx.expected(version_expected)),
     }
     match &lx.tok {
-        Tok::Symbol(s) if s == "R" || s == "D" => lx.advance()?,
+        Tok::Symbol if lx.text() == "R" || lx.text() == "D" => lx.advance()?,
         _ => return Err(lx.expected("the number type \"R\" or \"D\"")),
     }
-    let title = lx.text("the game title (a quoted label)")?;
+    let title = lx.take_text("the game title (a quoted label)")?;
     lx.expect(Tok::LBrace, "'{' opening the player list")?;
     let mut players = Vec::new();
-    while let Tok::Text(name) = &lx.tok {
-        players.push(name.clone());
-        lx.advance()?;
+    while lx.tok == Tok::Text {
+        players.push(lx.take_text("a player name")?);
     }
     lx.expect(
         Tok::RBrace,
@@ -52,7 +52,12 @@ pub(crate) fn read_header(
 
 /// Reads `.efg` text. Every malformed input gives a [`ParseError`] naming line and column.
 pub fn read_efg(text: &str) -> Result<ParsedEfg, ParseError> {
-    let mut lx = Lexer::new(text)?;
+    read_efg_from(text.as_bytes())
+}
+
+/// Reads `.efg` text from a buffered stream into the general tree.
+pub fn read_efg_from<R: BufRead>(src: R) -> Result<ParsedEfg, ParseError> {
+    let mut lx = Lexer::new(src)?;
     let (title, players) = read_header(
         &mut lx,
         "EFG",
@@ -84,7 +89,7 @@ pub fn read_efg(text: &str) -> Result<ParsedEfg, ParseError> {
             pos: r.lx.pos,
             message: format!(
                 "{} after the last node of the tree: ignored (as Gambit does)",
-                r.lx.tok.describe()
+                r.lx.describe()
             ),
         });
     }
@@ -138,24 +143,30 @@ fn label_rule_warning(game: &EfgGame, node_pos: &[Pos]) -> Option<Warning> {
         }
     }
     let (pos, first) = bad.first()?.clone();
-    Some(Warning {
+    Some(label_warning(pos, &first, bad.len()))
+}
+
+/// The warning for `count` distinct labels breaking Gambit 16's rule, `first` the first met.
+pub(crate) fn label_warning(pos: Pos, first: &str, count: usize) -> Warning {
+    let bad_len = count;
+    Warning {
         pos,
         message: format!(
             "{first} breaks Gambit 16's label rule (printable ASCII, single spaces, no space at either end){}; bluff reads it, Gambit 16 would refuse the file, and `bluff export` rewrites such labels",
-            match bad.len() {
+            match bad_len {
                 1 => String::new(),
                 n => format!(" ({} more distinct labels do too)", n - 1),
             }
         ),
-    })
+    }
 }
 
 /// Reads `.efg` bytes (which must be UTF-8).
 pub fn read_efg_bytes(bytes: &[u8]) -> Result<ParsedEfg, ParseError> {
-    read_efg(decode_utf8(bytes)?)
+    read_efg_from(bytes)
 }
 
-impl Reader<'_> {
+impl<R: BufRead> Reader<R> {
     /// Reads the nodes in pre-order without recursion (deep files must not overflow the stack).
     fn tree(&mut self) -> Result<(), ParseError> {
         let mut open: Vec<(usize, usize)> = Vec::new();
@@ -196,8 +207,8 @@ impl Reader<'_> {
     /// Reads one node's own entry. Its `children` temporarily holds placeholders, one per child.
     fn node(&mut self) -> Result<usize, ParseError> {
         let pos = self.lx.pos;
-        let letter = match &self.lx.tok {
-            Tok::Symbol(s) if s == "c" || s == "p" || s == "t" => s.clone(),
+        let letter = match self.lx.tok {
+            Tok::Symbol if matches!(self.lx.text(), "c" | "p" | "t") => self.lx.text().to_string(),
             _ => {
                 return Err(self
                     .lx
@@ -207,7 +218,7 @@ impl Reader<'_> {
         self.lx.advance()?;
         let name = self
             .lx
-            .text("the node's name (a quoted label, may be \"\")")?;
+            .take_text("the node's name (a quoted label, may be \"\")")?;
         let (kind, num_children) = match letter.as_str() {
             "c" => {
                 let infoset = self.chance_infoset()?;
@@ -240,22 +251,22 @@ impl Reader<'_> {
         let id_pos = self.lx.pos;
         let id = self.lx.integer("the chance information set's id")?;
         let known = self.chance_ids.get(&id).copied();
-        let Tok::Text(_) = &self.lx.tok else {
+        if self.lx.tok != Tok::Text {
             return known.ok_or_else(|| ParseError {
                 pos: id_pos,
                 message: format!(
                     "chance information set {id} is used here before it is described (expected its label and {{ \"outcome\" probability ... }})"
                 ),
             });
-        };
-        let label = self.lx.text("label")?;
+        }
+        let label = self.lx.take_text("label")?;
         let brace = self.lx.pos;
         self.lx
             .expect(Tok::LBrace, "'{' opening the chance outcomes")?;
         let mut actions = Vec::new();
         let mut probs = Vec::new();
         loop {
-            actions.push(self.lx.text("a quoted chance outcome label")?);
+            actions.push(self.lx.take_text("a quoted chance outcome label")?);
             let p_pos = self.lx.pos;
             let p = self.lx.rational("the chance outcome's probability")?;
             if p.is_negative() {
@@ -328,19 +339,19 @@ impl Reader<'_> {
         let id_pos = self.lx.pos;
         let id = self.lx.integer("the information set's id")?;
         let known = self.player_ids[player].get(&id).copied();
-        let Tok::Text(_) = &self.lx.tok else {
+        if self.lx.tok != Tok::Text {
             return known.map(|k| (player, k)).ok_or_else(|| ParseError {
                 pos: id_pos,
                 message: format!(
                     "information set {id} of player {number} is used here before it is described (expected its label and {{ \"action\" ... }})"
                 ),
             });
-        };
-        let label = self.lx.text("label")?;
+        }
+        let label = self.lx.take_text("label")?;
         self.lx.expect(Tok::LBrace, "'{' opening the action list")?;
         let mut actions = Vec::new();
         loop {
-            actions.push(self.lx.text("a quoted action label")?);
+            actions.push(self.lx.take_text("a quoted action label")?);
             if self.lx.tok == Tok::RBrace {
                 self.lx.advance()?;
                 break;
@@ -369,7 +380,7 @@ impl Reader<'_> {
         let id_pos = self.lx.pos;
         let id = self.lx.integer("the outcome id (0 for none)")?;
         let known = self.outcome_ids.get(&id).copied();
-        let Tok::Text(_) = &self.lx.tok else {
+        if self.lx.tok != Tok::Text {
             if id == 0 {
                 return Ok(None);
             }
@@ -379,13 +390,13 @@ impl Reader<'_> {
                     "outcome {id} is used here before it is described (expected its label and {{ payoffs }})"
                 ),
             });
-        };
+        }
         if id == 0 {
             return Err(self
                 .lx
                 .error("outcome 0 is the null outcome and cannot have a label or payoffs"));
         }
-        let label = self.lx.text("label")?;
+        let label = self.lx.take_text("label")?;
         self.lx.expect(Tok::LBrace, "'{' opening the payoffs")?;
         let n = self.game.players.len();
         let mut payoffs = Vec::with_capacity(n);
