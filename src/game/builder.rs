@@ -389,7 +389,10 @@ impl GameBuilder {
 }
 
 /// The shared copy of an action list, adding it when new.
-pub(crate) fn shared_labels(lists: &mut HashMap<Labels, ()>, labels: &[String]) -> Labels {
+pub(crate) fn shared_labels<S: std::hash::BuildHasher>(
+    lists: &mut HashMap<Labels, (), S>,
+    labels: &[String],
+) -> Labels {
     if let Some((k, _)) = lists.get_key_value(labels) {
         return k.clone();
     }

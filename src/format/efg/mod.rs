@@ -264,6 +264,15 @@ pub fn game_to_efg(game: &Game) -> EfgGame {
 /// Makes labels distinct and non-empty as Gambit does on reading: an empty or repeated label
 /// `x` becomes `x_1`, `x_2`, ... (skipping names already in use).
 pub fn normalize_labels(labels: &mut [String]) {
+    // The usual case, short lists of distinct non-empty labels, needs no tables.
+    if labels.len() <= 16
+        && labels
+            .iter()
+            .enumerate()
+            .all(|(i, l)| !l.is_empty() && !labels[..i].contains(l))
+    {
+        return;
+    }
     let mut counts: HashMap<String, usize> = HashMap::new();
     for l in labels.iter() {
         *counts.entry(l.clone()).or_default() += 1;
