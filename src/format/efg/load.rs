@@ -192,6 +192,9 @@ struct Outcome {
     payoffs: u32,
 }
 
+/// A chance set's label and each outcome's (raw label id, raw probability id).
+type ChanceContent = (String, Vec<(u32, u32)>);
+
 /// A node whose children are still being read.
 struct Open {
     next: u32,
@@ -220,7 +223,7 @@ struct Loader<R: BufRead> {
     action_lists: FxMap<Labels, ()>,
     /// Chance sets by content (label, then each outcome's raw label and probability ids), so
     /// that the many sets with equal outcomes share one run of [`ChanceOutcome`]s.
-    chance_contents: FxMap<(String, Vec<(u32, u32)>), (u32, bool)>,
+    chance_contents: FxMap<ChanceContent, (u32, bool)>,
     outcomes: Vec<Outcome>,
     outcome_ids: IdMap,
     labels: Table<String>,
