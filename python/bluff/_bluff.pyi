@@ -100,6 +100,7 @@ class SolveResult:
     iterations: int
     curve: list[tuple[int, float, float]]
     seconds: float
+    setup_seconds: float
     wall_seconds: float
     stats: dict[str, Any] | None
 

@@ -1,41 +1,37 @@
-//! `bluff.from_openspiel`: one iterative traversal of a pyspiel game into bluff's builder.
+//! `bluff.from_openspiel`: one depth-first traversal of a pyspiel game into bluff's builder.
 //!
-//! The traversal runs in Rust and calls the pyspiel objects through the Python API, which
-//! measured faster than a Python loop feeding `bluff.GameBuilder` (bench/python_convert.py).
+//! Two threads share the work: this one (holding the GIL) walks the pyspiel states with as
+//! few Python calls per node as the tree allows and sends compact records down a bounded
+//! channel; a second thread, which never touches Python, replays them into `GameBuilder`
+//! in the same depth-first order and compiles the game. The Python calls set the pace, and
+//! only the states on the current path (and their unexpanded siblings) are alive.
 
 use crate::convert::float_to_rational;
 use crate::errors::{GameError, UnsupportedGameError};
 use crate::game::Game;
-use bluff::game::{GameBuilder, NodeRef};
+use bluff::game::{self as model, GameBuilder, NodeRef};
 use bluff::scalar::Rational;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use num_traits::{One, Signed, Zero};
 use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 
 /// How many nodes between progress updates and Ctrl-C checks.
 const TICK: usize = 1 << 13;
+/// Records per message to the builder thread, and messages in flight: enough to keep both
+/// threads busy, small enough to bound the memory in between (a few MB).
+const BATCH: usize = 2048;
+const IN_FLIGHT: usize = 8;
 
 /// Reads a pybind11 enum's member name (`gt.utility.name` -> `"ZERO_SUM"`).
 fn enum_name(obj: &Bound<'_, PyAny>, attr: &str) -> PyResult<String> {
     obj.getattr(attr)?.getattr("name")?.extract()
-}
-
-/// Exact payoffs and probabilities from OpenSpiel's doubles, cached by bit pattern.
-struct Rationals(HashMap<u64, Rational>);
-
-impl Rationals {
-    fn get(&mut self, x: f64, what: &dyn Fn() -> String) -> PyResult<Rational> {
-        if let Some(r) = self.0.get(&x.to_bits()) {
-            return Ok(r.clone());
-        }
-        let r = float_to_rational(x)
-            .ok_or_else(|| GameError::new_err(format!("{}: {x} is not finite", what())))?;
-        self.0.insert(x.to_bits(), r.clone());
-        Ok(r)
-    }
 }
 
 /// Checks the game type; returns the game to traverse (simultaneous-move games through
@@ -80,8 +76,69 @@ fn checked_game<'py>(game: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     }
 }
 
-/// Cached per information set: OpenSpiel's legal action ids and bluff's action labels.
-type InfosetCache = HashMap<(usize, String), (Vec<i64>, Vec<String>)>;
+/// A fast non-cryptographic hasher for the information-state strings (FxHash's word-at-a-time
+/// multiply-rotate): OpenSpiel's strings are long (130 bytes in goofspiel) and are hashed once
+/// per decision node, where SipHash cost more than the pyspiel call that made them.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::K);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Fast-hashed map (see [`FxHasher`]).
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// One visited node (or a new information set) as the traversal sends it to the builder
+/// thread, which pops the matching node off its own depth-first stack.
+enum Record {
+    /// A new information set; `Decision` records refer to sets by their order of arrival.
+    NewSet {
+        player: usize,
+        label: String,
+        actions: Vec<String>,
+    },
+    /// A decision node in a set announced by an earlier `NewSet`.
+    Decision { set: u32 },
+    /// A chance node's outcome labels and OpenSpiel's probabilities.
+    Chance {
+        labels: Vec<String>,
+        probs: Vec<f64>,
+    },
+    /// A terminal's `returns()`.
+    Terminal([f64; 2]),
+}
 
 /// Unique labels for actions: `action_to_string`, with the action id added to repeats.
 fn action_labels(state: &Bound<'_, PyAny>, player: i64, legal: &[i64]) -> PyResult<Vec<String>> {
@@ -104,8 +161,21 @@ fn action_labels(state: &Bound<'_, PyAny>, player: i64, legal: &[i64]) -> PyResu
     Ok(labels)
 }
 
+/// True when the Python list of ints `list` equals `ids` (compared in place, no copy).
+fn same_ids(list: &Bound<'_, PyList>, ids: &[i64]) -> PyResult<bool> {
+    if list.len() != ids.len() {
+        return Ok(false);
+    }
+    for (item, &id) in list.iter().zip(ids) {
+        if item.extract::<i64>()? != id {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// Imports a two-player zero-sum or constant-sum OpenSpiel game with perfect recall by one
-/// iterative traversal: information sets from `information_state_string`, chance from
+/// depth-first traversal: information sets from `information_state_string`, chance from
 /// `chance_outcomes()` (probabilities read as the simplest fractions that round to them),
 /// payoffs from `returns()`. Simultaneous-move games go through `pyspiel.convert_to_turn_based`.
 /// Refuses more than `max_nodes` nodes. `progress` shows a counter on stderr (default: when
@@ -124,23 +194,85 @@ pub fn from_openspiel(
     let bar = if show {
         ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
             ProgressStyle::with_template(
-                "{spinner} importing {msg}: {pos} nodes ({per_sec}, {elapsed})",
+                "{spinner} importing {prefix}: {human_pos} nodes, {msg} ({elapsed})",
             )
             .expect("valid template"),
         )
     } else {
         ProgressBar::hidden()
     };
-    bar.set_message(name.clone());
+    bar.set_prefix(name.clone());
 
-    let mut builder = GameBuilder::new(name.clone(), "Player 0", "Player 1");
-    let mut numbers = Rationals(HashMap::new());
-    let mut infosets: InfosetCache = HashMap::new();
-    let mut stack: Vec<(Bound<'_, PyAny>, NodeRef)> =
-        vec![(game.call_method0("new_initial_state")?, builder.root())];
-    let (is_terminal, is_chance, current_player, returns, chance_outcomes) = (
-        intern!(py, "is_terminal"),
-        intern!(py, "is_chance_node"),
+    let abort = AtomicBool::new(false);
+    let (walked, built) = std::thread::scope(|scope| {
+        // The builder thread starts with the second batch: small games are replayed here,
+        // after the walk, without a thread to start and wait for.
+        let mut worker = None;
+        let mut send = |batch: Vec<Record>| -> bool {
+            let (sender, _) = worker.get_or_insert_with(|| {
+                let (sender, receiver) = mpsc::sync_channel::<Vec<Record>>(IN_FLIGHT);
+                let replaying = scope.spawn(|| replay(&name, receiver, &abort));
+                (sender, replaying)
+            });
+            // Blocking here (without the GIL) while the builder is behind bounds the memory.
+            py.allow_threads(|| sender.send(batch)).is_ok()
+        };
+        let walked = walk(py, &game, &name, max_nodes, &bar, &mut send);
+        match (walked, worker) {
+            (Ok(last), None) => {
+                let (sender, receiver) = mpsc::sync_channel(1);
+                sender.send(last).expect("the receiver is alive");
+                drop(sender);
+                (
+                    Ok(()),
+                    Ok(py.allow_threads(|| replay(&name, receiver, &abort))),
+                )
+            }
+            (walked, Some((sender, replaying))) => {
+                let walked = match walked {
+                    Ok(last) => {
+                        let _ = py.allow_threads(|| sender.send(last));
+                        Ok(())
+                    }
+                    Err(e) => {
+                        abort.store(true, Ordering::Relaxed);
+                        Err(e)
+                    }
+                };
+                // Closing the channel only now: the builder must not compile a cut tree.
+                drop(sender);
+                // The builder thread compiles the game after the last record: without the GIL.
+                (walked, py.allow_threads(|| replaying.join()))
+            }
+            (Err(e), None) => (Err(e), Ok(Err(None))),
+        }
+    });
+    bar.finish_and_clear();
+    let built = built.map_err(|_| GameError::new_err("the builder thread panicked"))?;
+    match (walked, built) {
+        (Err(e), _) => Err(e),
+        // A refused record stops the builder first; the walk then only saw the channel close.
+        (_, Err(Some(message))) => Err(GameError::new_err(message)),
+        (Ok(()), Ok(game)) => Ok(Game::new(game)),
+        (Ok(()), Err(None)) => unreachable!("the builder stops early only on error or abort"),
+    }
+}
+
+/// The Python side: walks the pyspiel states depth-first, making one record per node, and
+/// hands full batches to `send`; returns the last, partial batch. Returns early (with an
+/// empty batch) when `send` says the builder has hung up after an error of its own.
+fn walk(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    name: &str,
+    max_nodes: usize,
+    bar: &ProgressBar,
+    send: &mut dyn FnMut(Vec<Record>) -> bool,
+) -> PyResult<Vec<Record>> {
+    let player_ids = py.import("pyspiel")?.getattr("PlayerId")?;
+    let terminal_id: i64 = player_ids.getattr("TERMINAL")?.extract()?;
+    let chance_id: i64 = player_ids.getattr("CHANCE")?.extract()?;
+    let (current_player, returns, chance_outcomes) = (
         intern!(py, "current_player"),
         intern!(py, "returns"),
         intern!(py, "chance_outcomes"),
@@ -150,91 +282,209 @@ pub fn from_openspiel(
         intern!(py, "information_state_string"),
         intern!(py, "child"),
     );
+
+    // Information-state strings are hashed once per node and copied once per set.
+    let mut set_ids: [FxMap<Box<str>, u32>; 2] = [FxMap::default(), FxMap::default()];
+    let mut set_legal: Vec<Vec<i64>> = Vec::new();
+    let mut batch: Vec<Record> = Vec::with_capacity(BATCH);
+    // Depth-first: only the current path's states and their unexpanded siblings are alive.
+    let mut stack: Vec<Bound<'_, PyAny>> = vec![game.call_method0("new_initial_state")?];
+    let mut nodes = 1usize;
     let mut visited = 0usize;
-    let gerr =
-        |e: bluff::game::GameError| GameError::new_err(format!("OpenSpiel game {name}: {e}"));
-    while let Some((state, node)) = stack.pop() {
+    let mut actions: Vec<i64> = Vec::new();
+    while let Some(state) = stack.pop() {
         visited += 1;
         if visited.is_multiple_of(TICK) {
             bar.set_position(visited as u64);
+            let rate = visited as f64 / bar.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!(
+                "{} information sets, {} nodes/s",
+                HumanCount(set_legal.len() as u64),
+                HumanCount(rate as u64)
+            ));
             py.check_signals()?;
         }
-        if state.call_method0(is_terminal)?.extract::<bool>()? {
-            let r: Vec<f64> = state.call_method0(returns)?.extract()?;
-            let what = || format!("OpenSpiel game {name}: a terminal's return");
-            let payoffs = [numbers.get(r[0], &what)?, numbers.get(r[1], &what)?];
-            builder.terminal(node, payoffs).map_err(gerr)?;
-            continue;
-        }
-        let children: Vec<(i64, NodeRef)> = if state.call_method0(is_chance)?.extract::<bool>()? {
-            let outcomes: Vec<(i64, f64)> = state.call_method0(chance_outcomes)?.extract()?;
-            let ids: Vec<i64> = outcomes.iter().map(|o| o.0).collect();
-            let labels = action_labels(&state, -1, &ids)?;
-            let what = || format!("OpenSpiel game {name}: a chance probability");
-            let mut probs = Vec::with_capacity(outcomes.len());
-            for &(_, p) in &outcomes {
-                probs.push(numbers.get(p, &what)?);
-            }
-            // OpenSpiel's doubles may sum to 1 only within rounding: rescale exactly then.
-            let sum: Rational = probs.iter().sum();
-            if !sum.is_one() {
-                let off = (&sum - Rational::one()).abs();
-                if off > Rational::new(1.into(), 1_000_000_000.into()) || sum.is_zero() {
-                    return Err(GameError::new_err(format!(
-                        "OpenSpiel game {name}: chance probabilities {:?} sum to {}, not 1",
-                        outcomes.iter().map(|o| o.1).collect::<Vec<_>>(),
-                        bluff::scalar::rational_to_f64(&sum)
-                    )));
-                }
-                for p in probs.iter_mut() {
-                    *p = &*p / &sum;
-                }
-            }
-            let kids = builder
-                .chance(node, labels.into_iter().zip(probs).collect())
-                .map_err(gerr)?;
-            ids.into_iter().zip(kids).collect()
-        } else {
-            let player: i64 = state.call_method0(current_player)?.extract()?;
-            if !(0..=1).contains(&player) {
+        // One call classifies the node: OpenSpiel's current player is TERMINAL (-4) at
+        // terminals and CHANCE (-1) at chance nodes.
+        let player: i64 = state.call_method0(current_player)?.extract()?;
+        actions.clear();
+        if player == terminal_id {
+            let r = state.call_method0(returns)?;
+            let r = r.downcast::<PyList>()?;
+            if r.len() != 2 {
                 return Err(UnsupportedGameError::new_err(format!(
-                    "OpenSpiel game {name}: a state's current player is {player}, expected 0 or 1"
+                    "OpenSpiel game {name}: a terminal's returns have {} entries, expected 2",
+                    r.len()
                 )));
             }
-            let label: String = state.call_method1(info_string, (player,))?.extract()?;
-            let legal: Vec<i64> = state.call_method0(legal_actions)?.extract()?;
-            let key = (player as usize, label);
-            let labels = match infosets.get(&key) {
-                Some((ids, labels)) if *ids == legal => labels.clone(),
-                Some((ids, _)) => {
-                    return Err(GameError::new_err(format!(
-                        "OpenSpiel game {name}: information set {:?} of player {player} has legal actions {legal:?} at one state and {ids:?} at another",
-                        key.1
-                    )))
+            batch.push(Record::Terminal([
+                r.get_item(0)?.extract()?,
+                r.get_item(1)?.extract()?,
+            ]));
+        } else if player == chance_id {
+            let outcomes: Vec<(i64, f64)> = state.call_method0(chance_outcomes)?.extract()?;
+            actions.extend(outcomes.iter().map(|o| o.0));
+            batch.push(Record::Chance {
+                labels: action_labels(&state, chance_id, &actions)?,
+                probs: outcomes.iter().map(|o| o.1).collect(),
+            });
+        } else if player == 0 || player == 1 {
+            let p = player as usize;
+            let label = state.call_method1(info_string, (player,))?;
+            let label = label.downcast::<PyString>()?.to_str()?;
+            let legal = state.call_method0(legal_actions)?;
+            let legal = legal.downcast::<PyList>()?;
+            let set = match set_ids[p].get(label) {
+                Some(&set) => {
+                    let known = &set_legal[set as usize];
+                    if !same_ids(legal, known)? {
+                        return Err(GameError::new_err(format!(
+                            "OpenSpiel game {name}: information set {label:?} of player {player} has legal actions {:?} at one state and {known:?} at another",
+                            legal.extract::<Vec<i64>>()?,
+                        )));
+                    }
+                    set
                 }
                 None => {
-                    let labels = action_labels(&state, player, &legal)?;
-                    infosets.insert(key.clone(), (legal.clone(), labels.clone()));
-                    labels
+                    let ids: Vec<i64> = legal.extract()?;
+                    batch.push(Record::NewSet {
+                        player: p,
+                        label: label.to_owned(),
+                        actions: action_labels(&state, player, &ids)?,
+                    });
+                    let set = set_legal.len() as u32;
+                    set_legal.push(ids);
+                    set_ids[p].insert(label.into(), set);
+                    set
                 }
             };
-            let kids = builder
-                .decision(node, key.0, &key.1, &labels)
-                .map_err(gerr)?;
-            legal.into_iter().zip(kids).collect()
-        };
-        if builder.num_nodes() > max_nodes {
+            actions.extend_from_slice(&set_legal[set as usize]);
+            batch.push(Record::Decision { set });
+        } else {
             return Err(UnsupportedGameError::new_err(format!(
-                "OpenSpiel game {name} has more than max_nodes={max_nodes} nodes; pass a larger max_nodes to import it"
+                "OpenSpiel game {name}: a state's current player is {player}, expected a player (0 or 1), chance ({chance_id}) or terminal ({terminal_id})"
             )));
         }
-        // Reverse so that the first action's subtree is built first (depth-first order).
-        for (action, kid) in children.into_iter().rev() {
-            stack.push((state.call_method1(child, (action,))?, kid));
+        nodes += actions.len();
+        if nodes > max_nodes {
+            return Err(UnsupportedGameError::new_err(format!(
+                "OpenSpiel game {name} has more than max_nodes={} nodes; pass a larger max_nodes to import it",
+                HumanCount(max_nodes as u64)
+            )));
+        }
+        // Reverse so that the first action's subtree comes first (the builder's order too).
+        for &action in actions.iter().rev() {
+            stack.push(state.call_method1(child, (action,))?);
+        }
+        if batch.len() >= BATCH && !send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))) {
+            return Ok(Vec::new()); // the builder stopped on an error, which it reports
         }
     }
     bar.set_position(visited as u64);
-    bar.finish_and_clear();
-    let game = py.allow_threads(|| builder.build()).map_err(gerr)?;
-    Ok(Game::new(game))
+    Ok(batch)
+}
+
+/// The builder side: replays the records into a `GameBuilder` in the walk's depth-first order
+/// and compiles the game. `Err(None)` when told to stop, `Err(Some(message))` on a refusal.
+fn replay(
+    name: &str,
+    receiver: mpsc::Receiver<Vec<Record>>,
+    abort: &AtomicBool,
+) -> Result<model::Game, Option<String>> {
+    let refuse = |e: model::GameError| Some(format!("OpenSpiel game {name}: {e}"));
+    let mut builder = GameBuilder::new(name, "Player 0", "Player 1");
+    let mut numbers: FxMap<u64, Rational> = FxMap::default();
+    let mut exact = |x: f64, what: &str| -> Result<Rational, Option<String>> {
+        if let Some(r) = numbers.get(&x.to_bits()) {
+            return Ok(r.clone());
+        }
+        let r = float_to_rational(x)
+            .ok_or_else(|| Some(format!("OpenSpiel game {name}: {what} {x} is not finite")))?;
+        numbers.insert(x.to_bits(), r.clone());
+        Ok(r)
+    };
+    // Normalised chance distributions, keyed by the doubles' bit patterns.
+    let mut distributions: FxMap<Vec<u64>, Vec<Rational>> = FxMap::default();
+    let mut sets: Vec<(usize, String, Vec<String>)> = Vec::new();
+    let mut stack: Vec<NodeRef> = vec![builder.root()];
+    for batch in receiver {
+        if abort.load(Ordering::Relaxed) {
+            return Err(None);
+        }
+        for record in batch {
+            let kids = match record {
+                Record::NewSet {
+                    player,
+                    label,
+                    actions,
+                } => {
+                    sets.push((player, label, actions));
+                    continue;
+                }
+                Record::Decision { set } => {
+                    let node = stack.pop().expect("the walk sends one record per node");
+                    let (player, label, actions) = &sets[set as usize];
+                    builder
+                        .decision(node, *player, label, actions)
+                        .map_err(refuse)?
+                }
+                Record::Chance { labels, probs } => {
+                    let node = stack.pop().expect("the walk sends one record per node");
+                    let bits: Vec<u64> = probs.iter().map(|p| p.to_bits()).collect();
+                    let exact_probs = match distributions.get(&bits) {
+                        Some(p) => p.clone(),
+                        None => {
+                            let p = chance_distribution(name, &probs, &mut exact)?;
+                            distributions.insert(bits, p.clone());
+                            p
+                        }
+                    };
+                    builder
+                        .chance(node, labels.into_iter().zip(exact_probs).collect())
+                        .map_err(refuse)?
+                }
+                Record::Terminal([r0, r1]) => {
+                    let node = stack.pop().expect("the walk sends one record per node");
+                    let payoffs = [
+                        exact(r0, "a terminal's return")?,
+                        exact(r1, "a terminal's return")?,
+                    ];
+                    builder.terminal(node, payoffs).map_err(refuse)?;
+                    continue;
+                }
+            };
+            stack.extend(kids.into_iter().rev());
+        }
+    }
+    if abort.load(Ordering::Relaxed) {
+        return Err(None);
+    }
+    builder.build().map_err(refuse)
+}
+
+/// A chance node's probabilities as exact fractions; OpenSpiel's doubles may sum to 1 only
+/// within rounding, and are then rescaled exactly.
+fn chance_distribution(
+    name: &str,
+    probs: &[f64],
+    exact: &mut impl FnMut(f64, &str) -> Result<Rational, Option<String>>,
+) -> Result<Vec<Rational>, Option<String>> {
+    let mut exact_probs = Vec::with_capacity(probs.len());
+    for &p in probs {
+        exact_probs.push(exact(p, "a chance probability")?);
+    }
+    let sum: Rational = exact_probs.iter().sum();
+    if !sum.is_one() {
+        let off = (&sum - Rational::one()).abs();
+        if off > Rational::new(1.into(), 1_000_000_000.into()) || sum.is_zero() {
+            return Err(Some(format!(
+                "OpenSpiel game {name}: chance probabilities {probs:?} sum to {}, not 1",
+                bluff::scalar::rational_to_f64(&sum)
+            )));
+        }
+        for p in exact_probs.iter_mut() {
+            *p = &*p / &sum;
+        }
+    }
+    Ok(exact_probs)
 }

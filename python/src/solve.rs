@@ -36,6 +36,8 @@ pub struct SolveResult {
     pub curve: Vec<(u64, f64, f64)>,
     /// Solving time in seconds (without exploitability measurements).
     pub seconds: f64,
+    /// Seconds spent setting the solver up before its first iteration (not in `seconds`).
+    pub setup_seconds: f64,
     /// Total wall time of the call in seconds, measurements included.
     pub wall_seconds: f64,
     /// LP statistics (`"lp"` only): sizes, pivots and phase times.
@@ -151,10 +153,12 @@ pub fn solve(
         time: time.map(Duration::from_secs_f64),
     };
     let wall = Instant::now();
-    let (points, avg, current, iters, interrupted) = py.allow_threads(|| -> PyResult<_> {
+    let (points, avg, current, iters, interrupted, setup) = py.allow_threads(|| -> PyResult<_> {
+        let setup = Instant::now();
         let mut solver = CfrSolver::new(&g, params)
             .with_threads(threads)
             .map_err(|e| to_py_err(e, false))?;
+        let setup = setup.elapsed().as_secs_f64();
         let mut last_check = Instant::now();
         let mut interrupted: Option<PyErr> = None;
         let points = solver.run_interruptible(&g, &stop, check_every, |_| {
@@ -176,6 +180,7 @@ pub fn solve(
             solver.current_profile(),
             solver.iterations(),
             interrupted,
+            setup,
         ))
     })?;
     if let Some(e) = interrupted {
@@ -214,6 +219,7 @@ pub fn solve(
             .map(|p| (p.iteration, p.exploitability, p.seconds))
             .collect(),
         seconds: last.seconds,
+        setup_seconds: setup,
         wall_seconds: wall.elapsed().as_secs_f64(),
         stats: None,
     })
@@ -261,6 +267,7 @@ fn solve_lp(py: Python<'_>, game: Py<Game>, threads: usize) -> PyResult<SolveRes
         iterations: 0,
         curve: Vec::new(),
         seconds,
+        setup_seconds: 0.0,
         wall_seconds: wall.elapsed().as_secs_f64(),
         stats: Some(stats.unbind()),
     })

@@ -245,3 +245,34 @@ def test_every_cfr_variant_matches_the_cli(cli, algo: str) -> None:
 def test_scheduled_variants_need_iterations() -> None:
     with pytest.raises(ValueError, match="iterations"):
         bluff.solve(bluff.game("kuhn"), algo="hs-dcfr", target=1e-3)
+
+
+def test_stubs_declare_every_public_name_and_every_name_has_a_docstring():
+    """python/bluff/_bluff.pyi lists exactly the extension's public functions, classes and
+    members, and each of them has a docstring (from the Rust doc comments)."""
+    import ast
+    import inspect
+    import pathlib
+
+    stub = ast.parse((pathlib.Path(bluff.__file__).parent / "_bluff.pyi").read_text())
+    declared: dict[str, set[str]] = {}
+    for node in stub.body:
+        if isinstance(node, ast.ClassDef):
+            declared[node.name] = {
+                n.name if isinstance(n, ast.FunctionDef) else n.target.id
+                for n in node.body
+                if isinstance(n, (ast.FunctionDef, ast.AnnAssign))
+            }
+        elif isinstance(node, ast.FunctionDef):
+            declared[node.name] = set()
+    errors = {"GameError", "UnsupportedGameError", "FormatError", "PolicyError", "BluffWarning"}
+    public = [n for n in bluff.__all__ if not n.startswith("_")]
+    assert set(declared) == set(public)
+    for name in public:
+        obj = getattr(bluff, name)
+        assert obj.__doc__, name
+        if inspect.isclass(obj) and name not in errors:
+            members = {m for m in vars(obj) if not m.startswith("_")}
+            assert members == declared[name] - {"__init__"}, name
+            for m in members:
+                assert getattr(obj, m).__doc__, f"{name}.{m}"

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import _thread
+import math
+import threading
+import time
+import types
+from fractions import Fraction
+
 import numpy as np
 import pyspiel
 import pytest
@@ -146,3 +153,190 @@ def test_every_builtin_game_exported_to_efg_loads_in_openspiel(tmp_path):
         if game.num_nodes < 5000:
             theirs_os = os_exploitability.nash_conv(og, bluff.Policy.uniform(back).to_openspiel(og))
             assert abs(float(ours.nash_conv) - theirs_os) < 1e-9, name
+
+
+class TreeState:
+    """A pyspiel-like state over a nested tree, for importer cases OpenSpiel's games never
+    produce. A node is ("chance", [(action, prob, child)]), ("move", player, info, {action:
+    child}) or ("end", returns); an `info` of None makes information_state_string raise."""
+
+    def __init__(self, node):
+        self.node = node
+
+    def current_player(self):
+        kind = self.node[0]
+        if kind == "end":
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(pyspiel.PlayerId.CHANCE) if kind == "chance" else self.node[1]
+
+    def returns(self):
+        return list(self.node[1])
+
+    def chance_outcomes(self):
+        return [(a, p) for a, p, _ in self.node[1]]
+
+    def information_state_string(self, player):
+        if self.node[2] is None:
+            raise RuntimeError("no information state here")
+        return self.node[2]
+
+    def legal_actions(self):
+        return sorted(self.node[3])
+
+    def action_to_string(self, player, action):
+        return f"a{action}"
+
+    def child(self, action):
+        if self.node[0] == "chance":
+            return TreeState(next(c for a, _, c in self.node[1] if a == action))
+        return TreeState(self.node[3][action])
+
+
+class TreeGame:
+    """A pyspiel-like two-player zero-sum sequential game over a TreeState tree."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def __str__(self):
+        return "tree()"
+
+    def num_players(self):
+        return 2
+
+    def get_type(self):
+        name = types.SimpleNamespace
+        return name(
+            utility=name(name="ZERO_SUM"),
+            chance_mode=name(name="EXPLICIT_STOCHASTIC"),
+            dynamics=name(name="SEQUENTIAL"),
+            provides_information_state_string=True,
+        )
+
+    def new_initial_state(self):
+        return TreeState(self.root)
+
+
+def pennies(row_info="row", col_actions=(0, 1), payoff=2.0, prob=0.25):
+    """Chance picks the stakes s (1 with probability 1 - prob, 2 with prob); Row then Column
+    play matching pennies without seeing each other (heads-heads pays Row 2s, tails-tails s,
+    a mismatch -s); Row's value is s/5 by the indifference equations."""
+
+    def column(s, coin):
+        win = {0: payoff * s if coin == 0 else -s, 1: -s if coin == 0 else s}
+        return ("move", 1, f"col{s}", {a: ("end", [win[a], -win[a]]) for a in col_actions})
+
+    def row(s):
+        info = None if row_info is None else f"{row_info}{s}"
+        return ("move", 0, info, {c: column(s, c) for c in (0, 1)})
+
+    return TreeGame(("chance", [(0, 1 - prob, row(1)), (1, prob, row(2))]))
+
+
+def test_import_of_a_hand_made_pyspiel_like_game_has_the_closed_form_value():
+    game = bluff.from_openspiel(pennies())
+    assert game.num_nodes == 1 + 2 * (1 + 2 * 3)
+    assert game.num_infosets == (2, 2)
+    # 3/4 * 1/5 + 1/4 * 2/5, exactly.
+    assert bluff.solve(game, algo="lp").value == Fraction(1, 4)
+
+
+def test_importer_refuses_inconsistent_or_broken_games():
+    # Column's set "col1" has legal actions [0, 1] after heads and [0] after tails.
+    broken = pennies()
+    heads, tails = broken.root[1][0][2][3][0], broken.root[1][0][2][3][1]
+    assert heads[2] == tails[2] == "col1"
+    del tails[3][1]
+    with pytest.raises(bluff.GameError, match=r'"col1".*legal actions \[0\] .* \[0, 1\]'):
+        bluff.from_openspiel(broken)
+    with pytest.raises(bluff.GameError, match="not finite"):
+        bluff.from_openspiel(pennies(payoff=math.nan))
+    with pytest.raises(bluff.GameError, match=r"\[0.6, 0.25\] sum to 0.85, not 1"):
+        bluff.from_openspiel(_bad_chance())
+    # A player reaching its own set again after one of its actions: refused by the builder
+    # thread, naming the set.
+    with pytest.raises(bluff.GameError, match="perfect recall"):
+        bluff.from_openspiel(_forgetful())
+    with pytest.raises(RuntimeError, match="no information state"):
+        bluff.from_openspiel(pennies(row_info=None))
+    weird = pennies()
+    weird.root[1][0][2][3][0] = ("move", 7, "x", {0: ("end", [0, 0])})
+    with pytest.raises(bluff.UnsupportedGameError, match="current player is 7"):
+        bluff.from_openspiel(weird)
+
+
+def _bad_chance():
+    game = pennies()
+    (a, _, x), (b, _, y) = game.root[1]
+    game.root = ("chance", [(a, 0.6, x), (b, 0.25, y)])
+    return game
+
+
+def _forgetful():
+    """Column moves twice, in one set whose second visit follows its own first move."""
+    end = ("end", [1, -1])
+    second = {a: ("move", 1, "again", {0: end, 1: end}) for a in (0, 1)}
+    return TreeGame(("move", 1, "again", second))
+
+
+def test_keyboard_interrupt_stops_an_import():
+    """Ctrl-C during a multi-million-node import raises KeyboardInterrupt promptly (the
+    builder thread is told to stop, not left compiling a cut tree); importing works after."""
+    og = pyspiel.load_game("goofspiel(num_cards=5,imp_info=True)")
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        bluff.from_openspiel(og)
+    assert time.monotonic() - start < 10
+    assert bluff.from_openspiel(pyspiel.load_game("kuhn_poker")).num_nodes == 58
+
+
+def python_import(og: pyspiel.Game) -> bluff.Game:
+    """A second importer, written plainly in Python on bluff.GameBuilder (recursion is fine
+    for these small trees)."""
+    b = bluff.GameBuilder(str(og), players=("Player 0", "Player 1"))
+    actions: dict[tuple[int, str], list[str]] = {}
+
+    def labels(state, player, ids):
+        names = [state.action_to_string(player, a) for a in ids]
+        return names if len(set(names)) == len(names) else [f"{n} #{a}" for n, a in zip(names, ids)]
+
+    def visit(state, node):
+        if state.is_terminal():
+            b.terminal(node, tuple(state.returns()))
+        elif state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            ids = [a for a, _ in outcomes]
+            names = labels(state, -1, ids)
+            kids = b.chance(node, [(n, p) for n, (_, p) in zip(names, outcomes)])
+            for a, kid in zip(ids, kids):
+                visit(state.child(a), kid)
+        else:
+            player = state.current_player()
+            info = state.information_state_string(player)
+            ids = state.legal_actions()
+            names = actions.setdefault((player, info), labels(state, player, ids))
+            for a, kid in zip(ids, b.decision(node, player, info, names)):
+                visit(state.child(a), kid)
+
+    visit(og.new_initial_state(), b.root)
+    return b.build()
+
+
+@pytest.mark.parametrize(
+    "name",
+    GAMES[:4]
+    + [
+        "goofspiel(num_cards=3,imp_info=True)",
+        "universal_poker(betting=limit,numPlayers=2,numRounds=2,blind=1 1,firstPlayer=1 1,"
+        "numSuits=2,numRanks=3,numHoleCards=1,numBoardCards=0 1,raiseSize=2 4,maxRaises=2 2)",
+    ],
+)
+def test_import_equals_a_plain_python_traversal(name, tmp_path):
+    """The same .efg text (tree, labels, exact numbers) from both importers."""
+    og = load(name)
+    ours, theirs = tmp_path / "rust.efg", tmp_path / "python.efg"
+    bluff.from_openspiel(og).write_efg(ours)
+    python_import(og).write_efg(theirs)
+    assert ours.read_text() == theirs.read_text()

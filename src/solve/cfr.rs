@@ -17,7 +17,7 @@ use crate::strategy::Profile;
 use anyhow::{bail, Result};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
-use tree::{Factors, Sets, Tree};
+use tree::{Factors, Pass, Sets, Tree};
 
 /// A linear schedule of the discount exponents over a fixed horizon (Zhang, McAleer and
 /// Sandholm, "Faster Game Solving via Hyperparameter Schedules"): at iteration `t`, with
@@ -401,10 +401,11 @@ impl CfrSolver {
         }
     }
 
-    /// Uses a rayon pool of `threads` threads for the big passes (1 = no pool).
-    /// Results are identical for every thread count.
+    /// Uses a rayon pool of `threads` threads for the big passes (1 = no pool; neither for a
+    /// game with no level or player big enough to split). Results are identical for every
+    /// thread count.
     pub fn with_threads(mut self, threads: usize) -> anyhow::Result<Self> {
-        self.pool = if threads > 1 {
+        self.pool = if threads > 1 && self.tree.has_parallel_work(&self.sets) {
             Some(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)
@@ -414,6 +415,13 @@ impl CfrSolver {
             None
         };
         Ok(self)
+    }
+
+    /// Turns the pruning of subtrees no update can see on (the default) or off. Pruning
+    /// never changes results (tested bit for bit); off is for checking that.
+    pub fn with_pruning(mut self, prune: bool) -> Self {
+        self.tree.prune = prune;
+        self
     }
 
     /// The parameters in use.
@@ -438,7 +446,10 @@ impl CfrSolver {
             + b(&t.probs)
             + b(&t.value)
             + b(&t.reach)
-            + b(&t.reach2);
+            + b(&t.reach2)
+            + b(&t.live)
+            + b(&t.next)
+            + b(&t.live_levels);
         for p in 0..2 {
             let s = &self.sets[p];
             total += b(&s.action_start)
@@ -453,6 +464,11 @@ impl CfrSolver {
                 + b(&self.strategy_sum[p]);
         }
         total
+    }
+
+    /// Nodes the last pass computed (all of them without pruning).
+    pub fn live_nodes(&self) -> usize {
+        self.tree.live_nodes()
     }
 
     /// Nodes of the compiled game.
@@ -484,12 +500,12 @@ impl CfrSolver {
         let t = self.iterations;
         if self.params.alternating {
             for p in 0..2 {
-                self.tree.forward(Some(p), parallel);
+                self.tree.forward(Pass::Learner(p), parallel);
                 self.tree.backward(parallel);
                 self.update(p, t, false, parallel);
             }
         } else {
-            self.tree.forward(None, parallel);
+            self.tree.forward(Pass::Both, parallel);
             self.tree.backward(parallel);
             // Both players' own reaches come from the strategies this iteration played.
             for p in 0..2 {

@@ -18,7 +18,9 @@ use crate::eval::{expected_value, exploitability};
 use crate::game::{Game, NodeKind};
 use crate::scalar::Rational;
 use crate::solve::lp::memory::{self, LpSize};
-use crate::solve::lp::{LinearProgram, LpError, LpStats, Method, Relation, SolveOptions};
+use crate::solve::lp::{
+    BasisEntry, LinearProgram, LpError, LpStats, Method, Relation, SolveOptions,
+};
 use crate::strategy::{normalize_exact, ExactProfile, Profile};
 use anyhow::{bail, Context, Result};
 use num_traits::{One, Signed, Zero};
@@ -125,6 +127,7 @@ pub fn build_lp(game: &Game) -> SequenceFormLp {
         }
         rows[set.parent_sequence()].push((q(1 + h), -Rational::one()));
     }
+    lp.set_start_basis(start_basis(game, &payoff));
     for ((t, s), v) in payoff {
         rows[t as usize].push((s as usize, -v));
     }
@@ -145,6 +148,64 @@ pub fn build_lp(game: &Game) -> SequenceFormLp {
         sequences: [n0, n1],
         payoff_nonzeros,
     }
+}
+
+/// A primal feasible starting basis for [`build_lp`]'s program: player 0 plays the first action
+/// everywhere (a vertex of `E x = e, x >= 0`) and `q` holds player 1's best-response values
+/// against it, tight on one best action per set and the empty sequence, slack elsewhere. It
+/// spares the float simplex its phase 1; it is computed in floats, and the simplex checks it
+/// (a basis that is singular or infeasible there is ignored).
+fn start_basis(game: &Game, payoff: &BTreeMap<(u32, u32), Rational>) -> Vec<BasisEntry> {
+    let n0 = game.num_sequences(0);
+    let n1 = game.num_sequences(1);
+    let q = |h: usize| n0 + h;
+    let mut entries = Vec::with_capacity(n1 + 1 + game.infosets[0].len());
+    // Sets in arena order of their first node: a set's parent set comes earlier.
+    let order = |player: usize| -> Vec<usize> {
+        let sets = &game.infosets[player];
+        let mut ids: Vec<usize> = (0..sets.len()).collect();
+        ids.sort_by_key(|&h| sets[h].nodes.first().copied().unwrap_or(u32::MAX));
+        ids
+    };
+    let mut x = vec![0.0f64; n0];
+    x[0] = 1.0;
+    entries.push(BasisEntry::Var(0));
+    for i in order(0) {
+        let set = &game.infosets[0][i];
+        x[1 + set.action_offset] = x[set.parent_sequence()];
+        entries.push(BasisEntry::Var(1 + set.action_offset));
+    }
+    // `value[t]`: player 0's payoff share at player 1's sequence `t` plus the values of the
+    // sets `t` leads to.
+    let mut value = vec![0.0f64; n1];
+    for (&(t, s), v) in payoff {
+        value[t as usize] += crate::scalar::rational_to_f64(v) * x[s as usize];
+    }
+    let mut tight = vec![false; n1];
+    let push_q = |entries: &mut Vec<BasisEntry>, var: usize, v: f64| {
+        entries.push(if v >= 0.0 {
+            BasisEntry::Var(var)
+        } else {
+            BasisEntry::NegVar(var)
+        });
+    };
+    for h in order(1).into_iter().rev() {
+        let set = &game.infosets[1][h];
+        let Some(best) = set
+            .action_range()
+            .min_by(|&a, &b| value[1 + a].total_cmp(&value[1 + b]))
+        else {
+            continue;
+        };
+        let v = value[1 + best];
+        tight[1 + best] = true;
+        value[set.parent_sequence()] += v;
+        push_q(&mut entries, q(1 + h), v);
+    }
+    tight[0] = true;
+    push_q(&mut entries, q(0), value[0]);
+    entries.extend((0..n1).filter(|&t| !tight[t]).map(BasisEntry::Slack));
+    entries
 }
 
 /// Behavioural strategy of `player` from a realization plan (uniform where the plan is 0).

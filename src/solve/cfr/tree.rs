@@ -17,10 +17,10 @@
 use crate::game::{Game, NodeKind};
 use rayon::prelude::*;
 
-/// Levels with at least this many nodes are split over threads.
-pub const PAR_LEVEL_MIN: usize = 8192;
-/// Nodes per parallel work item.
-const NODE_CHUNK: usize = 2048;
+/// Levels with at least this many live interior nodes are split over threads.
+const PAR_LIVE_MIN: usize = 4096;
+/// Live parents per parallel work item.
+const NODE_CHUNK: usize = 1024;
 /// Information sets per parallel work item.
 const SET_CHUNK: usize = 256;
 /// Players with at least this many information sets update in parallel.
@@ -65,6 +65,19 @@ pub struct Tree {
     pub reach: Vec<f64>,
     /// Player 2's counterfactual reach (simultaneous updates only; empty otherwise).
     pub reach2: Vec<f64>,
+    /// Nodes the last forward pass reached, as ranges, level after level.
+    pub live: Vec<Span>,
+    /// The last forward pass.
+    pub pass: Pass,
+    /// Scratch: the next level's live ranges.
+    pub next: Vec<Span>,
+    /// Scratch: one information set's instantaneous regrets.
+    pub inst: Vec<f64>,
+    /// Level boundaries in `live`: level `l` is `live_levels[l]..live_levels[l + 1]`.
+    pub live_levels: Vec<u32>,
+    /// Skip the nodes that no update can see (see [`Tree::forward`]); off = every node is
+    /// computed, for checking that pruning changes nothing.
+    pub prune: bool,
 }
 
 /// Compiles `game`: returns the tree and both players' sets.
@@ -123,6 +136,7 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         }
     }
     child_start.push(next_child);
+    let levels_len = levels.len();
     let sets = [0, 1].map(|p| compile_sets(game, p, &local, bounds));
     let tree = Tree {
         child_start,
@@ -137,6 +151,12 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         } else {
             Vec::new()
         },
+        live: Vec::new(),
+        pass: Pass::Both,
+        next: Vec::new(),
+        inst: Vec::new(),
+        live_levels: Vec::with_capacity(levels_len),
+        prune: true,
     };
     (tree, sets)
 }
@@ -193,186 +213,380 @@ fn compile_sets(game: &Game, p: usize, local: &[u32], bounds: [u32; 2]) -> Sets 
     }
 }
 
-impl Tree {
-    /// Number of nodes.
-    pub fn len(&self) -> usize {
-        self.value.len()
-    }
+/// Which counterfactual reaches a pass computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// Of one player (alternating updates), into `Tree::reach`.
+    Learner(usize),
+    /// Of both players (simultaneous updates), into `Tree::reach` and `Tree::reach2`.
+    Both,
+}
 
-    /// Which player owns the actions at `offset` (2 = chance).
+/// A range of consecutive nodes of one level whose parents were computed: `(start, end)`.
+pub type Span = (u32, u32);
+
+/// Appends `start..end` to `out`, extending the last range when it continues it.
+#[inline(always)]
+fn emit(out: &mut Vec<Span>, start: usize, end: usize) {
+    if let Some(last) = out.last_mut() {
+        if last.1 as usize == start {
+            last.1 = end as u32;
+            return;
+        }
+    }
+    out.push((start as u32, end as u32));
+}
+
+/// `-0.0` marks a reach that an exactly-0 probability on the path from the root multiplies
+/// ("dead"); an underflow to 0 gives `+0.0` and stays live. Both compare equal to 0.
+const DEAD: f64 = -0.0;
+
+/// Whether `r` is a dead reach (see [`DEAD`]).
+#[inline(always)]
+fn dead(r: f64) -> bool {
+    r.is_sign_negative()
+}
+
+/// Children's reach below a node whose probabilities multiply it: `DEAD` where the
+/// probability is exactly 0, so deadness passes down (a dead parent's product is `-0.0` too).
+#[inline(always)]
+fn scale(r: f64, probs: &[f64], out: &mut [f64]) {
+    for (o, &q) in out.iter_mut().zip(probs) {
+        *o = if q == 0.0 { DEAD } else { r * q };
+    }
+}
+
+/// Marks `x` dead (short gaps are common: a loop, not a call).
+#[inline(always)]
+fn kill(x: &mut [f64]) {
+    for v in x {
+        *v = DEAD;
+    }
+}
+
+/// The read-only arrays of the forward kernel.
+#[derive(Clone, Copy)]
+struct Shape<'t> {
+    child_start: &'t [u32],
+    offset: &'t [u32],
+    probs: &'t [f64],
+    bounds: [u32; 2],
+    prune: bool,
+    pass: Pass,
+}
+
+impl Shape<'_> {
     #[inline(always)]
-    fn owner(&self, offset: u32) -> usize {
-        if offset < self.bounds[0] {
+    fn owner(&self, off: u32) -> usize {
+        if off < self.bounds[0] {
             0
-        } else if offset < self.bounds[1] {
+        } else if off < self.bounds[1] {
             1
         } else {
             2
         }
     }
 
-    /// Fills the counterfactual reach: of `learner` in `reach`, or with `None` of player 1 in
-    /// `reach` and player 2 in `reach2`.
-    pub fn forward(&mut self, learner: Option<usize>, parallel: bool) {
-        self.reach[0] = 1.0;
-        if learner.is_none() {
-            self.reach2[0] = 1.0;
-        }
-        let levels = self.levels.len() - 1;
-        let mut serial_from: Option<usize> = None;
-        for l in 0..levels.saturating_sub(1) {
-            let (a, b) = (self.levels[l] as usize, self.levels[l + 1] as usize);
-            let big = parallel && self.levels[l + 2] as usize - b >= PAR_LEVEL_MIN;
-            if big {
-                if let Some(from) = serial_from.take() {
-                    self.forward_serial(from, a, learner);
-                }
-                self.forward_level_parallel(a, b, learner);
-            } else if serial_from.is_none() {
-                serial_from = Some(a);
-            }
-        }
-        if let Some(from) = serial_from {
-            let end = self.levels[levels.saturating_sub(1)] as usize;
-            self.forward_serial(from, end, learner);
-        }
-    }
-
-    fn forward_serial(&mut self, lo: usize, hi: usize, learner: Option<usize>) {
-        for n in lo..hi {
-            let (s, e) = (
-                self.child_start[n] as usize,
-                self.child_start[n + 1] as usize,
-            );
-            if s == e {
-                continue;
-            }
-            let off = self.offset[n] as usize;
-            let owner = self.owner(off as u32);
-            let probs = &self.probs[off..off + (e - s)];
-            match learner {
-                Some(p) => push(self.reach[n], probs, &mut self.reach[s..e], owner == p),
-                None => {
-                    push(self.reach[n], probs, &mut self.reach[s..e], owner == 0);
-                    push(self.reach2[n], probs, &mut self.reach2[s..e], owner == 1);
+    /// Forward step of the nodes `spans` of the parent range `lo..hi`: writes the reach of
+    /// every child of `lo..hi` (dead below skipped parents) into `kids` (and `kids2`), which
+    /// start at the first child of `lo`, and appends the children of the computed parents to
+    /// `out`. `parents` (`parents2`) hold the reach of the nodes from `a` on.
+    #[allow(clippy::too_many_arguments)]
+    fn forward_span(
+        &self,
+        spans: &[Span],
+        (lo, hi, a): (usize, usize, usize),
+        parents: &[f64],
+        parents2: &[f64],
+        kids: &mut [f64],
+        kids2: &mut [f64],
+        out: &mut Vec<Span>,
+    ) {
+        let cs = self.child_start;
+        let base = cs[lo] as usize;
+        let both = !kids2.is_empty();
+        let mut gap_from = base;
+        for &(x, y) in spans {
+            let (x, y) = (x as usize, y as usize);
+            let s = cs[x] as usize;
+            // Children of the skipped parents since the previous span.
+            if gap_from < s {
+                kill(&mut kids[gap_from - base..s - base]);
+                if both {
+                    kill(&mut kids2[gap_from - base..s - base]);
                 }
             }
-        }
-    }
-
-    fn forward_level_parallel(&mut self, a: usize, b: usize, learner: Option<usize>) {
-        let child_start = &self.child_start;
-        let offset = &self.offset;
-        let probs = &self.probs;
-        let bounds = self.bounds;
-        let owner = |off: u32| {
-            if off < bounds[0] {
-                0
-            } else if off < bounds[1] {
-                1
-            } else {
-                2
-            }
-        };
-        let chunks: Vec<(usize, usize)> = (a..b)
-            .step_by(NODE_CHUNK)
-            .map(|x| (x, (x + NODE_CHUNK).min(b)))
-            .collect();
-        let run = |p: usize, parents: &[f64], x: usize, y: usize, kids: &mut [f64]| {
-            let base = child_start[x] as usize;
+            gap_from = cs[y] as usize;
             for n in x..y {
-                let (s, e) = (child_start[n] as usize, child_start[n + 1] as usize);
-                if s == e {
+                let (s, t) = (cs[n] as usize, cs[n + 1] as usize);
+                if s == t {
                     continue;
                 }
-                let off = offset[n] as usize;
-                push(
-                    parents[n - a],
-                    &probs[off..off + (e - s)],
-                    &mut kids[s - base..e - base],
-                    owner(off as u32) == p,
-                );
+                let r = parents[n - a];
+                let off = self.offset[n] as usize;
+                let owner = self.owner(off as u32);
+                let probs = &self.probs[off..off + (t - s)];
+                let kids1 = &mut kids[s - base..t - base];
+                match self.pass {
+                    Pass::Learner(p) => {
+                        // A dead node's value enters its parent's only times an exact 0: skip
+                        // it and its subtree.
+                        if self.prune && dead(r) {
+                            kill(kids1);
+                            continue;
+                        }
+                        if owner == p {
+                            kids1.fill(r);
+                        } else {
+                            scale(r, probs, kids1);
+                        }
+                    }
+                    Pass::Both => {
+                        let r2 = parents2[n - a];
+                        let kids2 = &mut kids2[s - base..t - base];
+                        if self.prune && dead(r) && dead(r2) {
+                            kill(kids1);
+                            kill(kids2);
+                            continue;
+                        }
+                        match owner {
+                            0 => {
+                                kids1.fill(r);
+                                scale(r2, probs, kids2);
+                            }
+                            1 => {
+                                scale(r, probs, kids1);
+                                kids2.fill(r2);
+                            }
+                            _ => {
+                                scale(r, probs, kids1);
+                                scale(r2, probs, kids2);
+                            }
+                        }
+                    }
+                }
+                emit(out, s, t);
             }
+        }
+        let end = cs[hi] as usize;
+        if gap_from < end {
+            kill(&mut kids[gap_from - base..end - base]);
+            if both {
+                kill(&mut kids2[gap_from - base..end - base]);
+            }
+        }
+    }
+}
+
+/// One parallel work item of a level: its live ranges and the parent range `lo..hi` it owns
+/// (the work items' parent ranges tile the level).
+struct Chunk {
+    spans: Vec<Span>,
+    lo: usize,
+    hi: usize,
+}
+
+/// Cuts the live ranges `spans` of the level `a..b` into work items of about `NODE_CHUNK`
+/// live nodes each.
+fn chunks(spans: &[Span], a: usize, b: usize) -> Vec<Chunk> {
+    let mut out: Vec<Chunk> = Vec::new();
+    let mut cur = Chunk {
+        spans: Vec::new(),
+        lo: a,
+        hi: b,
+    };
+    let mut size = 0;
+    for &(x, y) in spans {
+        let (mut x, y) = (x as usize, y as usize);
+        while x < y {
+            if size == NODE_CHUNK {
+                let next = Chunk {
+                    spans: Vec::new(),
+                    lo: x,
+                    hi: b,
+                };
+                let mut done = std::mem::replace(&mut cur, next);
+                done.hi = x;
+                out.push(done);
+                size = 0;
+            }
+            let take = (y - x).min(NODE_CHUNK - size);
+            cur.spans.push((x as u32, (x + take) as u32));
+            size += take;
+            x += take;
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// Splits `array` (which starts at absolute index `from`) into consecutive mutable slices,
+/// the k-th covering `starts[k]..starts[k + 1]`.
+fn split_at_starts<'v, T>(array: &'v mut [T], from: usize, starts: &[usize]) -> Vec<&'v mut [T]> {
+    let mut rest = &mut array[starts[0] - from..starts[starts.len() - 1] - from];
+    let mut out = Vec::with_capacity(starts.len() - 1);
+    for w in starts.windows(2) {
+        let (mine, more) = rest.split_at_mut(w[1] - w[0]);
+        out.push(mine);
+        rest = more;
+    }
+    out
+}
+
+/// Live nodes in `spans`.
+fn span_len(spans: &[Span]) -> usize {
+    spans.iter().map(|&(x, y)| (y - x) as usize).sum()
+}
+
+impl Tree {
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.value.len()
+    }
+
+    /// Whether any pass could be split over threads: a level of at least `PAR_LIVE_MIN` nodes
+    /// or a player with at least `PAR_SETS_MIN` information sets. Without one, a thread pool
+    /// only adds hand-offs.
+    pub fn has_parallel_work(&self, sets: &[Sets; 2]) -> bool {
+        self.levels
+            .windows(2)
+            .any(|w| (w[1] - w[0]) as usize >= PAR_LIVE_MIN)
+            || sets.iter().any(|s| s.action_start.len() > PAR_SETS_MIN)
+    }
+
+    /// Nodes in the live ranges of the last forward pass (the root before any).
+    pub fn live_nodes(&self) -> usize {
+        span_len(&self.live).max(1)
+    }
+
+    /// Fills the counterfactual reach of `pass` and the live ranges: per level, the nodes whose
+    /// value some update can see. With pruning, a node is left out when, for every reach the
+    /// pass computes, the path from the root holds a probability exactly 0 that multiplies it:
+    /// that reach is then exactly 0 (and is written so) and the node's value reaches the root
+    /// only times that 0, so skipping it leaves regrets, averages and strategies bit-identical.
+    pub fn forward(&mut self, pass: Pass, parallel: bool) {
+        self.pass = pass;
+        self.reach[0] = 1.0;
+        if pass == Pass::Both {
+            self.reach2[0] = 1.0;
+        }
+        self.live.clear();
+        self.live.push((0, 1));
+        self.live_levels.clear();
+        self.live_levels.extend([0, 1]);
+        let shape = Shape {
+            child_start: &self.child_start,
+            offset: &self.offset,
+            probs: &self.probs,
+            bounds: self.bounds,
+            prune: self.prune,
+            pass,
         };
-        match learner {
-            Some(p) => {
-                let (parents, kids) = split_children(&mut self.reach, a, b, child_start, &chunks);
-                chunks
+        let both = pass == Pass::Both;
+        let levels = self.levels.len() - 1;
+        for l in 0..levels.saturating_sub(1) {
+            let (i0, i1) = (self.live_levels[l] as usize, self.live.len());
+            let (a, b) = (self.levels[l] as usize, self.levels[l + 1] as usize);
+            let end = self.child_start[b] as usize;
+            let (head, tail) = self.reach.split_at_mut(b);
+            let (head2, tail2): (&[f64], &mut [f64]) = if both {
+                let (h, t) = self.reach2.split_at_mut(b);
+                (&h[a..], &mut t[..end - b])
+            } else {
+                (&[], &mut [])
+            };
+            let spans = &self.live[i0..i1];
+            if parallel && span_len(spans) >= PAR_LIVE_MIN {
+                let work = chunks(spans, a, b);
+                let mut starts: Vec<usize> = work
+                    .iter()
+                    .map(|c| self.child_start[c.lo] as usize)
+                    .collect();
+                starts.push(end);
+                let kids = split_at_starts(tail, b, &starts);
+                let kids2 = if both {
+                    split_at_starts(tail2, b, &starts)
+                } else {
+                    work.iter().map(|_| &mut [][..]).collect()
+                };
+                let parts: Vec<Vec<Span>> = work
                     .par_iter()
                     .zip(kids)
-                    .for_each(|(&(x, y), k)| run(p, parents, x, y, k));
-            }
-            None => {
-                let (parents1, kids1) = split_children(&mut self.reach, a, b, child_start, &chunks);
-                let (parents2, kids2) =
-                    split_children(&mut self.reach2, a, b, child_start, &chunks);
-                chunks
-                    .par_iter()
-                    .zip(kids1)
                     .zip(kids2)
-                    .for_each(|((&(x, y), k1), k2)| {
-                        run(0, parents1, x, y, k1);
-                        run(1, parents2, x, y, k2);
-                    });
-            }
-        }
-    }
-
-    /// Player 1's expected payoff at every interior node, children first.
-    pub fn backward(&mut self, parallel: bool) {
-        let levels = self.levels.len() - 1;
-        let mut serial_to: Option<usize> = None;
-        for l in (0..levels.saturating_sub(1)).rev() {
-            let (a, b) = (self.levels[l] as usize, self.levels[l + 1] as usize);
-            if parallel && b - a >= PAR_LEVEL_MIN {
-                if let Some(to) = serial_to.take() {
-                    self.backward_serial(b, to);
-                }
-                self.backward_level_parallel(a, b);
-            } else if serial_to.is_none() {
-                serial_to = Some(b);
-            }
-        }
-        if let Some(to) = serial_to {
-            self.backward_serial(0, to);
-        }
-    }
-
-    fn backward_serial(&mut self, lo: usize, hi: usize) {
-        for n in (lo..hi).rev() {
-            let (s, e) = (
-                self.child_start[n] as usize,
-                self.child_start[n + 1] as usize,
-            );
-            if s == e {
-                continue;
-            }
-            let off = self.offset[n] as usize;
-            self.value[n] = dot(&self.probs[off..off + (e - s)], &self.value[s..e]);
-        }
-    }
-
-    fn backward_level_parallel(&mut self, a: usize, b: usize) {
-        let child_start = &self.child_start;
-        let offset = &self.offset;
-        let probs = &self.probs;
-        let (head, tail) = self.value.split_at_mut(b);
-        let tail = &*tail;
-        head[a..b]
-            .par_chunks_mut(NODE_CHUNK)
-            .enumerate()
-            .for_each(|(i, out)| {
-                let x = a + i * NODE_CHUNK;
-                for (k, v) in out.iter_mut().enumerate() {
-                    let n = x + k;
-                    let (s, e) = (child_start[n] as usize, child_start[n + 1] as usize);
-                    if s == e {
-                        continue;
+                    .map(|((c, k), k2)| {
+                        let mut out = Vec::new();
+                        shape.forward_span(
+                            &c.spans,
+                            (c.lo, c.hi, a),
+                            &head[a..],
+                            head2,
+                            k,
+                            k2,
+                            &mut out,
+                        );
+                        out
+                    })
+                    .collect();
+                self.next.clear();
+                for part in parts {
+                    for (x, y) in part {
+                        emit(&mut self.next, x as usize, y as usize);
                     }
-                    let off = offset[n] as usize;
-                    *v = dot(&probs[off..off + (e - s)], &tail[s - b..e - b]);
                 }
-            });
+            } else {
+                self.next.clear();
+                shape.forward_span(
+                    spans,
+                    (a, b, a),
+                    &head[a..],
+                    head2,
+                    &mut tail[..end - b],
+                    tail2,
+                    &mut self.next,
+                );
+            }
+            self.live.extend_from_slice(&self.next);
+            self.live_levels.push(self.live.len() as u32);
+        }
+    }
+
+    /// Player 1's expected payoff at every live interior node, children first.
+    pub fn backward(&mut self, parallel: bool) {
+        let levels = self.live_levels.len() - 1;
+        let (cs, offset, probs) = (&self.child_start, &self.offset, &self.probs);
+        let (reach, reach2) = (&self.reach, &self.reach2);
+        let (prune, both) = (self.prune, self.pass == Pass::Both);
+        // Dead nodes (see `DEAD`) below computed parents are skipped here.
+        let skip = |n: usize| prune && dead(reach[n]) && (!both || dead(reach2[n]));
+        for l in (0..levels).rev() {
+            let spans = &self.live[self.live_levels[l] as usize..self.live_levels[l + 1] as usize];
+            let (a, b) = (self.levels[l] as usize, self.levels[l + 1] as usize);
+            let (head, tail) = self.value.split_at_mut(b);
+            let tail = &*tail;
+            let run = |spans: &[Span], out: &mut [f64], lo: usize| {
+                for &(x, y) in spans {
+                    for n in x as usize..y as usize {
+                        let (s, t) = (cs[n] as usize, cs[n + 1] as usize);
+                        if s == t || skip(n) {
+                            continue;
+                        }
+                        let off = offset[n] as usize;
+                        out[n - lo] = dot(&probs[off..off + (t - s)], &tail[s - b..t - b]);
+                    }
+                }
+            };
+            if parallel && span_len(spans) >= PAR_LIVE_MIN {
+                let work = chunks(spans, a, b);
+                let mut starts: Vec<usize> = work.iter().map(|c| c.lo).collect();
+                starts.push(b);
+                let outs = split_at_starts(&mut head[a..], a, &starts);
+                work.par_iter()
+                    .zip(outs)
+                    .for_each(|(c, out)| run(&c.spans, out, c.lo));
+            } else {
+                run(spans, &mut head[a..b], a);
+            }
+        }
     }
 
     /// The player's own reach of each of its sets under the current strategy.
@@ -390,49 +604,20 @@ impl Tree {
     }
 }
 
-/// Splits `array` at level `a..b`: the level's values, and one mutable slice of children per
-/// chunk of parents (consecutive parents own consecutive children).
-fn split_children<'v>(
-    array: &'v mut [f64],
-    a: usize,
-    b: usize,
-    child_start: &[u32],
-    chunks: &[(usize, usize)],
-) -> (&'v [f64], Vec<&'v mut [f64]>) {
-    let (head, tail) = array.split_at_mut(b);
-    let mut rest = &mut tail[..child_start[b] as usize - b];
-    let mut pos = b;
-    let mut out = Vec::with_capacity(chunks.len());
-    for &(_, y) in chunks {
-        let end = child_start[y] as usize;
-        let (mine, more) = rest.split_at_mut(end - pos);
-        out.push(mine);
-        rest = more;
-        pos = end;
-    }
-    (&head[a..b], out)
-}
-
-/// Children's reach: the parent's times each probability, or the parent's when the learner
-/// itself acts (counterfactual reach leaves out the learner's own probabilities).
-#[inline(always)]
-fn push(parent: f64, probs: &[f64], out: &mut [f64], own: bool) {
-    if own {
-        out.fill(parent);
-    } else {
-        for (o, p) in out.iter_mut().zip(probs) {
-            *o = parent * p;
-        }
-    }
-}
-
 #[inline(always)]
 fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let mut s = 0.0;
-    for (x, y) in a.iter().zip(b) {
-        s += x * y;
+    // Two and three children are the common cases; same operations in the same order.
+    match (a, b) {
+        ([a0, a1], [b0, b1]) => 0.0 + a0 * b0 + a1 * b1,
+        ([a0, a1, a2], [b0, b1, b2]) => 0.0 + a0 * b0 + a1 * b1 + a2 * b2,
+        _ => {
+            let mut s = 0.0;
+            for (x, y) in a.iter().zip(b) {
+                s += x * y;
+            }
+            s
+        }
     }
-    s
 }
 
 /// Per-iteration factors of the regret and average updates for one player.
@@ -490,8 +675,11 @@ fn update_sets(
         let a0 = sets.action_start[s] as usize - first;
         let a1 = sets.action_start[s + 1] as usize - first;
         let k = a1 - a0;
-        inst.clear();
-        inst.resize(k, 0.0);
+        if inst.len() < k {
+            inst.resize(k, 0.0);
+        }
+        let inst = &mut inst[..k];
+        inst.fill(0.0);
         for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
             let h = h as usize;
             let q = input.reach[h];
@@ -520,7 +708,7 @@ fn update_sets(
             inst[a] = i;
         }
         if f.predictive {
-            arrays.last[a0..a1].copy_from_slice(inst);
+            arrays.last[a0..a1].copy_from_slice(&*inst);
         }
         let last: &[f64] = if f.predictive {
             &arrays.last[a0..a1]
@@ -535,17 +723,22 @@ fn update_sets(
 /// uniform when none is positive.
 pub fn regret_matching(regret: &[f64], last: &[f64], sigma: &mut [f64]) {
     let k = regret.len();
-    let positive = |a: usize| {
-        let r = regret[a] + last.get(a).copied().unwrap_or(0.0);
-        r.max(0.0)
-    };
-    let total: f64 = (0..k).map(positive).sum();
-    for (a, s) in sigma.iter_mut().enumerate() {
-        *s = if total > 0.0 {
-            positive(a) / total
-        } else {
-            1.0 / k as f64
-        };
+    if last.is_empty() {
+        for (s, &r) in sigma.iter_mut().zip(regret) {
+            *s = (r + 0.0).max(0.0);
+        }
+    } else {
+        for ((s, &r), &l) in sigma.iter_mut().zip(regret).zip(last) {
+            *s = (r + l).max(0.0);
+        }
+    }
+    let total: f64 = sigma.iter().sum();
+    if total > 0.0 {
+        for s in sigma.iter_mut() {
+            *s /= total;
+        }
+    } else {
+        sigma.fill(1.0 / k as f64);
     }
 }
 
@@ -578,7 +771,7 @@ pub fn update_player(
             last,
             sigma,
         };
-        update_sets(&input, 0, p_len, arrays, f, &mut Vec::new());
+        update_sets(&input, 0, p_len, arrays, f, &mut tree.inst);
         return;
     }
     let chunks: Vec<(usize, usize)> = (0..p_len)

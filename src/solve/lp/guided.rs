@@ -40,6 +40,15 @@ fn finish(
     outcome: FloatOutcome,
     options: &SolveOptions,
 ) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
+    if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
+        let kind = match &outcome {
+            FloatOutcome::Optimal { .. } => "optimal".to_string(),
+            FloatOutcome::Unbounded { .. } => "unbounded".to_string(),
+            FloatOutcome::Infeasible { .. } => "infeasible".to_string(),
+            FloatOutcome::Stalled { reason } => format!("stalled: {reason}"),
+        };
+        eprintln!("float outcome: {kind}");
+    }
     let (basis, why) = match outcome {
         FloatOutcome::Optimal { basis, pivots } | FloatOutcome::Unbounded { basis, pivots } => {
             stats.float_pivots = pivots;
@@ -127,6 +136,9 @@ fn exact_from_basis(
         is_basic[j] = true;
     }
     for _ in 0..limit {
+        if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
+            eprintln!("exact pivot {}", stats.exact_pivots);
+        }
         let cols: Vec<&[(usize, Rational)]> =
             basis.iter().map(|&j| sf.cols[j].as_slice()).collect();
         let lu = ExactLu::factor(m, &cols).map_err(|_| Fallback::Restart)?;
@@ -144,6 +156,13 @@ fn exact_from_basis(
             d
         };
         let primal_feasible = xb.iter().all(|v| !v.is_negative());
+        if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
+            let neg = xb.iter().filter(|v| v.is_negative()).count();
+            let pos_d = (0..n)
+                .filter(|&j| !is_basic[j] && reduced(j).is_positive())
+                .count();
+            eprintln!("exact basis: {neg} negative basic values, {pos_d} improving columns");
+        }
         if primal_feasible {
             // Bland: the smallest-index improving column enters.
             let entering = (0..n).find(|&j| !is_basic[j] && reduced(j).is_positive());

@@ -54,11 +54,26 @@ impl ExactLu {
             diag: Vec::with_capacity(m),
         };
         let mut merged: Vec<(usize, Rational)> = Vec::new();
+        // Bucket queue of active columns by count (stale entries are skipped when popped), so
+        // choosing the sparsest column costs O(1) amortised instead of a scan of all columns.
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); m + 2];
+        for j in (0..m).rev() {
+            buckets[col_count[j].min(m + 1)].push(j);
+        }
+        let mut lowest = 0usize;
+        let mut touched: Vec<usize> = Vec::new();
         for _ in 0..m {
-            let c = (0..m)
-                .filter(|&j| col_active[j])
-                .min_by_key(|&j| col_count[j])
-                .expect("an active column remains");
+            let c = loop {
+                while lowest < buckets.len() && buckets[lowest].is_empty() {
+                    lowest += 1;
+                }
+                let Some(j) = buckets.get_mut(lowest).and_then(Vec::pop) else {
+                    return Err(Singular);
+                };
+                if col_active[j] && col_count[j].min(m + 1) == lowest {
+                    break j;
+                }
+            };
             if col_count[c] == 0 {
                 return Err(Singular);
             }
@@ -77,6 +92,7 @@ impl ExactLu {
             col_active[c] = false;
             for (j, _) in &prow {
                 col_count[*j] -= 1;
+                touched.push(*j);
             }
             let targets: Vec<usize> = col_rows[c].iter().copied().filter(|&i| i != r).collect();
             let mut ops = Vec::with_capacity(targets.len());
@@ -97,6 +113,7 @@ impl ExactLu {
                             merged.push((*jb, -(&f * vb)));
                             col_count[*jb] += 1;
                             col_rows[*jb].push(i);
+                            touched.push(*jb);
                         }
                         (Some(_), Some(_)) => {
                             let (ja, va) = a.next().unwrap();
@@ -104,6 +121,7 @@ impl ExactLu {
                             let v = va - &f * vb;
                             if v.is_zero() {
                                 col_count[ja] -= 1;
+                                touched.push(ja);
                             } else {
                                 merged.push((ja, v));
                             }
@@ -114,6 +132,7 @@ impl ExactLu {
                             merged.push((*jb, -(&f * vb)));
                             col_count[*jb] += 1;
                             col_rows[*jb].push(i);
+                            touched.push(*jb);
                         }
                         (None, None) => break,
                     }
@@ -122,6 +141,13 @@ impl ExactLu {
                 ops.push((i, f));
             }
             col_rows[c].clear();
+            for j in touched.drain(..) {
+                if col_active[j] {
+                    let k = col_count[j].min(m + 1);
+                    buckets[k].push(j);
+                    lowest = lowest.min(k);
+                }
+            }
             lu.pivots.push((r, c));
             lu.lower.push(ops);
             lu.upper.push(prow);

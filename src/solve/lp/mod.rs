@@ -41,6 +41,17 @@ pub enum Relation {
     Eq,
 }
 
+/// One column of a suggested starting basis ([`LinearProgram::set_start_basis`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BasisEntry {
+    /// The variable (for a free variable: its positive part).
+    Var(usize),
+    /// The negative part of a free variable.
+    NegVar(usize),
+    /// The slack of the inequality row with this id.
+    Slack(usize),
+}
+
 /// Why a linear program has no optimal solution, or could not be set up.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum LpError {
@@ -181,6 +192,8 @@ pub struct LinearProgram {
     rows: Vec<Row>,
     /// The first bad input seen; reported by `solve` (the builder methods stay infallible).
     invalid: Option<LpError>,
+    /// A suggested starting basis for the float simplex (a hint: never trusted).
+    start: Option<Vec<BasisEntry>>,
 }
 
 impl LinearProgram {
@@ -192,7 +205,15 @@ impl LinearProgram {
             free: vec![false; num_vars],
             rows: Vec::new(),
             invalid: None,
+            start: None,
         }
+    }
+
+    /// Suggests a starting basis for [`Method::FloatThenExact`], one entry per row. If it is
+    /// not a non-singular, primal feasible basis the float simplex starts from slacks as
+    /// usual, so a bad hint costs time, never correctness.
+    pub fn set_start_basis(&mut self, entries: Vec<BasisEntry>) {
+        self.start = Some(entries);
     }
 
     /// Number of variables.
@@ -407,6 +428,8 @@ pub(crate) struct StandardForm {
     negated: Vec<bool>,
     /// For each original variable, its positive column and (free variables) negative column.
     var_cols: Vec<(usize, Option<usize>)>,
+    /// The suggested starting basis as columns, when every entry named a column.
+    pub start: Option<Vec<usize>>,
 }
 
 impl StandardForm {
@@ -437,6 +460,7 @@ impl StandardForm {
             var_cols.push((pos, neg));
         }
         let mut unit_col = vec![None; m];
+        let mut slack_col = vec![None; m];
         for (i, row) in lp.rows.iter().enumerate() {
             let sign = match row.rel {
                 Relation::Le => 1,
@@ -447,10 +471,24 @@ impl StandardForm {
             if sign > 0 {
                 unit_col[i] = Some(cols.len());
             }
+            slack_col[i] = Some(cols.len());
             cols.push(vec![(i, Rational::from_integer(sign.into()))]);
             cost.push(Rational::zero());
         }
         let b = lp.rows.iter().map(|r| r.rhs.abs()).collect();
+        let start = lp.start.as_ref().and_then(|entries| {
+            if entries.len() != m {
+                return None;
+            }
+            entries
+                .iter()
+                .map(|e| match *e {
+                    BasisEntry::Var(v) => var_cols.get(v).map(|c| c.0),
+                    BasisEntry::NegVar(v) => var_cols.get(v).and_then(|c| c.1),
+                    BasisEntry::Slack(i) => slack_col.get(i).copied().flatten(),
+                })
+                .collect()
+        });
         StandardForm {
             rows: m,
             cols,
@@ -459,6 +497,7 @@ impl StandardForm {
             unit_col,
             negated,
             var_cols,
+            start,
         }
     }
 

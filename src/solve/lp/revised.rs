@@ -72,6 +72,11 @@ struct Simplex<'a> {
     /// Dense scratch for the pivot row, indexed by column, and its touched columns.
     row_buf: Vec<f64>,
     touched: Vec<usize>,
+    /// Reused work vectors (row of `B^{-1}`, entering column).
+    rho: Vec<f64>,
+    alpha: Vec<f64>,
+    /// The next pivot is a dual simplex pivot.
+    dual_step: bool,
 }
 
 enum Step {
@@ -83,6 +88,15 @@ enum Step {
 
 impl<'a> Simplex<'a> {
     fn refactor(&mut self) -> bool {
+        if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
+            eprintln!(
+                "refactor at {} pivots, lu nnz {} eta nnz {} updates {}",
+                self.pivots,
+                self.lu.lu_nonzeros(),
+                self.lu.eta_nonzeros(),
+                self.lu.updates()
+            );
+        }
         let cols: Vec<&[(usize, f64)]> = self
             .basis
             .iter()
@@ -125,7 +139,9 @@ impl<'a> Simplex<'a> {
             self.row_buf[j] = 0.0;
         }
         self.touched.clear();
-        let mut rho = vec![0.0f64; self.m];
+        let mut rho = std::mem::take(&mut self.rho);
+        rho.clear();
+        rho.resize(self.m, 0.0);
         rho[p] = 1.0;
         self.lu.btran(&mut rho);
         for (i, &r) in rho.iter().enumerate() {
@@ -143,6 +159,7 @@ impl<'a> Simplex<'a> {
                 }
             }
         }
+        self.rho = rho;
     }
 
     /// Basis position `p` leaves, column `q` (with FTRAN column `alpha`) enters.
@@ -168,7 +185,13 @@ impl<'a> Simplex<'a> {
         if update_weights {
             self.weight[leaving] = (wq / (ap * ap)).max(1.0);
         }
-        let theta = self.xb[p].max(0.0) / ap;
+        // The primal ratio test may pick a row a hair below zero: step by 0 there. The dual
+        // simplex moves a negative basic value to zero.
+        let theta = if self.dual_step {
+            self.xb[p] / ap
+        } else {
+            self.xb[p].max(0.0) / ap
+        };
         if theta != 0.0 {
             for (x, a) in self.xb.iter_mut().zip(alpha) {
                 *x -= theta * a;
@@ -186,6 +209,72 @@ impl<'a> Simplex<'a> {
             return self.refactor();
         }
         true
+    }
+
+    /// Dual simplex over columns `< allowed` from a dual feasible basis until the basic values
+    /// are non-negative (within tolerance); `Optimal` then means primal feasible.
+    fn dual_cleanup(&mut self, allowed: usize, limit: usize) -> Step {
+        loop {
+            if self.pivots >= limit {
+                return Step::Limit;
+            }
+            let mut p = None;
+            let mut worst = -1e-9;
+            for (k, &x) in self.xb.iter().enumerate() {
+                if x < worst {
+                    worst = x;
+                    p = Some(k);
+                }
+            }
+            let Some(p) = p else {
+                return Step::Optimal;
+            };
+            self.pivot_row(p);
+            // Harris two-pass dual ratio test over `d_j / r_j` with `r_j < 0` (`d_j <= 0`).
+            let mut bound = f64::INFINITY;
+            for &j in &self.touched {
+                let r = self.row_buf[j];
+                if j < allowed && self.pos[j] == usize::MAX && r < -PIVOT_TOL {
+                    bound = bound.min((self.d[j].min(0.0) - COST_TOL) / r);
+                }
+            }
+            if bound == f64::INFINITY {
+                // No column can repair this row: the program looks infeasible.
+                return Step::Unbounded;
+            }
+            let mut q = None;
+            let mut best = 0.0;
+            for &j in &self.touched {
+                let r = self.row_buf[j];
+                if j < allowed
+                    && self.pos[j] == usize::MAX
+                    && r < -PIVOT_TOL
+                    && self.d[j].min(0.0) / r <= bound
+                    && -r > best
+                {
+                    best = -r;
+                    q = Some(j);
+                }
+            }
+            let q = q.expect("the Harris pass keeps the minimum-ratio column");
+            let mut alpha = std::mem::take(&mut self.alpha);
+            alpha.clear();
+            alpha.resize(self.m, 0.0);
+            for &(i, v) in &self.a.cols[q] {
+                alpha[i] = v;
+            }
+            self.lu.ftran(&mut alpha);
+            let ok = alpha[p].abs() > PIVOT_TOL && {
+                self.dual_step = true;
+                let ok = self.pivot(p, q, &alpha, false);
+                self.dual_step = false;
+                ok
+            };
+            self.alpha = alpha;
+            if !ok {
+                return Step::Singular;
+            }
+        }
     }
 
     /// Primal simplex over columns `< allowed` until optimal, unbounded or out of pivots.
@@ -209,7 +298,9 @@ impl<'a> Simplex<'a> {
             let Some(q) = entering else {
                 return Step::Optimal;
             };
-            let mut alpha = vec![0.0f64; self.m];
+            let mut alpha = std::mem::take(&mut self.alpha);
+            alpha.clear();
+            alpha.resize(self.m, 0.0);
             for &(i, v) in &self.a.cols[q] {
                 alpha[i] = v;
             }
@@ -232,7 +323,9 @@ impl<'a> Simplex<'a> {
                 }
             }
             let p = leave.expect("the Harris pass keeps the minimum-ratio row");
-            if !self.pivot(p, q, &alpha, true) {
+            let ok = self.pivot(p, q, &alpha, true);
+            self.alpha = alpha;
+            if !ok {
                 return Step::Singular;
             }
             if self.pivots.is_multiple_of(256) {
@@ -264,34 +357,69 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
         }
     }
     let a = Matrix { cols, rows };
-    // Deterministic perturbation of the right-hand sides against degeneracy.
+    let b0: Vec<f64> = sf.b.iter().map(rational_to_f64).collect();
+    // Deterministic perturbation against degeneracy: `b + B delta` with a small positive
+    // `delta`, so the starting basis stays feasible with every basic value moved off zero.
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut b = vec![0.0; m];
-    let mut basis = vec![0; m];
-    for i in 0..m {
+    let mut jitter = move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let u = (seed >> 11) as f64 / (1u64 << 53) as f64;
-        let bi = rational_to_f64(&sf.b[i]);
-        b[i] = bi + 1e-7 * (0.5 + u) * (1.0 + bi.abs());
-        if let Some(j) = sf.unit_col[i] {
-            basis[i] = j;
+        0.5 + (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let crash = sf.start.as_ref().and_then(|start| {
+        let cols: Vec<&[(usize, f64)]> = start.iter().map(|&j| a.cols[j].as_slice()).collect();
+        let mut seen = vec![false; n];
+        if start.iter().any(|&j| std::mem::replace(&mut seen[j], true)) {
+            return None;
         }
-    }
-    for (k, &i) in art_rows.iter().enumerate() {
-        basis[i] = n + k;
-    }
+        let mut lu = SparseLu::factor(m, &cols).ok()?;
+        let mut x0 = b0.clone();
+        lu.ftran(&mut x0);
+        if x0.iter().any(|&v| v < -1e-9 || !v.is_finite()) {
+            return None;
+        }
+        let mut b = b0.clone();
+        for (k, col) in cols.iter().enumerate() {
+            let delta = 1e-7 * jitter() * (1.0 + x0[k].abs());
+            for &(i, v) in col.iter() {
+                b[i] += v * delta;
+            }
+        }
+        Some((start.clone(), b, lu))
+    });
+    let crashed = crash.is_some();
+    let (basis, b, lu) = match crash {
+        Some(c) => c,
+        None => {
+            let mut b = vec![0.0; m];
+            let mut basis = vec![0; m];
+            for i in 0..m {
+                b[i] = b0[i] + 1e-7 * jitter() * (1.0 + b0[i].abs());
+                if let Some(j) = sf.unit_col[i] {
+                    basis[i] = j;
+                }
+            }
+            for (k, &i) in art_rows.iter().enumerate() {
+                basis[i] = n + k;
+            }
+            let identity: Vec<&[(usize, f64)]> =
+                basis.iter().map(|&j| a.cols[j].as_slice()).collect();
+            let lu =
+                SparseLu::factor(m, &identity).expect("the starting basis is a permuted identity");
+            (basis, b, lu)
+        }
+    };
     let mut pos = vec![usize::MAX; total];
     for (p, &j) in basis.iter().enumerate() {
         pos[j] = p;
     }
     let mut cost = vec![0.0; total];
-    for c in cost.iter_mut().skip(n) {
-        *c = -1.0;
+    if !crashed {
+        for c in cost.iter_mut().skip(n) {
+            *c = -1.0;
+        }
     }
-    let identity: Vec<&[(usize, f64)]> = basis.iter().map(|&j| a.cols[j].as_slice()).collect();
-    let lu = SparseLu::factor(m, &identity).expect("the starting basis is a permuted identity");
     let mut s = Simplex {
         m,
         a: &a,
@@ -306,6 +434,9 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
         pivots: 0,
         row_buf: vec![0.0; total],
         touched: Vec::new(),
+        rho: Vec::new(),
+        alpha: Vec::new(),
+        dual_step: false,
     };
     let bar = if show_progress {
         let bar = ProgressBar::new_spinner();
@@ -330,7 +461,7 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
         if !s.refactor() {
             return singular();
         }
-        if !art_rows.is_empty() {
+        if !crashed && !art_rows.is_empty() {
             match s.optimize(total, limit, &bar, "phase 1") {
                 Step::Optimal => {}
                 Step::Unbounded | Step::Singular => return singular(),
@@ -382,10 +513,47 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
                 .collect()
         };
         match s.optimize(n, limit, &bar, "phase 2") {
-            Step::Optimal => FloatOutcome::Optimal {
-                basis: basis_out(&s),
-                pivots: s.pivots,
-            },
+            Step::Optimal => {
+                // Drop the perturbation and clean up: the perturbed optimum can be slightly
+                // primal infeasible for the true right-hand sides (dual simplex repairs it) and
+                // that can leave reduced costs slightly positive (primal simplex again).
+                s.b = b0.clone();
+                let before = s.pivots;
+                for _round in 0..8 {
+                    if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
+                        eprintln!(
+                            "clean-up round {_round} at {} pivots ({} since phase 2)",
+                            s.pivots,
+                            s.pivots - before
+                        );
+                    }
+                    if !s.refactor() {
+                        return singular();
+                    }
+                    match s.dual_cleanup(n, limit) {
+                        Step::Optimal => {}
+                        Step::Unbounded | Step::Singular | Step::Limit => break,
+                    }
+                    match s.optimize(n, limit, &bar, "clean-up") {
+                        Step::Optimal => {}
+                        Step::Unbounded => {
+                            return FloatOutcome::Unbounded {
+                                basis: basis_out(&s),
+                                pivots: s.pivots,
+                            }
+                        }
+                        Step::Singular => return singular(),
+                        Step::Limit => return stalled(),
+                    }
+                    if s.xb.iter().all(|&x| x >= -1e-9) {
+                        break;
+                    }
+                }
+                FloatOutcome::Optimal {
+                    basis: basis_out(&s),
+                    pivots: s.pivots,
+                }
+            }
             Step::Unbounded => FloatOutcome::Unbounded {
                 basis: basis_out(&s),
                 pivots: s.pivots,

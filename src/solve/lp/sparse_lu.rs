@@ -33,6 +33,14 @@ pub(crate) struct SparseLu {
     /// The pivot row of step `k` without the pivot: `(basis position, value)`.
     upper: Vec<Vec<(usize, f64)>>,
     diag: Vec<f64>,
+    /// `U` by columns for FTRAN: for basis position `c`, `(pivot row of step k, value)` of every
+    /// earlier step `k` whose pivot row holds `c`; lets back-substitution skip zero unknowns.
+    ucols: Vec<Vec<(usize, f64)>>,
+    /// `L` transposed for BTRAN: for row `i`, `(pivot row of step k, l)` of every step that
+    /// subtracted a multiple of its pivot row from row `i`.
+    lrows: Vec<Vec<(usize, f64)>>,
+    /// Scratch of length `m` (its contents never matter between calls).
+    scratch: Vec<f64>,
     /// Product-form updates: (position, pivot value, other non-zeros of the entering column).
     etas: Vec<Eta>,
     eta_nonzeros: usize,
@@ -72,6 +80,9 @@ impl SparseLu {
             lower: Vec::with_capacity(m),
             upper: Vec::with_capacity(m),
             diag: Vec::with_capacity(m),
+            ucols: Vec::new(),
+            lrows: Vec::new(),
+            scratch: vec![0.0; m],
             etas: Vec::new(),
             eta_nonzeros: 0,
             lu_nonzeros: 0,
@@ -189,6 +200,19 @@ impl SparseLu {
             lu.upper.push(upper);
             lu.diag.push(pval);
         }
+        let mut ucols: Vec<Vec<(usize, f64)>> = vec![Vec::new(); m];
+        let mut lrows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); m];
+        for k in 0..m {
+            let r = lu.pivots[k].0;
+            for &(j, u) in &lu.upper[k] {
+                ucols[j].push((r, u));
+            }
+            for &(i, l) in &lu.lower[k] {
+                lrows[i].push((r, l));
+            }
+        }
+        lu.ucols = ucols;
+        lu.lrows = lrows;
         Ok(lu)
     }
 
@@ -208,7 +232,7 @@ impl SparseLu {
     }
 
     /// Solves `B x = a` in place: `a` indexed by rows on entry, by basis positions on return.
-    pub fn ftran(&self, a: &mut Vec<f64>) {
+    pub fn ftran(&mut self, a: &mut Vec<f64>) {
         for (k, ops) in self.lower.iter().enumerate() {
             let v = a[self.pivots[k].0];
             if v != 0.0 {
@@ -217,18 +241,21 @@ impl SparseLu {
                 }
             }
         }
-        let mut x = vec![0.0f64; self.m];
+        // Column-oriented back-substitution: every position is written, so the scratch
+        // needs no clearing, and a zero unknown costs nothing.
+        let x = &mut self.scratch;
         for k in (0..self.m).rev() {
             let (r, c) = self.pivots[k];
-            let mut acc = a[r];
-            for &(j, u) in &self.upper[k] {
-                acc -= u * x[j];
+            let acc = a[r];
+            if acc.abs() < DROP {
+                x[c] = 0.0;
+                continue;
             }
-            x[c] = if acc.abs() < DROP {
-                0.0
-            } else {
-                acc / self.diag[k]
-            };
+            let v = acc / self.diag[k];
+            x[c] = v;
+            for &(i, u) in &self.ucols[c] {
+                a[i] -= u * v;
+            }
         }
         for (p, pv, others) in &self.etas {
             let xp = x[*p];
@@ -240,11 +267,11 @@ impl SparseLu {
                 }
             }
         }
-        *a = x;
+        std::mem::swap(a, &mut self.scratch);
     }
 
     /// Solves `y^T B = c^T` in place: `c` indexed by basis positions on entry, rows on return.
-    pub fn btran(&self, c: &mut Vec<f64>) {
+    pub fn btran(&mut self, c: &mut Vec<f64>) {
         for (p, pv, others) in self.etas.iter().rev() {
             let mut acc = c[*p];
             for &(i, a) in others {
@@ -252,11 +279,12 @@ impl SparseLu {
             }
             c[*p] = acc / pv;
         }
-        let mut y = vec![0.0f64; self.m];
+        let y = &mut self.scratch;
         for k in 0..self.m {
             let (r, ck) = self.pivots[k];
             let z = c[ck];
             if z == 0.0 {
+                y[r] = 0.0;
                 continue;
             }
             let z = z / self.diag[k];
@@ -265,15 +293,18 @@ impl SparseLu {
             }
             y[r] = z;
         }
+        // `L^T`: once `y[i]` is final (its step is later than every step it feeds), push it
+        // to the pivot rows that eliminated row `i`.
         for k in (0..self.m).rev() {
-            let r = self.pivots[k].0;
-            let mut acc = 0.0;
-            for &(i, l) in &self.lower[k] {
-                acc += l * y[i];
+            let i = self.pivots[k].0;
+            let yi = y[i];
+            if yi != 0.0 {
+                for &(r, l) in &self.lrows[i] {
+                    y[r] -= l * yi;
+                }
             }
-            y[r] -= acc;
         }
-        *c = y;
+        std::mem::swap(c, &mut self.scratch);
     }
 
     /// Records that basis position `p` now holds the column whose FTRAN result is `alpha`.
@@ -284,6 +315,10 @@ impl SparseLu {
             .filter(|&(i, v)| i != p && *v != 0.0)
             .map(|(i, v)| (i, *v))
             .collect();
+        if std::env::var_os("BLUFF_LP_DEBUG2").is_some() {
+            let big = others.iter().filter(|(_, v)| v.abs() > 1e-11).count();
+            eprintln!("eta nnz {} big {}", others.len(), big);
+        }
         self.eta_nonzeros += others.len() + 1;
         self.etas.push((p, alpha[p], others));
     }
