@@ -153,36 +153,37 @@ pub fn solve(
         time: time.map(Duration::from_secs_f64),
     };
     let wall = Instant::now();
-    let (points, avg, current, iters, interrupted, setup) = py.allow_threads(|| -> PyResult<_> {
-        let setup = Instant::now();
-        let mut solver = CfrSolver::new(&g, params)
-            .with_threads(threads)
-            .map_err(|e| to_py_err(e, false))?;
-        let setup = setup.elapsed().as_secs_f64();
-        let mut last_check = Instant::now();
-        let mut interrupted: Option<PyErr> = None;
-        let points = solver.run_interruptible(&g, &stop, check_every, |_| {
-            if last_check.elapsed() < SIGNAL_CHECK {
-                return ControlFlow::Continue(());
-            }
-            last_check = Instant::now();
-            match Python::with_gil(|py| py.check_signals()) {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => {
-                    interrupted = Some(e);
-                    ControlFlow::Break(())
+    let (points, avg, current, iters, interrupted, setup) =
+        py.allow_threads(|| -> PyResult<_> {
+            let setup = Instant::now();
+            let mut solver = CfrSolver::new(&g, params)
+                .with_threads(threads)
+                .map_err(|e| to_py_err(e, false))?;
+            let setup = setup.elapsed().as_secs_f64();
+            let mut last_check = Instant::now();
+            let mut interrupted: Option<PyErr> = None;
+            let points = solver.run_interruptible(&g, &stop, check_every, |_| {
+                if last_check.elapsed() < SIGNAL_CHECK {
+                    return ControlFlow::Continue(());
                 }
-            }
-        });
-        Ok((
-            points,
-            solver.average_profile(),
-            solver.current_profile(),
-            solver.iterations(),
-            interrupted,
-            setup,
-        ))
-    })?;
+                last_check = Instant::now();
+                match Python::with_gil(|py| py.check_signals()) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(e) => {
+                        interrupted = Some(e);
+                        ControlFlow::Break(())
+                    }
+                }
+            });
+            Ok((
+                points,
+                solver.average_profile(),
+                solver.current_profile(),
+                solver.iterations(),
+                interrupted,
+                setup,
+            ))
+        })?;
     if let Some(e) = interrupted {
         return Err(e);
     }
