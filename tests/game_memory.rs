@@ -91,3 +91,24 @@ fn heap_estimate_matches_the_bytes_held_and_loading_stays_under_200_bytes_per_no
         );
     }
 }
+
+/// Built-in games go through `GameBuilder`: its peak, nodes under construction and the compiled
+/// game together, stays under 200 bytes per node too (peak RSS was about 400 bytes per node
+/// before the builder kept 28-byte nodes).
+#[test]
+fn building_stays_under_200_bytes_per_node() {
+    let _guard = LOCK.lock().unwrap();
+    for spec in ["liars-dice", "goofspiel(cards=4)"] {
+        let base = LIVE.load(Relaxed);
+        PEAK.store(base, Relaxed);
+        let game = bluff::games::load(spec).unwrap();
+        let peak = PEAK.load(Relaxed) - base;
+        let n = game.nodes.len() as f64;
+        eprintln!("{spec}: build peak {:.1} B/node", peak as f64 / n);
+        assert!(
+            peak as f64 / n < 200.0,
+            "{spec}: peak {} B/node",
+            peak as f64 / n
+        );
+    }
+}

@@ -278,7 +278,7 @@ impl<R: BufRead> Lexer<R> {
     }
 
     /// The usual tokens, cut straight from the buffer when they lie wholly in it: punctuation,
-    /// a label without escapes or newlines, an integer or `p/q`. `None` leaves the general
+    /// a label without escapes or newlines, an integer or `p/q`, a symbol. `None` leaves the general
     /// path to handle anything else (including a token cut by the buffer's end).
     #[inline]
     fn fast_token(&mut self) -> Result<Option<Tok>, ParseError> {
@@ -331,12 +331,25 @@ impl<R: BufRead> Lexer<R> {
                 self.raw.extend_from_slice(&buf[..end]);
                 (Tok::Number, end, end)
             }
-            _ => return Ok(None),
+            b'.' => return Ok(None),
+            _ => {
+                let Some(end) = buf.iter().position(|b| b.is_ascii_whitespace()) else {
+                    return Ok(None);
+                };
+                let word = &buf[..end];
+                let columns = if word.is_ascii() {
+                    end
+                } else {
+                    word.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+                };
+                self.raw.extend_from_slice(word);
+                (Tok::Symbol, end, columns)
+            }
         };
         self.src.consume(len);
         self.offset += len as u64;
         self.column += columns;
-        if matches!(tok, Tok::Text | Tok::Number) {
+        if matches!(tok, Tok::Text | Tok::Number | Tok::Symbol) {
             self.set_text()?;
         } else {
             self.text.clear();
@@ -465,6 +478,12 @@ impl<R: BufRead> Lexer<R> {
             return Err(self.expected(what));
         }
         let t = &self.text;
+        // Plain short digit strings (ids, mostly) skip the general parser.
+        if (1..=18).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit()) {
+            let v = t.bytes().fold(0i64, |v, b| v * 10 + i64::from(b - b'0'));
+            self.advance()?;
+            return Ok(v);
+        }
         let v = t
             .strip_prefix('+')
             .unwrap_or(t)

@@ -420,7 +420,7 @@ impl<R: BufRead> Loader<R> {
     fn node(&mut self, slot: u32, acc: u32, open: &mut Vec<Open>) -> Result<(), LoadError> {
         let pos = self.lx.pos;
         let letter = match self.lx.tok {
-            Tok::Symbol if matches!(self.lx.text(), "c" | "p" | "t") => {
+            Tok::Symbol if matches!(self.lx.text().as_bytes(), [b'c' | b'p' | b't']) => {
                 self.lx.text().as_bytes()[0]
             }
             _ => {
