@@ -18,7 +18,7 @@ use crate::game::{Game, NodeKind};
 use rayon::prelude::*;
 
 /// Levels with at least this many live interior nodes are split over threads.
-const PAR_LIVE_MIN: usize = 4096;
+const PAR_LIVE_MIN: usize = 2048;
 /// Live parents per parallel work item.
 const NODE_CHUNK: usize = 1024;
 /// Information sets per parallel work item.

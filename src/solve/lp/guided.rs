@@ -40,15 +40,6 @@ fn finish(
     outcome: FloatOutcome,
     options: &SolveOptions,
 ) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
-    if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
-        let kind = match &outcome {
-            FloatOutcome::Optimal { .. } => "optimal".to_string(),
-            FloatOutcome::Unbounded { .. } => "unbounded".to_string(),
-            FloatOutcome::Infeasible { .. } => "infeasible".to_string(),
-            FloatOutcome::Stalled { reason } => format!("stalled: {reason}"),
-        };
-        eprintln!("float outcome: {kind}");
-    }
     let (basis, why) = match outcome {
         FloatOutcome::Optimal { basis, pivots } | FloatOutcome::Unbounded { basis, pivots } => {
             stats.float_pivots = pivots;
@@ -113,6 +104,9 @@ fn complete_basis(sf: &StandardForm, basis: Vec<Option<usize>>) -> Option<Vec<us
     Some(out)
 }
 
+/// Degenerate exact pivots in a row after which Bland's rule replaces Dantzig's.
+const BLAND_AFTER: usize = 50;
+
 enum Fallback {
     /// An exact, final answer (unbounded or infeasible proven by exact pivots).
     Final(LpError),
@@ -128,6 +122,7 @@ fn exact_from_basis(
     let m = sf.rows;
     let n = sf.cols.len();
     let limit = 10 * (m + n) + 100;
+    let mut degenerate_run = 0usize;
     let mut is_basic = vec![false; n];
     for &j in &basis {
         if is_basic[j] {
@@ -136,9 +131,6 @@ fn exact_from_basis(
         is_basic[j] = true;
     }
     for _ in 0..limit {
-        if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
-            eprintln!("exact pivot {}", stats.exact_pivots);
-        }
         let cols: Vec<&[(usize, Rational)]> =
             basis.iter().map(|&j| sf.cols[j].as_slice()).collect();
         let lu = ExactLu::factor(m, &cols).map_err(|_| Fallback::Restart)?;
@@ -156,16 +148,22 @@ fn exact_from_basis(
             d
         };
         let primal_feasible = xb.iter().all(|v| !v.is_negative());
-        if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
-            let neg = xb.iter().filter(|v| v.is_negative()).count();
-            let pos_d = (0..n)
-                .filter(|&j| !is_basic[j] && reduced(j).is_positive())
-                .count();
-            eprintln!("exact basis: {neg} negative basic values, {pos_d} improving columns");
-        }
         if primal_feasible {
-            // Bland: the smallest-index improving column enters.
-            let entering = (0..n).find(|&j| !is_basic[j] && reduced(j).is_positive());
+            // Dantzig's rule (the largest reduced cost enters) converges in far fewer pivots
+            // than Bland's from a nearly optimal float basis; after a run of degenerate pivots
+            // Bland's smallest-index rule takes over, which cannot cycle.
+            let entering = if degenerate_run < BLAND_AFTER {
+                let mut best: Option<(usize, Rational)> = None;
+                for j in (0..n).filter(|&j| !is_basic[j]) {
+                    let d = reduced(j);
+                    if d.is_positive() && best.as_ref().is_none_or(|(_, b)| d > *b) {
+                        best = Some((j, d));
+                    }
+                }
+                best.map(|(j, _)| j)
+            } else {
+                (0..n).find(|&j| !is_basic[j] && reduced(j).is_positive())
+            };
             let Some(q) = entering else {
                 let mut x = vec![Rational::zero(); n];
                 for (k, &j) in basis.iter().enumerate() {
@@ -187,9 +185,14 @@ fn exact_from_basis(
                     }
                 }
             }
-            let Some((k, _)) = leave else {
+            let Some((k, ratio)) = leave else {
                 return Err(Fallback::Final(LpError::Unbounded));
             };
+            if ratio.is_zero() {
+                degenerate_run += 1;
+            } else {
+                degenerate_run = 0;
+            }
             is_basic[basis[k]] = false;
             is_basic[q] = true;
             basis[k] = q;

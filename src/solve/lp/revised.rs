@@ -46,6 +46,8 @@ pub(crate) enum FloatOutcome {
 
 const PIVOT_TOL: f64 = 1e-9;
 const COST_TOL: f64 = 1e-9;
+/// The pricing tolerance of the clean-up after the perturbation is removed.
+const FINAL_COST_TOL: f64 = 1e-12;
 /// Refactorise after this many updates (the eta file grows by one column per pivot).
 const REFACTOR_EVERY: usize = 100;
 
@@ -77,6 +79,12 @@ struct Simplex<'a> {
     alpha: Vec<f64>,
     /// The next pivot is a dual simplex pivot.
     dual_step: bool,
+    /// Reduced costs above this price a column in (tightened for the final clean-up).
+    cost_tol: f64,
+    /// Columns set aside as numerically unbounded until the next refactorisation.
+    is_rejected: Vec<bool>,
+    rejected: Vec<usize>,
+    rejections: usize,
 }
 
 enum Step {
@@ -88,15 +96,6 @@ enum Step {
 
 impl<'a> Simplex<'a> {
     fn refactor(&mut self) -> bool {
-        if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
-            eprintln!(
-                "refactor at {} pivots, lu nnz {} eta nnz {} updates {}",
-                self.pivots,
-                self.lu.lu_nonzeros(),
-                self.lu.eta_nonzeros(),
-                self.lu.updates()
-            );
-        }
         let cols: Vec<&[(usize, f64)]> = self
             .basis
             .iter()
@@ -110,6 +109,9 @@ impl<'a> Simplex<'a> {
         self.lu.ftran(&mut xb);
         self.xb = xb;
         self.recompute_duals();
+        for j in self.rejected.drain(..) {
+            self.is_rejected[j] = false;
+        }
         true
     }
 
@@ -185,12 +187,21 @@ impl<'a> Simplex<'a> {
         if update_weights {
             self.weight[leaving] = (wq / (ap * ap)).max(1.0);
         }
-        // The primal ratio test may pick a row a hair below zero: step by 0 there. The dual
-        // simplex moves a negative basic value to zero.
+        // The primal ratio test may pick a row a hair below zero: step by 0 there, and move
+        // the leaving value into the right-hand side (`b -= a_leaving * x_p`, a bound shift)
+        // so that `B^{-1} b` stays equal to the updated values instead of drifting further
+        // below zero at the next refactorisation. The clean-up restores the true `b`. The
+        // dual simplex moves a negative basic value to zero.
         let theta = if self.dual_step {
             self.xb[p] / ap
         } else {
-            self.xb[p].max(0.0) / ap
+            let xp = self.xb[p];
+            if xp < 0.0 {
+                for &(i, v) in &self.a.cols[self.basis[p]] {
+                    self.b[i] -= v * xp;
+                }
+            }
+            xp.max(0.0) / ap
         };
         if theta != 0.0 {
             for (x, a) in self.xb.iter_mut().zip(alpha) {
@@ -235,7 +246,7 @@ impl<'a> Simplex<'a> {
             for &j in &self.touched {
                 let r = self.row_buf[j];
                 if j < allowed && self.pos[j] == usize::MAX && r < -PIVOT_TOL {
-                    bound = bound.min((self.d[j].min(0.0) - COST_TOL) / r);
+                    bound = bound.min((self.d[j].min(0.0) - self.cost_tol) / r);
                 }
             }
             if bound == f64::INFINITY {
@@ -290,7 +301,11 @@ impl<'a> Simplex<'a> {
             let mut entering = None;
             for j in 0..allowed {
                 let dj = self.d[j];
-                if dj > COST_TOL && self.pos[j] == usize::MAX && dj * dj > best * self.weight[j] {
+                if dj > self.cost_tol
+                    && self.pos[j] == usize::MAX
+                    && !self.is_rejected[j]
+                    && dj * dj > best * self.weight[j]
+                {
                     best = dj * dj / self.weight[j];
                     entering = Some(j);
                 }
@@ -312,7 +327,25 @@ impl<'a> Simplex<'a> {
                 }
             }
             if theta == f64::INFINITY {
-                return Step::Unbounded;
+                self.alpha = alpha;
+                // A ray in floats is often rounding (a stale reduced cost, an entry lost
+                // below the tolerance): refactorise, and if the column still looks unbounded
+                // with fresh values, set it aside until the next refactorisation. Only a ray
+                // that persists after many such rejections is reported (and the exact layer
+                // checks it).
+                if self.lu.updates() > 0 {
+                    if !self.refactor() {
+                        return Step::Singular;
+                    }
+                    continue;
+                }
+                self.is_rejected[q] = true;
+                self.rejected.push(q);
+                self.rejections += 1;
+                if self.rejections > 1000 {
+                    return Step::Unbounded;
+                }
+                continue;
             }
             let mut leave = None;
             let mut best_a = 0.0;
@@ -437,6 +470,10 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
         rho: Vec::new(),
         alpha: Vec::new(),
         dual_step: false,
+        cost_tol: COST_TOL,
+        is_rejected: vec![false; total],
+        rejected: Vec::new(),
+        rejections: 0,
     };
     let bar = if show_progress {
         let bar = ProgressBar::new_spinner();
@@ -518,15 +555,10 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
                 // primal infeasible for the true right-hand sides (dual simplex repairs it) and
                 // that can leave reduced costs slightly positive (primal simplex again).
                 s.b = b0.clone();
-                let before = s.pivots;
-                for _round in 0..8 {
-                    if std::env::var_os("BLUFF_LP_DEBUG").is_some() {
-                        eprintln!(
-                            "clean-up round {_round} at {} pivots ({} since phase 2)",
-                            s.pivots,
-                            s.pivots - before
-                        );
-                    }
+                // Reduced costs of sequence-form LPs are products of small chance
+                // probabilities: a column the loose tolerance left out can still improve.
+                s.cost_tol = FINAL_COST_TOL;
+                for _ in 0..8 {
                     if !s.refactor() {
                         return singular();
                     }

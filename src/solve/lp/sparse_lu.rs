@@ -19,6 +19,55 @@ pub(crate) struct Singular {
     pub eliminated: usize,
 }
 
+/// Sparse rows stored flat (`start[k]..start[k + 1]` indexes `data`): one allocation for all
+/// rows, so factorising and dropping a factorisation costs no per-row `malloc`/`free`.
+#[derive(Default)]
+struct Flat {
+    start: Vec<usize>,
+    data: Vec<(usize, f64)>,
+}
+
+impl Flat {
+    fn with_capacity(rows: usize) -> Self {
+        let mut start = Vec::with_capacity(rows + 1);
+        start.push(0);
+        Flat {
+            start,
+            data: Vec::new(),
+        }
+    }
+
+    /// Closes the row being pushed.
+    fn end_row(&mut self) {
+        self.start.push(self.data.len());
+    }
+
+    fn row(&self, k: usize) -> &[(usize, f64)] {
+        &self.data[self.start[k]..self.start[k + 1]]
+    }
+
+    /// The transpose-like regrouping: entry `(j, v)` of row `k` goes to row `j` as
+    /// `(label[k], v)`, for `rows` target rows.
+    fn regroup(&self, rows: usize, label: impl Fn(usize) -> usize) -> Flat {
+        let mut count = vec![0usize; rows + 1];
+        for &(j, _) in &self.data {
+            count[j + 1] += 1;
+        }
+        for j in 0..rows {
+            count[j + 1] += count[j];
+        }
+        let start = count.clone();
+        let mut data = vec![(0usize, 0.0f64); self.data.len()];
+        for k in 0..self.start.len() - 1 {
+            for &(j, v) in self.row(k) {
+                data[count[j]] = (label(k), v);
+                count[j] += 1;
+            }
+        }
+        Flat { start, data }
+    }
+}
+
 /// A product-form update: basis position, pivot value, the entering column's other non-zeros.
 type Eta = (usize, f64, Vec<(usize, f64)>);
 
@@ -29,16 +78,16 @@ pub(crate) struct SparseLu {
     /// Pivot `k` is at (row, basis position).
     pivots: Vec<(usize, usize)>,
     /// Row operations of step `k`: `row_i -= l * row_{pivot row}`.
-    lower: Vec<Vec<(usize, f64)>>,
+    lower: Flat,
     /// The pivot row of step `k` without the pivot: `(basis position, value)`.
-    upper: Vec<Vec<(usize, f64)>>,
+    upper: Flat,
     diag: Vec<f64>,
     /// `U` by columns for FTRAN: for basis position `c`, `(pivot row of step k, value)` of every
     /// earlier step `k` whose pivot row holds `c`; lets back-substitution skip zero unknowns.
-    ucols: Vec<Vec<(usize, f64)>>,
+    ucols: Flat,
     /// `L` transposed for BTRAN: for row `i`, `(pivot row of step k, l)` of every step that
     /// subtracted a multiple of its pivot row from row `i`.
-    lrows: Vec<Vec<(usize, f64)>>,
+    lrows: Flat,
     /// Scratch of length `m` (its contents never matter between calls).
     scratch: Vec<f64>,
     /// Product-form updates: (position, pivot value, other non-zeros of the entering column).
@@ -77,17 +126,18 @@ impl SparseLu {
         let mut lu = SparseLu {
             m,
             pivots: Vec::with_capacity(m),
-            lower: Vec::with_capacity(m),
-            upper: Vec::with_capacity(m),
+            lower: Flat::with_capacity(m),
+            upper: Flat::with_capacity(m),
             diag: Vec::with_capacity(m),
-            ucols: Vec::new(),
-            lrows: Vec::new(),
+            ucols: Flat::default(),
+            lrows: Flat::default(),
             scratch: vec![0.0; m],
             etas: Vec::new(),
             eta_nonzeros: 0,
             lu_nonzeros: 0,
         };
         let mut lowest = 0usize;
+        let mut entries: Vec<(usize, f64)> = Vec::new();
         for step in 0..m {
             // The active column of fewest entries.
             let c = loop {
@@ -103,7 +153,7 @@ impl SparseLu {
                 }
             };
             // The column's active entries (the row lists may hold stale rows).
-            let mut entries: Vec<(usize, f64)> = Vec::with_capacity(col_rows[c].len());
+            entries.clear();
             for &i in &col_rows[c] {
                 if row_active[i] && seen[i] != step {
                     seen[i] = step;
@@ -137,7 +187,7 @@ impl SparseLu {
                 }
                 col_count[j] -= 1;
             }
-            let mut ops = Vec::with_capacity(entries.len());
+            let ops_start = lu.lower.data.len();
             for &(i, v) in &entries {
                 if i == r {
                     continue;
@@ -182,7 +232,7 @@ impl SparseLu {
                         in_prow[j] = true;
                     }
                 }
-                ops.push((i, f));
+                lu.lower.data.push((i, f));
             }
             for &(j, _) in &prow {
                 if j != c {
@@ -193,24 +243,20 @@ impl SparseLu {
                 }
             }
             col_rows[c] = Vec::new();
-            let upper: Vec<(usize, f64)> = prow.into_iter().filter(|(j, _)| *j != c).collect();
-            lu.lu_nonzeros += upper.len() + ops.len() + 1;
+            let upper_start = lu.upper.data.len();
+            lu.upper
+                .data
+                .extend(prow.iter().filter(|(j, _)| *j != c).copied());
+            lu.lu_nonzeros +=
+                lu.upper.data.len() - upper_start + lu.lower.data.len() - ops_start + 1;
+            lu.lower.end_row();
+            lu.upper.end_row();
             lu.pivots.push((r, c));
-            lu.lower.push(ops);
-            lu.upper.push(upper);
             lu.diag.push(pval);
         }
-        let mut ucols: Vec<Vec<(usize, f64)>> = vec![Vec::new(); m];
-        let mut lrows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); m];
-        for k in 0..m {
-            let r = lu.pivots[k].0;
-            for &(j, u) in &lu.upper[k] {
-                ucols[j].push((r, u));
-            }
-            for &(i, l) in &lu.lower[k] {
-                lrows[i].push((r, l));
-            }
-        }
+        let pivot_row = |k: usize| lu.pivots[k].0;
+        let ucols = lu.upper.regroup(m, pivot_row);
+        let lrows = lu.lower.regroup(m, pivot_row);
         lu.ucols = ucols;
         lu.lrows = lrows;
         Ok(lu)
@@ -233,10 +279,10 @@ impl SparseLu {
 
     /// Solves `B x = a` in place: `a` indexed by rows on entry, by basis positions on return.
     pub fn ftran(&mut self, a: &mut Vec<f64>) {
-        for (k, ops) in self.lower.iter().enumerate() {
+        for k in 0..self.m {
             let v = a[self.pivots[k].0];
             if v != 0.0 {
-                for &(i, l) in ops {
+                for &(i, l) in self.lower.row(k) {
                     a[i] -= l * v;
                 }
             }
@@ -253,7 +299,7 @@ impl SparseLu {
             }
             let v = acc / self.diag[k];
             x[c] = v;
-            for &(i, u) in &self.ucols[c] {
+            for &(i, u) in self.ucols.row(c) {
                 a[i] -= u * v;
             }
         }
@@ -288,7 +334,7 @@ impl SparseLu {
                 continue;
             }
             let z = z / self.diag[k];
-            for &(j, u) in &self.upper[k] {
+            for &(j, u) in self.upper.row(k) {
                 c[j] -= z * u;
             }
             y[r] = z;
@@ -299,7 +345,7 @@ impl SparseLu {
             let i = self.pivots[k].0;
             let yi = y[i];
             if yi != 0.0 {
-                for &(r, l) in &self.lrows[i] {
+                for &(r, l) in self.lrows.row(i) {
                     y[r] -= l * yi;
                 }
             }
@@ -315,10 +361,6 @@ impl SparseLu {
             .filter(|&(i, v)| i != p && *v != 0.0)
             .map(|(i, v)| (i, *v))
             .collect();
-        if std::env::var_os("BLUFF_LP_DEBUG2").is_some() {
-            let big = others.iter().filter(|(_, v)| v.abs() > 1e-11).count();
-            eprintln!("eta nnz {} big {}", others.len(), big);
-        }
         self.eta_nonzeros += others.len() + 1;
         self.etas.push((p, alpha[p], others));
     }

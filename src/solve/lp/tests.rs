@@ -355,3 +355,50 @@ fn memory_budget_is_checked_before_solving() {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// A starting basis is only a hint: any hint (wrong length, repeated or singular columns,
+    /// infeasible, or a good one) gives the dense exact tableau's optimum.
+    #[test]
+    fn start_basis_hint_never_changes_the_answer(
+        (n, rows, c, free) in open_lp(),
+        hint in prop::collection::vec((0usize..3, 0usize..8), 0..8),
+    ) {
+        let mut lp = build(n, &rows, &c);
+        for (v, &f) in free.iter().enumerate() {
+            if f {
+                lp.set_free(v);
+            }
+        }
+        let expected = lp.solve_with(Method::ExactTableau).map(|(s, _)| s.objective);
+        let entries = hint
+            .iter()
+            .map(|&(kind, i)| match kind {
+                0 => BasisEntry::Var(i),
+                1 => BasisEntry::NegVar(i),
+                _ => BasisEntry::Slack(i),
+            })
+            .collect();
+        lp.set_start_basis(entries);
+        let got = lp.solve_with(Method::FloatThenExact).map(|(s, _)| s.objective);
+        prop_assert_eq!(expected, got);
+    }
+}
+
+/// The sequence-form crash basis (a pure strategy and its best response) is used: the float
+/// simplex then needs no phase 1, and on Kuhn poker the answer is the known -1/18.
+#[test]
+fn sequence_form_start_basis_is_feasible_and_used() {
+    let game = crate::games::kuhn::kuhn_poker().unwrap();
+    let sf_lp = crate::solve::sequence_form::build_lp(&game);
+    let sf = StandardForm::new(&sf_lp.lp);
+    let start = sf.start.clone().expect("every hint entry names a column");
+    // Feasible: the exact basic solution of the hint is non-negative.
+    let cols: Vec<&[(usize, Rational)]> = start.iter().map(|&j| sf.cols[j].as_slice()).collect();
+    let lu = lu::ExactLu::factor(sf.rows, &cols).expect("the crash basis is non-singular");
+    assert!(lu.solve(&sf.b).iter().all(|v| !v.is_negative()));
+    let (s, _) = sf_lp.lp.solve_with(Method::FloatThenExact).unwrap();
+    assert_eq!(s.objective, rat(-1, 18));
+}
