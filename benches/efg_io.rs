@@ -1,7 +1,7 @@
 //! Speed of the .efg writer, reader and conversion to a `Game` on a synthetic perfect-information
 //! tree (alternating players, chance at the root), large enough that per-file overhead vanishes.
 
-use bluff::format::efg::{efg_to_game, game_to_efg, read_efg, write_efg};
+use bluff::format::efg::{efg_to_game, game_to_efg, load_efg, read_efg, write_efg};
 use bluff::game::{Game, GameBuilder, NodeRef};
 use bluff::scalar::rat;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -52,6 +52,9 @@ fn bench(c: &mut Criterion) {
     g.bench_function("read", |b| b.iter(|| read_efg(&text).unwrap()));
     g.bench_function("read+to_game", |b| {
         b.iter(|| efg_to_game(&read_efg(&text).unwrap().game).unwrap())
+    });
+    g.bench_function("load (streaming, to game)", |b| {
+        b.iter(|| load_efg(text.as_bytes(), |_| {}).unwrap())
     });
     g.finish();
 }

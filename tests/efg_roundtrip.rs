@@ -411,6 +411,11 @@ fn streaming_loader_equals_tree_route_on_fixtures_and_built_in_games() {
     }
     let general = data("tiny_bluff.efg").replace("{ -2 2 }", "{ -2 3 }");
     assert_routes_agree(general.as_bytes());
+    // Text after the tree is ignored, but the file must still be UTF-8 to its end.
+    let mut trailing = data("tiny_bluff.efg").into_bytes();
+    trailing.extend_from_slice(b"x y \xff");
+    assert!(read_efg_bytes(&trailing).is_err());
+    assert_routes_agree(&trailing);
     for info in bluff::games::registry() {
         let game = bluff::games::load(info.name).unwrap();
         let text = write_efg(&game_to_efg(&game)).unwrap();

@@ -624,6 +624,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
             "nodes": game.nodes.len(),
             "solver_bytes": solver_bytes,
             "solver_bytes_per_node": solver_bytes as f64 / game.nodes.len() as f64,
+            "game_bytes": game.heap_bytes(),
+            "game_bytes_per_node": game.bytes_per_node(),
             "infosets": [game.infosets[0].len(), game.infosets[1].len()],
             "iterations": last.iteration,
             "seconds": last.seconds,

@@ -1,45 +1,90 @@
 //! Building a [`Game`] in code: create nodes top-down, then compile and validate.
+//!
+//! Nodes under construction are small (28 bytes): a node's children are created together, so
+//! they are contiguous and a node keeps only their range; chance distributions, payoffs and
+//! labels are interned into tables of distinct values and nodes hold 4-byte ids.
 
 use super::{
-    format_path, Game, GameError, Infoset, InternedBuilder, Labels, Node, NodeKind, Player,
-    Terminal,
+    format_path, Game, GameError, Infoset, Interned, Labels, Node, NodeKind, Player, Terminal,
 };
 use crate::scalar::{Rational, Scalar};
 use num_traits::{One, Signed, Zero};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 
 /// A handle to a node under construction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NodeRef(usize);
 
-#[derive(Clone, Debug)]
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
 enum Content {
     Unset,
+    /// Outcomes from `chance_sets[set]`.
     Chance {
-        labels: Vec<String>,
-        probs: Vec<Rational>,
+        set: u32,
     },
     Decision {
-        player: Player,
-        infoset: usize,
+        player: u8,
+        infoset: u32,
     },
+    /// Payoffs `pays[pay]`, outcome label `labels[label]`.
     Terminal {
-        payoffs: [Rational; 2],
-        label: String,
+        pay: u32,
+        label: u32,
     },
 }
 
 #[derive(Clone, Debug)]
 struct BuildNode {
     content: Content,
-    children: Vec<usize>,
-    parent: Option<(usize, usize)>,
+    first_child: u32,
+    num_children: u32,
+    /// Parent (NONE for the root) and which child of it this node is.
+    parent: u32,
+    index: u32,
 }
 
 #[derive(Clone, Debug)]
 struct BuildInfoset {
     label: String,
     actions: Labels,
+}
+
+/// A chance distribution: each outcome's label and probability, as ids.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct ChanceSet {
+    labels: Vec<u32>,
+    probs: Vec<u32>,
+}
+
+/// Distinct values, each with a dense id.
+#[derive(Clone, Debug)]
+struct Table<T> {
+    values: Vec<T>,
+    ids: HashMap<T, u32>,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table {
+            values: Vec::new(),
+            ids: HashMap::new(),
+        }
+    }
+}
+
+impl<T: Clone + Eq + Hash> Table<T> {
+    fn id(&mut self, v: T) -> u32 {
+        if let Some(&id) = self.ids.get(&v) {
+            return id;
+        }
+        let id = u32::try_from(self.values.len()).expect("fewer distinct values than nodes");
+        self.values.push(v.clone());
+        self.ids.insert(v, id);
+        id
+    }
 }
 
 /// Builds a game node by node. Information sets are named by (player, label); giving the same
@@ -53,6 +98,11 @@ pub struct GameBuilder {
     infoset_ids: HashMap<(Player, String), usize>,
     /// Distinct action lists, shared between sets.
     action_lists: HashMap<Labels, ()>,
+    chance_sets: Table<ChanceSet>,
+    chance_labels: Table<String>,
+    probs: Table<Rational>,
+    pays: Table<[Rational; 2]>,
+    labels: Table<String>,
 }
 
 impl GameBuilder {
@@ -62,18 +112,29 @@ impl GameBuilder {
         player1: impl Into<String>,
         player2: impl Into<String>,
     ) -> Self {
-        GameBuilder {
+        let mut b = GameBuilder {
             name: name.into(),
             player_names: [player1.into(), player2.into()],
             nodes: vec![BuildNode {
                 content: Content::Unset,
-                children: Vec::new(),
-                parent: None,
+                first_child: 0,
+                num_children: 0,
+                parent: NONE,
+                index: 0,
             }],
             infosets: Vec::new(),
             infoset_ids: HashMap::new(),
             action_lists: HashMap::new(),
-        }
+            chance_sets: Table::default(),
+            chance_labels: Table::default(),
+            probs: Table::default(),
+            pays: Table::default(),
+            labels: Table::default(),
+        };
+        // Id 0 of the chance columns: probability 1 and label "" (nodes under no chance node).
+        b.probs.id(Rational::one());
+        b.chance_labels.id(String::new());
+        b
     }
 
     /// The root node.
@@ -81,17 +142,27 @@ impl GameBuilder {
         NodeRef(0)
     }
 
+    /// The label of the edge into `node` (which has a parent).
+    fn edge_label(&self, node: usize) -> String {
+        let n = &self.nodes[node];
+        match self.nodes[n.parent as usize].content {
+            Content::Chance { set } => {
+                let id = self.chance_sets.values[set as usize].labels[n.index as usize];
+                self.chance_labels.values[id as usize].clone()
+            }
+            Content::Decision { infoset, .. } => {
+                self.infosets[infoset as usize].actions[n.index as usize].clone()
+            }
+            _ => String::from("?"),
+        }
+    }
+
     fn path(&self, node: usize) -> String {
         let mut labels = Vec::new();
         let mut n = node;
-        while let Some((parent, index)) = self.nodes[n].parent {
-            let label = match &self.nodes[parent].content {
-                Content::Chance { labels, .. } => labels[index].clone(),
-                Content::Decision { infoset, .. } => self.infosets[*infoset].actions[index].clone(),
-                _ => String::from("?"),
-            };
-            labels.push(label);
-            n = parent;
+        while self.nodes[n].parent != NONE {
+            labels.push(self.edge_label(n));
+            n = self.nodes[n].parent as usize;
         }
         labels.reverse();
         format_path(&labels)
@@ -125,19 +196,35 @@ impl GameBuilder {
         Ok(())
     }
 
+    /// Checks that `count` more nodes fit bluff's 32-bit node ids.
+    fn check_room(&self, node: NodeRef, count: usize) -> Result<(), GameError> {
+        if self.nodes.len() + count >= NONE as usize {
+            return Err(GameError::BadActions {
+                path: self.path(node.0),
+                detail: format!(
+                    "{count} more nodes would pass {} nodes, the most bluff's 32-bit node ids hold",
+                    NONE - 1
+                ),
+            });
+        }
+        Ok(())
+    }
+
     fn add_children(&mut self, node: NodeRef, count: usize) -> Vec<NodeRef> {
-        let mut refs = Vec::with_capacity(count);
+        let first = self.nodes.len();
+        let n = &mut self.nodes[node.0];
+        n.first_child = first as u32;
+        n.num_children = count as u32;
         for index in 0..count {
-            let id = self.nodes.len();
             self.nodes.push(BuildNode {
                 content: Content::Unset,
-                children: Vec::new(),
-                parent: Some((node.0, index)),
+                first_child: 0,
+                num_children: 0,
+                parent: node.0 as u32,
+                index: index as u32,
             });
-            self.nodes[node.0].children.push(id);
-            refs.push(NodeRef(id));
         }
-        refs
+        (first..first + count).map(NodeRef).collect()
     }
 
     /// Makes `node` a chance node with the given (label, probability) outcomes; returns the children.
@@ -165,7 +252,16 @@ impl GameBuilder {
             });
         }
         let n = labels.len();
-        self.nodes[node.0].content = Content::Chance { labels, probs };
+        self.check_room(node, n)?;
+        let set = ChanceSet {
+            labels: labels
+                .into_iter()
+                .map(|l| self.chance_labels.id(l))
+                .collect(),
+            probs: probs.into_iter().map(|p| self.probs.id(p)).collect(),
+        };
+        let set = self.chance_sets.id(set);
+        self.nodes[node.0].content = Content::Chance { set };
         Ok(self.add_children(node, n))
     }
 
@@ -192,22 +288,25 @@ impl GameBuilder {
             return Err(GameError::BadPlayer(player));
         }
         self.check_unset(node)?;
-        let actions: Vec<String> = actions.iter().map(|a| a.as_ref().to_string()).collect();
-        self.check_labels(node, &actions)?;
         let key = (player, label.to_string());
         let infoset = match self.infoset_ids.get(&key) {
             Some(&id) => {
-                if *self.infosets[id].actions != *actions {
+                let known = &self.infosets[id].actions;
+                if known.len() != actions.len()
+                    || known.iter().zip(actions).any(|(k, a)| k != a.as_ref())
+                {
                     return Err(GameError::InconsistentActions {
                         player: player + 1,
                         label: label.to_string(),
-                        expected: self.infosets[id].actions.to_vec(),
-                        got: actions,
+                        expected: known.to_vec(),
+                        got: actions.iter().map(|a| a.as_ref().to_string()).collect(),
                     });
                 }
                 id
             }
             None => {
+                let actions: Vec<String> = actions.iter().map(|a| a.as_ref().to_string()).collect();
+                self.check_labels(node, &actions)?;
                 let id = self.infosets.len();
                 let shared = shared_labels(&mut self.action_lists, &actions);
                 self.infosets.push(BuildInfoset {
@@ -218,8 +317,13 @@ impl GameBuilder {
                 id
             }
         };
-        self.nodes[node.0].content = Content::Decision { player, infoset };
-        Ok(self.add_children(node, actions.len()))
+        let n = self.infosets[infoset].actions.len();
+        self.check_room(node, n)?;
+        self.nodes[node.0].content = Content::Decision {
+            player: player as u8,
+            infoset: infoset as u32,
+        };
+        Ok(self.add_children(node, n))
     }
 
     /// Makes `node` terminal with both players' payoffs.
@@ -235,10 +339,12 @@ impl GameBuilder {
         label: &str,
     ) -> Result<(), GameError> {
         self.check_unset(node)?;
-        self.nodes[node.0].content = Content::Terminal {
-            payoffs,
-            label: label.to_string(),
+        let pay = self.pays.id(payoffs);
+        let label = match self.labels.ids.get(label) {
+            Some(&id) => id,
+            None => self.labels.id(label.to_string()),
         };
+        self.nodes[node.0].content = Content::Terminal { pay, label };
         Ok(())
     }
 
@@ -256,112 +362,137 @@ impl GameBuilder {
     /// Compiles into a flat [`Game`], checking every node is set, payoffs are constant-sum and
     /// both players have perfect recall.
     pub fn build(self) -> Result<Game, GameError> {
-        // Breadth-first renumbering makes each node's children contiguous.
-        let mut order = Vec::with_capacity(self.nodes.len());
-        let mut queue = VecDeque::from([0usize]);
-        while let Some(n) = queue.pop_front() {
-            if let Content::Unset = self.nodes[n].content {
-                return Err(GameError::UnsetNode { path: self.path(n) });
-            }
-            order.push(n);
-            queue.extend(self.nodes[n].children.iter().copied());
-        }
-        let mut new_id = vec![u32::MAX; self.nodes.len()];
-        for (i, &n) in order.iter().enumerate() {
-            new_id[n] = i as u32;
-        }
-
+        let n = self.nodes.len();
+        // Breadth-first renumbering (children stay contiguous): (old index, new parent).
+        let mut order: Vec<(u32, u32)> = Vec::with_capacity(n);
+        order.push((0, NONE));
+        let mut nodes = Vec::with_capacity(n);
+        let mut prob_id = Vec::with_capacity(n);
+        let mut label_id = Vec::with_capacity(n);
         // Dense per-player infoset ids in order of first appearance.
-        let mut infoset_new: Vec<Option<(Player, usize)>> = vec![None; self.infosets.len()];
+        let mut infoset_new: Vec<u32> = vec![NONE; self.infosets.len()];
         let mut infosets: [Vec<Infoset>; 2] = [Vec::new(), Vec::new()];
         let mut num_actions = [0usize; 2];
-        for &n in &order {
-            if let Content::Decision { player, infoset } = self.nodes[n].content {
-                if infoset_new[infoset].is_none() {
-                    let b = &self.infosets[infoset];
-                    let id = infosets[player].len();
-                    infosets[player].push(Infoset {
-                        player,
-                        label: b.label.clone(),
-                        actions: b.actions.clone(),
-                        nodes: Vec::new(),
-                        action_offset: num_actions[player],
-                        parent_action: None,
-                    });
-                    num_actions[player] += b.actions.len();
-                    infoset_new[infoset] = Some((player, id));
-                }
-            }
-        }
-
-        let mut nodes = Vec::with_capacity(order.len());
-        let mut chance_prob = InternedBuilder::filled(Rational::one(), order.len());
-        let mut chance_label = InternedBuilder::filled(String::new(), order.len());
+        let mut terminal_new: HashMap<(u32, u32), u32> = HashMap::new();
         let mut terminals = Vec::new();
-        let mut terminal_ids: HashMap<(&Rational, &str), u32> = HashMap::new();
+        // Per distinct payoff pair, whether it sums to the first terminal's sum.
+        let mut sum_ok: Vec<Option<bool>> = vec![None; self.pays.values.len()];
         let mut constant_sum: Option<Rational> = None;
-        for (i, &n) in order.iter().enumerate() {
-            let b = &self.nodes[n];
-            let kind = match &b.content {
-                Content::Unset => unreachable!("checked above"),
-                Content::Chance { labels, probs } => {
-                    for (k, &c) in b.children.iter().enumerate() {
-                        chance_prob.set(new_id[c] as usize, &probs[k]);
-                        chance_label.set(new_id[c] as usize, &labels[k]);
-                    }
-                    NodeKind::Chance
+        let mut i = 0;
+        while i < order.len() {
+            let (o, parent) = order[i];
+            let b = &self.nodes[o as usize];
+            let first_child = if b.num_children > 0 {
+                order.len() as u32
+            } else {
+                0
+            };
+            for c in b.first_child..b.first_child + b.num_children {
+                order.push((c, i as u32));
+            }
+            let kind = match b.content {
+                Content::Unset => {
+                    return Err(GameError::UnsetNode {
+                        path: self.path(o as usize),
+                    })
                 }
-                Content::Decision { infoset, .. } => {
-                    let (player, id) = infoset_new[*infoset].expect("assigned above");
-                    infosets[player][id].nodes.push(i as u32);
-                    NodeKind::Decision {
-                        player: player as u8,
-                        infoset: id as u32,
-                    }
-                }
-                Content::Terminal { payoffs, label } => {
-                    let sum = &payoffs[0] + &payoffs[1];
-                    match &constant_sum {
-                        None => constant_sum = Some(sum),
-                        Some(c) if *c != sum => {
-                            return Err(GameError::NotConstantSum {
-                                path: self.path(n),
-                                sum: sum.to_string(),
-                                expected: c.to_string(),
-                            })
-                        }
-                        _ => {}
-                    }
-                    let terminal = *terminal_ids
-                        .entry((&payoffs[0], label.as_str()))
-                        .or_insert_with(|| {
-                            terminals.push(Terminal {
-                                payoff0: payoffs[0].clone(),
-                                payoff0_f64: payoffs[0].to_f64(),
-                                label: label.clone(),
-                            });
-                            (terminals.len() - 1) as u32
+                Content::Chance { .. } => NodeKind::Chance,
+                Content::Decision { player, infoset } => {
+                    let p = player as usize;
+                    let id = &mut infoset_new[infoset as usize];
+                    if *id == NONE {
+                        let s = &self.infosets[infoset as usize];
+                        *id = infosets[p].len() as u32;
+                        infosets[p].push(Infoset {
+                            player: p,
+                            label: s.label.clone(),
+                            actions: s.actions.clone(),
+                            nodes: Vec::new(),
+                            action_offset: num_actions[p],
+                            parent_action: None,
                         });
+                        num_actions[p] += s.actions.len();
+                    }
+                    infosets[p][*id as usize].nodes.push(i as u32);
+                    NodeKind::Decision {
+                        player,
+                        infoset: *id,
+                    }
+                }
+                Content::Terminal { pay, label } => {
+                    let [p0, p1] = &self.pays.values[pay as usize];
+                    let ok = *sum_ok[pay as usize].get_or_insert_with(|| {
+                        let sum = p0 + p1;
+                        match &constant_sum {
+                            None => {
+                                constant_sum = Some(sum);
+                                true
+                            }
+                            Some(c) => *c == sum,
+                        }
+                    });
+                    if !ok {
+                        return Err(GameError::NotConstantSum {
+                            path: self.path(o as usize),
+                            sum: (p0 + p1).to_string(),
+                            expected: constant_sum.as_ref().expect("set").to_string(),
+                        });
+                    }
+                    // Terminal nodes with equal outcomes (payoff 0 and label) share one entry.
+                    let key = (pay, label);
+                    let terminal = match terminal_new.get(&key) {
+                        Some(&t) => t,
+                        None => {
+                            // Constant-sum payoffs: the pair is fixed by payoff 0.
+                            let t = terminals.len() as u32;
+                            terminals.push(Terminal {
+                                payoff0: p0.clone(),
+                                payoff0_f64: p0.to_f64(),
+                                label: self.labels.values[label as usize].clone(),
+                            });
+                            terminal_new.insert(key, t);
+                            t
+                        }
+                    };
                     NodeKind::Terminal { terminal }
                 }
             };
-            let first_child = b.children.first().map_or(0, |&c| new_id[c]);
-            let (parent, action) = match b.parent {
-                Some((p, a)) => (new_id[p], a as u32),
-                None => (u32::MAX, 0),
+            let (prob, label) = match b.parent {
+                NONE => (0, 0),
+                p => match self.nodes[p as usize].content {
+                    Content::Chance { set } => {
+                        let set = &self.chance_sets.values[set as usize];
+                        (set.probs[b.index as usize], set.labels[b.index as usize])
+                    }
+                    _ => (0, 0),
+                },
             };
+            prob_id.push(prob);
+            label_id.push(label);
             nodes.push(Node {
                 kind,
                 first_child,
-                num_children: b.children.len() as u32,
+                num_children: b.num_children,
                 parent,
-                action,
+                action: b.index,
             });
+            i += 1;
         }
-        drop(terminal_ids);
-        let chance_prob = chance_prob.finish();
-        let chance_label = chance_label.finish();
-        let chance_prob_f64 = chance_prob.iter().map(|p| p.to_f64()).collect();
+        drop(order);
+        for sets in &mut infosets {
+            for s in sets.iter_mut() {
+                s.nodes.shrink_to_fit();
+            }
+        }
+        let GameBuilder {
+            name,
+            player_names,
+            probs,
+            chance_labels,
+            ..
+        } = self;
+        let distinct_f64: Vec<f64> = probs.values.iter().map(|p| p.to_f64()).collect();
+        let chance_prob_f64 = prob_id.iter().map(|&i| distinct_f64[i as usize]).collect();
         let mut action_infoset: [Vec<u32>; 2] = [vec![0; num_actions[0]], vec![0; num_actions[1]]];
         for (p, sets) in infosets.iter().enumerate() {
             for (id, set) in sets.iter().enumerate() {
@@ -371,12 +502,12 @@ impl GameBuilder {
             }
         }
         let mut game = Game {
-            name: self.name,
-            player_names: self.player_names,
+            name,
+            player_names,
             nodes,
-            chance_prob,
+            chance_prob: Interned::from_parts(probs.values, prob_id),
             chance_prob_f64,
-            chance_label,
+            chance_label: Interned::from_parts(chance_labels.values, label_id),
             terminals,
             infosets,
             num_actions,
@@ -389,7 +520,10 @@ impl GameBuilder {
 }
 
 /// The shared copy of an action list, adding it when new.
-pub(crate) fn shared_labels(lists: &mut HashMap<Labels, ()>, labels: &[String]) -> Labels {
+pub(crate) fn shared_labels<S: std::hash::BuildHasher>(
+    lists: &mut HashMap<Labels, (), S>,
+    labels: &[String],
+) -> Labels {
     if let Some((k, _)) = lists.get_key_value(labels) {
         return k.clone();
     }

@@ -208,18 +208,6 @@ impl<T: Clone + Eq + Hash> InternedBuilder<T> {
             ids,
         }
     }
-    /// A column of `n` entries all equal to `v`, to be overwritten with [`Self::set`].
-    pub(crate) fn filled(v: T, n: usize) -> Self {
-        let mut b = Self::default();
-        let id = b.id(&v);
-        b.ids = vec![id; n];
-        b
-    }
-    /// Sets entry `i` to `v`.
-    pub(crate) fn set(&mut self, i: usize, v: &T) {
-        let id = self.id(v);
-        self.ids[i] = id;
-    }
 }
 
 /// Errors found while building or validating a game.

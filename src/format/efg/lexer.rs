@@ -208,19 +208,22 @@ impl<R: BufRead> Lexer<R> {
 
     /// Moves `raw` into `text`, requiring UTF-8 (the error names the first bad byte's place).
     fn set_text(&mut self) -> Result<(), ParseError> {
-        self.text.clear();
-        match std::str::from_utf8(&self.raw) {
-            Ok(s) => {
-                self.text.push_str(s);
+        // The two buffers swap, so the text is never copied.
+        match String::from_utf8(std::mem::take(&mut self.raw)) {
+            Ok(text) => {
+                self.raw = std::mem::replace(&mut self.text, text).into_bytes();
                 Ok(())
             }
-            Err(e) => Err(ParseError {
-                pos: self.pos,
-                message: format!(
-                    "the file is not valid UTF-8 text (a bad byte {} byte(s) into this token)",
-                    e.valid_up_to()
-                ),
-            }),
+            Err(e) => {
+                let valid = e.utf8_error().valid_up_to();
+                self.raw = e.into_bytes();
+                Err(ParseError {
+                    pos: self.pos,
+                    message: format!(
+                        "the file is not valid UTF-8 text (a bad byte {valid} byte(s) into this token)"
+                    ),
+                })
+            }
         }
     }
 
@@ -229,22 +232,29 @@ impl<R: BufRead> Lexer<R> {
         self.skip_space()?;
         self.pos = self.here();
         self.raw.clear();
-        self.text.clear();
+        if let Some(tok) = self.fast_token()? {
+            self.tok = tok;
+            return Ok(());
+        }
         let Some(c) = self.peek()? else {
+            self.text.clear();
             self.tok = Tok::Eof;
             return Ok(());
         };
         self.tok = match c {
             b'{' => {
                 self.bump(c);
+                self.text.clear();
                 Tok::LBrace
             }
             b'}' => {
                 self.bump(c);
+                self.text.clear();
                 Tok::RBrace
             }
             b',' => {
                 self.bump(c);
+                self.text.clear();
                 Tok::Comma
             }
             b'"' => {
@@ -265,6 +275,86 @@ impl<R: BufRead> Lexer<R> {
             }
         };
         Ok(())
+    }
+
+    /// The usual tokens, cut straight from the buffer when they lie wholly in it: punctuation,
+    /// a label without escapes or newlines, an integer or `p/q`, a symbol. `None` leaves the general
+    /// path to handle anything else (including a token cut by the buffer's end).
+    #[inline]
+    fn fast_token(&mut self) -> Result<Option<Tok>, ParseError> {
+        let pos = self.pos;
+        let buf = self.src.fill_buf().map_err(|e| io_error(pos, e))?;
+        let Some(&c) = buf.first() else {
+            return Ok(None);
+        };
+        let (tok, len, columns) = match c {
+            b'{' => (Tok::LBrace, 1, 1),
+            b'}' => (Tok::RBrace, 1, 1),
+            b',' => (Tok::Comma, 1, 1),
+            b'"' => {
+                let Some(j) = buf[1..]
+                    .iter()
+                    .position(|&b| b == b'"' || b == b'\\' || b == b'\n')
+                else {
+                    return Ok(None);
+                };
+                if buf[1 + j] != b'"' {
+                    return Ok(None);
+                }
+                let body = &buf[1..1 + j];
+                let columns = if body.is_ascii() {
+                    j
+                } else {
+                    body.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+                };
+                self.raw.extend_from_slice(body);
+                (Tok::Text, j + 2, columns + 2)
+            }
+            b'0'..=b'9' | b'-' | b'+' => {
+                let digits = |from: usize| {
+                    buf[from..]
+                        .iter()
+                        .position(|b| !b.is_ascii_digit())
+                        .map(|k| from + k)
+                };
+                let Some(mut end) = digits(1) else {
+                    return Ok(None);
+                };
+                match buf[end] {
+                    b'.' | b'e' | b'E' => return Ok(None),
+                    b'/' => match digits(end + 1) {
+                        Some(e) => end = e,
+                        None => return Ok(None),
+                    },
+                    _ => {}
+                }
+                self.raw.extend_from_slice(&buf[..end]);
+                (Tok::Number, end, end)
+            }
+            b'.' => return Ok(None),
+            _ => {
+                let Some(end) = buf.iter().position(|b| b.is_ascii_whitespace()) else {
+                    return Ok(None);
+                };
+                let word = &buf[..end];
+                let columns = if word.is_ascii() {
+                    end
+                } else {
+                    word.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+                };
+                self.raw.extend_from_slice(word);
+                (Tok::Symbol, end, columns)
+            }
+        };
+        self.src.consume(len);
+        self.offset += len as u64;
+        self.column += columns;
+        if matches!(tok, Tok::Text | Tok::Number | Tok::Symbol) {
+            self.set_text()?;
+        } else {
+            self.text.clear();
+        }
+        Ok(Some(tok))
     }
 
     /// The body of a quoted label after its opening quote, into `raw`. As in Gambit, `\"` is a
@@ -388,6 +478,12 @@ impl<R: BufRead> Lexer<R> {
             return Err(self.expected(what));
         }
         let t = &self.text;
+        // Plain short digit strings (ids, mostly) skip the general parser.
+        if (1..=18).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit()) {
+            let v = t.bytes().fold(0i64, |v, b| v * 10 + i64::from(b - b'0'));
+            self.advance()?;
+            return Ok(v);
+        }
         let v = t
             .strip_prefix('+')
             .unwrap_or(t)
@@ -548,4 +644,52 @@ fn parse_small(t: &str) -> Option<SmallRational> {
         numer: if neg { -numer } else { numer },
         denom: (q / g) as i64,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// All tokens (kind, text, position) or the first error.
+    fn tokens<R: BufRead>(src: R) -> Result<Vec<(Tok, String, Pos)>, ParseError> {
+        let mut lx = Lexer::new(src)?;
+        let mut out = Vec::new();
+        while lx.tok != Tok::Eof {
+            out.push((lx.tok, lx.text().to_string(), lx.pos));
+            lx.advance()?;
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn numbers_are_cut_as_gambit_cuts_them() {
+        let t = tokens("1/3 -2 +4 0.5 1e-3 -/3 5/ 7x".as_bytes()).unwrap();
+        let texts: Vec<&str> = t.iter().map(|(_, s, _)| s.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["1/3", "-2", "+4", "0.5", "1e-3", "-/3", "5/", "7", "x"]
+        );
+        assert_eq!(
+            parse_small("6/4"),
+            Some(SmallRational { numer: 3, denom: 2 })
+        );
+        assert_eq!(
+            parse_small("-0/5"),
+            Some(SmallRational { numer: 0, denom: 1 })
+        );
+        assert_eq!(parse_small("1/0"), None);
+        assert_eq!(parse_small("1234567890123456789"), None);
+    }
+
+    proptest! {
+        /// The in-buffer fast path and the byte-by-byte path (a 1-byte buffer forces the
+        /// latter) cut the same tokens at the same places, and fail at the same place.
+        #[test]
+        fn fast_and_byte_paths_agree(text in "[ \n{},\"\\\\a-c0-9./eE+\u{e9}-]{0,60}") {
+            let fast = tokens(std::io::BufReader::with_capacity(1 << 12, text.as_bytes()));
+            let slow = tokens(std::io::BufReader::with_capacity(1, text.as_bytes()));
+            prop_assert_eq!(fast, slow);
+        }
+    }
 }

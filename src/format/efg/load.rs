@@ -20,7 +20,9 @@ use crate::game::{
 };
 use crate::scalar::{format_rational, Rational, Scalar};
 use num_traits::{One, Zero};
+use std::borrow::Borrow;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::BufRead;
 
 /// Why a `.efg` stream could not be loaded.
@@ -56,7 +58,7 @@ const NONE: u32 = u32::MAX;
 #[derive(Default)]
 struct IdMap {
     dense: Vec<u32>,
-    sparse: HashMap<i64, u32>,
+    sparse: FxMap<i64, u32>,
     count: usize,
 }
 
@@ -72,8 +74,9 @@ impl IdMap {
     fn insert(&mut self, id: i64, v: u32) {
         self.count += 1;
         if let Ok(i) = usize::try_from(id) {
-            // The vector grows only while ids stay within a small factor of the entries.
-            if i < self.dense.len() || i <= 2 * self.count + 4096 {
+            // The vector grows only while ids stay within a small factor of the entries (plus
+            // 4 MB, as files number sets out of order).
+            if i < self.dense.len() || i <= 16 * self.count + (1 << 20) {
                 if i >= self.dense.len() {
                     let len = (i + 1).max(2 * self.dense.len());
                     self.dense.resize(len, NONE);
@@ -86,31 +89,83 @@ impl IdMap {
     }
 }
 
-/// Distinct strings, each with a dense id.
-#[derive(Default)]
-struct Strings {
-    values: Vec<String>,
-    ids: HashMap<String, u32>,
+/// A fast hasher for the loader's tables (FxHash's multiply-rotate; the keys are the file's
+/// own labels and numbers, and speed matters more than flooding resistance here).
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
-impl Strings {
-    fn id(&mut self, s: &str) -> u32 {
-        if let Some(&id) = self.ids.get(s) {
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// Distinct values, each with a dense id.
+struct Table<T> {
+    values: Vec<T>,
+    ids: FxMap<T, u32>,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table {
+            values: Vec::new(),
+            ids: FxMap::default(),
+        }
+    }
+}
+
+impl<T: Clone + Eq + Hash> Table<T> {
+    fn id<Q>(&mut self, v: &Q) -> u32
+    where
+        T: Borrow<Q>,
+        Q: Hash + Eq + ToOwned<Owned = T> + ?Sized,
+    {
+        if let Some(&id) = self.ids.get(v) {
             return id;
         }
         let id = self.values.len() as u32;
-        self.values.push(s.to_string());
-        self.ids.insert(s.to_string(), id);
+        self.values.push(v.to_owned());
+        self.ids.insert(v.to_owned(), id);
         id
     }
 }
 
 struct ChanceSet {
     label: String,
-    actions: Vec<String>,
-    probs: Vec<Number>,
-    /// Index of the set's first outcome in [`Loader::chance_outcomes`].
+    /// The set's outcomes are `chance_outcomes[first_outcome..][..len]`.
     first_outcome: u32,
+    len: u32,
 }
 
 /// One outcome of a chance set: the file's label, the game's (normalised) label and
@@ -120,12 +175,13 @@ struct ChanceOutcome {
     raw: u32,
     label: u32,
     prob: u32,
+    raw_prob: u32,
 }
 
 struct PlayerSet {
     id: i64,
     label: String,
-    actions: Vec<String>,
+    actions: Labels,
     /// The normalised labels the game uses.
     game_actions: Labels,
 }
@@ -135,6 +191,9 @@ struct Outcome {
     label: u32,
     payoffs: u32,
 }
+
+/// A chance set's label and each outcome's (raw label id, raw probability id).
+type ChanceContent = (String, Vec<(u32, u32)>);
 
 /// A node whose children are still being read.
 struct Open {
@@ -153,23 +212,24 @@ struct Loader<R: BufRead> {
     /// Per node, the chance outcome leading to it (0: none, probability 1, label "").
     chance_outcome: Vec<u32>,
     chance_outcomes: Vec<ChanceOutcome>,
-    raw_chance_labels: Strings,
-    probs: Vec<Rational>,
-    prob_ids: HashMap<Rational, u32>,
-    chance_labels: Strings,
+    raw_chance_labels: Table<String>,
+    raw_probs: Table<Number>,
+    probs: Table<Rational>,
+    chance_labels: Table<String>,
     chance_sets: Vec<ChanceSet>,
     chance_ids: IdMap,
     player_sets: [Vec<PlayerSet>; 2],
     player_ids: [IdMap; 2],
-    action_lists: HashMap<Labels, ()>,
+    action_lists: FxMap<Labels, ()>,
+    /// Chance sets by content (label, then each outcome's raw label and probability ids), so
+    /// that the many sets with equal outcomes share one run of [`ChanceOutcome`]s.
+    chance_contents: FxMap<ChanceContent, (u32, bool)>,
     outcomes: Vec<Outcome>,
     outcome_ids: IdMap,
-    labels: Strings,
-    pays: Vec<[Number; 2]>,
-    pay_ids: HashMap<[Number; 2], u32>,
+    labels: Table<String>,
+    pays: Table<[Number; 2]>,
     /// Distinct (payoffs, label) pairs of terminal nodes, in file order.
-    terminals: Vec<(u32, u32)>,
-    terminal_ids: HashMap<(u32, u32), u32>,
+    terminals: Table<(u32, u32)>,
     /// The first terminal's payoff sum and description; the first terminal that differs.
     first_sum: Option<(Rational, String)>,
     not_constant_sum: Option<String>,
@@ -177,6 +237,9 @@ struct Loader<R: BufRead> {
     bad_labels: Vec<(Pos, String)>,
     bad_seen: HashSet<String>,
     name: String,
+    scratch_label: String,
+    scratch: Vec<String>,
+    scratch_numbers: Vec<Number>,
     nodes_read: u64,
 }
 
@@ -216,38 +279,43 @@ pub fn load_efg<R: BufRead>(
         nodes: Vec::new(),
         chance_outcome: Vec::new(),
         chance_outcomes: Vec::new(),
-        raw_chance_labels: Strings::default(),
-        probs: Vec::new(),
-        prob_ids: HashMap::new(),
-        chance_labels: Strings::default(),
+        raw_chance_labels: Table::default(),
+        raw_probs: Table::default(),
+        probs: Table::default(),
+        chance_labels: Table::default(),
         chance_sets: Vec::new(),
         chance_ids: IdMap::default(),
         player_sets: [Vec::new(), Vec::new()],
         player_ids: [IdMap::default(), IdMap::default()],
-        action_lists: HashMap::new(),
+        action_lists: FxMap::default(),
+        chance_contents: FxMap::default(),
         outcomes: Vec::new(),
         outcome_ids: IdMap::default(),
-        labels: Strings::default(),
-        pays: Vec::new(),
-        pay_ids: HashMap::new(),
-        terminals: Vec::new(),
-        terminal_ids: HashMap::new(),
+        labels: Table::default(),
+        pays: Table::default(),
+        terminals: Table::default(),
         first_sum: None,
         not_constant_sum: None,
         zero_chance: None,
         bad_labels,
         bad_seen,
         name: String::new(),
+        scratch_label: String::new(),
+        scratch: Vec::new(),
+        scratch_numbers: Vec::new(),
         nodes_read: 0,
     };
     // Id 0 of the chance columns: probability 1 and label "" (nodes under no chance node).
-    ld.prob_id(Rational::one());
+    ld.probs.id(&Rational::one());
     ld.chance_labels.id("");
     ld.raw_chance_labels.id("");
+    let one = Number::from_rational(Rational::one());
+    ld.raw_probs.id(&one);
     ld.chance_outcomes.push(ChanceOutcome {
         raw: 0,
         label: 0,
         prob: 0,
+        raw_prob: 0,
     });
     ld.tree(&mut progress)?;
     progress(ld.lx.offset);
@@ -283,26 +351,6 @@ pub fn load_efg<R: BufRead>(
 }
 
 impl<R: BufRead> Loader<R> {
-    fn prob_id(&mut self, p: Rational) -> u32 {
-        if let Some(&id) = self.prob_ids.get(&p) {
-            return id;
-        }
-        let id = self.probs.len() as u32;
-        self.probs.push(p.clone());
-        self.prob_ids.insert(p, id);
-        id
-    }
-
-    fn pay_id(&mut self, v: [Number; 2]) -> u32 {
-        if let Some(&id) = self.pay_ids.get(&v) {
-            return id;
-        }
-        let id = self.pays.len() as u32;
-        self.pays.push(v.clone());
-        self.pay_ids.insert(v, id);
-        id
-    }
-
     /// The sum of two payoff vectors (ids; NONE is no payoff).
     fn add_pays(&mut self, a: u32, b: u32) -> u32 {
         if a == NONE {
@@ -311,11 +359,11 @@ impl<R: BufRead> Loader<R> {
         if b == NONE {
             return a;
         }
-        let [a0, a1] = self.pays[a as usize].clone();
-        let [b0, b1] = self.pays[b as usize].clone();
+        let [a0, a1] = &self.pays.values[a as usize];
+        let [b0, b1] = &self.pays.values[b as usize];
         let s0 = Number::from_rational(a0.to_rational() + b0.to_rational());
         let s1 = Number::from_rational(a1.to_rational() + b1.to_rational());
-        self.pay_id([s0, s1])
+        self.pays.id(&[s0, s1])
     }
 
     fn check_label(&mut self, pos: Pos, what: &str, label: &str) {
@@ -372,7 +420,7 @@ impl<R: BufRead> Loader<R> {
     fn node(&mut self, slot: u32, acc: u32, open: &mut Vec<Open>) -> Result<(), LoadError> {
         let pos = self.lx.pos;
         let letter = match self.lx.tok {
-            Tok::Symbol if matches!(self.lx.text(), "c" | "p" | "t") => {
+            Tok::Symbol if matches!(self.lx.text().as_bytes(), [b'c' | b'p' | b't']) => {
                 self.lx.text().as_bytes()[0]
             }
             _ => {
@@ -412,9 +460,7 @@ impl<R: BufRead> Loader<R> {
         let outcome = self.outcome(pos)?;
         let own = outcome.map_or(NONE, |o| self.outcomes[o as usize].payoffs);
         let num_children = match kind {
-            NodeKind::Chance => self.chance_sets[chance_set.expect("chance") as usize]
-                .actions
-                .len(),
+            NodeKind::Chance => self.chance_sets[chance_set.expect("chance") as usize].len as usize,
             NodeKind::Decision { player, infoset } => self.player_sets[player as usize]
                 [infoset as usize]
                 .actions
@@ -424,10 +470,8 @@ impl<R: BufRead> Loader<R> {
         let kind = if let NodeKind::Terminal { .. } = kind {
             let total = self.add_pays(acc, own);
             let total = if total == NONE {
-                self.pay_id([
-                    Number::from_rational(Rational::zero()),
-                    Number::from_rational(Rational::zero()),
-                ])
+                let zero = Number::from_rational(Rational::zero());
+                self.pays.id(&[zero.clone(), zero])
             } else {
                 total
             };
@@ -435,14 +479,11 @@ impl<R: BufRead> Loader<R> {
                 Some(o) => self.outcomes[o as usize].label,
                 None => self.labels.id(&name),
             };
-            let terminal = match self.terminal_ids.get(&(total, label)) {
+            let terminal = match self.terminals.ids.get(&(total, label)) {
                 Some(&t) => t,
                 None => {
                     self.new_terminal(slot, total, &name)?;
-                    let t = self.terminals.len() as u32;
-                    self.terminals.push((total, label));
-                    self.terminal_ids.insert((total, label), t);
-                    t
+                    self.terminals.id(&(total, label))
                 }
             };
             NodeKind::Terminal { terminal }
@@ -496,7 +537,7 @@ impl<R: BufRead> Loader<R> {
     /// Records a new distinct terminal outcome and checks its payoffs' sum against the first
     /// terminal's (the first that differs is reported once the whole file is read).
     fn new_terminal(&mut self, slot: u32, pays: u32, name: &str) -> Result<(), LoadError> {
-        let [p0, p1] = &self.pays[pays as usize];
+        let [p0, p1] = &self.pays.values[pays as usize];
         let (p0, p1) = (p0.to_rational(), p1.to_rational());
         let sum = &p0 + &p1;
         match &self.first_sum {
@@ -553,6 +594,53 @@ impl<R: BufRead> Loader<R> {
         }
     }
 
+    /// Reads `{ "label" ... }` (with a number after each label when `numbers`) into the scratch
+    /// buffers, reusing their strings: sets described again at every node cost no allocation.
+    fn read_list(&mut self, numbers: bool) -> Result<usize, LoadError> {
+        let (label_what, number_what) = if numbers {
+            (
+                "a quoted chance outcome label",
+                "the chance outcome's probability",
+            )
+        } else {
+            ("a quoted action label", "")
+        };
+        self.scratch_numbers.clear();
+        let mut n = 0;
+        loop {
+            if self.lx.tok != Tok::Text {
+                return Err(self.lx.expected(label_what).into());
+            }
+            if n < self.scratch.len() {
+                self.scratch[n].clear();
+                self.scratch[n].push_str(self.lx.text());
+            } else {
+                self.scratch.push(self.lx.text().to_string());
+            }
+            n += 1;
+            self.lx.advance()?;
+            if numbers {
+                let p_pos = self.lx.pos;
+                let p = self.lx.number_value(number_what)?;
+                if p.is_negative() {
+                    return Err(ParseError {
+                        pos: p_pos,
+                        message: format!(
+                            "chance probability {} is negative",
+                            format_rational(&p.to_rational())
+                        ),
+                    }
+                    .into());
+                }
+                self.scratch_numbers.push(p);
+            }
+            if self.lx.tok == Tok::RBrace {
+                self.lx.advance()?;
+                return Ok(n);
+            }
+        }
+    }
+
     fn chance_infoset(&mut self, node_pos: Pos) -> Result<u32, LoadError> {
         let id_pos = self.lx.pos;
         let id = self.lx.integer("the chance information set's id")?;
@@ -568,38 +656,26 @@ impl<R: BufRead> Loader<R> {
                 .into()
             });
         }
-        let label = self.lx.take_text("label")?;
+        self.scratch_label.clear();
+        self.scratch_label.push_str(self.lx.text());
+        self.lx.advance()?;
         let brace = self.lx.pos;
         self.lx
             .expect(Tok::LBrace, "'{' opening the chance outcomes")?;
-        let mut actions = Vec::new();
-        let mut probs = Vec::new();
-        loop {
-            actions.push(self.lx.take_text("a quoted chance outcome label")?);
-            let p_pos = self.lx.pos;
-            let p = self.lx.number_value("the chance outcome's probability")?;
-            if p.is_negative() {
-                return Err(ParseError {
-                    pos: p_pos,
-                    message: format!(
-                        "chance probability {} is negative",
-                        format_rational(&p.to_rational())
-                    ),
-                }
-                .into());
-            }
-            probs.push(p);
-            if self.lx.tok == Tok::RBrace {
-                self.lx.advance()?;
-                break;
-            }
-        }
+        let n = self.read_list(true)?;
         if let Some(k) = known {
             let set = &self.chance_sets[k as usize];
-            if set.label != label || set.actions != actions || set.probs != probs {
-                let describe = |a: &[String], p: &[Number]| {
-                    a.iter()
-                        .zip(p)
+            let outcomes = &self.chance_outcomes[set.first_outcome as usize..][..set.len as usize];
+            let same = set.label == self.scratch_label
+                && outcomes.len() == n
+                && outcomes.iter().enumerate().all(|(i, o)| {
+                    self.raw_chance_labels.values[o.raw as usize] == self.scratch[i]
+                        && self.raw_probs.values[o.raw_prob as usize] == self.scratch_numbers[i]
+                });
+            if !same {
+                let describe = |pairs: Vec<(&String, &Number)>| {
+                    pairs
+                        .iter()
                         .map(|(a, p)| format!("{a:?} {}", format_rational(&p.to_rational())))
                         .collect::<Vec<_>>()
                         .join(" ")
@@ -608,21 +684,47 @@ impl<R: BufRead> Loader<R> {
                     pos: id_pos,
                     message: format!(
                         "chance information set {id} is described again differently: {:?} {{ {} }} here, {:?} {{ {} }} before",
-                        label,
-                        describe(&actions, &probs),
+                        self.scratch_label,
+                        describe(self.scratch[..n].iter().zip(&self.scratch_numbers).collect()),
                         set.label,
-                        describe(&set.actions, &set.probs)
+                        describe(
+                            outcomes
+                                .iter()
+                                .map(|o| (
+                                    &self.raw_chance_labels.values[o.raw as usize],
+                                    &self.raw_probs.values[o.raw_prob as usize]
+                                ))
+                                .collect()
+                        )
                     ),
                 }
                 .into());
             }
             return Ok(k);
         }
+        let key: Vec<(u32, u32)> = (0..n)
+            .map(|i| {
+                (
+                    self.raw_chance_labels.id(self.scratch[i].as_str()),
+                    self.raw_probs.id(&self.scratch_numbers[i]),
+                )
+            })
+            .collect();
+        let key = (self.scratch_label.clone(), key);
+        let known_content = self.chance_contents.get(&key).copied();
+        let label = key.0.clone();
+        let actions = self.scratch[..n].to_vec();
+        let probs = std::mem::take(&mut self.scratch_numbers);
         self.check_label(node_pos, "chance information set", &label);
         for a in &actions {
             self.check_label(node_pos, "chance outcome", a);
         }
-        let sum: Rational = probs.iter().map(Number::to_rational).sum();
+        // Sets with the same content as an earlier one whose probabilities sum to 1 skip the
+        // exact arithmetic.
+        let sum: Rational = match known_content {
+            Some((_, true)) => Rational::one(),
+            _ => probs.iter().map(Number::to_rational).sum(),
+        };
         if !sum.is_one() {
             self.warnings.push(Warning {
                 pos: brace,
@@ -640,9 +742,22 @@ impl<R: BufRead> Loader<R> {
         if sum.is_zero() && self.zero_chance.is_none() {
             self.zero_chance = Some(id);
         }
+        let k = u32::try_from(self.chance_sets.len()).expect("fewer sets than nodes");
+        if let Some((first_outcome, _)) = known_content {
+            self.scratch_numbers = probs;
+            self.chance_sets.push(ChanceSet {
+                label,
+                first_outcome,
+                len: n as u32,
+            });
+            self.chance_ids.insert(id, k);
+            return Ok(k);
+        }
+        self.chance_contents
+            .insert(key, (self.chance_outcomes.len() as u32, sum.is_one()));
         let first_outcome = u32::try_from(self.chance_outcomes.len())
             .ok()
-            .filter(|&f| f < NONE - actions.len() as u32)
+            .filter(|&f| (f as usize) < (NONE as usize).saturating_sub(n))
             .ok_or_else(|| {
                 self.lx
                     .error("more chance outcomes than bluff's 32-bit ids hold")
@@ -658,16 +773,16 @@ impl<R: BufRead> Loader<R> {
             let outcome = ChanceOutcome {
                 raw: self.raw_chance_labels.id(raw),
                 label: self.chance_labels.id(game),
-                prob: self.prob_id(v),
+                prob: self.probs.id(&v),
+                raw_prob: self.raw_probs.id(p),
             };
             self.chance_outcomes.push(outcome);
         }
-        let k = u32::try_from(self.chance_sets.len()).expect("fewer sets than nodes");
+        self.scratch_numbers = probs;
         self.chance_sets.push(ChanceSet {
             label,
-            actions,
-            probs,
             first_outcome,
+            len: n as u32,
         });
         self.chance_ids.insert(id, k);
         Ok(k)
@@ -700,42 +815,43 @@ impl<R: BufRead> Loader<R> {
                 .into()
             });
         }
-        let label = self.lx.take_text("label")?;
+        self.scratch_label.clear();
+        self.scratch_label.push_str(self.lx.text());
+        self.lx.advance()?;
         self.lx.expect(Tok::LBrace, "'{' opening the action list")?;
-        let mut actions = Vec::new();
-        loop {
-            actions.push(self.lx.take_text("a quoted action label")?);
-            if self.lx.tok == Tok::RBrace {
-                self.lx.advance()?;
-                break;
-            }
-        }
+        let n = self.read_list(false)?;
         if let Some(k) = known {
             let set = &self.player_sets[player][k as usize];
-            if set.label != label || set.actions != actions {
+            if set.label != self.scratch_label || *set.actions != self.scratch[..n] {
                 return Err(ParseError {
                     pos: id_pos,
                     message: format!(
-                        "information set {id} of player {number} is described again differently: {label:?} {actions:?} here, {:?} {:?} before",
-                        set.label, set.actions
+                        "information set {id} of player {number} is described again differently: {:?} {:?} here, {:?} {:?} before",
+                        self.scratch_label,
+                        &self.scratch[..n],
+                        set.label,
+                        set.actions
                     ),
                 }
                 .into());
             }
             return Ok((player, k));
         }
+        let label = self.scratch_label.clone();
+        let actions = self.scratch[..n].to_vec();
         self.check_label(node_pos, "information set", &label);
         for a in &actions {
             self.check_label(node_pos, "action", a);
         }
-        let mut game_actions = actions.clone();
+        let raw = shared_labels(&mut self.action_lists, &actions);
+        let mut game_actions = actions;
         normalize_labels(&mut game_actions);
         let game_actions = shared_labels(&mut self.action_lists, &game_actions);
         let k = u32::try_from(self.player_sets[player].len()).expect("fewer sets than nodes");
         self.player_sets[player].push(PlayerSet {
             id,
             label,
-            actions,
+            actions: raw,
             game_actions,
         });
         self.player_ids[player].insert(id, k);
@@ -769,22 +885,28 @@ impl<R: BufRead> Loader<R> {
         let label = self.labels.id(self.lx.text());
         self.lx.advance()?;
         self.lx.expect(Tok::LBrace, "'{' opening the payoffs")?;
-        let mut payoffs = [
-            Number::from_rational(Rational::zero()),
-            Number::from_rational(Rational::zero()),
-        ];
-        for (k, slot) in payoffs.iter_mut().enumerate() {
-            let what = format!("player {}'s payoff (2 numbers in all)", k + 1);
-            *slot = self.lx.number_value(&what)?;
-            if self.lx.tok == Tok::Comma {
-                self.lx.advance()?;
-            }
+        let p0 = self
+            .lx
+            .number_value("player 1's payoff (2 numbers in all)")?;
+        if self.lx.tok == Tok::Comma {
+            self.lx.advance()?;
         }
-        self.lx.expect(
-            Tok::RBrace,
-            &format!("'}}' after the 2 payoffs of outcome {id} (one per player)"),
-        )?;
-        let pays = self.pay_id(payoffs);
+        let p1 = self
+            .lx
+            .number_value("player 2's payoff (2 numbers in all)")?;
+        if self.lx.tok == Tok::Comma {
+            self.lx.advance()?;
+        }
+        if self.lx.tok != Tok::RBrace {
+            return Err(self
+                .lx
+                .expected(&format!(
+                    "'}}' after the 2 payoffs of outcome {id} (one per player)"
+                ))
+                .into());
+        }
+        self.lx.advance()?;
+        let pays = self.pays.id(&[p0, p1]);
         if let Some(k) = known {
             let o = self.outcomes[k as usize];
             if o.label != label || o.payoffs != pays {
@@ -799,9 +921,9 @@ impl<R: BufRead> Loader<R> {
                     message: format!(
                         "outcome {id} is described again differently: {:?} {{ {} }} here, {:?} {{ {} }} before",
                         self.labels.values[label as usize],
-                        describe(&self.pays[pays as usize]),
+                        describe(&self.pays.values[pays as usize]),
                         self.labels.values[o.label as usize],
-                        describe(&self.pays[o.payoffs as usize])
+                        describe(&self.pays.values[o.payoffs as usize])
                     ),
                 }
                 .into());
@@ -834,12 +956,11 @@ impl<R: BufRead> Loader<R> {
             labels,
             outcomes,
             outcome_ids,
-            terminal_ids,
-            pay_ids,
             ..
         } = self;
         // Freed before the new arena is allocated, to keep the peak down.
-        drop((outcomes, outcome_ids, terminal_ids, pay_ids));
+        drop((outcomes, outcome_ids));
+        let file_terminals = file_terminals.values;
         let n = old.len();
         let mut nodes = Vec::with_capacity(n);
         let mut prob_id = Vec::with_capacity(n);
@@ -895,7 +1016,7 @@ impl<R: BufRead> Loader<R> {
                     if *slot == NONE {
                         *slot = terminals.len() as u32;
                         let (pay, label) = file_terminals[terminal as usize];
-                        let payoff0 = pays[pay as usize][0].to_rational();
+                        let payoff0 = pays.values[pay as usize][0].to_rational();
                         terminals.push(Terminal {
                             payoff0_f64: payoff0.to_f64(),
                             payoff0,
@@ -945,16 +1066,16 @@ impl<R: BufRead> Loader<R> {
                 }
             }
         }
-        let constant_sum = match pays.first() {
-            Some(_) if !terminals.is_empty() => {
-                let (pay, _) = file_terminals[0];
-                let [a, b] = &pays[pay as usize];
+        let constant_sum = match file_terminals.first() {
+            Some(&(pay, _)) => {
+                let [a, b] = &pays.values[pay as usize];
                 a.to_rational() + b.to_rational()
             }
-            _ => Rational::zero(),
+            None => Rational::zero(),
         };
-        let chance_prob = Interned::from_parts(probs, prob_id);
-        let chance_prob_f64 = chance_prob.iter().map(|p| p.to_f64()).collect();
+        let distinct_f64: Vec<f64> = probs.values.iter().map(|p| p.to_f64()).collect();
+        let chance_prob_f64 = prob_id.iter().map(|&i| distinct_f64[i as usize]).collect();
+        let chance_prob = Interned::from_parts(probs.values, prob_id);
         let [name0, name1]: [String; 2] = players.try_into().expect("two players");
         let mut game = Game {
             name: title,
@@ -981,18 +1102,19 @@ mod tests {
     #[test]
     fn id_map_finds_ids_kept_apart_before_the_vector_grew() {
         let mut m = IdMap::default();
-        m.insert(100_000, 7);
+        m.insert(10_000_000, 7);
         m.insert(-3, 8);
-        for id in 0..50_000 {
+        for id in 0..600_000 {
             m.insert(id, id as u32 + 10);
         }
-        // The vector now covers 100 000, which was stored in the map.
-        m.insert(100_001, 9);
-        assert_eq!(m.get(100_000), Some(7));
+        // The vector now covers 10 000 000, which was stored in the map.
+        m.insert(10_000_001, 9);
+        assert!(m.dense.len() > 10_000_001);
+        assert_eq!(m.get(10_000_000), Some(7));
         assert_eq!(m.get(-3), Some(8));
-        assert_eq!(m.get(49_999), Some(50_009));
-        assert_eq!(m.get(100_001), Some(9));
-        assert_eq!(m.get(100_002), None);
+        assert_eq!(m.get(599_999), Some(600_009));
+        assert_eq!(m.get(10_000_001), Some(9));
+        assert_eq!(m.get(10_000_002), None);
         assert_eq!(m.get(i64::MAX), None);
     }
 }

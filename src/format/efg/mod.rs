@@ -5,8 +5,13 @@
 //! turns a two-player constant-sum tree into a [`Game`] every solver takes, and explains why when
 //! it cannot. [`game_to_efg`] and [`write_efg`] go the other way, in a form Gambit reads back.
 //!
-//! The lexer ([`lexer`], shared with `.nfg`), reader ([`reader`]) and writer ([`writer`]) live
-//! in their own files; this one holds the general tree and the conversions.
+//! Files are loaded for solving by [`load_efg`] ([`load_efg_file`]), which streams the text into
+//! a [`Game`] without the general tree, in a fraction of the memory, and gives the same game and
+//! messages as the two steps above.
+//!
+//! The lexer (`lexer.rs`, shared with `.nfg`), reader (`reader.rs`), streaming loader
+//! (`load.rs`) and writer (`writer.rs`) live in their own files; this one holds the general tree
+//! and the conversions.
 //!
 //! Grammar (see `GAMES.md` section 5): `EFG 2 R|D "title" { "player" ... } ["comment"] node...`
 //! with nodes in pre-order: `c "name" id ["infoset" { "action" prob ... }] outcome`,
@@ -264,6 +269,15 @@ pub fn game_to_efg(game: &Game) -> EfgGame {
 /// Makes labels distinct and non-empty as Gambit does on reading: an empty or repeated label
 /// `x` becomes `x_1`, `x_2`, ... (skipping names already in use).
 pub fn normalize_labels(labels: &mut [String]) {
+    // The usual case, short lists of distinct non-empty labels, needs no tables.
+    if labels.len() <= 16
+        && labels
+            .iter()
+            .enumerate()
+            .all(|(i, l)| !l.is_empty() && !labels[..i].contains(l))
+    {
+        return;
+    }
     let mut counts: HashMap<String, usize> = HashMap::new();
     for l in labels.iter() {
         *counts.entry(l.clone()).or_default() += 1;

@@ -92,6 +92,7 @@ pub fn read_efg_from<R: BufRead>(src: R) -> Result<ParsedEfg, ParseError> {
                 r.lx.describe()
             ),
         });
+        r.lx.check_rest_utf8()?;
     }
     if let Some(w) = label_rule_warning(&r.game, &r.node_pos) {
         r.warnings.push(w);

@@ -55,7 +55,7 @@ pub(crate) fn quote(label: &str) -> Result<String> {
     Ok(format!("\"{}\"", label.replace('"', "\\\"")))
 }
 
-/// Writes an [`EfgGame`] as `.efg` text that Gambit (and [`read_efg`]) read back unchanged,
+/// Writes an [`EfgGame`] as `.efg` text that Gambit (and [`read_efg`](super::read_efg)) read back unchanged,
 /// except that labels other than the title and comment pass through [`gambit_label`] so that
 /// Gambit 16 accepts them. Every node repeats its information set's label and actions (and its
 /// outcome's payoffs): Gambit allows leaving them out after the first node, but OpenSpiel's
