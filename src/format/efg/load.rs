@@ -13,6 +13,7 @@
 //! chance summing to 0) are refused with the node path, and the same warnings are collected.
 
 use super::lexer::{Lexer, Number, Tok};
+use super::reader::chance_sum_warning;
 use super::writer::is_gambit_label;
 use super::{normalize_labels, unique_set_labels, ParseError, Pos, Warning};
 use crate::game::{
@@ -725,19 +726,8 @@ impl<R: BufRead> Loader<R> {
             Some((_, true)) => Rational::one(),
             _ => probs.iter().map(Number::to_rational).sum(),
         };
-        if !sum.is_one() {
-            self.warnings.push(Warning {
-                pos: brace,
-                message: if sum.is_zero() {
-                    format!("chance information set {id}: probabilities sum to 0")
-                } else {
-                    format!(
-                        "chance information set {id}: probabilities sum to {}, not 1; bluff divides each by {} when it builds the game",
-                        format_rational(&sum),
-                        format_rational(&sum)
-                    )
-                },
-            });
+        if let Some(w) = chance_sum_warning(brace, id, &sum) {
+            self.warnings.push(w);
         }
         if sum.is_zero() && self.zero_chance.is_none() {
             self.zero_chance = Some(id);

@@ -162,6 +162,22 @@ pub(crate) fn label_warning(pos: Pos, first: &str, count: usize) -> Warning {
     }
 }
 
+/// The warning for a chance set `id` whose probabilities sum to `sum`, none when it is 1.
+pub(crate) fn chance_sum_warning(pos: Pos, id: i64, sum: &Rational) -> Option<Warning> {
+    if sum.is_one() {
+        return None;
+    }
+    let message = if sum.is_zero() {
+        format!("chance information set {id}: probabilities sum to 0")
+    } else {
+        let s = format_rational(sum);
+        format!(
+            "chance information set {id}: probabilities sum to {s}, not 1; bluff divides each by {s} when it builds the game"
+        )
+    };
+    Some(Warning { pos, message })
+}
+
 /// Reads `.efg` bytes (which must be UTF-8).
 pub fn read_efg_bytes(bytes: &[u8]) -> Result<ParsedEfg, ParseError> {
     read_efg_from(bytes)
@@ -299,19 +315,8 @@ impl<R: BufRead> Reader<R> {
             return Ok(k);
         }
         let sum: Rational = probs.iter().sum();
-        if !sum.is_one() {
-            self.warnings.push(Warning {
-                pos: brace,
-                message: if sum.is_zero() {
-                    format!("chance information set {id}: probabilities sum to 0")
-                } else {
-                    format!(
-                        "chance information set {id}: probabilities sum to {}, not 1; bluff divides each by {} when it builds the game",
-                        format_rational(&sum),
-                        format_rational(&sum)
-                    )
-                },
-            });
+        if let Some(w) = chance_sum_warning(brace, id, &sum) {
+            self.warnings.push(w);
         }
         self.game.chance_infosets.push(EfgChanceInfoset {
             id,

@@ -268,13 +268,7 @@ impl<'a> Simplex<'a> {
                 }
             }
             let q = q.expect("the Harris pass keeps the minimum-ratio column");
-            let mut alpha = std::mem::take(&mut self.alpha);
-            alpha.clear();
-            alpha.resize(self.m, 0.0);
-            for &(i, v) in &self.a.cols[q] {
-                alpha[i] = v;
-            }
-            self.lu.ftran(&mut alpha);
+            let alpha = self.ftran_column(q);
             let ok = alpha[p].abs() > PIVOT_TOL && {
                 self.dual_step = true;
                 let ok = self.pivot(p, q, &alpha, false);
@@ -286,6 +280,18 @@ impl<'a> Simplex<'a> {
                 return Step::Singular;
             }
         }
+    }
+
+    /// B^-1 times column `q`, in the reused `alpha` buffer (hand it back to `self.alpha`).
+    fn ftran_column(&mut self, q: usize) -> Vec<f64> {
+        let mut alpha = std::mem::take(&mut self.alpha);
+        alpha.clear();
+        alpha.resize(self.m, 0.0);
+        for &(i, v) in &self.a.cols[q] {
+            alpha[i] = v;
+        }
+        self.lu.ftran(&mut alpha);
+        alpha
     }
 
     /// Primal simplex over columns `< allowed` until optimal, unbounded or out of pivots.
@@ -313,13 +319,7 @@ impl<'a> Simplex<'a> {
             let Some(q) = entering else {
                 return Step::Optimal;
             };
-            let mut alpha = std::mem::take(&mut self.alpha);
-            alpha.clear();
-            alpha.resize(self.m, 0.0);
-            for &(i, v) in &self.a.cols[q] {
-                alpha[i] = v;
-            }
-            self.lu.ftran(&mut alpha);
+            let alpha = self.ftran_column(q);
             let mut theta = f64::INFINITY;
             for (x, &a) in self.xb.iter().zip(&alpha) {
                 if a > PIVOT_TOL {
