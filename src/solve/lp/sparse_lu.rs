@@ -1,10 +1,13 @@
 //! Float sparse LU of a simplex basis with Markowitz-style pivoting and product-form updates,
 //! for the revised simplex of [`super::revised`].
 //!
-//! The factorisation eliminates the sparsest active column first (a bucket queue keeps this
-//! cheap) and, within it, the sparsest row among the entries at least `THRESHOLD` times the
-//! column's largest (threshold partial pivoting, for stability). Basis changes are appended as
-//! eta columns (product form) until the next refactorisation.
+//! The factorisation first peels off column and row singletons (game-LP bases are mostly
+//! triangular), then eliminates the remaining nucleus sparsest active column first (a bucket
+//! queue keeps this cheap) and, within it, the sparsest row among the entries at least
+//! `THRESHOLD` times the column's largest (threshold partial pivoting, for stability). Its
+//! buffers are kept between refactorisations, and FTRAN/BTRAN visit only the steps that have
+//! row operations in their `L` passes. Basis changes are appended as eta columns (product
+//! form, stored flat) until the next refactorisation.
 
 /// Relative threshold of threshold pivoting: small enough to keep fill low, large enough to
 /// keep growth bounded.
@@ -28,15 +31,6 @@ struct Flat {
 }
 
 impl Flat {
-    fn with_capacity(rows: usize) -> Self {
-        let mut start = Vec::with_capacity(rows + 1);
-        start.push(0);
-        Flat {
-            start,
-            data: Vec::new(),
-        }
-    }
-
     /// Closes the row being pushed.
     fn end_row(&mut self) {
         self.start.push(self.data.len());
@@ -46,30 +40,65 @@ impl Flat {
         &self.data[self.start[k]..self.start[k + 1]]
     }
 
-    /// The transpose-like regrouping: entry `(j, v)` of row `k` goes to row `j` as
-    /// `(label[k], v)`, for `rows` target rows.
-    fn regroup(&self, rows: usize, label: impl Fn(usize) -> usize) -> Flat {
-        let mut count = vec![0usize; rows + 1];
+    fn clear(&mut self) {
+        self.start.clear();
+        self.start.push(0);
+        self.data.clear();
+    }
+
+    /// The transpose-like regrouping into `out` (its buffers reused): entry `(j, v)` of row
+    /// `k` goes to row `j` as `(label[k], v)`, for `rows` target rows.
+    fn regroup_into(&self, rows: usize, label: impl Fn(usize) -> usize, out: &mut Flat) {
+        out.start.clear();
+        out.start.resize(rows + 1, 0);
         for &(j, _) in &self.data {
-            count[j + 1] += 1;
+            out.start[j + 1] += 1;
         }
         for j in 0..rows {
-            count[j + 1] += count[j];
+            out.start[j + 1] += out.start[j];
         }
-        let start = count.clone();
-        let mut data = vec![(0usize, 0.0f64); self.data.len()];
+        out.data.clear();
+        out.data.resize(self.data.len(), (0, 0.0));
         for k in 0..self.start.len() - 1 {
             for &(j, v) in self.row(k) {
-                data[count[j]] = (label(k), v);
-                count[j] += 1;
+                // `start[j]` serves as the fill cursor of row `j`, then is shifted back below.
+                out.data[out.start[j]] = (label(k), v);
+                out.start[j] += 1;
             }
         }
-        Flat { start, data }
+        for j in (1..=rows).rev() {
+            out.start[j] = out.start[j - 1];
+        }
+        out.start[0] = 0;
     }
 }
 
-/// A product-form update: basis position, pivot value, the entering column's other non-zeros.
-type Eta = (usize, f64, Vec<(usize, f64)>);
+/// Buffers of the factorisation, kept between refactorisations so that a refactorisation
+/// allocates nothing once they have grown.
+#[derive(Default)]
+struct Work {
+    row_count: Vec<usize>,
+    col_count: Vec<usize>,
+    row_start: Vec<usize>,
+    fill: Vec<usize>,
+    row_data: Vec<(usize, f64)>,
+    row_active: Vec<bool>,
+    col_active: Vec<bool>,
+    col_queue: Vec<usize>,
+    row_queue: Vec<usize>,
+    rows: Vec<Vec<(usize, f64)>>,
+    col_rows: Vec<Vec<usize>>,
+    buckets: Vec<Vec<usize>>,
+    values: Vec<f64>,
+    in_prow: Vec<bool>,
+    seen: Vec<usize>,
+    entries: Vec<(usize, f64)>,
+}
+
+fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
+    v.clear();
+    v.resize(len, value);
+}
 
 /// `B = M^{-1} U'` with the row operations `M` and the permuted upper-triangular `U'`, then
 /// eta columns for the basis changes since.
@@ -88,24 +117,234 @@ pub(crate) struct SparseLu {
     /// `L` transposed for BTRAN: for row `i`, `(pivot row of step k, l)` of every step that
     /// subtracted a multiple of its pivot row from row `i`.
     lrows: Flat,
+    /// Steps with row operations (few: game-LP bases are nearly triangular), so FTRAN's
+    /// `L` pass skips the others.
+    lower_steps: Vec<usize>,
+    /// Steps whose pivot row some earlier step changed (rows with entries in `lrows`), for
+    /// BTRAN's `L^T` pass.
+    lrow_steps: Vec<usize>,
     /// Scratch of length `m` (its contents never matter between calls).
     scratch: Vec<f64>,
-    /// Product-form updates: (position, pivot value, other non-zeros of the entering column).
-    etas: Vec<Eta>,
-    eta_nonzeros: usize,
+    /// Product-form updates: (position, pivot value) per update, and the other non-zeros of
+    /// each entering column as the rows of `eta_cols`.
+    etas: Vec<(usize, f64)>,
+    eta_cols: Flat,
     lu_nonzeros: usize,
+    work: Work,
 }
 
 impl SparseLu {
     /// Factors the `m x m` matrix whose column `k` is `cols[k]` (sparse `(row, value)`).
     pub fn factor(m: usize, cols: &[&[(usize, f64)]]) -> Result<Self, Singular> {
+        let mut lu = SparseLu {
+            m,
+            pivots: Vec::new(),
+            lower: Flat::default(),
+            upper: Flat::default(),
+            diag: Vec::new(),
+            ucols: Flat::default(),
+            lrows: Flat::default(),
+            lower_steps: Vec::new(),
+            lrow_steps: Vec::new(),
+            scratch: vec![0.0; m],
+            etas: Vec::new(),
+            eta_cols: Flat::default(),
+            lu_nonzeros: 0,
+            work: Work::default(),
+        };
+        lu.refactor(cols)?;
+        Ok(lu)
+    }
+
+    /// Factors a new `m x m` matrix in place of this one, reusing the buffers. After an error
+    /// the factorisation is unusable until a successful `refactor`.
+    pub fn refactor(&mut self, cols: &[&[(usize, f64)]]) -> Result<(), Singular> {
+        let m = self.m;
         debug_assert_eq!(cols.len(), m);
-        let mut rows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); m];
-        let mut col_rows: Vec<Vec<usize>> = vec![Vec::new(); m];
-        let mut col_count = vec![0usize; m];
+        self.pivots.clear();
+        self.lower.clear();
+        self.upper.clear();
+        self.diag.clear();
+        self.etas.clear();
+        self.eta_cols.clear();
+        self.lu_nonzeros = 0;
+        let mut w = std::mem::take(&mut self.work);
+        let result = self.factor_singletons(cols, &mut w).and_then(|()| {
+            if self.pivots.len() < m {
+                self.factor_nucleus(cols, &mut w)
+            } else {
+                Ok(())
+            }
+        });
+        self.work = w;
+        result?;
+        let pivots = &self.pivots;
+        self.upper.regroup_into(m, |k| pivots[k].0, &mut self.ucols);
+        self.lower.regroup_into(m, |k| pivots[k].0, &mut self.lrows);
+        self.lower_steps.clear();
+        self.lower_steps
+            .extend((0..m).filter(|&k| self.lower.start[k] < self.lower.start[k + 1]));
+        self.lrow_steps.clear();
+        let (lrows, pivots) = (&self.lrows, &self.pivots);
+        self.lrow_steps
+            .extend((0..m).filter(|&k| !lrows.row(pivots[k].0).is_empty()));
+        Ok(())
+    }
+
+    /// Closes step `(r, c)` with pivot `pval`; `lower` and `upper` hold its entries.
+    fn end_step(&mut self, r: usize, c: usize, pval: f64) {
+        self.lower.end_row();
+        self.upper.end_row();
+        self.pivots.push((r, c));
+        self.diag.push(pval);
+    }
+
+    /// Simplex bases of game LPs are mostly triangular: peel off column and row singletons of
+    /// the active submatrix first (no fill, no arithmetic, flat storage); the Markowitz
+    /// elimination then only sees the remaining nucleus.
+    fn factor_singletons(
+        &mut self,
+        cols: &[&[(usize, f64)]],
+        w: &mut Work,
+    ) -> Result<(), Singular> {
+        let m = self.m;
+        reset(&mut w.row_count, m, 0);
+        reset(&mut w.col_count, m, 0);
         for (j, col) in cols.iter().enumerate() {
             for &(i, v) in col.iter() {
                 if v != 0.0 {
+                    w.row_count[i] += 1;
+                    w.col_count[j] += 1;
+                }
+            }
+        }
+        if w.col_count.contains(&0) {
+            return Err(Singular { eliminated: 0 });
+        }
+        // Row-wise copy (column index, value), flat.
+        reset(&mut w.row_start, m + 1, 0);
+        for i in 0..m {
+            w.row_start[i + 1] = w.row_start[i] + w.row_count[i];
+        }
+        w.fill.clear();
+        w.fill.extend_from_slice(&w.row_start[..m]);
+        reset(&mut w.row_data, w.row_start[m], (0, 0.0));
+        for (j, col) in cols.iter().enumerate() {
+            for &(i, v) in col.iter() {
+                if v != 0.0 {
+                    w.row_data[w.fill[i]] = (j, v);
+                    w.fill[i] += 1;
+                }
+            }
+        }
+        reset(&mut w.row_active, m, true);
+        reset(&mut w.col_active, m, true);
+        w.col_queue.clear();
+        w.col_queue.extend((0..m).filter(|&j| w.col_count[j] == 1));
+        w.row_queue.clear();
+        w.row_queue.extend((0..m).filter(|&i| w.row_count[i] == 1));
+        let singular = |lu: &Self| Singular {
+            eliminated: lu.pivots.len(),
+        };
+        loop {
+            if let Some(c) = w.col_queue.pop() {
+                if !w.col_active[c] || w.col_count[c] != 1 {
+                    continue;
+                }
+                let Some(&(r, pval)) = cols[c].iter().find(|&&(i, v)| v != 0.0 && w.row_active[i])
+                else {
+                    continue;
+                };
+                if pval.abs() < 1e-11 {
+                    return Err(singular(self));
+                }
+                w.row_active[r] = false;
+                w.col_active[c] = false;
+                let upper_start = self.upper.data.len();
+                for &(j, v) in &w.row_data[w.row_start[r]..w.row_start[r + 1]] {
+                    if j != c && w.col_active[j] {
+                        self.upper.data.push((j, v));
+                        w.col_count[j] -= 1;
+                        if w.col_count[j] == 1 {
+                            w.col_queue.push(j);
+                        } else if w.col_count[j] == 0 {
+                            return Err(singular(self));
+                        }
+                    }
+                }
+                self.lu_nonzeros += self.upper.data.len() - upper_start + 1;
+                self.end_step(r, c, pval);
+                continue;
+            }
+            if let Some(r) = w.row_queue.pop() {
+                if !w.row_active[r] || w.row_count[r] != 1 {
+                    continue;
+                }
+                let Some(&(c, pval)) = w.row_data[w.row_start[r]..w.row_start[r + 1]]
+                    .iter()
+                    .find(|&&(j, _)| w.col_active[j])
+                else {
+                    continue;
+                };
+                let max = cols[c]
+                    .iter()
+                    .filter(|&&(i, _)| w.row_active[i])
+                    .fold(0.0f64, |a, &(_, v)| a.max(v.abs()));
+                if pval.abs() < THRESHOLD * max || pval.abs() < 1e-11 {
+                    // An unstable pivot: left to the Markowitz phase.
+                    continue;
+                }
+                w.row_active[r] = false;
+                w.col_active[c] = false;
+                let ops_start = self.lower.data.len();
+                for &(i, v) in cols[c].iter() {
+                    if i != r && v != 0.0 && w.row_active[i] {
+                        self.lower.data.push((i, v / pval));
+                        w.row_count[i] -= 1;
+                        if w.row_count[i] == 1 {
+                            w.row_queue.push(i);
+                        }
+                    }
+                }
+                self.lu_nonzeros += self.lower.data.len() - ops_start + 1;
+                self.end_step(r, c, pval);
+                continue;
+            }
+            return Ok(());
+        }
+    }
+
+    /// Markowitz-style elimination of the rows and columns the singleton pass left active:
+    /// the sparsest active column first (a bucket queue keeps this cheap) and, within it, the
+    /// sparsest row among the entries at least `THRESHOLD` times the column's largest.
+    fn factor_nucleus(&mut self, cols: &[&[(usize, f64)]], w: &mut Work) -> Result<(), Singular> {
+        let m = self.m;
+        let Work {
+            row_active,
+            col_active,
+            rows,
+            col_rows,
+            col_count,
+            buckets,
+            values,
+            in_prow,
+            seen,
+            entries,
+            ..
+        } = w;
+        rows.resize_with(m, Vec::new);
+        col_rows.resize_with(m, Vec::new);
+        buckets.resize_with(m + 2, Vec::new);
+        rows.iter_mut().for_each(Vec::clear);
+        col_rows.iter_mut().for_each(Vec::clear);
+        buckets.iter_mut().for_each(Vec::clear);
+        reset(col_count, m, 0);
+        for (j, col) in cols.iter().enumerate() {
+            if !col_active[j] {
+                continue;
+            }
+            for &(i, v) in col.iter() {
+                if v != 0.0 && row_active[i] {
                     rows[i].push((j, v));
                     col_rows[j].push(i);
                     col_count[j] += 1;
@@ -114,31 +353,17 @@ impl SparseLu {
         }
         // Bucket queue of active columns by count; entries go stale when a count changes and
         // are skipped when popped.
-        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); m + 2];
         for j in (0..m).rev() {
-            buckets[col_count[j].min(m + 1)].push(j);
+            if col_active[j] {
+                buckets[col_count[j].min(m + 1)].push(j);
+            }
         }
-        let mut row_active = vec![true; m];
-        let mut col_active = vec![true; m];
-        let mut work = vec![0.0f64; m];
-        let mut in_prow = vec![false; m];
-        let mut seen = vec![usize::MAX; m];
-        let mut lu = SparseLu {
-            m,
-            pivots: Vec::with_capacity(m),
-            lower: Flat::with_capacity(m),
-            upper: Flat::with_capacity(m),
-            diag: Vec::with_capacity(m),
-            ucols: Flat::default(),
-            lrows: Flat::default(),
-            scratch: vec![0.0; m],
-            etas: Vec::new(),
-            eta_nonzeros: 0,
-            lu_nonzeros: 0,
-        };
+        reset(values, m, 0.0);
+        reset(in_prow, m, false);
+        reset(seen, m, usize::MAX);
         let mut lowest = 0usize;
-        let mut entries: Vec<(usize, f64)> = Vec::new();
-        for step in 0..m {
+        while self.pivots.len() < m {
+            let step = self.pivots.len();
             // The active column of fewest entries.
             let c = loop {
                 while lowest < buckets.len() && buckets[lowest].is_empty() {
@@ -177,18 +402,18 @@ impl SparseLu {
                 })
                 .copied()
                 .expect("the largest entry passes the threshold");
-            let prow = std::mem::take(&mut rows[r]);
+            let mut prow = std::mem::take(&mut rows[r]);
             row_active[r] = false;
             col_active[c] = false;
             for &(j, v) in &prow {
                 if j != c {
-                    work[j] = v;
+                    values[j] = v;
                     in_prow[j] = true;
                 }
                 col_count[j] -= 1;
             }
-            let ops_start = lu.lower.data.len();
-            for &(i, v) in &entries {
+            let ops_start = self.lower.data.len();
+            for &(i, v) in entries.iter() {
                 if i == r {
                     continue;
                 }
@@ -203,7 +428,7 @@ impl SparseLu {
                         continue;
                     }
                     if in_prow[j] {
-                        row[k].1 -= f * work[j];
+                        row[k].1 -= f * values[j];
                         in_prow[j] = false; // mark as handled for this row
                         if row[k].1.abs() < DROP {
                             row.swap_remove(k);
@@ -221,7 +446,7 @@ impl SparseLu {
                         continue;
                     }
                     if in_prow[j] {
-                        let val = -f * work[j];
+                        let val = -f * values[j];
                         if val.abs() >= DROP {
                             row.push((j, val));
                             col_rows[j].push(i);
@@ -232,39 +457,33 @@ impl SparseLu {
                         in_prow[j] = true;
                     }
                 }
-                lu.lower.data.push((i, f));
+                self.lower.data.push((i, f));
             }
             for &(j, _) in &prow {
                 if j != c {
                     in_prow[j] = false;
-                    work[j] = 0.0;
+                    values[j] = 0.0;
                     buckets[col_count[j].min(m + 1)].push(j);
                     lowest = lowest.min(col_count[j].min(m + 1));
                 }
             }
-            col_rows[c] = Vec::new();
-            let upper_start = lu.upper.data.len();
-            lu.upper
+            col_rows[c].clear();
+            let upper_start = self.upper.data.len();
+            self.upper
                 .data
                 .extend(prow.iter().filter(|(j, _)| *j != c).copied());
-            lu.lu_nonzeros +=
-                lu.upper.data.len() - upper_start + lu.lower.data.len() - ops_start + 1;
-            lu.lower.end_row();
-            lu.upper.end_row();
-            lu.pivots.push((r, c));
-            lu.diag.push(pval);
+            prow.clear();
+            rows[r] = prow;
+            self.lu_nonzeros +=
+                self.upper.data.len() - upper_start + self.lower.data.len() - ops_start + 1;
+            self.end_step(r, c, pval);
         }
-        let pivot_row = |k: usize| lu.pivots[k].0;
-        let ucols = lu.upper.regroup(m, pivot_row);
-        let lrows = lu.lower.regroup(m, pivot_row);
-        lu.ucols = ucols;
-        lu.lrows = lrows;
-        Ok(lu)
+        Ok(())
     }
 
     /// Non-zeros of the eta file (updates since the factorisation).
     pub fn eta_nonzeros(&self) -> usize {
-        self.eta_nonzeros
+        self.eta_cols.data.len() + self.etas.len()
     }
 
     /// Non-zeros of L and U.
@@ -279,7 +498,7 @@ impl SparseLu {
 
     /// Solves `B x = a` in place: `a` indexed by rows on entry, by basis positions on return.
     pub fn ftran(&mut self, a: &mut Vec<f64>) {
-        for k in 0..self.m {
+        for &k in &self.lower_steps {
             let v = a[self.pivots[k].0];
             if v != 0.0 {
                 for &(i, l) in self.lower.row(k) {
@@ -303,12 +522,12 @@ impl SparseLu {
                 a[i] -= u * v;
             }
         }
-        for (p, pv, others) in &self.etas {
-            let xp = x[*p];
+        for (e, &(p, pv)) in self.etas.iter().enumerate() {
+            let xp = x[p];
             if xp != 0.0 {
                 let t = xp / pv;
-                x[*p] = t;
-                for &(i, a) in others {
+                x[p] = t;
+                for &(i, a) in self.eta_cols.row(e) {
                     x[i] -= a * t;
                 }
             }
@@ -318,12 +537,12 @@ impl SparseLu {
 
     /// Solves `y^T B = c^T` in place: `c` indexed by basis positions on entry, rows on return.
     pub fn btran(&mut self, c: &mut Vec<f64>) {
-        for (p, pv, others) in self.etas.iter().rev() {
-            let mut acc = c[*p];
-            for &(i, a) in others {
+        for (e, &(p, pv)) in self.etas.iter().enumerate().rev() {
+            let mut acc = c[p];
+            for &(i, a) in self.eta_cols.row(e) {
                 acc -= a * c[i];
             }
-            c[*p] = acc / pv;
+            c[p] = acc / pv;
         }
         let y = &mut self.scratch;
         for k in 0..self.m {
@@ -341,7 +560,9 @@ impl SparseLu {
         }
         // `L^T`: once `y[i]` is final (its step is later than every step it feeds), push it
         // to the pivot rows that eliminated row `i`.
-        for k in (0..self.m).rev() {
+        // Only rows that some step eliminated have entries in `L^T`; visit them in reverse
+        // step order.
+        for &k in self.lrow_steps.iter().rev() {
             let i = self.pivots[k].0;
             let yi = y[i];
             if yi != 0.0 {
@@ -355,14 +576,15 @@ impl SparseLu {
 
     /// Records that basis position `p` now holds the column whose FTRAN result is `alpha`.
     pub fn update(&mut self, p: usize, alpha: &[f64]) {
-        let others: Vec<(usize, f64)> = alpha
-            .iter()
-            .enumerate()
-            .filter(|&(i, v)| i != p && *v != 0.0)
-            .map(|(i, v)| (i, *v))
-            .collect();
-        self.eta_nonzeros += others.len() + 1;
-        self.etas.push((p, alpha[p], others));
+        self.eta_cols.data.extend(
+            alpha
+                .iter()
+                .enumerate()
+                .filter(|&(i, v)| i != p && *v != 0.0)
+                .map(|(i, v)| (i, *v)),
+        );
+        self.eta_cols.end_row();
+        self.etas.push((p, alpha[p]));
     }
 }
 
@@ -411,6 +633,22 @@ mod tests {
             for j in 0..m {
                 let s: f64 = (0..m).map(|i| dense[i][j] * y[i]).sum();
                 prop_assert!((s - b[j]).abs() < 1e-8, "y^T B column {j}: {s} vs {}", b[j]);
+            }
+            // Refactorising the updated matrix in the same buffers solves it too.
+            let cols: Vec<Vec<(usize, f64)>> = (0..m).map(|j| col(&dense, j)).collect();
+            let refs: Vec<&[(usize, f64)]> = cols.iter().map(|c| c.as_slice()).collect();
+            if lu.refactor(&refs).is_ok() {
+                prop_assert_eq!(lu.updates(), 0);
+                let mut x = b.clone();
+                lu.ftran(&mut x);
+                let mut y = b.clone();
+                lu.btran(&mut y);
+                for i in 0..m {
+                    let s: f64 = (0..m).map(|j| dense[i][j] * x[j]).sum();
+                    prop_assert!((s - b[i]).abs() < 1e-8, "refactored B x row {i}: {s}");
+                    let t: f64 = (0..m).map(|k| dense[k][i] * y[k]).sum();
+                    prop_assert!((t - b[i]).abs() < 1e-8, "refactored y^T B column {i}: {t}");
+                }
             }
         }
     }
