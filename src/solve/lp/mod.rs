@@ -20,6 +20,7 @@
 //! feasibility, equal objectives) exactly before it is returned ([`certify`]).
 
 mod certify;
+pub(crate) use certify::over_common_denominator;
 pub(crate) mod guided;
 pub mod lu;
 pub mod memory;
