@@ -268,3 +268,123 @@ fn dual_feasible(sf: &StandardForm, basis: &[usize], dy: &BigInt, ny: &[BigInt])
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scalar::{int, rat};
+
+    /// `[[3, 1/7, 0], [1/5, 2, -1], [0, 1, 1/9]] z = [1, 1/3, -2]` and its float solver.
+    fn system() -> (IntSystem, [[f64; 3]; 3]) {
+        let a = [
+            [int(3), rat(1, 7), int(0)],
+            [rat(1, 5), int(2), int(-1)],
+            [int(0), int(1), rat(1, 9)],
+        ];
+        let b = [int(1), rat(1, 3), int(-2)];
+        let eqs = (0..3)
+            .map(|i| {
+                (0..3)
+                    .filter(|&j| !a[i][j].is_zero())
+                    .map(|j| (j, &a[i][j]))
+                    .collect()
+            })
+            .collect();
+        let sys = int_system(eqs, b.iter().collect()).unwrap();
+        let f = a.map(|row| row.map(|v| rational_to_f64(&v)));
+        (sys, f)
+    }
+
+    /// Gaussian elimination in floats, times `err` (a deliberately inexact solver when != 1).
+    fn float_solve(a: &[[f64; 3]; 3], r: &mut [f64], err: f64) {
+        let mut m = *a;
+        for k in 0..3 {
+            let p = (k..3)
+                .max_by(|&i, &j| m[i][k].abs().total_cmp(&m[j][k].abs()))
+                .unwrap();
+            m.swap(k, p);
+            r.swap(k, p);
+            for i in k + 1..3 {
+                let f = m[i][k] / m[k][k];
+                for j in k..3 {
+                    m[i][j] -= f * m[k][j];
+                }
+                r[i] -= f * r[k];
+            }
+        }
+        for k in (0..3).rev() {
+            let s: f64 = (k + 1..3).map(|j| m[k][j] * r[j]).sum();
+            r[k] = (r[k] - s) / m[k][k] * err;
+        }
+    }
+
+    /// The exact solution by Cramer's rule in rationals (an independent route).
+    fn exact() -> Vec<Rational> {
+        let a = [
+            [int(3), rat(1, 7), int(0)],
+            [rat(1, 5), int(2), int(-1)],
+            [int(0), int(1), rat(1, 9)],
+        ];
+        let b = [int(1), rat(1, 3), int(-2)];
+        let det = |m: &[[Rational; 3]; 3]| {
+            &m[0][0] * (&m[1][1] * &m[2][2] - &m[1][2] * &m[2][1])
+                - &m[0][1] * (&m[1][0] * &m[2][2] - &m[1][2] * &m[2][0])
+                + &m[0][2] * (&m[1][0] * &m[2][1] - &m[1][1] * &m[2][0])
+        };
+        let d = det(&a);
+        (0..3)
+            .map(|j| {
+                let mut m = a.clone();
+                for i in 0..3 {
+                    m[i][j] = b[i].clone();
+                }
+                det(&m) / &d
+            })
+            .collect()
+    }
+
+    fn as_rationals((d, n): (BigInt, Vec<BigInt>)) -> Vec<Rational> {
+        n.into_iter().map(|v| Rational::new(v, d.clone())).collect()
+    }
+
+    #[test]
+    fn refinement_reconstructs_the_exact_solution() {
+        let (sys, f) = system();
+        let (z, rounds) = refine(&sys, &mut |r| float_solve(&f, r, 1.0));
+        assert_eq!(as_rationals(z.unwrap()), exact());
+        assert!(rounds >= 2);
+    }
+
+    #[test]
+    fn an_inexact_float_solver_still_converges_to_the_exact_solution() {
+        // Each correction is 0.1% off: refinement with exact residuals repairs it.
+        let (sys, f) = system();
+        let (z, _) = refine(&sys, &mut |r| float_solve(&f, r, 1.001));
+        assert_eq!(as_rationals(z.unwrap()), exact());
+    }
+
+    #[test]
+    fn a_useless_float_solver_gives_up_instead_of_guessing() {
+        let (sys, _) = system();
+        let (z, _) = refine(&sys, &mut |r| r.iter_mut().for_each(|v| *v = 0.25));
+        assert!(z.is_none());
+    }
+
+    #[test]
+    fn a_wrong_guess_is_never_accepted() {
+        let (sys, _) = system();
+        let x = exact();
+        let d = x.iter().fold(BigInt::one(), |d, v| {
+            num_integer::Integer::lcm(&d, v.denom())
+        });
+        let n: Vec<BigInt> = x.iter().map(|v| v.numer() * (&d / v.denom())).collect();
+        assert!(sys.solves(&d, &n));
+        for k in 0..3 {
+            let mut wrong = n.clone();
+            wrong[k] += 1;
+            assert!(!sys.solves(&d, &wrong));
+        }
+        // The same values over a denominator one too large.
+        assert!(!sys.solves(&(&d + 1), &n));
+    }
+}
