@@ -1,6 +1,6 @@
 //! The exact solution of a basis without exact elimination: iterative refinement with the
-//! float LU, then rational reconstruction, then an exact check (the SoPlex approach of Gleixner,
-//! Steffy and Wolter, "Iterative refinement for linear programming", 2016, for one basis).
+//! float LU, then rational reconstruction, then an exact check (SoPlex's approach, Gleixner and
+//! Steffy, "Linear programming using limited-precision oracles", 2020, here for one basis).
 //!
 //! For `B z = r` (the basic primal values, or the duals with `B^T`) the approximation is kept as
 //! integers over a power of two, `z = Z / 2^s`. Each round computes the residual exactly in
