@@ -85,7 +85,9 @@ pub fn evaluate(
     }
     let (dy, ny) = scaled.pop().expect("two plans");
     let (dx, nx) = scaled.pop().expect("two plans");
-    // Each node's own sequence per player, chance reach, and the terminals' weights.
+    // Each node's own sequence per player, chance reach, and the terminals' weights. The
+    // products are left unreduced (positive denominators; only numerators and denominators
+    // are read): a gcd per node cost more than all the rest.
     let n = game.nodes.len();
     let mut seq = vec![[0u32; 2]; n];
     let mut chance = vec![Rational::one(); n];
@@ -96,12 +98,17 @@ pub fn evaluate(
         match nd.kind {
             NodeKind::Terminal { terminal } => {
                 terminals.push(node);
-                weights.push(&chance[node] * &game.terminals[terminal as usize].payoff0);
+                let (c, u) = (&chance[node], &game.terminals[terminal as usize].payoff0);
+                weights.push(Rational::new_raw(
+                    c.numer() * u.numer(),
+                    c.denom() * u.denom(),
+                ));
             }
             NodeKind::Chance => {
                 for child in nd.children() {
                     seq[child] = seq[node];
-                    chance[child] = &chance[node] * &game.chance_prob[child];
+                    let (c, p) = (&chance[node], &game.chance_prob[child]);
+                    chance[child] = Rational::new_raw(c.numer() * p.numer(), c.denom() * p.denom());
                 }
             }
             NodeKind::Decision { player, infoset } => {

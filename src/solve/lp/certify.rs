@@ -13,7 +13,8 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-/// `values` over their least common denominator: `(d, n)` with `values[i] = n[i] / d`, `d > 0`.
+/// `values` over a common denominator (the least one when they are reduced): `(d, n)` with
+/// `values[i] = n[i] / d`, `d > 0`.
 pub(crate) fn over_common_denominator(values: &[Rational]) -> (BigInt, Vec<BigInt>) {
     let mut d = BigInt::one();
     for v in values {
