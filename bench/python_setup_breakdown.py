@@ -2,7 +2,7 @@
 
 Run with bench/.venv-py/bin/python (made by bench/python_vs_peers.sh). Each part is timed in
 a fresh process as the first call of its kind (cold: what a script pays once) and then as the
-median of 200 repeats in the same process (warm):
+median of 200 repeats in the same process (warm); each figure is the median of five processes:
 
 - floor: the bare pyspiel calls any importer must make, in a Python loop that builds nothing
   (current_player, information_state_string, legal_actions, chance_outcomes, returns, child);
@@ -87,16 +87,21 @@ def main() -> None:
     game = sys.argv[1] if len(sys.argv) > 1 else "kuhn_poker"
 
     def run(name: str) -> dict[str, float]:
-        out = subprocess.run(
-            [sys.executable, __file__, "--part", name, game],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        return json.loads(out.stdout)
+        """The median of each figure over five fresh processes (robust to a descheduling)."""
+        runs = []
+        for _ in range(5):
+            out = subprocess.run(
+                [sys.executable, __file__, "--part", name, game],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            runs.append(json.loads(out.stdout))
+        return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
 
     us = 1e6
-    print(f"{game}: microseconds, first call in a fresh process (cold) / median of 200 (warm)")
+    print(f"{game}: microseconds, first call in a fresh process (cold) / median of 200 (warm),")
+    print("each the median of five processes")
     print("| part | cold | warm |")
     print("|---|---|---|")
     for name, what in [
