@@ -768,26 +768,49 @@ fn update_sets(
     f: Factors,
     inst: &mut Vec<f64>,
 ) {
+    // Vanilla CFR multiplies by 1 and never floors: the same bits without those operations.
+    let plain =
+        f.positive == 1.0 && f.negative == 1.0 && f.average == 1.0 && !f.floor && !f.predictive;
+    if plain {
+        update_sets_with::<true>(input, x, y, arrays, f, inst)
+    } else {
+        update_sets_with::<false>(input, x, y, arrays, f, inst)
+    }
+}
+
+/// [`update_sets`]; `PLAIN` = vanilla factors (see there).
+fn update_sets_with<const PLAIN: bool>(
+    input: &SetInputs,
+    x: usize,
+    y: usize,
+    arrays: ActionArrays,
+    f: Factors,
+    inst: &mut Vec<f64>,
+) {
     let sets = input.sets;
-    let first = sets.action_start[x] as usize;
-    for s in x..y {
-        let a0 = sets.action_start[s] as usize - first;
-        let a1 = sets.action_start[s + 1] as usize - first;
+    let starts = &sets.action_start[x..=y];
+    let first = starts[0] as usize;
+    let width = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0) as usize;
+    if inst.len() < width {
+        inst.resize(width, 0.0);
+    }
+    let (value, reach, child_start) = (input.value, input.reach, input.child_start);
+    for (s, w) in (x..y).zip(starts.windows(2)) {
+        let (a0, a1) = (w[0] as usize - first, w[1] as usize - first);
         let k = a1 - a0;
-        if inst.len() < k {
-            inst.resize(k, 0.0);
-        }
         let inst = &mut inst[..k];
-        inst.fill(0.0);
+        for r in inst.iter_mut() {
+            *r = 0.0;
+        }
         for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
             let h = h as usize;
-            let q = input.reach[h];
+            let q = reach[h];
             if q == 0.0 {
                 continue;
             }
-            let v = input.value[h];
-            let c = input.child_start[h] as usize;
-            for (r, u) in inst.iter_mut().zip(&input.value[c..c + k]) {
+            let v = value[h];
+            let c = child_start[h] as usize;
+            for (r, u) in inst.iter_mut().zip(&value[c..c + k]) {
                 *r += q * (u - v);
             }
         }
@@ -795,26 +818,58 @@ fn update_sets(
         let regret = &mut arrays.regret[a0..a1];
         let sum = &mut arrays.sum[a0..a1];
         let sigma = &mut arrays.sigma[a0..a1];
-        for a in 0..k {
-            let i = f.sign * inst[a];
-            let mut r = regret[a] + i;
-            r *= if r > 0.0 { f.positive } else { f.negative };
-            if f.floor && r < 0.0 {
-                r = 0.0;
+        // Regret matching fused in: the positive parts and their sum in action order, as
+        // `regret_matching` computes them.
+        let mut total = 0.0;
+        if PLAIN {
+            for (((r, g), m), &i) in regret
+                .iter_mut()
+                .zip(sum.iter_mut())
+                .zip(sigma.iter_mut())
+                .zip(&*inst)
+            {
+                let nr = *r + f.sign * i;
+                *r = nr;
+                *g += own * *m;
+                let p = (nr + 0.0).max(0.0);
+                *m = p;
+                total += p;
             }
-            regret[a] = r;
-            sum[a] = sum[a] * f.average + own * sigma[a];
-            inst[a] = i;
-        }
-        if f.predictive {
-            arrays.last[a0..a1].copy_from_slice(&*inst);
-        }
-        let last: &[f64] = if f.predictive {
-            &arrays.last[a0..a1]
         } else {
-            &[]
-        };
-        regret_matching(regret, last, sigma);
+            let last: &mut [f64] = if f.predictive {
+                &mut arrays.last[a0..a1]
+            } else {
+                &mut []
+            };
+            for a in 0..k {
+                let i = f.sign * inst[a];
+                let mut r = regret[a] + i;
+                r *= if r > 0.0 { f.positive } else { f.negative };
+                if f.floor && r < 0.0 {
+                    r = 0.0;
+                }
+                regret[a] = r;
+                sum[a] = sum[a] * f.average + own * sigma[a];
+                let p = if f.predictive {
+                    last[a] = i;
+                    (r + i).max(0.0)
+                } else {
+                    (r + 0.0).max(0.0)
+                };
+                sigma[a] = p;
+                total += p;
+            }
+        }
+        if total > 0.0 {
+            for m in sigma.iter_mut() {
+                *m /= total;
+            }
+        } else {
+            let u = 1.0 / k as f64;
+            for m in sigma.iter_mut() {
+                *m = u;
+            }
+        }
     }
 }
 
