@@ -179,6 +179,7 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         let end = inner.partition_point(|e| e.id < w[1]);
         inner_levels.push(end as u32);
     }
+    check_layout(&inner, &inner_levels, &levels, probs.len());
     let sets = [0, 1].map(|p| compile_sets(game, p, &local, bounds));
     let tree = Tree {
         child_start,
@@ -205,6 +206,25 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         prune: true,
     };
     (tree, sets)
+}
+
+/// Checks the facts the passes' unchecked reads rely on: every interior node of level `l` has
+/// `levels[l] <= id < levels[l + 1]`, children `child..end` inside level `l + 1`, and its
+/// probabilities `off..off + (end - child)` inside `probs`; `inner` ends with the sentinel.
+fn check_layout(inner: &[Inner], inner_levels: &[u32], levels: &[u32], probs: usize) {
+    assert_eq!(inner_levels.len(), levels.len());
+    assert_eq!(
+        *inner_levels.last().expect("levels") as usize + 1,
+        inner.len()
+    );
+    for l in 0..levels.len() - 1 {
+        let next_end = levels.get(l + 2).copied().unwrap_or(levels[l + 1]);
+        for e in &inner[inner_levels[l] as usize..inner_levels[l + 1] as usize] {
+            assert!(levels[l] <= e.id && e.id < levels[l + 1]);
+            assert!(levels[l + 1] <= e.child && e.child < e.end && e.end <= next_end);
+            assert!(e.off as usize + (e.end - e.child) as usize <= probs);
+        }
+    }
 }
 
 fn compile_sets(game: &Game, p: usize, local: &[u32], bounds: [u32; 2]) -> Sets {
@@ -373,11 +393,16 @@ impl Shape<'_> {
         let mut live = 0;
         let mut gap_from = lo;
         for &(x, y) in cands {
-            for i in x..y {
-                let e = inner[i as usize];
-                let r = parents[e.id as usize - a];
+            // `cands` are indices of non-sentinel entries, so `y` is at most the sentinel's.
+            for (i, w) in (x..).zip(inner[x as usize..y as usize + 1].windows(2)) {
+                let (e, kid_end) = (w[0], w[1].kid);
+                let at = e.id as usize - a;
+                // SAFETY: `check_layout` (run by `compile`) proved every entry of level `l` has
+                // `levels[l] <= id < levels[l + 1]`, and `forward` passes the parents of level
+                // `l` from `a = levels[l]` to `levels[l + 1]` (both arrays when `both`).
+                let r = unsafe { *parents.get_unchecked(at) };
                 let r2 = if both {
-                    parents2[e.id as usize - a]
+                    unsafe { *parents2.get_unchecked(at) }
                 } else {
                     DEAD
                 };
@@ -397,12 +422,12 @@ impl Shape<'_> {
                 gap_from = t;
                 live += t - s;
                 computed.push(i);
-                let kid_end = inner[i as usize + 1].kid;
                 if e.kid < kid_end {
                     emit(next, e.kid, kid_end);
                 }
                 let off = e.off as usize;
-                let probs = &self.probs[off..off + (t - s)];
+                // SAFETY: `check_layout` proved `off + (end - child) <= probs.len()`.
+                let probs = unsafe { self.probs.get_unchecked(off..off + (t - s)) };
                 let k1 = &mut kids[s - lo..t - lo];
                 match pass {
                     Pass::Both => {
@@ -456,7 +481,9 @@ impl Shape<'_> {
         for &i in list {
             let e = inner[i as usize];
             let (c, t, off) = (e.child as usize - b, e.end as usize - b, e.off as usize);
-            out[e.id as usize - lo] = dot(&self.probs[off..off + (t - c)], &kids[c..t]);
+            // SAFETY: `check_layout` proved `off + (end - child) <= probs.len()`.
+            let probs = unsafe { self.probs.get_unchecked(off..off + (t - c)) };
+            out[e.id as usize - lo] = dot(probs, &kids[c..t]);
         }
     }
 }
