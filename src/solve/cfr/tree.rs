@@ -181,6 +181,9 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
     }
     check_layout(&inner, &inner_levels, &levels, probs.len());
     let sets = [0, 1].map(|p| compile_sets(game, p, &local, bounds));
+    for s in &sets {
+        check_sets(s, &child_start);
+    }
     let tree = Tree {
         child_start,
         levels,
@@ -223,6 +226,20 @@ fn check_layout(inner: &[Inner], inner_levels: &[u32], levels: &[u32], probs: us
             assert!(levels[l] <= e.id && e.id < levels[l + 1]);
             assert!(levels[l + 1] <= e.child && e.child < e.end && e.end <= next_end);
             assert!(e.off as usize + (e.end - e.child) as usize <= probs);
+        }
+    }
+}
+
+/// Checks the facts the set update's unchecked reads rely on: every node of a set is a node
+/// of the tree with exactly the set's number of children.
+fn check_sets(sets: &Sets, child_start: &[u32]) {
+    let n = child_start.len() - 1;
+    for s in 0..sets.action_start.len() - 1 {
+        let k = sets.action_start[s + 1] - sets.action_start[s];
+        for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
+            let h = h as usize;
+            assert!(h < n && child_start[h + 1] - child_start[h] == k);
+            assert!(child_start[h + 1] as usize <= n);
         }
     }
 }
@@ -822,6 +839,7 @@ fn update_sets_with<const PLAIN: bool>(
         inst.resize(width, 0.0);
     }
     let (value, reach, child_start) = (input.value, input.reach, input.child_start);
+    assert!(reach.len() == value.len() && child_start.len() == value.len() + 1);
     for (s, w) in (x..y).zip(starts.windows(2)) {
         let (a0, a1) = (w[0] as usize - first, w[1] as usize - first);
         let k = a1 - a0;
@@ -831,13 +849,21 @@ fn update_sets_with<const PLAIN: bool>(
         }
         for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
             let h = h as usize;
-            let q = reach[h];
+            // SAFETY: `check_sets` (run by `compile`) proved every node `h` of a set is below
+            // `n = value.len() = reach.len()` and has exactly the set's `k` children
+            // `child_start[h]..child_start[h] + k`, all below `n`.
+            let q = unsafe { *reach.get_unchecked(h) };
             if q == 0.0 {
                 continue;
             }
-            let v = value[h];
-            let c = child_start[h] as usize;
-            for (r, u) in inst.iter_mut().zip(&value[c..c + k]) {
+            let (v, c) = unsafe {
+                (
+                    *value.get_unchecked(h),
+                    *child_start.get_unchecked(h) as usize,
+                )
+            };
+            let kids = unsafe { value.get_unchecked(c..c + k) };
+            for (r, u) in inst.iter_mut().zip(kids) {
                 *r += q * (u - v);
             }
         }
