@@ -424,6 +424,14 @@ impl CfrSolver {
         self
     }
 
+    /// Forces the lean serial passes on or off (by default on for small games). They never
+    /// change results (tested bit for bit); forcing is for checking that.
+    #[doc(hidden)]
+    pub fn with_lean_passes(mut self, lean: bool) -> Self {
+        self.tree.lean = lean;
+        self
+    }
+
     /// The parameters in use.
     pub fn params(&self) -> RegretParams {
         self.params

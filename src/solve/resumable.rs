@@ -34,6 +34,14 @@ impl Schedule {
     }
 }
 
+/// Wall time one batch of iterations between the loop's checks (clock, time limit,
+/// interrupt, checkpoint, progress callback) aims at: iterations of a few microseconds run in
+/// batches, so those checks cost nothing per iteration, and a time limit or an interrupt is
+/// still seen within about this long.
+const BATCH_TARGET: Duration = Duration::from_millis(1);
+/// The largest batch.
+const BATCH_MAX: u64 = 1 << 20;
+
 /// Why a run stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
@@ -66,6 +74,9 @@ pub struct Saver<'a> {
 
 /// Runs `solver` until `stop` is met or `interrupted()` says so, measuring on `schedule`.
 /// `stop.time` counts this session's solving time only; `stop.max_iterations` is the total.
+/// Iterations run in batches of about [`BATCH_TARGET`] (never past a scheduled measurement or
+/// the iteration limit); `on_progress` is called after every batch and with every measured
+/// point.
 #[allow(clippy::too_many_arguments)]
 pub fn drive(
     solver: &mut CfrSolver,
@@ -85,6 +96,7 @@ pub fn drive(
     let start = Instant::now();
     let mut excluded = Duration::ZERO;
     let mut last_save = Duration::ZERO;
+    let mut batch: u64 = 1;
     loop {
         let session = start.elapsed().saturating_sub(excluded);
         let stop_signal = interrupted();
@@ -154,7 +166,20 @@ pub fn drive(
                 last_save = session;
             }
         }
-        solver.iterate(1);
+        let done = solver.iterations();
+        let mut k = batch.min(schedule.next_check.saturating_sub(done).max(1));
+        if let Some(n) = stop.max_iterations {
+            k = k.min(n.saturating_sub(done).max(1));
+        }
+        let batch_start = Instant::now();
+        solver.iterate(k);
+        // Grow or shrink the batch towards BATCH_TARGET (only a batch that ran in full tells).
+        let took = batch_start.elapsed();
+        if took > 2 * BATCH_TARGET {
+            batch = (batch / 2).max(1);
+        } else if k == batch && took < BATCH_TARGET / 2 {
+            batch = (batch * 2).min(BATCH_MAX);
+        }
         on_progress(Progress {
             iteration: solver.iterations(),
             point: None,

@@ -25,6 +25,8 @@ const NODE_CHUNK: usize = 1024;
 const SET_CHUNK: usize = 256;
 /// Players with at least this many information sets update in parallel.
 const PAR_SETS_MIN: usize = 2048;
+/// Games with at most this many nodes take the lean serial passes (see [`Tree::lean`]).
+const LEAN_MAX_NODES: usize = 1 << 14;
 
 /// One player's information sets as the kernels see them, ordered by flat action index.
 pub struct Sets {
@@ -88,6 +90,13 @@ pub struct Tree {
     /// Skip the nodes that no update can see (see [`Tree::forward`]); off = every node is
     /// computed, for checking that pruning changes nothing.
     pub prune: bool,
+    /// Serial passes over small games run one straight loop over `inner` computing every
+    /// node: on a few thousand nodes the level and candidate bookkeeping of pruning costs
+    /// more than the nodes it skips. Same operations in the same order on every computed
+    /// node, so the same bits (a skipped node's value only ever enters times an exact 0).
+    pub lean: bool,
+    /// Whether the last forward pass was lean (the backward pass follows it).
+    lean_pass: bool,
 }
 
 /// Compiles `game`: returns the tree and both players' sets.
@@ -207,6 +216,8 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         pass: Pass::Both,
         inst: Vec::new(),
         prune: true,
+        lean: n <= LEAN_MAX_NODES,
+        lean_pass: false,
     };
     (tree, sets)
 }
@@ -605,6 +616,14 @@ impl Tree {
         if pass == Pass::Both {
             self.reach2[0] = 1.0;
         }
+        self.lean_pass = self.lean && !parallel;
+        if self.lean_pass {
+            self.live = match pass {
+                Pass::Both => self.forward_lean::<true>(0),
+                Pass::Learner(p) => self.forward_lean::<false>(p),
+            };
+            return;
+        }
         let shape = Shape {
             inner: &self.inner,
             probs: &self.probs,
@@ -698,6 +717,10 @@ impl Tree {
     /// Player 1's expected payoff at every interior node the last forward pass computed,
     /// children first.
     pub fn backward(&mut self, parallel: bool) {
+        if self.lean_pass {
+            self.backward_lean();
+            return;
+        }
         let shape = Shape {
             inner: &self.inner,
             probs: &self.probs,
@@ -729,6 +752,108 @@ impl Tree {
                 .zip(outs)
                 .zip(&starts)
                 .for_each(|((part, out), &lo)| shape.backward(inner, part, out, lo, kids, b));
+        }
+    }
+
+    /// The lean forward pass (see [`Tree::lean`]): every interior node in breadth-first
+    /// order, parents before children, with the arithmetic of [`Shape::forward_step`]; a
+    /// dead parent gives dead children as the pruned pass writes them. `BOTH` = both
+    /// players' reaches, else the reach of `learner`. Returns the nodes the pruned pass
+    /// would have reached (all without pruning).
+    fn forward_lean<const BOTH: bool>(&mut self, learner: usize) -> usize {
+        let n = self.value.len();
+        let inner = &self.inner[..self.inner.len() - 1];
+        let (reach, reach2) = (&mut self.reach[..], &mut self.reach2[..]);
+        assert!(reach.len() == n && (!BOTH || reach2.len() == n));
+        let probs = &self.probs[..];
+        let bounds = self.bounds;
+        let mut live = 1;
+        for e in inner {
+            let (id, s, t, off) = (
+                e.id as usize,
+                e.child as usize,
+                e.end as usize,
+                e.off as usize,
+            );
+            // SAFETY: `check_layout` (run by `compile`) proved `id < child < end <= n` for
+            // every non-sentinel entry and `off + (end - child) <= probs.len()`; `reach` and
+            // (when `BOTH`) `reach2` have `n` entries (asserted above).
+            let (r, q) = unsafe {
+                (
+                    *reach.get_unchecked(id),
+                    probs.get_unchecked(off..off + (t - s)),
+                )
+            };
+            let k1 = unsafe { reach.get_unchecked_mut(s..t) };
+            let owner = if e.off < bounds[0] {
+                0
+            } else if e.off < bounds[1] {
+                1
+            } else {
+                2
+            };
+            if BOTH {
+                let r2 = unsafe { *reach2.get_unchecked(id) };
+                let k2 = unsafe { reach2.get_unchecked_mut(s..t) };
+                if !(dead(r) && dead(r2)) {
+                    live += t - s;
+                }
+                match owner {
+                    0 => {
+                        k1.fill(r);
+                        scale(r2, q, k2);
+                    }
+                    1 => {
+                        scale(r, q, k1);
+                        k2.fill(r2);
+                    }
+                    _ => {
+                        scale(r, q, k1);
+                        scale(r2, q, k2);
+                    }
+                }
+            } else {
+                if !dead(r) {
+                    live += t - s;
+                }
+                if owner == learner {
+                    k1.fill(r);
+                } else {
+                    scale(r, q, k1);
+                }
+            }
+        }
+        if self.prune {
+            live
+        } else {
+            n
+        }
+    }
+
+    /// The lean backward pass: every interior node's value, children first (reverse
+    /// breadth-first order), by the dot product of [`Shape::backward`].
+    fn backward_lean(&mut self) {
+        let n = self.value.len();
+        let inner = &self.inner[..self.inner.len() - 1];
+        let value = &mut self.value[..];
+        assert!(value.len() == n);
+        let probs = &self.probs[..];
+        for e in inner.iter().rev() {
+            let (id, s, t, off) = (
+                e.id as usize,
+                e.child as usize,
+                e.end as usize,
+                e.off as usize,
+            );
+            // SAFETY: as in `forward_lean`: `id < child < end <= n = value.len()` and
+            // `off + (end - child) <= probs.len()`.
+            let v = unsafe {
+                dot(
+                    probs.get_unchecked(off..off + (t - s)),
+                    value.get_unchecked(s..t),
+                )
+            };
+            unsafe { *value.get_unchecked_mut(id) = v };
         }
     }
 
