@@ -50,7 +50,8 @@ pub struct Schedule {
 /// With a [`Schedule`], the exponents of step 1 are taken at progress `t / horizon` and the
 /// `gamma` of step 2 at `(t - 1) / horizon`. Discounting after adding is the same sequence as
 /// the papers' "discount the previous sum, then add" (`R_t = R_{t-1} d(t-1) + r_t`), up to a
-/// positive factor per sign that regret matching ignores.
+/// positive factor per sign that regret matching ignores (in exact arithmetic: the rounding
+/// differs, and on Leduc that alone moves the 1000-iteration exploitability by some 10%).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RegretParams {
     /// Update player 0, then player 1 against player 0's new strategy (instead of both at once).
