@@ -7,19 +7,24 @@ and iterations per second. Every solver is measured the same way: exploitability
 averaged strategy is evaluated at iterations spaced at most 10% apart (at most 1000 apart),
 and evaluation time is excluded; a time is the solve time at the first evaluation at or below
 the target. Set-up is shown separately and included in the totals and ratios: bluff's
-conversion (bluff.from_openspiel) plus its solver set-up, LiteEFG's OpenSpielEnv and graph,
-OpenSpiel's CFRPlusSolver construction. Each solver run is capped at CAP seconds of solving
-(BIG_CAP for games of more than BIG_NODES nodes); a cell "> X" did not reach the target. bluff
-runs on one thread (LiteEFG and OpenSpiel's CFRPlusSolver are single-threaded); its import
-uses a second thread for the builder.
+conversion (bluff.from_openspiel by its default route: native for the games bluff has built in
+with OpenSpiel's rules, else the traversal) plus its solver set-up, LiteEFG's OpenSpielEnv and
+graph, OpenSpiel's CFRPlusSolver construction. For the native games the summary also gives the
+traversal route: the same solve (the same game, tested node for node) after a traversal import
+timed as the first bluff call of a fresh process, like the default route's. Each solver
+run is capped at CAP seconds of solving (BIG_CAP for games of more than BIG_NODES nodes); a
+cell "> X" did not reach the target. bluff runs on one thread (LiteEFG and OpenSpiel's
+CFRPlusSolver are single-threaded); its traversal uses a second thread for the builder.
 
 Every run is a fresh process (so a run's peak memory is its own, and one peer that never
-finishes cannot stop the table): killed after TIMEOUT seconds or above MEM_LIMIT GB resident.
-The first table imports each game with bluff.from_openspiel alone (nodes/s, peak RSS) and,
-for games up to 400 000 nodes, with the same traversal written in Python on bluff.GameBuilder.
+finishes cannot stop the table): killed after TIMEOUT seconds or above MEM_LIMIT GB resident
+(BIG_MEM_LIMIT for big games). The first table imports each game with bluff.from_openspiel's
+traversal alone (nodes/s, peak RSS), for games up to 400 000 nodes with the same traversal
+written in Python on bluff.GameBuilder, and by the native route where bluff has the game.
 
 Usage: python python_vs_peers.py [--cap S] [--big-cap S] [--big-nodes N] [--timeout S]
-                                 [--mem-limit GB] [--games NAME ...] [--solvers NAME ...]
+                                 [--mem-limit GB] [--big-mem-limit GB] [--games NAME ...]
+                                 [--solvers NAME ...]
                                  [--json FILE]
 """
 
@@ -103,6 +108,8 @@ def drive(step: Callable[[], None], measure: Callable[[], float], cap: float) ->
 
 
 def run_bluff(name: str, algo: str, cap: float) -> dict[str, Any]:
+    """bluff.from_openspiel by its default route (native for the games bluff has built in),
+    then the solve; the first bluff call in a fresh process, as a user's script makes it."""
     import bluff
 
     raw, _ = load(name)
@@ -176,6 +183,17 @@ def run_openspiel(name: str, cap: float) -> dict[str, Any]:
     return out
 
 
+def run_traverse(name: str) -> dict[str, Any]:
+    """bluff.from_openspiel(native=False), the traversal, as the first bluff call in a fresh
+    process (the same conditions as run_bluff's default-route import)."""
+    import bluff
+
+    raw, _ = load(name)
+    start = time.perf_counter()
+    bluff.from_openspiel(raw, progress=False, native=False)
+    return {"convert": time.perf_counter() - start}
+
+
 def run_convert(name: str) -> dict[str, Any]:
     """bluff.from_openspiel alone (wall time, CPU time of all threads, peak RSS), then the
     Python traversal on GameBuilder for games small enough (after a warm-up of both on Kuhn,
@@ -185,18 +203,26 @@ def run_convert(name: str) -> dict[str, Any]:
     raw, og = load(name)
     kuhn, _ = load("kuhn_poker")
     bluff.from_openspiel(kuhn, progress=False)
+    bluff.from_openspiel(kuhn, progress=False, native=False)
     python_traversal(kuhn)
     start, cpu = time.perf_counter(), time.process_time()
-    game = bluff.from_openspiel(raw, progress=False)
+    game = bluff.from_openspiel(raw, progress=False, native=False)
     out: dict[str, Any] = {
         "nodes": game.num_nodes,
         "infosets": sum(game.num_infosets),
         "seconds": time.perf_counter() - start,
         "cpu": time.process_time() - cpu,
         "peak_rss_mb": peak_rss_mb(),
+        "native_seconds": None,
         "python_seconds": None,
         "python_cpu": None,
     }
+    try:
+        start = time.perf_counter()
+        bluff.from_openspiel(raw, progress=False, native=True)
+        out["native_seconds"] = time.perf_counter() - start
+    except bluff.UnsupportedGameError:
+        pass  # no built-in: the default route is the traversal
     if game.num_nodes <= PYTHON_TRAVERSAL_MAX_NODES:
         start, cpu = time.perf_counter(), time.process_time()
         again = python_traversal(og)
@@ -242,6 +268,8 @@ def worker(task: str, name: str, cap: float) -> None:
     os.chdir(os.environ.get("TMPDIR", "/tmp"))  # LiteEFG writes game instance files here.
     if task == "convert":
         out = run_convert(name)
+    elif task == "traverse":
+        out = run_traverse(name)
     elif task.startswith("bluff "):
         out = run_bluff(name, task.split()[1], cap)
     elif task.startswith("LiteEFG "):
@@ -363,6 +391,11 @@ def main() -> None:
     parser.add_argument("--big-nodes", type=int, default=40_000, help="what a big game is")
     parser.add_argument("--timeout", type=float, help="seconds per process (default 3 CAP + 300)")
     parser.add_argument("--mem-limit", type=float, default=6.0, help="GB resident per process")
+    parser.add_argument(
+        "--big-mem-limit",
+        type=float,
+        help="GB resident per process for big games (default: as above)",
+    )
     parser.add_argument("--games", nargs="*", default=GAMES)
     parser.add_argument("--solvers", nargs="*", default=SOLVERS, choices=SOLVERS)
     parser.add_argument("--json", help="also write the raw measurements here")
@@ -374,18 +407,20 @@ def main() -> None:
 
     raw: dict[str, Any] = {"load_average_at_start": os.getloadavg()}
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("## Conversion: bluff.from_openspiel, and the same traversal in Python on GameBuilder")
+    print("## Conversion: bluff.from_openspiel's traversal (native=False), the same traversal")
+    print("in Python on GameBuilder, and the native route (native=True) where bluff has the game")
     print("(fresh process per game; CPU: all threads; peak RSS: Python, pyspiel and the game)")
     print(
-        "| game | nodes | from_openspiel | CPU | nodes/s | peak RSS | Python loop | CPU | ratio |"
+        "| game | nodes | traversal | CPU | nodes/s | peak RSS | Python loop | CPU | ratio "
+        "| native |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     sizes = {}
     for name in args.games:
         c = measure("convert", name, 0, 3600, args.mem_limit)
         raw[name] = {"convert": c}
         if "error" in c:
-            print(f"| {name} | - | {c['error']} | - | - | - | - | - | - |", flush=True)
+            print(f"| {name} | - | {c['error']} | - | - | - | - | - | - | - |", flush=True)
             continue
         sizes[name] = c["nodes"]
         py, py_cpu = c["python_seconds"], c["python_cpu"]
@@ -394,9 +429,11 @@ def main() -> None:
             if py is None
             else f"{py:.3g} s | {py_cpu:.3g} s | {py_cpu / max(c['cpu'], 1e-9):.2f}x"
         )
+        nat = c["native_seconds"]
         print(
             f"| {name} | {c['nodes']} | {c['seconds']:.3g} s | {c['cpu']:.3g} s | "
-            f"{c['nodes'] / c['seconds']:,.0f} | {c['peak_rss_mb']:,.0f} MB | {py_cells} |",
+            f"{c['nodes'] / c['seconds']:,.0f} | {c['peak_rss_mb']:,.0f} MB | {py_cells} | "
+            f"{'-' if nat is None else f'{nat:.3g} s'} |",
             flush=True,
         )
 
@@ -405,6 +442,7 @@ def main() -> None:
         big = sizes.get(name, args.big_nodes + 1) > args.big_nodes
         cap = args.big_cap if big and args.big_cap else args.cap
         timeout = args.timeout or 3 * cap + 300
+        mem_limit = args.big_mem_limit if big and args.big_mem_limit else args.mem_limit
         res: dict[str, dict[str, Any]] = {}
         for solver in SOLVERS:
             if solver not in args.solvers:
@@ -415,11 +453,18 @@ def main() -> None:
                 # Both baselines build the same OpenSpielEnv: no second try at what failed.
                 res[solver] = {"error": f"{failed} (as LiteEFG cfr+; not rerun)"}
                 continue
-            res[solver] = measure(solver, name, cap, timeout, args.mem_limit)
+            res[solver] = measure(solver, name, cap, timeout, mem_limit)
+        native = raw[name].get("convert", {}).get("native_seconds") is not None
+        # The traversal route of a game bluff has built in: the same solve (the same game,
+        # tested node for node) after a cold traversal import.
+        trav = measure("traverse", name, cap, timeout, mem_limit) if native else None
         raw[name].update(res)
+        raw[name]["traverse"] = trav
         raw[name]["cap"] = cap
+        raw[name]["mem_limit_gb"] = mem_limit
         print(
-            f"\n### {name}: {sizes.get(name, '?')} nodes, cap {cap:.0f} s of solving per run",
+            f"\n### {name}: {sizes.get(name, '?')} nodes, cap {cap:.0f} s of solving per run, "
+            f"{mem_limit:g} GB",
             flush=True,
         )
         print("| solver | set-up | to 1e-3 (total) | to 1e-5 (total) | it/s | final expl | RSS |")
@@ -435,22 +480,40 @@ def main() -> None:
             )
         ours = best([res["bluff dcfr"], res["bluff cfr+"]])
         lite = best([res["LiteEFG cfr+"], res["LiteEFG dcfr"]])
-        rows.append((name, ours, lite, with_estimate(res["OpenSpiel cfr+"], res["bluff cfr+"])))
+        if trav is None:
+            traversal = ours  # no built-in: the default route is the traversal
+        elif "error" in trav or "error" in ours:
+            traversal = {"error": trav.get("error", "-")}
+        else:
+            traversal = dict(ours, setup=ours["setup"] - ours["convert"] + trav["convert"])
+            print(f"| (bluff, traversal import) | {trav['convert']:.3g} s | - | - | - | - | - |")
+        osp = with_estimate(res["OpenSpiel cfr+"], res["bluff cfr+"])
+        rows.append((name, ours, lite, osp, traversal, trav is not None))
 
     print("\n## Summary: best bluff variant vs best LiteEFG baseline and OpenSpiel CFR+")
     print("(est.: OpenSpiel's CFR+ did not reach the target within the cap; estimated from the")
     print("iteration where bluff's cfr+, the same iterates, did, at OpenSpiel's measured it/s)")
+    print("bluff: the default route (native import where bluff has the game built in); the")
+    print("traversal columns: the same solve after from_openspiel(native=False) instead")
     print(
-        "| game | bluff to 1e-3 | LiteEFG to 1e-3 | OpenSpiel to 1e-3 | vs LiteEFG | vs OpenSpiel "
-        "| bluff to 1e-5 | vs LiteEFG (1e-5) | vs OpenSpiel (1e-5) |"
+        "| game | route | bluff to 1e-3 | LiteEFG to 1e-3 | OpenSpiel to 1e-3 | vs LiteEFG "
+        "| vs OpenSpiel | bluff via traversal | vs LiteEFG | vs OpenSpiel | bluff to 1e-5 "
+        "| vs LiteEFG (1e-5) | vs OpenSpiel (1e-5) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
-    for name, ours, lite, osp in rows:
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, ours, lite, osp, traversal, native in rows:
+        trav_cells = (
+            f"{cell(traversal, 1e-3)} | {ratio(lite, traversal, 1e-3)} | "
+            f"{ratio(osp, traversal, 1e-3)}"
+            if native
+            else "(same) | | "
+        )
         print(
-            f"| {name.split('(')[0] if 'universal' in name else name} | {cell(ours, 1e-3)} | "
+            f"| {name.split('(')[0] if 'universal' in name else name} | "
+            f"{'native' if native else 'traversal'} | {cell(ours, 1e-3)} | "
             f"{cell(lite, 1e-3)} | {cell(osp, 1e-3)} | {ratio(lite, ours, 1e-3)} | "
-            f"{ratio(osp, ours, 1e-3)} | {cell(ours, 1e-5)} | {ratio(lite, ours, 1e-5)} | "
-            f"{ratio(osp, ours, 1e-5)} |"
+            f"{ratio(osp, ours, 1e-3)} | {trav_cells} | {cell(ours, 1e-5)} | "
+            f"{ratio(lite, ours, 1e-5)} | {ratio(osp, ours, 1e-5)} |"
         )
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     raw["load_average_at_end"] = os.getloadavg()

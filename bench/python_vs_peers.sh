@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bluff from Python vs LiteEFG 1.0.0 and OpenSpiel 2.0.2's C++ CFRPlusSolver (see the .py file).
 # Creates bench/.venv-py with the peers from the package index and installs bluff from ./python.
-# Usage: bash bench/python_vs_peers.sh [--cap SECONDS] [--games NAME ...] [--json FILE]
+# Usage: bash bench/python_vs_peers.sh [--cap SECONDS] [--big-cap SECONDS] [--big-nodes N]
+#        [--big-mem-limit GB] [--games NAME ...] [--json FILE]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"

@@ -1,4 +1,5 @@
-//! `bluff.from_openspiel`: one depth-first traversal of a pyspiel game into bluff's builder.
+//! `bluff.from_openspiel`: a recognised game built natively from bluff's built-in (see
+//! `bluff::games::openspiel`), any other by one depth-first traversal into bluff's builder.
 //!
 //! Two threads share the work: this one (holding the GIL) walks the pyspiel states with as
 //! few Python calls per node as the tree allows and sends compact records down a bounded
@@ -10,13 +11,14 @@ use crate::convert::float_to_rational;
 use crate::errors::{GameError, UnsupportedGameError};
 use crate::game::Game;
 use bluff::game::{self as model, GameBuilder, NodeRef};
+use bluff::games::openspiel::{NativeGame, ParamValue};
 use bluff::scalar::Rational;
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use num_traits::{One, Signed, Zero};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
-use std::collections::HashMap;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -174,21 +176,41 @@ fn same_ids(list: &Bound<'_, PyList>, ids: &[i64]) -> PyResult<bool> {
     Ok(true)
 }
 
-/// Imports a two-player zero-sum or constant-sum OpenSpiel game with perfect recall by one
-/// depth-first traversal: information sets from `information_state_string`, chance from
-/// `chance_outcomes()` (probabilities read as the simplest fractions that round to them),
-/// payoffs from `returns()`. Simultaneous-move games go through `pyspiel.convert_to_turn_based`.
-/// Refuses more than `max_nodes` nodes. `progress` shows a counter on stderr (default: when
-/// stderr is a terminal). Ctrl-C raises `KeyboardInterrupt`.
+/// Imports a two-player zero-sum or constant-sum OpenSpiel game with perfect recall.
+/// `kuhn_poker`, `leduc_poker`, `liars_dice` and imperfect-information `goofspiel`, when their
+/// parameters give a game bluff has built in with OpenSpiel's rules, are built natively from
+/// the built-in with OpenSpiel's labels (the same game as the traversal gives); `native=False`
+/// always traverses, `native=True` refuses any other game. Otherwise one depth-first traversal:
+/// information sets from `information_state_string`, chance from `chance_outcomes()`
+/// (probabilities read as the simplest fractions that round to them), payoffs from
+/// `returns()`; simultaneous-move games go through `pyspiel.convert_to_turn_based`. Refuses more
+/// than `max_nodes` nodes. `progress` shows a counter on stderr (default: when stderr is a
+/// terminal). Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (game, max_nodes = 20_000_000, progress = None))]
+#[pyo3(signature = (game, max_nodes = 20_000_000, progress = None, native = None))]
 pub fn from_openspiel(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     max_nodes: usize,
     progress: Option<bool>,
+    native: Option<bool>,
 ) -> PyResult<Game> {
     let name: String = game.str()?.extract()?;
+    if native != Some(false) {
+        // A pyspiel-like object without OpenSpiel's type information is traversed.
+        match recognise(game) {
+            Ok(Some(known)) => return build_native(py, known, &name, max_nodes),
+            Ok(None) | Err(_) if native.is_none() => {}
+            Ok(None) | Err(_) => {
+                return Err(UnsupportedGameError::new_err(format!(
+                    "OpenSpiel game {name} has no identical built-in game in bluff (native=True \
+                     takes kuhn_poker, leduc_poker, liars_dice with bidding_rule=reset-face and \
+                     goofspiel with imp_info=True, two players, default other parameters); pass \
+                     native=False or leave native unset to traverse it"
+                )))
+            }
+        }
+    }
     let game = checked_game(game)?;
     let show = progress.unwrap_or_else(|| std::io::stderr().is_terminal());
     let bar = if show {
@@ -264,6 +286,66 @@ pub fn from_openspiel(
         (Ok(()), Ok(game)) => Ok(Game::new(game)),
         (Ok(()), Err(None)) => unreachable!("the builder stops early only on error or abort"),
     }
+}
+
+/// The built-in game equal to `game`, if any: from `get_type().short_name` and
+/// `get_parameters()` (the game inside `turn_based_simultaneous_game` for a converted game).
+fn recognise(game: &Bound<'_, PyAny>) -> PyResult<Option<NativeGame>> {
+    let short: String = game
+        .call_method0("get_type")?
+        .getattr("short_name")?
+        .extract()?;
+    let params = game.call_method0("get_parameters")?;
+    let mut params = params.downcast::<PyDict>()?.clone();
+    let (short, turn_based) = if short == "turn_based_simultaneous_game" {
+        let Some(inner) = params.get_item("game")? else {
+            return Ok(None);
+        };
+        params = inner.downcast::<PyDict>()?.copy()?;
+        let Some(inner_name) = params.get_item("name")? else {
+            return Ok(None);
+        };
+        let inner_name: String = inner_name.extract()?;
+        params.del_item("name")?;
+        (inner_name, true)
+    } else {
+        (short, false)
+    };
+    let mut map = BTreeMap::new();
+    for (key, value) in params.iter() {
+        // bool before int: Python's bool is an int.
+        let value = if let Ok(b) = value.downcast::<PyBool>() {
+            ParamValue::Bool(b.is_true())
+        } else if let Ok(i) = value.downcast::<PyInt>() {
+            ParamValue::Int(i.extract()?)
+        } else if let Ok(f) = value.downcast::<PyFloat>() {
+            ParamValue::Double(f.value())
+        } else if let Ok(s) = value.downcast::<PyString>() {
+            ParamValue::Str(s.to_str()?.to_string())
+        } else {
+            return Ok(None);
+        };
+        map.insert(key.extract::<String>()?, value);
+    }
+    Ok(NativeGame::recognise(&short, map, turn_based))
+}
+
+/// Builds a recognised game from bluff's built-in (without the GIL; a Ctrl-C meanwhile is
+/// raised when it is done).
+fn build_native(py: Python<'_>, known: NativeGame, name: &str, max_nodes: usize) -> PyResult<Game> {
+    match known.num_nodes() {
+        Some(n) if n <= max_nodes as u64 => {}
+        _ => {
+            return Err(UnsupportedGameError::new_err(format!(
+                "OpenSpiel game {name} has more than max_nodes={max_nodes} nodes; pass a larger max_nodes to import it"
+            )))
+        }
+    }
+    let game = py
+        .allow_threads(|| known.build(name))
+        .map_err(|e| GameError::new_err(format!("OpenSpiel game {name}: {e:#}")))?;
+    py.check_signals()?;
+    Ok(Game::new(game))
 }
 
 /// The Python side: walks the pyspiel states depth-first, making one record per node, and

@@ -36,10 +36,16 @@ def load(name: str) -> pyspiel.Game:
     return game
 
 
-@pytest.fixture(scope="module", params=GAMES)
+@pytest.fixture(
+    scope="module",
+    params=[(name, native) for name in GAMES for native in (True, False)],
+    ids=lambda p: f"{p[0]}-{'native' if p[1] else 'traversal'}",
+)
 def pair(request: pytest.FixtureRequest) -> tuple[pyspiel.Game, bluff.Game]:
-    og = load(request.param)
-    return og, bluff.from_openspiel(og)
+    """Each game by both routes: built natively from bluff's built-in, and traversed."""
+    name, native = request.param
+    og = load(name)
+    return og, bluff.from_openspiel(og, native=native)
 
 
 def random_policy(game: bluff.Game, seed: int) -> bluff.Policy:
@@ -75,10 +81,11 @@ def test_simultaneous_game_is_imported_through_turn_based_conversion():
     assert simultaneous.num_infosets == turn_based.num_infosets
 
 
+@pytest.mark.parametrize("native", [True, False])
 @pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
-def test_cfr_plus_iterates_equal_openspiel_cfr_plus_solver(name):
+def test_cfr_plus_iterates_equal_openspiel_cfr_plus_solver(name, native):
     og = load(name)
-    game = bluff.from_openspiel(og)
+    game = bluff.from_openspiel(og, native=native)
     solver = os_cfr.CFRPlusSolver(og)
     for _ in range(10):
         solver.evaluate_and_update_policy()
@@ -129,8 +136,9 @@ def test_refuses_games_outside_two_player_zero_sum():
         bluff.from_openspiel(pyspiel.load_game("kuhn_poker(players=3)"))
     with pytest.raises(bluff.UnsupportedGameError, match="general-sum"):
         bluff.from_openspiel(pyspiel.load_game("matrix_pd"))
-    with pytest.raises(bluff.UnsupportedGameError, match="max_nodes=100"):
-        bluff.from_openspiel(pyspiel.load_game("leduc_poker"), max_nodes=100)
+    for native in (None, False):
+        with pytest.raises(bluff.UnsupportedGameError, match="max_nodes=100"):
+            bluff.from_openspiel(pyspiel.load_game("leduc_poker"), max_nodes=100, native=native)
     assert issubclass(bluff.UnsupportedGameError, ValueError)
 
 
@@ -283,16 +291,28 @@ def _forgetful():
 
 
 def test_keyboard_interrupt_stops_an_import():
-    """Ctrl-C during a multi-million-node import raises KeyboardInterrupt promptly (the
+    """Ctrl-C during a multi-million-node traversal raises KeyboardInterrupt promptly (the
     builder thread is told to stop, not left compiling a cut tree); importing works after."""
     og = pyspiel.load_game("goofspiel(num_cards=5,imp_info=True)")
     timer = threading.Timer(0.5, _thread.interrupt_main)
     start = time.monotonic()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        bluff.from_openspiel(og)
+        bluff.from_openspiel(og, native=False)
     assert time.monotonic() - start < 10
     assert bluff.from_openspiel(pyspiel.load_game("kuhn_poker")).num_nodes == 58
+
+
+def test_keyboard_interrupt_during_a_native_build_is_raised_when_it_ends():
+    """The native build runs without the GIL and cannot be cut short: Ctrl-C meanwhile raises
+    KeyboardInterrupt as soon as it returns, not later in unrelated code."""
+    og = pyspiel.load_game("goofspiel(num_cards=5,imp_info=True)")
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        bluff.from_openspiel(og, native=True)
+        time.sleep(5)  # not reached when the interrupt is raised by from_openspiel itself
+        pytest.fail("the interrupt was not raised by from_openspiel")
 
 
 def python_import(og: pyspiel.Game) -> bluff.Game:
@@ -337,9 +357,12 @@ def python_import(og: pyspiel.Game) -> bluff.Game:
     ],
 )
 def test_import_equals_a_plain_python_traversal(name, tmp_path):
-    """The same .efg text (tree, labels, exact numbers) from both importers."""
+    """The same .efg text (tree, labels, exact numbers) from both importers, by both of
+    from_openspiel's routes (universal_poker has no built-in: the default route traverses)."""
     og = load(name)
-    ours, theirs = tmp_path / "rust.efg", tmp_path / "python.efg"
-    bluff.from_openspiel(og).write_efg(ours)
+    theirs = tmp_path / "python.efg"
     python_import(og).write_efg(theirs)
-    assert ours.read_text() == theirs.read_text()
+    for native in (None, False):
+        ours = tmp_path / f"rust-{native}.efg"
+        bluff.from_openspiel(og, native=native).write_efg(ours)
+        assert ours.read_text() == theirs.read_text()

@@ -41,6 +41,7 @@ pub fn run(
         method,
         show_progress: std::io::stderr().is_terminal(),
         max_memory: max_memory.unwrap_or_else(memory::default_budget),
+        reconstruct: true,
     };
     if let Some(path) = write_mps {
         check_memory(&game, &options)?;
@@ -71,6 +72,8 @@ pub fn run(
             "exact_pivots": st.lp.exact_pivots,
             "exact_factorizations": st.lp.exact_factorizations,
             "tableau_fallback": st.lp.tableau_fallback,
+            "exact_route": st.lp.route.name(),
+            "refinement_rounds": st.lp.refinement_rounds,
             "seconds": {
                 "build": st.build_time.as_secs_f64(),
                 "float_simplex": st.lp.float_time.as_secs_f64(),
@@ -113,10 +116,12 @@ pub fn run(
     );
     println!("certificate: exact best responses give NashConv = 0 exactly");
     println!(
-        "LP {} vars x {} rows; {} float pivots, {} exact pivots, {} exact factorisations{}",
+        "LP {} vars x {} rows; {} float pivots, exact by {} ({} refinement rounds), {} exact pivots, {} exact factorisations{}",
         st.lp_vars,
         st.lp_rows,
         st.lp.float_pivots,
+        st.lp.route.name(),
+        st.lp.refinement_rounds,
         st.lp.exact_pivots,
         st.lp.exact_factorizations,
         if st.lp.tableau_fallback {

@@ -146,6 +146,10 @@ impl<T> Interned<T> {
     pub fn distinct(&self) -> &[T] {
         &self.values
     }
+    /// Replaces every distinct value by `f(value)` (the entries keep their ids).
+    pub(crate) fn map_distinct(&mut self, f: impl FnMut(&T) -> T) {
+        self.values = self.values.iter().map(f).collect();
+    }
     /// Bytes this column holds beyond the struct (ids and the distinct values' inline size).
     pub fn heap_bytes(&self) -> usize {
         self.ids.capacity() * 4 + self.values.capacity() * std::mem::size_of::<T>()

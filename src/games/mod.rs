@@ -9,6 +9,7 @@ pub mod kuhn;
 pub mod leduc;
 pub mod liars_dice;
 pub mod one_card_poker;
+pub mod openspiel;
 pub mod shrek_donkey;
 
 use crate::game::Game;

@@ -6,6 +6,7 @@ pub mod lp;
 pub mod matrix;
 pub mod normal_form;
 pub mod one_card;
+pub mod plan_certificate;
 pub mod polytope;
 pub mod resumable;
 pub mod sequence_form;

@@ -12,15 +12,15 @@
 //!
 //! The duals of the `F^T q - A^T x <= 0` rows are an optimal `y`, so one exact LP gives the
 //! value and both players' strategies. The result is then certified independently: the exact
-//! best responses of [`crate::eval`] must give exploitability exactly 0.
+//! best responses ([`crate::solve::plan_certificate`], in integers) must give NashConv exactly 0.
 
-use crate::eval::{expected_value, exploitability};
 use crate::game::{Game, NodeKind};
 use crate::scalar::Rational;
 use crate::solve::lp::memory::{self, LpSize};
 use crate::solve::lp::{
     BasisEntry, LinearProgram, LpError, LpStats, Method, Relation, SolveOptions,
 };
+use crate::solve::plan_certificate;
 use crate::strategy::{normalize_exact, ExactProfile, Profile};
 use anyhow::{bail, Context, Result};
 use num_traits::{One, Signed, Zero};
@@ -267,7 +267,8 @@ pub fn solve_exact(game: &Game) -> Result<ExactSolution> {
 }
 
 /// Solves a game exactly by the sequence-form LP with the given simplex method, then
-/// certifies the result with exact best responses (exploitability must be exactly 0).
+/// certifies the result with exact best responses (exploitability must be exactly 0;
+/// [`plan_certificate`]).
 pub fn solve_exact_with(game: &Game, method: Method, show_progress: bool) -> Result<ExactSolution> {
     solve_exact_with_options(
         game,
@@ -307,12 +308,16 @@ pub fn solve_exact_with_options(game: &Game, options: &SolveOptions) -> Result<E
     };
     let value = solution.objective.clone();
     let start = Instant::now();
-    let e = exploitability(game, &profile);
+    // Exact best responses, walked on the game tree in integers (the profile is first checked
+    // to play the LP's plans exactly).
+    let plans = [&solution.values[..n0], &solution.duals[..n1]];
+    let check = plan_certificate::evaluate(game, &profile, plans)
+        .map_err(|e| anyhow::anyhow!("internal error: the LP equilibrium: {e}"))?;
     let certify_time = start.elapsed();
-    if !e.nash_conv.is_zero() || e.value[0] != value || expected_value(game, &profile) != value {
+    if check.value != value || check.best_response_0 != value || check.best_response_1 != value {
         bail!(
             "internal error: the LP equilibrium failed its exact best-response check (NashConv {})",
-            e.nash_conv
+            check.nash_conv()
         );
     }
     Ok(ExactSolution {
@@ -334,6 +339,7 @@ pub fn solve_exact_with_options(game: &Game, options: &SolveOptions) -> Result<E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::exploitability;
     use crate::scalar::rat;
 
     #[test]

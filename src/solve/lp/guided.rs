@@ -1,5 +1,6 @@
 //! Float-guided exact simplex: the sparse float simplex ([`super::revised`]) proposes a basis;
-//! this module recomputes the
+//! its solution is first refined and reconstructed as rationals ([`super::refine`]); if that
+//! fails or the basis is not optimal, this module recomputes the
 //! basic solution and the duals exactly (sparse rational LU), checks primal and dual
 //! feasibility exactly, and pivots exactly from there until the basis is provably optimal.
 //!
@@ -11,9 +12,10 @@
 
 use super::lu::ExactLu;
 use super::memory;
+use super::refine;
 use super::revised::{self, FloatOutcome};
 use super::tableau;
-use super::{LpError, LpStats, SolveOptions, StandardForm};
+use super::{ExactRoute, LpError, LpStats, SolveOptions, StandardForm};
 use crate::scalar::Rational;
 use num_traits::{One, Signed, Zero};
 use std::time::Instant;
@@ -55,8 +57,19 @@ fn finish(
         FloatOutcome::Stalled { reason } => (None, reason),
     };
     if let Some(Some(basis)) = basis {
+        if options.reconstruct {
+            let (solution, rounds) = refine::solve_basis(sf, &basis);
+            stats.refinement_rounds = rounds;
+            if let Some(s) = solution {
+                stats.route = ExactRoute::Reconstruction;
+                return Ok((s.x, s.y));
+            }
+        }
         match exact_from_basis(sf, basis, stats) {
-            Ok(result) => return Ok(result),
+            Ok(result) => {
+                stats.route = ExactRoute::ExactLu;
+                return Ok(result);
+            }
             Err(Fallback::Final(err)) => return Err(err),
             Err(Fallback::Restart) => {}
         }
@@ -75,6 +88,7 @@ fn finish(
     };
     options.check(size, method, memory::tableau_bytes(size))?;
     stats.tableau_fallback = true;
+    stats.route = ExactRoute::Tableau;
     let (x, y, pivots) = tableau::solve(sf)?;
     stats.exact_pivots += pivots;
     Ok((x, y))

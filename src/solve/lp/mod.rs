@@ -9,18 +9,24 @@
 //!   rule (never cycles). Simple and the reference, but its cost grows with rows x columns per
 //!   pivot in big-number arithmetic, so it is for small programs.
 //! - [`Method::FloatThenExact`]: a sparse revised float simplex ([`revised`], on the sparse LU
-//!   of [`sparse_lu`]) finds a basis, the basic solution and duals of that basis are recomputed
-//!   exactly with a sparse rational LU ([`lu`]), primal and dual feasibility are checked
-//!   exactly, and exact revised-simplex pivots continue from that basis until it is provably
-//!   optimal ([`guided`]). The answer is exact; floats only choose the basis.
+//!   of [`sparse_lu`]) finds a basis. Its basic solution and duals are first refined with the
+//!   float LU and reconstructed as rationals ([`refine`], [`reconstruct`]), and accepted if
+//!   they solve the basis exactly and are primal and dual feasible; otherwise they are
+//!   recomputed exactly with a sparse rational LU ([`lu`]) and exact revised-simplex pivots
+//!   continue from that basis until it is provably optimal ([`guided`]). The answer is exact;
+//!   floats only choose the basis and guess the numbers.
 //!
 //! Every solution is finally certified against the original program (primal and dual
-//! feasibility, equal objectives) in rationals before it is returned.
+//! feasibility, equal objectives) exactly before it is returned ([`certify`]).
 
+mod certify;
+pub(crate) use certify::over_common_denominator;
 pub(crate) mod guided;
 pub mod lu;
 pub mod memory;
 mod mps;
+mod reconstruct;
+mod refine;
 pub(crate) mod revised;
 pub(crate) mod sparse_lu;
 mod tableau;
@@ -111,6 +117,9 @@ pub struct SolveOptions {
     /// Memory budget in bytes: a solve whose estimate exceeds it fails with
     /// [`LpError::TooBig`] before allocating.
     pub max_memory: u64,
+    /// Try refinement and rational reconstruction of the float basis before the exact LU
+    /// ([`Method::FloatThenExact`] only; off = today's exact LU route, for comparisons).
+    pub reconstruct: bool,
 }
 
 impl SolveOptions {
@@ -120,6 +129,7 @@ impl SolveOptions {
             method,
             show_progress: false,
             max_memory: memory::default_budget(),
+            reconstruct: true,
         }
     }
 
@@ -155,6 +165,29 @@ pub struct LpSolution {
     pub duals: Vec<Rational>,
 }
 
+/// Which exact computation produced (and certified) the solution.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExactRoute {
+    /// The dense exact tableau (by choice, or as the last fallback).
+    #[default]
+    Tableau,
+    /// The float basis, refined in floats and reconstructed as rationals, verified exactly.
+    Reconstruction,
+    /// The float basis refactored by the exact LU, with exact pivots if it was not optimal.
+    ExactLu,
+}
+
+impl ExactRoute {
+    /// A short name for reports and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExactRoute::Tableau => "tableau",
+            ExactRoute::Reconstruction => "reconstruction",
+            ExactRoute::ExactLu => "exact-lu",
+        }
+    }
+}
+
 /// Counts from a solve, for benchmarks and reports.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LpStats {
@@ -170,6 +203,10 @@ pub struct LpStats {
     pub standard_cols: usize,
     /// The float-guided method fell back to the exact tableau from scratch.
     pub tableau_fallback: bool,
+    /// The route that gave the exact solution.
+    pub route: ExactRoute,
+    /// Float refinement rounds (primal and dual) before reconstruction succeeded or gave up.
+    pub refinement_rounds: usize,
     /// Wall time of the float simplex.
     pub float_time: std::time::Duration,
     /// Wall time of the exact part (factorisations, checks, exact pivots).
@@ -363,50 +400,8 @@ impl LinearProgram {
             Method::FloatThenExact => guided::solve(&sf, &mut stats, show_progress, options)?,
         };
         let solution = sf.recover(self, &x, &y);
-        self.certify(&solution)?;
+        certify::certify(self, &solution)?;
         Ok((solution, stats))
-    }
-
-    /// Checks feasibility, dual feasibility and equal objectives exactly; a failure is a bug.
-    fn certify(&self, s: &LpSolution) -> Result<(), LpError> {
-        let fail = |what: String| Err(LpError::Internal(format!("certificate failed: {what}")));
-        for (v, x) in s.values.iter().enumerate() {
-            if !self.free[v] && x.is_negative() {
-                return fail(format!("variable {v} is negative"));
-            }
-        }
-        let mut reduced = self.objective.clone();
-        let mut dual_objective = Rational::zero();
-        for (i, row) in self.rows.iter().enumerate() {
-            let lhs: Rational = row.coeffs.iter().map(|(v, c)| c * &s.values[*v]).sum();
-            let y = &s.duals[i];
-            let ok = match row.rel {
-                Relation::Le => lhs <= row.rhs && !y.is_negative(),
-                Relation::Ge => lhs >= row.rhs && !y.is_positive(),
-                Relation::Eq => lhs == row.rhs,
-            };
-            if !ok {
-                return fail(format!("row {i} (primal or dual sign)"));
-            }
-            dual_objective += y * &row.rhs;
-            for (v, c) in &row.coeffs {
-                reduced[*v] -= c * y;
-            }
-        }
-        for (v, r) in reduced.iter().enumerate() {
-            let ok = if self.free[v] {
-                r.is_zero()
-            } else {
-                !r.is_positive()
-            };
-            if !ok {
-                return fail(format!("dual constraint of variable {v}"));
-            }
-        }
-        if dual_objective != s.objective {
-            return fail("primal and dual objectives differ".to_string());
-        }
-        Ok(())
     }
 }
 

@@ -402,3 +402,98 @@ fn sequence_form_start_basis_is_feasible_and_used() {
     let (s, _) = sf_lp.lp.solve_with(Method::FloatThenExact).unwrap();
     assert_eq!(s.objective, rat(-1, 18));
 }
+
+/// `options` with or without refinement and reconstruction.
+fn guided(reconstruct: bool) -> SolveOptions {
+    SolveOptions {
+        reconstruct,
+        ..SolveOptions::new(Method::FloatThenExact)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Reconstruction gives exactly the optimum of the exact LU route and of the dense exact
+    /// tableau (unique objective; each solution passes the exact certificate inside `solve`).
+    #[test]
+    fn reconstruction_matches_exact_lu_and_tableau((n, rows, c, free) in open_lp()) {
+        let mut lp = build(n, &rows, &c);
+        for (v, f) in free.iter().enumerate() {
+            if *f { lp.set_free(v); }
+        }
+        let tableau = lp.solve_with(Method::ExactTableau).map(|(s, _)| s.objective);
+        let on = lp.solve_with_options(&guided(true));
+        let off = lp.solve_with_options(&guided(false));
+        prop_assert_eq!(&on.clone().map(|(s, _)| s.objective), &tableau);
+        prop_assert_eq!(&off.clone().map(|(s, _)| s.objective), &tableau);
+        if let Ok((_, st)) = &off {
+            prop_assert_ne!(st.route, ExactRoute::Reconstruction);
+        }
+    }
+}
+
+#[test]
+fn reconstruction_certifies_the_textbook_lp_and_says_so() {
+    let mut lp = LinearProgram::new(2);
+    lp.set_objective(0, r(3));
+    lp.set_objective(1, r(2));
+    lp.add_constraint(vec![(0, r(1)), (1, r(1))], Relation::Le, r(4));
+    lp.add_constraint(vec![(0, r(1)), (1, r(3))], Relation::Le, r(6));
+    lp.add_constraint(vec![(0, r(1))], Relation::Le, r(3));
+    let (s, st) = lp.solve_with_options(&guided(true)).unwrap();
+    assert_eq!(st.route, ExactRoute::Reconstruction);
+    assert_eq!(st.exact_factorizations, 0);
+    assert_eq!(s.values, vec![r(3), r(1)]);
+    // The optimum is degenerate, so the duals depend on the basis: any optimal dual has
+    // b^T y = 11 (checked by hand: (2, 0, 1) and (0, 2/3, 7/3) both are).
+    let by: Rational = [r(4), r(6), r(3)]
+        .iter()
+        .zip(&s.duals)
+        .map(|(b, y)| b * y)
+        .sum();
+    assert_eq!(by, r(11));
+    let (_, st) = lp.solve_with_options(&guided(false)).unwrap();
+    assert_eq!(st.route, ExactRoute::ExactLu);
+}
+
+#[test]
+fn huge_denominators_fall_back_to_the_exact_lu_with_the_same_answer() {
+    // Coefficients over two 40-bit primes per row: their scale overflows 64 bits, so
+    // reconstruction cannot start; the exact route must still give the certified optimum.
+    // max x + y, x/p + y/q <= 1, x/q + y/p <= 1 (p < q): optimum x = y = pq/(p+q).
+    let (p, q) = (1_099_511_627_791i64, 1_099_511_627_847i64);
+    let mut lp = LinearProgram::new(2);
+    lp.set_objective(0, r(1));
+    lp.set_objective(1, r(1));
+    lp.add_constraint(vec![(0, rat(1, p)), (1, rat(1, q))], Relation::Le, r(1));
+    lp.add_constraint(vec![(0, rat(1, q)), (1, rat(1, p))], Relation::Le, r(1));
+    let (s, st) = lp.solve_with_options(&guided(true)).unwrap();
+    assert_ne!(st.route, ExactRoute::Reconstruction);
+    let xy = Rational::new(
+        num_bigint::BigInt::from(p) * q,
+        num_bigint::BigInt::from(p + q),
+    );
+    assert_eq!(s.values, vec![xy.clone(), xy.clone()]);
+    assert_eq!(s.objective, &xy + &xy);
+}
+
+#[test]
+fn a_basis_that_is_not_optimal_is_refused_by_reconstruction() {
+    // The slack basis of the textbook LP is primal feasible but not optimal: its exact
+    // solution is reconstructed, and refused for its positive reduced costs.
+    let mut lp = LinearProgram::new(2);
+    lp.set_objective(0, r(3));
+    lp.set_objective(1, r(2));
+    lp.add_constraint(vec![(0, r(1)), (1, r(1))], Relation::Le, r(4));
+    lp.add_constraint(vec![(0, r(1)), (1, r(3))], Relation::Le, r(6));
+    lp.add_constraint(vec![(0, r(1))], Relation::Le, r(3));
+    let sf = StandardForm::new(&lp);
+    let slacks: Vec<usize> = (0..3).map(|i| sf.unit_col[i].unwrap()).collect();
+    assert!(refine::solve_basis(&sf, &slacks).0.is_none());
+    // The optimal basis: x, y and the slack of row 2 (x + 3y = 6 is tight; x <= 3 tight).
+    let optimal = vec![0, 1, sf.unit_col[1].unwrap()];
+    let s = refine::solve_basis(&sf, &optimal).0.unwrap();
+    assert_eq!(s.x[..2].to_vec(), vec![r(3), r(1)]);
+    assert_eq!(s.y, vec![r(2), r(0), r(1)]);
+}
