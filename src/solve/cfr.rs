@@ -450,15 +450,19 @@ impl CfrSolver {
         }
         let t = &self.tree;
         let mut total = b(&t.child_start)
-            + b(&t.offset)
+            + b(&t.inner)
+            + b(&t.inner_levels)
             + b(&t.levels)
             + b(&t.probs)
             + b(&t.value)
             + b(&t.reach)
             + b(&t.reach2)
-            + b(&t.live)
+            + b(&t.inst)
+            + b(&t.computed)
+            + b(&t.cands)
+            + b(&t.cand_levels)
             + b(&t.next)
-            + b(&t.live_levels);
+            + b(&t.computed_levels);
         for p in 0..2 {
             let s = &self.sets[p];
             total += b(&s.action_start)

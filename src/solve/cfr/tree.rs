@@ -50,8 +50,6 @@ pub struct Sets {
 pub struct Tree {
     /// CSR child ranges, one entry per node plus one.
     pub child_start: Vec<u32>,
-    /// Offset into `probs` of each interior node's child probabilities.
-    pub offset: Vec<u32>,
     /// Level boundaries: level `l` is `levels[l]..levels[l + 1]`.
     pub levels: Vec<u32>,
     /// Current strategies of player 1 and player 2, then chance probabilities.
@@ -65,16 +63,28 @@ pub struct Tree {
     pub reach: Vec<f64>,
     /// Player 2's counterfactual reach (simultaneous updates only; empty otherwise).
     pub reach2: Vec<f64>,
-    /// Nodes the last forward pass reached, as ranges, level after level.
-    pub live: Vec<Span>,
+    /// The interior nodes in breadth-first order.
+    pub inner: Vec<Inner>,
+    /// Level boundaries in `inner`: level `l`'s interior nodes are
+    /// `inner_levels[l]..inner_levels[l + 1]`.
+    pub inner_levels: Vec<u32>,
+    /// Nodes the last forward pass reached (see [`Tree::live_nodes`]).
+    pub live: usize,
+    /// Candidates of the last forward pass (interior children of computed nodes), as ranges
+    /// of indices into `inner`, level after level.
+    pub cands: Vec<Span>,
+    /// Level boundaries in `cands`.
+    pub cand_levels: Vec<u32>,
+    /// Scratch: the next level's candidates.
+    pub next: Vec<Span>,
+    /// Indices into `inner` of the interior nodes the last forward pass computed.
+    pub computed: Vec<u32>,
+    /// Level boundaries in `computed`.
+    pub computed_levels: Vec<u32>,
     /// The last forward pass.
     pub pass: Pass,
-    /// Scratch: the next level's live ranges.
-    pub next: Vec<Span>,
     /// Scratch: one information set's instantaneous regrets.
     pub inst: Vec<f64>,
-    /// Level boundaries in `live`: level `l` is `live_levels[l]..live_levels[l + 1]`.
-    pub live_levels: Vec<u32>,
     /// Skip the nodes that no update can see (see [`Tree::forward`]); off = every node is
     /// computed, for checking that pruning changes nothing.
     pub prune: bool,
@@ -110,37 +120,72 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
     ];
     let mut probs = vec![0.0; num_actions[0] + num_actions[1]];
     let mut child_start = Vec::with_capacity(n + 1);
-    let mut offset = Vec::with_capacity(n);
+    let mut inner = Vec::new();
+    let mut inner_levels = vec![0u32];
     let mut value = Vec::with_capacity(n);
     let mut next_child = 1u32;
-    for &old in &order {
+    for (id, &old) in order.iter().enumerate() {
         let node = &game.nodes[old as usize];
         child_start.push(next_child);
-        next_child += node.num_children;
-        match node.kind {
+        let (child, end) = (next_child, next_child + node.num_children);
+        next_child = end;
+        let off = match node.kind {
             NodeKind::Chance => {
-                offset.push(probs.len() as u32);
+                let off = probs.len() as u32;
                 probs.extend(node.children().map(|c| game.chance_prob_f64[c]));
                 value.push(0.0);
+                off
             }
             NodeKind::Decision { player, infoset } => {
                 let set = &game.infosets[player as usize][infoset as usize];
                 let base = if player == 0 { 0 } else { bounds[0] };
-                offset.push(base + set.action_offset as u32);
                 value.push(0.0);
+                base + set.action_offset as u32
             }
             NodeKind::Terminal { terminal } => {
-                offset.push(0);
                 value.push(game.terminals[terminal as usize].payoff0_f64);
+                continue;
             }
+        };
+        if child < end {
+            inner.push(Inner {
+                id: id as u32,
+                child,
+                end,
+                off,
+                kid: 0,
+            });
         }
     }
     child_start.push(next_child);
-    let levels_len = levels.len();
+    // Interior children are consecutive in `inner` (sorted by id); a sentinel closes the
+    // last entry's range.
+    let mut k = 0;
+    for i in 0..inner.len() {
+        while k < inner.len() && inner[k].id < inner[i].child {
+            k += 1;
+        }
+        inner[i].kid = k as u32;
+    }
+    inner.push(Inner {
+        id: n as u32,
+        child: n as u32,
+        end: n as u32,
+        off: 0,
+        kid: inner.len() as u32,
+    });
+    // Interior nodes per level: `inner` is sorted by id.
+    for w in levels.windows(2) {
+        let end = inner.partition_point(|e| e.id < w[1]);
+        inner_levels.push(end as u32);
+    }
+    check_layout(&inner, &inner_levels, &levels, probs.len());
     let sets = [0, 1].map(|p| compile_sets(game, p, &local, bounds));
+    for s in &sets {
+        check_sets(s, &child_start);
+    }
     let tree = Tree {
         child_start,
-        offset,
         levels,
         probs,
         bounds,
@@ -151,14 +196,52 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         } else {
             Vec::new()
         },
-        live: Vec::new(),
-        pass: Pass::Both,
+        inner,
+        inner_levels,
+        live: 1,
+        cands: Vec::new(),
+        cand_levels: Vec::new(),
         next: Vec::new(),
+        computed: Vec::new(),
+        computed_levels: vec![0],
+        pass: Pass::Both,
         inst: Vec::new(),
-        live_levels: Vec::with_capacity(levels_len),
         prune: true,
     };
     (tree, sets)
+}
+
+/// Checks the facts the passes' unchecked reads rely on: every interior node of level `l` has
+/// `levels[l] <= id < levels[l + 1]`, children `child..end` inside level `l + 1`, and its
+/// probabilities `off..off + (end - child)` inside `probs`; `inner` ends with the sentinel.
+fn check_layout(inner: &[Inner], inner_levels: &[u32], levels: &[u32], probs: usize) {
+    assert_eq!(inner_levels.len(), levels.len());
+    assert_eq!(
+        *inner_levels.last().expect("levels") as usize + 1,
+        inner.len()
+    );
+    for l in 0..levels.len() - 1 {
+        let next_end = levels.get(l + 2).copied().unwrap_or(levels[l + 1]);
+        for e in &inner[inner_levels[l] as usize..inner_levels[l + 1] as usize] {
+            assert!(levels[l] <= e.id && e.id < levels[l + 1]);
+            assert!(levels[l + 1] <= e.child && e.child < e.end && e.end <= next_end);
+            assert!(e.off as usize + (e.end - e.child) as usize <= probs);
+        }
+    }
+}
+
+/// Checks the facts the set update's unchecked reads rely on: every node of a set is a node
+/// of the tree with exactly the set's number of children.
+fn check_sets(sets: &Sets, child_start: &[u32]) {
+    let n = child_start.len() - 1;
+    for s in 0..sets.action_start.len() - 1 {
+        let k = sets.action_start[s + 1] - sets.action_start[s];
+        for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
+            let h = h as usize;
+            assert!(h < n && child_start[h + 1] - child_start[h] == k);
+            assert!(child_start[h + 1] as usize <= n);
+        }
+    }
 }
 
 fn compile_sets(game: &Game, p: usize, local: &[u32], bounds: [u32; 2]) -> Sets {
@@ -222,19 +305,36 @@ pub enum Pass {
     Both,
 }
 
-/// A range of consecutive nodes of one level whose parents were computed: `(start, end)`.
+/// One interior node as the passes read it: its number, its children `child..end` (BFS
+/// order keeps them contiguous) and where their probabilities start in `Tree::probs`.
+#[derive(Clone, Copy, Debug)]
+pub struct Inner {
+    /// The node.
+    pub id: u32,
+    /// Its first child.
+    pub child: u32,
+    /// One past its last child.
+    pub end: u32,
+    /// Offset of its children's probabilities in `Tree::probs`.
+    pub off: u32,
+    /// Index in `Tree::inner` of its first interior child; its interior children run to the
+    /// next entry's `kid`.
+    pub kid: u32,
+}
+
+/// A range `(start, end)` of indices into `Tree::inner`.
 pub type Span = (u32, u32);
 
 /// Appends `start..end` to `out`, extending the last range when it continues it.
 #[inline(always)]
-fn emit(out: &mut Vec<Span>, start: usize, end: usize) {
+fn emit(out: &mut Vec<Span>, start: u32, end: u32) {
     if let Some(last) = out.last_mut() {
-        if last.1 as usize == start {
-            last.1 = end as u32;
+        if last.1 == start {
+            last.1 = end;
             return;
         }
     }
-    out.push((start as u32, end as u32));
+    out.push((start, end));
 }
 
 /// `-0.0` marks a reach that an exactly-0 probability on the path from the root multiplies
@@ -256,7 +356,7 @@ fn scale(r: f64, probs: &[f64], out: &mut [f64]) {
     }
 }
 
-/// Marks `x` dead (short gaps are common: a loop, not a call).
+/// Marks `x` dead (short ranges: a loop, not a call).
 #[inline(always)]
 fn kill(x: &mut [f64]) {
     for v in x {
@@ -264,15 +364,13 @@ fn kill(x: &mut [f64]) {
     }
 }
 
-/// The read-only arrays of the forward kernel.
+/// The read-only arrays of the passes.
 #[derive(Clone, Copy)]
 struct Shape<'t> {
-    child_start: &'t [u32],
-    offset: &'t [u32],
+    inner: &'t [Inner],
     probs: &'t [f64],
     bounds: [u32; 2],
     prune: bool,
-    pass: Pass,
 }
 
 impl Shape<'_> {
@@ -287,126 +385,161 @@ impl Shape<'_> {
         }
     }
 
-    /// Forward step of the nodes `spans` of the parent range `lo..hi`: writes the reach of
-    /// every child of `lo..hi` (dead below skipped parents) into `kids` (and `kids2`), which
-    /// start at the first child of `lo`, and appends the children of the computed parents to
-    /// `out`. `parents` (`parents2`) hold the reach of the nodes from `a` on.
+    /// Forward step of the candidate interior nodes `cands` (ranges of indices into `inner`,
+    /// all of one level: the interior children of the nodes computed one level up) for the
+    /// reaches of `pass`. Writes the reach of every node in `lo..hi` of the next level into
+    /// `kids` (`kids2`), which start at node `lo`: computed from a computed parent, `DEAD`
+    /// below any other. A candidate whose every reach is dead (see [`DEAD`]) is not computed.
+    /// `parents` (`parents2`) hold the reach of the nodes from `a` on. Appends the computed
+    /// nodes to `computed` and their interior children to `next`; returns the number of
+    /// children of the computed nodes.
     #[allow(clippy::too_many_arguments)]
-    fn forward_span(
+    fn forward_step(
         &self,
-        spans: &[Span],
-        (lo, hi, a): (usize, usize, usize),
-        parents: &[f64],
-        parents2: &[f64],
+        pass: Pass,
+        cands: &[Span],
+        (a, lo, hi): (usize, usize, usize),
+        (parents, parents2): (&[f64], &[f64]),
         kids: &mut [f64],
         kids2: &mut [f64],
-        out: &mut Vec<Span>,
-    ) {
-        let cs = self.child_start;
-        let base = cs[lo] as usize;
-        let both = !kids2.is_empty();
-        let mut gap_from = base;
-        for &(x, y) in spans {
-            let (x, y) = (x as usize, y as usize);
-            let s = cs[x] as usize;
-            // Children of the skipped parents since the previous span.
-            if gap_from < s {
-                kill(&mut kids[gap_from - base..s - base]);
-                if both {
-                    kill(&mut kids2[gap_from - base..s - base]);
-                }
-            }
-            gap_from = cs[y] as usize;
-            for n in x..y {
-                let (s, t) = (cs[n] as usize, cs[n + 1] as usize);
-                if s == t {
+        computed: &mut Vec<u32>,
+        next: &mut Vec<Span>,
+    ) -> usize {
+        let inner = self.inner;
+        let both = pass == Pass::Both;
+        let mut live = 0;
+        let mut gap_from = lo;
+        for &(x, y) in cands {
+            // `cands` are indices of non-sentinel entries, so `y` is at most the sentinel's.
+            for (i, w) in (x..).zip(inner[x as usize..y as usize + 1].windows(2)) {
+                let (e, kid_end) = (w[0], w[1].kid);
+                let at = e.id as usize - a;
+                // SAFETY: `check_layout` (run by `compile`) proved every entry of level `l` has
+                // `levels[l] <= id < levels[l + 1]`, and `forward` passes the parents of level
+                // `l` from `a = levels[l]` to `levels[l + 1]` (both arrays when `both`).
+                let r = unsafe { *parents.get_unchecked(at) };
+                let r2 = if both {
+                    unsafe { *parents2.get_unchecked(at) }
+                } else {
+                    DEAD
+                };
+                // A dead node's value enters its parent's only times an exact 0, and its reach
+                // is 0 for every regret it would weigh: skip it and its subtree.
+                if self.prune && dead(r) && dead(r2) {
                     continue;
                 }
-                let r = parents[n - a];
-                let off = self.offset[n] as usize;
-                let owner = self.owner(off as u32);
-                let probs = &self.probs[off..off + (t - s)];
-                let kids1 = &mut kids[s - base..t - base];
-                match self.pass {
-                    Pass::Learner(p) => {
-                        // A dead node's value enters its parent's only times an exact 0: skip
-                        // it and its subtree.
-                        if self.prune && dead(r) {
-                            kill(kids1);
-                            continue;
-                        }
-                        if owner == p {
-                            kids1.fill(r);
-                        } else {
-                            scale(r, probs, kids1);
-                        }
+                let (s, t) = (e.child as usize, e.end as usize);
+                // Children of the skipped nodes since the last computed one.
+                if gap_from < s {
+                    kill(&mut kids[gap_from - lo..s - lo]);
+                    if both {
+                        kill(&mut kids2[gap_from - lo..s - lo]);
                     }
+                }
+                gap_from = t;
+                live += t - s;
+                computed.push(i);
+                if e.kid < kid_end {
+                    emit(next, e.kid, kid_end);
+                }
+                let off = e.off as usize;
+                // SAFETY: `check_layout` proved `off + (end - child) <= probs.len()`.
+                let probs = unsafe { self.probs.get_unchecked(off..off + (t - s)) };
+                let k1 = &mut kids[s - lo..t - lo];
+                match pass {
                     Pass::Both => {
-                        let r2 = parents2[n - a];
-                        let kids2 = &mut kids2[s - base..t - base];
-                        if self.prune && dead(r) && dead(r2) {
-                            kill(kids1);
-                            kill(kids2);
-                            continue;
-                        }
-                        match owner {
+                        let k2 = &mut kids2[s - lo..t - lo];
+                        match self.owner(e.off) {
                             0 => {
-                                kids1.fill(r);
-                                scale(r2, probs, kids2);
+                                k1.fill(r);
+                                scale(r2, probs, k2);
                             }
                             1 => {
-                                scale(r, probs, kids1);
-                                kids2.fill(r2);
+                                scale(r, probs, k1);
+                                k2.fill(r2);
                             }
                             _ => {
-                                scale(r, probs, kids1);
-                                scale(r2, probs, kids2);
+                                scale(r, probs, k1);
+                                scale(r2, probs, k2);
                             }
+                        }
+                    }
+                    Pass::Learner(p) => {
+                        if self.owner(e.off) == p {
+                            k1.fill(r);
+                        } else {
+                            scale(r, probs, k1);
                         }
                     }
                 }
-                emit(out, s, t);
             }
         }
-        let end = cs[hi] as usize;
-        if gap_from < end {
-            kill(&mut kids[gap_from - base..end - base]);
+        if gap_from < hi {
+            kill(&mut kids[gap_from - lo..hi - lo]);
             if both {
-                kill(&mut kids2[gap_from - base..end - base]);
+                kill(&mut kids2[gap_from - lo..hi - lo]);
             }
+        }
+        live
+    }
+
+    /// Backward step of the computed interior nodes `list` (indices into `inner`): the value
+    /// of each into `out`, which starts at node `lo`; `kids` hold the values of the nodes
+    /// from `b` on.
+    fn backward(
+        &self,
+        inner: &[Inner],
+        list: &[u32],
+        out: &mut [f64],
+        lo: usize,
+        kids: &[f64],
+        b: usize,
+    ) {
+        for &i in list {
+            let e = inner[i as usize];
+            let (c, t, off) = (e.child as usize - b, e.end as usize - b, e.off as usize);
+            // SAFETY: `check_layout` proved `off + (end - child) <= probs.len()`.
+            let probs = unsafe { self.probs.get_unchecked(off..off + (t - c)) };
+            out[e.id as usize - lo] = dot(probs, &kids[c..t]);
         }
     }
 }
 
-/// One parallel work item of a level: its live ranges and the parent range `lo..hi` it owns
-/// (the work items' parent ranges tile the level).
+/// Live candidates in `spans`.
+fn span_len(spans: &[Span]) -> usize {
+    spans.iter().map(|&(x, y)| (y - x) as usize).sum()
+}
+
+/// One parallel work item of a level: its candidates and the range `lo..hi` of the next
+/// level it writes (the work items' ranges tile the next level).
 struct Chunk {
     spans: Vec<Span>,
     lo: usize,
     hi: usize,
 }
 
-/// Cuts the live ranges `spans` of the level `a..b` into work items of about `NODE_CHUNK`
-/// live nodes each.
-fn chunks(spans: &[Span], a: usize, b: usize) -> Vec<Chunk> {
+/// Cuts the candidates `spans` into work items of `NODE_CHUNK` candidates each; the next
+/// level is `b..end`.
+fn chunks(spans: &[Span], inner: &[Inner], b: usize, end: usize) -> Vec<Chunk> {
     let mut out: Vec<Chunk> = Vec::new();
     let mut cur = Chunk {
         spans: Vec::new(),
-        lo: a,
-        hi: b,
+        lo: b,
+        hi: end,
     };
     let mut size = 0;
     for &(x, y) in spans {
         let (mut x, y) = (x as usize, y as usize);
         while x < y {
             if size == NODE_CHUNK {
+                let at = inner[x].child as usize;
                 let next = Chunk {
                     spans: Vec::new(),
-                    lo: x,
-                    hi: b,
+                    lo: at,
+                    hi: end,
                 };
                 let mut done = std::mem::replace(&mut cur, next);
-                done.hi = x;
+                done.hi = at;
                 out.push(done);
                 size = 0;
             }
@@ -418,6 +551,12 @@ fn chunks(spans: &[Span], a: usize, b: usize) -> Vec<Chunk> {
     }
     out.push(cur);
     out
+}
+
+/// Cuts `list` (increasing indices into `inner`) into parallel work items of `NODE_CHUNK`
+/// when it is big enough and `parallel`.
+fn list_chunks(list: &[u32], parallel: bool) -> Option<Vec<&[u32]>> {
+    (parallel && list.len() >= PAR_LIVE_MIN).then(|| list.chunks(NODE_CHUNK).collect())
 }
 
 /// Splits `array` (which starts at absolute index `from`) into consecutive mutable slices,
@@ -433,159 +572,163 @@ fn split_at_starts<'v, T>(array: &'v mut [T], from: usize, starts: &[usize]) -> 
     out
 }
 
-/// Live nodes in `spans`.
-fn span_len(spans: &[Span]) -> usize {
-    spans.iter().map(|&(x, y)| (y - x) as usize).sum()
-}
-
 impl Tree {
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.value.len()
     }
 
-    /// Whether any pass could be split over threads: a level of at least `PAR_LIVE_MIN` nodes
-    /// or a player with at least `PAR_SETS_MIN` information sets. Without one, a thread pool
-    /// only adds hand-offs.
+    /// Whether any pass could be split over threads: a level of at least `PAR_LIVE_MIN`
+    /// interior nodes or a player with at least `PAR_SETS_MIN` information sets. Without one,
+    /// a thread pool only adds hand-offs.
     pub fn has_parallel_work(&self, sets: &[Sets; 2]) -> bool {
-        self.levels
+        self.inner_levels
             .windows(2)
             .any(|w| (w[1] - w[0]) as usize >= PAR_LIVE_MIN)
             || sets.iter().any(|s| s.action_start.len() > PAR_SETS_MIN)
     }
 
-    /// Nodes in the live ranges of the last forward pass (the root before any).
+    /// Nodes the last forward pass reached: the root and the children of every computed
+    /// node (all nodes without pruning; the root before any pass).
     pub fn live_nodes(&self) -> usize {
-        span_len(&self.live).max(1)
+        self.live
     }
 
-    /// Fills the counterfactual reach of `pass` and the live ranges: per level, the nodes whose
-    /// value some update can see. With pruning, a node is left out when, for every reach the
-    /// pass computes, the path from the root holds a probability exactly 0 that multiplies it:
-    /// that reach is then exactly 0 (and is written so) and the node's value reaches the root
-    /// only times that 0, so skipping it leaves regrets, averages and strategies bit-identical.
+    /// Fills the counterfactual reach of `pass` for every node. With pruning, a node is left
+    /// uncomputed when, for every reach the pass computes, the path from the root holds a
+    /// probability exactly 0 that multiplies it: that reach is then exactly 0 (and is written
+    /// so, as `DEAD`) and the node's value reaches the root only times that 0, so skipping it
+    /// leaves regrets, averages and strategies bit-identical.
     pub fn forward(&mut self, pass: Pass, parallel: bool) {
         self.pass = pass;
         self.reach[0] = 1.0;
         if pass == Pass::Both {
             self.reach2[0] = 1.0;
         }
-        self.live.clear();
-        self.live.push((0, 1));
-        self.live_levels.clear();
-        self.live_levels.extend([0, 1]);
         let shape = Shape {
-            child_start: &self.child_start,
-            offset: &self.offset,
+            inner: &self.inner,
             probs: &self.probs,
             bounds: self.bounds,
             prune: self.prune,
-            pass,
         };
-        let both = pass == Pass::Both;
-        let levels = self.levels.len() - 1;
-        for l in 0..levels.saturating_sub(1) {
-            let (i0, i1) = (self.live_levels[l] as usize, self.live.len());
+        let mut live = 1;
+        self.computed.clear();
+        self.computed_levels.clear();
+        self.computed_levels.push(0);
+        self.cands.clear();
+        if self.inner.len() > 1 {
+            self.cands.push((0, 1));
+        }
+        self.cand_levels.clear();
+        self.cand_levels.extend([0, self.cands.len() as u32]);
+        for l in 0..self.inner_levels.len() - 1 {
             let (a, b) = (self.levels[l] as usize, self.levels[l + 1] as usize);
-            let end = self.child_start[b] as usize;
+            let end = self.levels.get(l + 2).map_or(b, |&e| e as usize);
+            let (i0, i1) = (
+                self.cand_levels[l] as usize,
+                self.cand_levels[l + 1] as usize,
+            );
             let (head, tail) = self.reach.split_at_mut(b);
-            let (head2, tail2): (&[f64], &mut [f64]) = if both {
+            let (head, tail) = (&head[a..], &mut tail[..end - b]);
+            let (head2, tail2): (&[f64], &mut [f64]) = if pass == Pass::Both {
                 let (h, t) = self.reach2.split_at_mut(b);
                 (&h[a..], &mut t[..end - b])
             } else {
                 (&[], &mut [])
             };
-            let spans = &self.live[i0..i1];
-            if parallel && span_len(spans) >= PAR_LIVE_MIN {
-                let work = chunks(spans, a, b);
-                let mut starts: Vec<usize> = work
-                    .iter()
-                    .map(|c| self.child_start[c.lo] as usize)
-                    .collect();
+            let cands = &self.cands[i0..i1];
+            let mut next = std::mem::take(&mut self.next);
+            next.clear();
+            if parallel && span_len(cands) >= PAR_LIVE_MIN {
+                let work = chunks(cands, &self.inner, b, end);
+                let mut starts: Vec<usize> = work.iter().map(|c| c.lo).collect();
                 starts.push(end);
                 let kids = split_at_starts(tail, b, &starts);
-                let kids2 = if both {
+                let kids2 = if pass == Pass::Both {
                     split_at_starts(tail2, b, &starts)
                 } else {
                     work.iter().map(|_| &mut [][..]).collect()
                 };
-                let parts: Vec<Vec<Span>> = work
+                let done: Vec<(usize, Vec<u32>, Vec<Span>)> = work
                     .par_iter()
                     .zip(kids)
                     .zip(kids2)
                     .map(|((c, k), k2)| {
-                        let mut out = Vec::new();
-                        shape.forward_span(
+                        let (mut list, mut out) = (Vec::new(), Vec::new());
+                        let n = shape.forward_step(
+                            pass,
                             &c.spans,
-                            (c.lo, c.hi, a),
-                            &head[a..],
-                            head2,
+                            (a, c.lo, c.hi),
+                            (head, head2),
                             k,
                             k2,
+                            &mut list,
                             &mut out,
                         );
-                        out
+                        (n, list, out)
                     })
                     .collect();
-                self.next.clear();
-                for part in parts {
-                    for (x, y) in part {
-                        emit(&mut self.next, x as usize, y as usize);
+                for (n, list, out) in done {
+                    live += n;
+                    self.computed.extend_from_slice(&list);
+                    for (x, y) in out {
+                        emit(&mut next, x, y);
                     }
                 }
             } else {
-                self.next.clear();
-                shape.forward_span(
-                    spans,
-                    (a, b, a),
-                    &head[a..],
-                    head2,
-                    &mut tail[..end - b],
+                live += shape.forward_step(
+                    pass,
+                    cands,
+                    (a, b, end),
+                    (head, head2),
+                    tail,
                     tail2,
-                    &mut self.next,
+                    &mut self.computed,
+                    &mut next,
                 );
             }
-            self.live.extend_from_slice(&self.next);
-            self.live_levels.push(self.live.len() as u32);
+            self.cands.extend_from_slice(&next);
+            self.next = next;
+            self.cand_levels.push(self.cands.len() as u32);
+            self.computed_levels.push(self.computed.len() as u32);
         }
+        self.live = live;
     }
 
-    /// Player 1's expected payoff at every live interior node, children first.
+    /// Player 1's expected payoff at every interior node the last forward pass computed,
+    /// children first.
     pub fn backward(&mut self, parallel: bool) {
-        let levels = self.live_levels.len() - 1;
-        let (cs, offset, probs) = (&self.child_start, &self.offset, &self.probs);
-        let (reach, reach2) = (&self.reach, &self.reach2);
-        let (prune, both) = (self.prune, self.pass == Pass::Both);
-        // Dead nodes (see `DEAD`) below computed parents are skipped here.
-        let skip = |n: usize| prune && dead(reach[n]) && (!both || dead(reach2[n]));
-        for l in (0..levels).rev() {
-            let spans = &self.live[self.live_levels[l] as usize..self.live_levels[l + 1] as usize];
-            let (a, b) = (self.levels[l] as usize, self.levels[l + 1] as usize);
-            let (head, tail) = self.value.split_at_mut(b);
-            let tail = &*tail;
-            let run = |spans: &[Span], out: &mut [f64], lo: usize| {
-                for &(x, y) in spans {
-                    for n in x as usize..y as usize {
-                        let (s, t) = (cs[n] as usize, cs[n + 1] as usize);
-                        if s == t || skip(n) {
-                            continue;
-                        }
-                        let off = offset[n] as usize;
-                        out[n - lo] = dot(&probs[off..off + (t - s)], &tail[s - b..t - b]);
-                    }
-                }
-            };
-            if parallel && span_len(spans) >= PAR_LIVE_MIN {
-                let work = chunks(spans, a, b);
-                let mut starts: Vec<usize> = work.iter().map(|c| c.lo).collect();
-                starts.push(b);
-                let outs = split_at_starts(&mut head[a..], a, &starts);
-                work.par_iter()
-                    .zip(outs)
-                    .for_each(|(c, out)| run(&c.spans, out, c.lo));
-            } else {
-                run(spans, &mut head[a..b], a);
+        let shape = Shape {
+            inner: &self.inner,
+            probs: &self.probs,
+            bounds: self.bounds,
+            prune: self.prune,
+        };
+        let inner = &self.inner;
+        for l in (0..self.computed_levels.len() - 1).rev() {
+            let list = &self.computed
+                [self.computed_levels[l] as usize..self.computed_levels[l + 1] as usize];
+            if list.is_empty() {
+                continue;
             }
+            let b = self.levels[l + 1] as usize;
+            let (head, kids) = self.value.split_at_mut(b);
+            let kids = &*kids;
+            let Some(parts) = list_chunks(list, parallel) else {
+                shape.backward(inner, list, head, 0, kids, b);
+                continue;
+            };
+            let mut starts: Vec<usize> = parts
+                .iter()
+                .map(|c| inner[c[0] as usize].id as usize)
+                .collect();
+            starts.push(inner[list[list.len() - 1] as usize].id as usize + 1);
+            let outs = split_at_starts(head, 0, &starts);
+            parts
+                .par_iter()
+                .zip(outs)
+                .zip(&starts)
+                .for_each(|((part, out), &lo)| shape.backward(inner, part, out, lo, kids, b));
         }
     }
 
@@ -669,26 +812,58 @@ fn update_sets(
     f: Factors,
     inst: &mut Vec<f64>,
 ) {
+    // Vanilla CFR multiplies by 1 and never floors: the same bits without those operations.
+    let plain =
+        f.positive == 1.0 && f.negative == 1.0 && f.average == 1.0 && !f.floor && !f.predictive;
+    if plain {
+        update_sets_with::<true>(input, x, y, arrays, f, inst)
+    } else {
+        update_sets_with::<false>(input, x, y, arrays, f, inst)
+    }
+}
+
+/// [`update_sets`]; `PLAIN` = vanilla factors (see there).
+fn update_sets_with<const PLAIN: bool>(
+    input: &SetInputs,
+    x: usize,
+    y: usize,
+    arrays: ActionArrays,
+    f: Factors,
+    inst: &mut Vec<f64>,
+) {
     let sets = input.sets;
-    let first = sets.action_start[x] as usize;
-    for s in x..y {
-        let a0 = sets.action_start[s] as usize - first;
-        let a1 = sets.action_start[s + 1] as usize - first;
+    let starts = &sets.action_start[x..=y];
+    let first = starts[0] as usize;
+    let width = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0) as usize;
+    if inst.len() < width {
+        inst.resize(width, 0.0);
+    }
+    let (value, reach, child_start) = (input.value, input.reach, input.child_start);
+    assert!(reach.len() == value.len() && child_start.len() == value.len() + 1);
+    for (s, w) in (x..y).zip(starts.windows(2)) {
+        let (a0, a1) = (w[0] as usize - first, w[1] as usize - first);
         let k = a1 - a0;
-        if inst.len() < k {
-            inst.resize(k, 0.0);
-        }
         let inst = &mut inst[..k];
-        inst.fill(0.0);
+        for r in inst.iter_mut() {
+            *r = 0.0;
+        }
         for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
             let h = h as usize;
-            let q = input.reach[h];
+            // SAFETY: `check_sets` (run by `compile`) proved every node `h` of a set is below
+            // `n = value.len() = reach.len()` and has exactly the set's `k` children
+            // `child_start[h]..child_start[h] + k`, all below `n`.
+            let q = unsafe { *reach.get_unchecked(h) };
             if q == 0.0 {
                 continue;
             }
-            let v = input.value[h];
-            let c = input.child_start[h] as usize;
-            for (r, u) in inst.iter_mut().zip(&input.value[c..c + k]) {
+            let (v, c) = unsafe {
+                (
+                    *value.get_unchecked(h),
+                    *child_start.get_unchecked(h) as usize,
+                )
+            };
+            let kids = unsafe { value.get_unchecked(c..c + k) };
+            for (r, u) in inst.iter_mut().zip(kids) {
                 *r += q * (u - v);
             }
         }
@@ -696,26 +871,58 @@ fn update_sets(
         let regret = &mut arrays.regret[a0..a1];
         let sum = &mut arrays.sum[a0..a1];
         let sigma = &mut arrays.sigma[a0..a1];
-        for a in 0..k {
-            let i = f.sign * inst[a];
-            let mut r = regret[a] + i;
-            r *= if r > 0.0 { f.positive } else { f.negative };
-            if f.floor && r < 0.0 {
-                r = 0.0;
+        // Regret matching fused in: the positive parts and their sum in action order, as
+        // `regret_matching` computes them.
+        let mut total = 0.0;
+        if PLAIN {
+            for (((r, g), m), &i) in regret
+                .iter_mut()
+                .zip(sum.iter_mut())
+                .zip(sigma.iter_mut())
+                .zip(&*inst)
+            {
+                let nr = *r + f.sign * i;
+                *r = nr;
+                *g += own * *m;
+                let p = (nr + 0.0).max(0.0);
+                *m = p;
+                total += p;
             }
-            regret[a] = r;
-            sum[a] = sum[a] * f.average + own * sigma[a];
-            inst[a] = i;
-        }
-        if f.predictive {
-            arrays.last[a0..a1].copy_from_slice(&*inst);
-        }
-        let last: &[f64] = if f.predictive {
-            &arrays.last[a0..a1]
         } else {
-            &[]
-        };
-        regret_matching(regret, last, sigma);
+            let last: &mut [f64] = if f.predictive {
+                &mut arrays.last[a0..a1]
+            } else {
+                &mut []
+            };
+            for a in 0..k {
+                let i = f.sign * inst[a];
+                let mut r = regret[a] + i;
+                r *= if r > 0.0 { f.positive } else { f.negative };
+                if f.floor && r < 0.0 {
+                    r = 0.0;
+                }
+                regret[a] = r;
+                sum[a] = sum[a] * f.average + own * sigma[a];
+                let p = if f.predictive {
+                    last[a] = i;
+                    (r + i).max(0.0)
+                } else {
+                    (r + 0.0).max(0.0)
+                };
+                sigma[a] = p;
+                total += p;
+            }
+        }
+        if total > 0.0 {
+            for m in sigma.iter_mut() {
+                *m /= total;
+            }
+        } else {
+            let u = 1.0 / k as f64;
+            for m in sigma.iter_mut() {
+                *m = u;
+            }
+        }
     }
 }
 
