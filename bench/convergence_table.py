@@ -1,7 +1,7 @@
 """Exploitability after 100 / 1000 / 10000 iterations for every CFR variant on every benchmark
 game, as a Markdown table (the README's convergence table).
 
-usage: python3 bench/convergence_table.py target/release/bluff [--max-iterations N]
+usage: python3 bench/convergence_table.py target/release/bluff [--max-iterations N] [--algos A,B]
 
 Each cell is its own run of `bluff solve --iterations N` (the schedules of hs-* depend on N).
 Runs whose game has more nodes than BIG_NODES stop at 1000 iterations to keep the table's
@@ -25,6 +25,8 @@ GAMES = [
     "goofspiel(cards=5,order=descending)",
 ]
 ALGOS = ["cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "dcfr+", "pdcfr+", "hs-dcfr", "hs-pcfr+"]
+if "--algos" in sys.argv:
+    ALGOS = sys.argv[sys.argv.index("--algos") + 1].split(",")
 BIG_NODES = 100_000
 
 

@@ -16,7 +16,15 @@ fn variants(horizon: u64) -> Vec<(&'static str, RegretParams)> {
         ("lcfr", RegretParams::linear()),
         ("dcfr", RegretParams::discounted_default()),
         ("pcfr+", RegretParams::predictive_plus()),
-        ("dcfr+", RegretParams::dcfr_plus()),
+        // Pinned before DCFR+ took its authors' discount offset 1.5: the kernels must still
+        // reproduce the offset-1 bits (the offset changes a factor, not the operations).
+        (
+            "dcfr+ (offset 1)",
+            RegretParams {
+                discount_offset: 1.0,
+                ..RegretParams::dcfr_plus()
+            },
+        ),
         ("pdcfr+", RegretParams::pdcfr_plus()),
         ("hs-dcfr", RegretParams::hs_dcfr(30.0, horizon)),
         ("hs-pcfr+", RegretParams::hs_pcfr_plus(30.0, horizon)),

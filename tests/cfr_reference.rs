@@ -23,9 +23,12 @@ enum Variant {
         gamma: f64,
     },
     PredictivePlus,
-    /// Xu et al. 2024: `R_t = max(R_{t-1} d(t-1) + r_t, 0)`, `d(s) = s^a / (s^a + 1)`.
+    /// Xu et al. 2024 as the authors' code runs it (github.com/rpSebastian/PDCFRPlus,
+    /// `pdcfrplus/cfr/dcfr_plus.py`): `R_t = max(R_{t-1} d(t-1) + r_t, 0)` with
+    /// `d(s) = s^a / (s^a + offset)`, offset 1.5 there; `S_t = S_{t-1} ((t-1)/t)^gamma + x_t`.
     DcfrPlus {
         alpha: f64,
+        offset: f64,
         gamma: f64,
     },
     /// Xu et al. 2024: DCFR+ regrets, strategy from `max(R_t d(t) + r_t, 0)`.
@@ -48,10 +51,15 @@ enum Variant {
 
 /// `s^e / (s^e + 1)`, written out; 0 at s = 0 (nothing accumulated yet).
 fn d(s: f64, e: f64) -> f64 {
+    d_offset(s, e, 1.0)
+}
+
+/// `s^e / (s^e + c)`; 0 at s = 0.
+fn d_offset(s: f64, e: f64, c: f64) -> f64 {
     if s == 0.0 {
         0.0
     } else {
-        s.powf(e) / (s.powf(e) + 1.0)
+        s.powf(e) / (s.powf(e) + c)
     }
 }
 
@@ -196,8 +204,13 @@ impl<'g> Reference<'g> {
                     self.regret[p][a] = r * t.powf(e) / (t.powf(e) + 1.0);
                     self.avg[p][a] = (self.avg[p][a] + strat[a]) * (t / (t + 1.0)).powf(gamma);
                 }
-                Variant::DcfrPlus { alpha, gamma } => {
-                    self.regret[p][a] = (self.regret[p][a] * d(t - 1.0, alpha) + inst[a]).max(0.0);
+                Variant::DcfrPlus {
+                    alpha,
+                    offset,
+                    gamma,
+                } => {
+                    let w = d_offset(t - 1.0, alpha, offset);
+                    self.regret[p][a] = (self.regret[p][a] * w + inst[a]).max(0.0);
                     self.avg[p][a] = self.avg[p][a] * ((t - 1.0) / t).powf(gamma) + strat[a];
                 }
                 Variant::PdcfrPlus { alpha, gamma } => {
@@ -328,9 +341,21 @@ fn all_variants() -> Vec<(Variant, RegretParams)> {
         (
             Variant::DcfrPlus {
                 alpha: 1.5,
+                offset: 1.5,
                 gamma: 4.0,
             },
             RegretParams::dcfr_plus(),
+        ),
+        (
+            Variant::DcfrPlus {
+                alpha: 1.5,
+                offset: 1.0,
+                gamma: 4.0,
+            },
+            RegretParams {
+                discount_offset: 1.0,
+                ..RegretParams::dcfr_plus()
+            },
         ),
         (
             Variant::PdcfrPlus {

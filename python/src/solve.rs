@@ -245,6 +245,8 @@ fn solve_lp(py: Python<'_>, game: Py<Game>, threads: usize) -> PyResult<SolveRes
     stats.set_item("lp_rows", st.lp_rows)?;
     stats.set_item("float_pivots", st.lp.float_pivots)?;
     stats.set_item("exact_pivots", st.lp.exact_pivots)?;
+    stats.set_item("exact_route", st.lp.route.name())?;
+    stats.set_item("refinement_rounds", st.lp.refinement_rounds)?;
     stats.set_item("build_seconds", st.build_time.as_secs_f64())?;
     stats.set_item("solve_seconds", st.solve_time.as_secs_f64())?;
     stats.set_item("certify_seconds", st.certify_time.as_secs_f64())?;

@@ -18,14 +18,18 @@ import bluff
 LEDUC_VALUE = Fraction(-1454920850547486749701863871533, 16995463438839962469905132501930)
 
 
-def cli_lp_value(cli, spec: str) -> Fraction:
+def cli_lp_json(cli, spec: str) -> dict:
     out = subprocess.run(
         [str(cli), "solve", spec, "--algo", "lp", "--json"],
         check=True,
         capture_output=True,
         text=True,
     ).stdout
-    return Fraction(json.loads(out)["value_p1"]["exact"])
+    return json.loads(out)
+
+
+def cli_lp_value(cli, spec: str) -> Fraction:
+    return Fraction(cli_lp_json(cli, spec)["value_p1"]["exact"])
 
 
 def biased_pennies(low, high) -> bluff.Game:
@@ -64,7 +68,12 @@ def test_lp_values_equal_the_cli(cli):
     for spec in ["kuhn", "one-card-poker(n=5,a=2,b=1)", "baby-poker"]:
         result = bluff.solve(bluff.game(spec), algo="lp")
         assert isinstance(result.value, Fraction)
-        assert result.value == cli_lp_value(cli, spec), spec
+        cli_json = cli_lp_json(cli, spec)
+        assert result.value == Fraction(cli_json["value_p1"]["exact"]), spec
+        # The same library route certified it (the float basis rebuilt by reconstruction, or
+        # the exact LU / tableau when that fails), with the same pivot counts.
+        assert result.stats["exact_route"] == cli_json["exact_route"], spec
+        assert result.stats["float_pivots"] == cli_json["float_pivots"], spec
         exact = bluff.evaluate(result.policy.game, result.policy, exact=True)
         assert exact.nash_conv == 0
         assert exact.value[0] == result.value

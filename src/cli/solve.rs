@@ -37,7 +37,7 @@ pub enum Algo {
     /// Predictive CFR+.
     #[value(name = "pcfr+")]
     PcfrPlus,
-    /// DCFR+ (Xu et al. 2024): alpha 1.5, regrets floored, gamma 4.
+    /// DCFR+ (Xu et al. 2024): regrets floored, discounted by t^1.5/(t^1.5+1.5) as the authors run it, gamma 4.
     #[value(name = "dcfr+")]
     DcfrPlus,
     /// PDCFR+ (Xu et al. 2024): DCFR+ with PCFR+'s prediction, alpha 2.3, gamma 5.
@@ -610,6 +610,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 "alternating": params.alternating,
                 "alpha": finite_or_null(params.alpha),
                 "beta": finite_or_null(params.beta),
+                "discount_offset": params.discount_offset,
                 "floor": params.floor,
                 "gamma": params.gamma,
                 "predictive": params.predictive,

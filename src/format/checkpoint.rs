@@ -3,14 +3,15 @@
 //!
 //! ```text
 //! magic    8 bytes  "BLUFFCKP"
-//! version  u32      2
+//! version  u32      3 (2 is read too)
 //! length   u64      payload bytes
 //! payload  ...      see below
 //! checksum u64      FNV-1a 64 of the payload
 //! ```
 //! Payload: game fingerprint u64; game spec, algorithm name (each u32 length + UTF-8);
 //! parameters (alternating u8, alpha f64, beta f64, floor u8, gamma f64, predictive u8,
-//! schedule u8 = 0 or 1 then horizon u64, alpha slope f64, beta slope f64, gamma slope f64);
+//! schedule u8 = 0 or 1 then horizon u64, alpha slope f64, beta slope f64, gamma slope f64;
+//! version 3: then the discount offset f64, which version 2 leaves out and means 1);
 //! version 2: average sums are kept in the discounted form `S <- S ((t-1)/t)^gamma + ...`;
 //! check_every u64; next_check u64; solve seconds f64; curve points (u64 count, then iteration
 //! u64, exploitability f64, seconds f64 each); solver iterations u64; arrays (u32 count, then
@@ -23,7 +24,9 @@ use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"BLUFFCKP";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
+/// The oldest format version this build still reads (no discount offset: it is 1).
+const OLDEST_READ: u32 = 2;
 const HEADER: usize = 8 + 4 + 8;
 
 /// Why a checkpoint could not be read.
@@ -33,7 +36,7 @@ pub enum CheckpointError {
     #[error("not a bluff checkpoint (the file does not start with BLUFFCKP)")]
     Magic,
     /// Written by another version of the format.
-    #[error("checkpoint format version {0}; this bluff reads version {VERSION}")]
+    #[error("checkpoint format version {0}; this bluff reads versions {OLDEST_READ} to {VERSION}")]
     Version(u32),
     /// Shorter than its header says.
     #[error("truncated: {found} bytes, the header says {expected}")]
@@ -191,6 +194,7 @@ pub fn encode(c: &Checkpoint) -> Vec<u8> {
             w.f64(s.gamma_slope);
         }
     }
+    w.f64(p.discount_offset);
     w.u64(c.check_every);
     w.u64(c.next_check);
     w.f64(c.solve_seconds);
@@ -294,7 +298,7 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
         });
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != VERSION {
+    if !(OLDEST_READ..=VERSION).contains(&version) {
         return Err(CheckpointError::Version(version));
     }
     let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
@@ -322,10 +326,11 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
     let fingerprint = r.u64("fingerprint")?;
     let game_spec = r.str("game spec")?;
     let algo = r.str("algorithm")?;
-    let params = RegretParams {
+    let mut params = RegretParams {
         alternating: r.bool("alternating")?,
         alpha: r.f64("alpha")?,
         beta: r.f64("beta")?,
+        discount_offset: 1.0,
         floor: r.bool("floor")?,
         gamma: r.f64("gamma")?,
         predictive: r.bool("predictive")?,
@@ -340,6 +345,15 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
             None
         },
     };
+    if version >= 3 {
+        params.discount_offset = r.f64("discount offset")?;
+        if !(params.discount_offset.is_finite() && params.discount_offset > 0.0) {
+            return Err(CheckpointError::Payload(format!(
+                "discount offset {} is not a positive number",
+                params.discount_offset
+            )));
+        }
+    }
     let check_every = r.u64("check_every")?;
     let next_check = r.u64("next_check")?;
     let solve_seconds = r.f64("solve seconds")?;
@@ -439,7 +453,7 @@ mod tests {
         c.points.clear();
         let mut bytes = encode(&c);
         // Rewrite the point count to 2^62 and fix the checksum: the reader must refuse it.
-        let at = HEADER + 8 + (4 + 4) + (4 + 4) + 1 + 8 + 8 + 1 + 8 + 1 + 8 + 8 + 8;
+        let at = HEADER + 8 + (4 + 4) + (4 + 4) + 1 + 8 + 8 + 1 + 8 + 1 + 8 + 8 + 8 + 8;
         bytes[at..at + 8].copy_from_slice(&(1u64 << 62).to_le_bytes());
         let len = bytes.len();
         let mut h = Fnv::default();
@@ -447,5 +461,49 @@ mod tests {
         bytes[len - 8..].copy_from_slice(&h.finish().to_le_bytes());
         let err = decode(&bytes).unwrap_err();
         assert!(err.to_string().contains("curve points"), "{err}");
+    }
+
+    /// Rewrites `bytes` (a version 3 file) as version 2: no discount offset, fixed checksum.
+    fn as_version_2(bytes: &[u8], offset_at: usize) -> Vec<u8> {
+        let mut payload = bytes[HEADER..bytes.len() - 8].to_vec();
+        payload.drain(offset_at - HEADER..offset_at - HEADER + 8);
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&2u32.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&payload);
+        let mut h = Fnv::default();
+        h.write(&payload);
+        out.extend_from_slice(&h.finish().to_le_bytes());
+        out
+    }
+
+    /// A version 2 checkpoint (written before DCFR+ got its authors' offset) still resumes,
+    /// with the offset 1 it was run with; a bad offset in version 3 is refused.
+    #[test]
+    fn version_2_reads_with_offset_one() {
+        let mut c = sample();
+        c.algo = "dcfr+".into();
+        c.params = RegretParams::dcfr_plus();
+        assert_eq!(c.params.discount_offset, 1.5);
+        let bytes = encode(&c);
+        // The offset follows the parameters: no schedule, so it sits right after the flag.
+        let offset_at = HEADER + 8 + (4 + 4) + (4 + 5) + 1 + 8 + 8 + 1 + 8 + 1 + 1;
+        assert_eq!(bytes[offset_at..offset_at + 8], 1.5f64.to_le_bytes());
+        let back = decode(&as_version_2(&bytes, offset_at)).unwrap();
+        assert_eq!(back.params.discount_offset, 1.0);
+        c.params.discount_offset = 1.0;
+        assert_eq!(back, c);
+
+        let mut bad = bytes.clone();
+        bad[offset_at..offset_at + 8].copy_from_slice(&(-1.0f64).to_le_bytes());
+        let len = bad.len();
+        let mut h = Fnv::default();
+        h.write(&bad[HEADER..len - 8]);
+        bad[len - 8..].copy_from_slice(&h.finish().to_le_bytes());
+        let err = decode(&bad).unwrap_err().to_string();
+        assert!(err.contains("discount offset -1"), "{err}");
+        let mut old = bytes;
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        assert_eq!(decode(&old).unwrap_err(), CheckpointError::Version(1));
     }
 }
