@@ -91,6 +91,62 @@ impl<T: Scalar> BestResponse<T> {
     }
 }
 
+/// The order in which a best response of `player` is decided without recursion: a node's
+/// level is the number of the responder's own actions on its path; with perfect recall all
+/// nodes of a set share a level and a set's choice depends only on nodes one level deeper, so
+/// levels are decided deepest first (children come after parents in the arena).
+pub(crate) struct ResponseLevels {
+    /// Level `l`'s nodes are `node_order[start[l]..start[l + 1]]`, in arena order.
+    start: Vec<usize>,
+    node_order: Vec<u32>,
+    /// The responder's information sets on each level.
+    pub sets: Vec<Vec<usize>>,
+}
+
+impl ResponseLevels {
+    /// Levels of `game`'s nodes counted by `player`'s own actions.
+    pub(crate) fn new(game: &Game, player: Player) -> Self {
+        let n = game.nodes.len();
+        let mut level = vec![0u32; n];
+        for node in 0..n {
+            let own = matches!(game.nodes[node].kind,
+                NodeKind::Decision { player: p, .. } if p as usize == player);
+            for child in game.nodes[node].children() {
+                level[child] = level[node] + u32::from(own);
+            }
+        }
+        let depth = level.iter().copied().max().unwrap_or(0) as usize;
+        // Nodes grouped by level (counting sort), each group in arena order.
+        let mut start = vec![0usize; depth + 2];
+        for &l in &level {
+            start[l as usize + 1] += 1;
+        }
+        for l in 0..=depth {
+            start[l + 1] += start[l];
+        }
+        let mut fill = start.clone();
+        let mut node_order = vec![0u32; n];
+        for (node, &l) in level.iter().enumerate() {
+            node_order[fill[l as usize]] = node as u32;
+            fill[l as usize] += 1;
+        }
+        let mut sets: Vec<Vec<usize>> = vec![Vec::new(); depth + 1];
+        for (id, set) in game.infosets[player].iter().enumerate() {
+            sets[level[set.nodes[0] as usize] as usize].push(id);
+        }
+        ResponseLevels {
+            start,
+            node_order,
+            sets,
+        }
+    }
+
+    /// Level `l`'s nodes in arena order.
+    pub(crate) fn nodes(&self, l: usize) -> &[u32] {
+        &self.node_order[self.start[l]..self.start[l + 1]]
+    }
+}
+
 /// The best response of `player` to the opponent's part of `profile`, with its exact value
 /// (exact when `T` is `Rational`). Ties go to the first action.
 ///
@@ -105,43 +161,13 @@ pub fn best_response<T: Scalar>(
 ) -> BestResponse<T> {
     let opp_reach = reach_excluding(game, profile, Some(player));
     let n = game.nodes.len();
-    let own = |node: usize| match game.nodes[node].kind {
-        NodeKind::Decision { player: p, infoset } if p as usize == player => Some(infoset),
-        _ => None,
-    };
-    // level[node] = the responder's own actions on the path to node.
-    let mut level = vec![0u32; n];
-    for node in 0..n {
-        let step = u32::from(own(node).is_some());
-        for child in game.nodes[node].children() {
-            level[child] = level[node] + step;
-        }
-    }
-    let depth = level.iter().copied().max().unwrap_or(0) as usize;
-    // Nodes grouped by level (counting sort), each group in arena order.
-    let mut start = vec![0usize; depth + 2];
-    for &l in &level {
-        start[l as usize + 1] += 1;
-    }
-    for l in 0..=depth {
-        start[l + 1] += start[l];
-    }
-    let mut fill = start.clone();
-    let mut by_level = vec![0u32; n];
-    for (node, &l) in level.iter().enumerate() {
-        by_level[fill[l as usize]] = node as u32;
-        fill[l as usize] += 1;
-    }
+    let levels = ResponseLevels::new(game, player);
     let sets = &game.infosets[player];
-    let mut sets_at: Vec<Vec<usize>> = vec![Vec::new(); depth + 1];
-    for (id, set) in sets.iter().enumerate() {
-        sets_at[level[set.nodes[0] as usize] as usize].push(id);
-    }
     let constant = T::from_rational(&game.constant_sum);
     let mut value = vec![T::zero(); n];
     let mut choice = vec![0usize; sets.len()];
-    for l in (0..=depth).rev() {
-        for &id in &sets_at[l] {
+    for l in (0..levels.sets.len()).rev() {
+        for &id in &levels.sets[l] {
             let set = &sets[id];
             let mut best: Option<(usize, T)> = None;
             for a in 0..set.actions.len() {
@@ -155,7 +181,7 @@ pub fn best_response<T: Scalar>(
             }
             choice[id] = best.expect("information sets have actions").0;
         }
-        for &node in by_level[start[l]..start[l + 1]].iter().rev() {
+        for &node in levels.nodes(l).iter().rev() {
             let node = node as usize;
             let nd = &game.nodes[node];
             value[node] = match nd.kind {

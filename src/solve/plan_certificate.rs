@@ -9,6 +9,7 @@
 //! tree in integers (no gcd, no recursion). The LP's payoff matrix is not used: the walk reads
 //! the game itself.
 
+use crate::eval::ResponseLevels;
 use crate::game::{Game, NodeKind};
 use crate::scalar::Rational;
 use crate::solve::lp::over_common_denominator;
@@ -145,36 +146,15 @@ pub fn evaluate(
 }
 
 /// The best-response value of `player` (0 maximises, 1 minimises) given each terminal's
-/// opponent-weighted payoff; without recursion: a node's level is the number of the
-/// responder's own actions above it, and levels are decided deepest first (perfect recall
-/// puts all nodes of a set on one level; children follow parents in the arena).
+/// opponent-weighted payoff; without recursion, level by level ([`ResponseLevels`]).
 fn best_response(game: &Game, player: usize, terminal: &dyn Fn(usize) -> BigInt) -> BigInt {
-    let n = game.nodes.len();
-    let own = |node: usize| match game.nodes[node].kind {
-        NodeKind::Decision { player: p, infoset } if p as usize == player => Some(infoset),
-        _ => None,
-    };
-    let mut level = vec![0u32; n];
-    for node in 0..n {
-        let step = u32::from(own(node).is_some());
-        for child in game.nodes[node].children() {
-            level[child] = level[node] + step;
-        }
-    }
-    let depth = level.iter().copied().max().unwrap_or(0) as usize;
-    let mut by_level: Vec<Vec<u32>> = vec![Vec::new(); depth + 1];
-    for (node, &l) in level.iter().enumerate() {
-        by_level[l as usize].push(node as u32);
-    }
+    let levels = ResponseLevels::new(game, player);
     let sets = &game.infosets[player];
-    let mut sets_at: Vec<Vec<usize>> = vec![Vec::new(); depth + 1];
-    for (id, set) in sets.iter().enumerate() {
-        sets_at[level[set.nodes[0] as usize] as usize].push(id);
-    }
+    let n = game.nodes.len();
     let mut value = vec![BigInt::zero(); n];
     let mut choice = vec![0usize; sets.len()];
-    for l in (0..=depth).rev() {
-        for &id in &sets_at[l] {
+    for l in (0..levels.sets.len()).rev() {
+        for &id in &levels.sets[l] {
             let set = &sets[id];
             let mut best: Option<(usize, BigInt)> = None;
             for a in 0..set.actions.len() {
@@ -193,7 +173,7 @@ fn best_response(game: &Game, player: usize, terminal: &dyn Fn(usize) -> BigInt)
             }
             choice[id] = best.map_or(0, |(a, _)| a);
         }
-        for &node in by_level[l].iter().rev() {
+        for &node in levels.nodes(l).iter().rev() {
             let node = node as usize;
             let nd = &game.nodes[node];
             value[node] = match nd.kind {
