@@ -213,14 +213,18 @@ pub fn encode(c: &Checkpoint) -> Vec<u8> {
             w.f64(v);
         }
     }
-    let payload = w.0;
+    frame(VERSION, &w.0)
+}
+
+/// A checkpoint file: magic, format version, payload length, payload, FNV checksum.
+fn frame(version: u32, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER + payload.len() + 8);
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&payload);
+    out.extend_from_slice(payload);
     let mut h = Fnv::default();
-    h.write(&payload);
+    h.write(payload);
     out.extend_from_slice(&h.finish().to_le_bytes());
     out
 }
@@ -455,26 +459,24 @@ mod tests {
         // Rewrite the point count to 2^62 and fix the checksum: the reader must refuse it.
         let at = HEADER + 8 + (4 + 4) + (4 + 4) + 1 + 8 + 8 + 1 + 8 + 1 + 8 + 8 + 8 + 8;
         bytes[at..at + 8].copy_from_slice(&(1u64 << 62).to_le_bytes());
+        fix_checksum(&mut bytes);
+        let err = decode(&bytes).unwrap_err();
+        assert!(err.to_string().contains("curve points"), "{err}");
+    }
+
+    /// Recomputes the checksum of an edited file, so that the reader sees the edit itself.
+    fn fix_checksum(bytes: &mut [u8]) {
         let len = bytes.len();
         let mut h = Fnv::default();
         h.write(&bytes[HEADER..len - 8]);
         bytes[len - 8..].copy_from_slice(&h.finish().to_le_bytes());
-        let err = decode(&bytes).unwrap_err();
-        assert!(err.to_string().contains("curve points"), "{err}");
     }
 
     /// Rewrites `bytes` (a version 3 file) as version 2: no discount offset, fixed checksum.
     fn as_version_2(bytes: &[u8], offset_at: usize) -> Vec<u8> {
         let mut payload = bytes[HEADER..bytes.len() - 8].to_vec();
         payload.drain(offset_at - HEADER..offset_at - HEADER + 8);
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        out.extend_from_slice(&payload);
-        let mut h = Fnv::default();
-        h.write(&payload);
-        out.extend_from_slice(&h.finish().to_le_bytes());
-        out
+        frame(2, &payload)
     }
 
     /// A version 2 checkpoint (written before DCFR+ got its authors' offset) still resumes,
@@ -496,10 +498,7 @@ mod tests {
 
         let mut bad = bytes.clone();
         bad[offset_at..offset_at + 8].copy_from_slice(&(-1.0f64).to_le_bytes());
-        let len = bad.len();
-        let mut h = Fnv::default();
-        h.write(&bad[HEADER..len - 8]);
-        bad[len - 8..].copy_from_slice(&h.finish().to_le_bytes());
+        fix_checksum(&mut bad);
         let err = decode(&bad).unwrap_err().to_string();
         assert!(err.contains("discount offset -1"), "{err}");
         let mut old = bytes;
