@@ -8,27 +8,26 @@
 use bluff::games::load;
 use bluff::solve::cfr::{CfrSolver, RegretParams};
 
+#[path = "common/cfr_variants.rs"]
+mod cfr_variants;
+
+/// Every variant, DCFR+ as it was pinned: before it took its authors' discount offset 1.5.
+/// The kernels must still reproduce the offset-1 bits (the offset changes a factor, not the
+/// operations).
 fn variants(horizon: u64) -> Vec<(&'static str, RegretParams)> {
-    vec![
-        ("cfr", RegretParams::vanilla()),
-        ("cfr-alt", RegretParams::vanilla_alternating()),
-        ("cfr+", RegretParams::cfr_plus()),
-        ("lcfr", RegretParams::linear()),
-        ("dcfr", RegretParams::discounted_default()),
-        ("pcfr+", RegretParams::predictive_plus()),
-        // Pinned before DCFR+ took its authors' discount offset 1.5: the kernels must still
-        // reproduce the offset-1 bits (the offset changes a factor, not the operations).
-        (
-            "dcfr+ (offset 1)",
-            RegretParams {
-                discount_offset: 1.0,
-                ..RegretParams::dcfr_plus()
-            },
-        ),
-        ("pdcfr+", RegretParams::pdcfr_plus()),
-        ("hs-dcfr", RegretParams::hs_dcfr(30.0, horizon)),
-        ("hs-pcfr+", RegretParams::hs_pcfr_plus(30.0, horizon)),
-    ]
+    cfr_variants::variants(horizon)
+        .into_iter()
+        .map(|(name, params)| match name {
+            "dcfr+" => (
+                "dcfr+ (offset 1)",
+                RegretParams {
+                    discount_offset: 1.0,
+                    ..params
+                },
+            ),
+            _ => (name, params),
+        })
+        .collect()
 }
 
 /// FNV-1a over the bits of every state array, in order.

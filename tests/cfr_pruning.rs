@@ -10,20 +10,9 @@ use bluff::solve::cfr::{CfrSolver, RegretParams};
 use num_bigint::BigInt;
 use num_traits::One;
 
-fn variants(horizon: u64) -> Vec<(&'static str, RegretParams)> {
-    vec![
-        ("cfr", RegretParams::vanilla()),
-        ("cfr-alt", RegretParams::vanilla_alternating()),
-        ("cfr+", RegretParams::cfr_plus()),
-        ("lcfr", RegretParams::linear()),
-        ("dcfr", RegretParams::discounted_default()),
-        ("pcfr+", RegretParams::predictive_plus()),
-        ("dcfr+", RegretParams::dcfr_plus()),
-        ("pdcfr+", RegretParams::pdcfr_plus()),
-        ("hs-dcfr", RegretParams::hs_dcfr(30.0, horizon)),
-        ("hs-pcfr+", RegretParams::hs_pcfr_plus(30.0, horizon)),
-    ]
-}
+#[path = "common/cfr_variants.rs"]
+mod cfr_variants;
+use cfr_variants::variants;
 
 /// Runs `iterations` with pruning off on one thread, then with pruning on at 1, 2 and 3
 /// threads, and asserts the states are equal bit for bit. Returns the fewest live nodes a
