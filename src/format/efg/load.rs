@@ -733,16 +733,31 @@ impl<R: BufRead> Loader<R> {
             self.zero_chance = Some(id);
         }
         let k = u32::try_from(self.chance_sets.len()).expect("fewer sets than nodes");
-        if let Some((first_outcome, _)) = known_content {
-            self.scratch_numbers = probs;
-            self.chance_sets.push(ChanceSet {
-                label,
-                first_outcome,
-                len: n as u32,
-            });
-            self.chance_ids.insert(id, k);
-            return Ok(k);
-        }
+        // A set whose labels and probabilities were seen before shares their outcomes.
+        let first_outcome = match known_content {
+            Some((first_outcome, _)) => first_outcome,
+            None => self.push_chance_outcomes(key, &actions, &probs, &sum, n)?,
+        };
+        self.scratch_numbers = probs;
+        self.chance_sets.push(ChanceSet {
+            label,
+            first_outcome,
+            len: n as u32,
+        });
+        self.chance_ids.insert(id, k);
+        Ok(k)
+    }
+
+    /// Stores a new chance set content's outcomes (labels as read and as the game shows
+    /// them, probabilities as read and divided by their `sum`); returns the first one's id.
+    fn push_chance_outcomes(
+        &mut self,
+        key: ChanceContent,
+        actions: &[String],
+        probs: &[Number],
+        sum: &Rational,
+        n: usize,
+    ) -> Result<u32, LoadError> {
         self.chance_contents
             .insert(key, (self.chance_outcomes.len() as u32, sum.is_one()));
         let first_outcome = u32::try_from(self.chance_outcomes.len())
@@ -752,13 +767,13 @@ impl<R: BufRead> Loader<R> {
                 self.lx
                     .error("more chance outcomes than bluff's 32-bit ids hold")
             })?;
-        let mut game_labels = actions.clone();
+        let mut game_labels = actions.to_vec();
         normalize_labels(&mut game_labels);
-        for ((raw, game), p) in actions.iter().zip(&game_labels).zip(&probs) {
+        for ((raw, game), p) in actions.iter().zip(&game_labels).zip(probs) {
             let v = if sum.is_zero() {
                 Rational::zero()
             } else {
-                p.to_rational() / &sum
+                p.to_rational() / sum
             };
             let outcome = ChanceOutcome {
                 raw: self.raw_chance_labels.id(raw),
@@ -768,14 +783,7 @@ impl<R: BufRead> Loader<R> {
             };
             self.chance_outcomes.push(outcome);
         }
-        self.scratch_numbers = probs;
-        self.chance_sets.push(ChanceSet {
-            label,
-            first_outcome,
-            len: n as u32,
-        });
-        self.chance_ids.insert(id, k);
-        Ok(k)
+        Ok(first_outcome)
     }
 
     fn player_infoset(&mut self, node_pos: Pos) -> Result<(usize, u32), LoadError> {
