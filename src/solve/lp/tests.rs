@@ -6,15 +6,21 @@ fn r(n: i64) -> Rational {
     int(n)
 }
 
-#[test]
-fn textbook_lp_has_known_optimum_and_duals() {
-    // max 3x + 2y, x + y <= 4, x + 3y <= 6, x <= 3: optimum (3, 1) = 11, duals (2, 0, 1) by hand.
+/// max 3x + 2y, x + y <= 4, x + 3y <= 6, x <= 3 (optimum (3, 1) = 11).
+fn textbook_lp() -> LinearProgram {
     let mut lp = LinearProgram::new(2);
     lp.set_objective(0, r(3));
     lp.set_objective(1, r(2));
     lp.add_constraint(vec![(0, r(1)), (1, r(1))], Relation::Le, r(4));
     lp.add_constraint(vec![(0, r(1)), (1, r(3))], Relation::Le, r(6));
     lp.add_constraint(vec![(0, r(1))], Relation::Le, r(3));
+    lp
+}
+
+#[test]
+fn textbook_lp_has_known_optimum_and_duals() {
+    // max 3x + 2y, x + y <= 4, x + 3y <= 6, x <= 3: optimum (3, 1) = 11, duals (2, 0, 1) by hand.
+    let lp = textbook_lp();
     let s = lp.solve().unwrap();
     assert_eq!(s.objective, r(11));
     assert_eq!(s.values, vec![r(3), r(1)]);
@@ -435,12 +441,7 @@ proptest! {
 
 #[test]
 fn reconstruction_certifies_the_textbook_lp_and_says_so() {
-    let mut lp = LinearProgram::new(2);
-    lp.set_objective(0, r(3));
-    lp.set_objective(1, r(2));
-    lp.add_constraint(vec![(0, r(1)), (1, r(1))], Relation::Le, r(4));
-    lp.add_constraint(vec![(0, r(1)), (1, r(3))], Relation::Le, r(6));
-    lp.add_constraint(vec![(0, r(1))], Relation::Le, r(3));
+    let lp = textbook_lp();
     let (s, st) = lp.solve_with_options(&guided(true)).unwrap();
     assert_eq!(st.route, ExactRoute::Reconstruction);
     assert_eq!(st.exact_factorizations, 0);
@@ -482,12 +483,7 @@ fn huge_denominators_fall_back_to_the_exact_lu_with_the_same_answer() {
 fn a_basis_that_is_not_optimal_is_refused_by_reconstruction() {
     // The slack basis of the textbook LP is primal feasible but not optimal: its exact
     // solution is reconstructed, and refused for its positive reduced costs.
-    let mut lp = LinearProgram::new(2);
-    lp.set_objective(0, r(3));
-    lp.set_objective(1, r(2));
-    lp.add_constraint(vec![(0, r(1)), (1, r(1))], Relation::Le, r(4));
-    lp.add_constraint(vec![(0, r(1)), (1, r(3))], Relation::Le, r(6));
-    lp.add_constraint(vec![(0, r(1))], Relation::Le, r(3));
+    let lp = textbook_lp();
     let sf = StandardForm::new(&lp);
     let slacks: Vec<usize> = (0..3).map(|i| sf.unit_col[i].unwrap()).collect();
     assert!(refine::solve_basis(&sf, &slacks).0.is_none());
