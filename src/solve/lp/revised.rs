@@ -3,7 +3,9 @@
 //!
 //! The basis is kept as a sparse LU ([`super::sparse_lu`]) with product-form updates and
 //! periodic refactorisation, so memory is proportional to the non-zeros of the constraint
-//! matrix and of the factors, never rows x columns. Pricing is Devex (Forrest and Goldfarb's
+//! matrix and of the factors, never rows x columns. The entering column and the pivot row of
+//! `B^{-1}` are kept with lists of their non-zeros (hypersparse FTRAN/BTRAN), so the ratio
+//! test, the basic-value update and the row-wise pivot row touch only those. Pricing is Devex (Forrest and Goldfarb's
 //! approximate steepest edge) over reduced costs updated from the pivot row; the ratio test is
 //! Harris's two-pass test; the right-hand sides get a small deterministic perturbation against
 //! the heavy degeneracy of game LPs. Phase 1 minimises the sum of artificial variables on rows

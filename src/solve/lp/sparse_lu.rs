@@ -6,8 +6,11 @@
 //! queue keeps this cheap) and, within it, the sparsest row among the entries at least
 //! `THRESHOLD` times the column's largest (threshold partial pivoting, for stability). Its
 //! buffers are kept between refactorisations, and FTRAN/BTRAN visit only the steps that have
-//! row operations in their `L` passes. Basis changes are appended as eta columns (product
-//! form, stored flat) until the next refactorisation.
+//! row operations in their `L` passes. A sparse right-hand side (a simplex column, a unit
+//! vector) is solved hypersparse: a search over the steps its non-zeros reach replaces the
+//! loop over all `m` steps, and the result comes with the list of its non-zeros. Basis
+//! changes are appended as eta columns (product form, stored flat, and by positions for
+//! BTRAN) until the next refactorisation.
 
 /// Relative threshold of threshold pivoting: small enough to keep fill low, large enough to
 /// keep growth bounded.
@@ -150,6 +153,7 @@ pub(crate) struct SparseLu {
 
 /// A right-hand side with more non-zeros than this fraction of `m`, or a reach larger than it,
 /// is solved by the dense loops (the reach search then costs more than it saves).
+/// (Measured on liars dice 5 sides, instructions per pivot: 1/10 beats 1/4 and 1/3.)
 const HYPER_FRACTION: usize = 10;
 /// Stands in for an exact zero produced by cancellation, so that index lists stay free of
 /// duplicates (an entry is listed exactly when it is non-zero).
