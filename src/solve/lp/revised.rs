@@ -385,6 +385,8 @@ impl<'a> Simplex<'a> {
 }
 
 /// Runs the float simplex on a standard form (`show_progress` draws a spinner on a terminal).
+// Never inlined: the benchmarks count its instructions (`callgrind --toggle-collect`).
+#[inline(never)]
 pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
     let m = sf.rows;
     let n = sf.cols.len();
