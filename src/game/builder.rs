@@ -7,7 +7,8 @@
 use super::{
     format_path, Game, GameError, Infoset, Interned, Labels, Node, NodeKind, Player, Terminal,
 };
-use crate::scalar::{Rational, Scalar};
+use crate::scalar::{over_common_denominator, Rational, Scalar};
+use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
@@ -59,6 +60,19 @@ struct ChanceSet {
     probs: Vec<u32>,
 }
 
+/// A rational as a hash key: hashed by numerator and denominator, which are canonical for the
+/// reduced ratios bluff keeps (num-rational's own hash expands a continued fraction, one
+/// big-integer division per step, which made interning payoffs costlier than the tree).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RatKey(Rational);
+
+impl Hash for RatKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.numer().hash(state);
+        self.0.denom().hash(state);
+    }
+}
+
 /// Distinct values, each with a dense id.
 #[derive(Clone, Debug)]
 struct Table<T> {
@@ -100,8 +114,8 @@ pub struct GameBuilder {
     action_lists: HashMap<Labels, ()>,
     chance_sets: Table<ChanceSet>,
     chance_labels: Table<String>,
-    probs: Table<Rational>,
-    pays: Table<[Rational; 2]>,
+    probs: Table<RatKey>,
+    pays: Table<[RatKey; 2]>,
     labels: Table<String>,
 }
 
@@ -132,7 +146,7 @@ impl GameBuilder {
             labels: Table::default(),
         };
         // Id 0 of the chance columns: probability 1 and label "" (nodes under no chance node).
-        b.probs.id(Rational::one());
+        b.probs.id(RatKey(Rational::one()));
         b.chance_labels.id(String::new());
         b
     }
@@ -244,8 +258,10 @@ impl GameBuilder {
                 detail: format!("negative probability {p}"),
             });
         }
-        let sum: Rational = probs.iter().sum();
-        if !sum.is_one() {
+        // Summed over one denominator: a rational sum reduces after every addition.
+        let (d, n) = over_common_denominator(&probs);
+        if n.iter().sum::<BigInt>() != d {
+            let sum: Rational = probs.iter().sum();
             return Err(GameError::BadChance {
                 path: self.path(node.0),
                 detail: format!("probabilities sum to {sum}, not 1"),
@@ -258,7 +274,10 @@ impl GameBuilder {
                 .into_iter()
                 .map(|l| self.chance_labels.id(l))
                 .collect(),
-            probs: probs.into_iter().map(|p| self.probs.id(p)).collect(),
+            probs: probs
+                .into_iter()
+                .map(|p| self.probs.id(RatKey(p)))
+                .collect(),
         };
         let set = self.chance_sets.id(set);
         self.nodes[node.0].content = Content::Chance { set };
@@ -339,7 +358,8 @@ impl GameBuilder {
         label: &str,
     ) -> Result<(), GameError> {
         self.check_unset(node)?;
-        let pay = self.pays.id(payoffs);
+        let [p0, p1] = payoffs;
+        let pay = self.pays.id([RatKey(p0), RatKey(p1)]);
         let label = match self.labels.ids.get(label) {
             Some(&id) => id,
             None => self.labels.id(label.to_string()),
@@ -420,7 +440,7 @@ impl GameBuilder {
                     }
                 }
                 Content::Terminal { pay, label } => {
-                    let [p0, p1] = &self.pays.values[pay as usize];
+                    let [RatKey(p0), RatKey(p1)] = &self.pays.values[pay as usize];
                     let ok = *sum_ok[pay as usize].get_or_insert_with(|| {
                         let sum = p0 + p1;
                         match &constant_sum {
@@ -491,7 +511,8 @@ impl GameBuilder {
             chance_labels,
             ..
         } = self;
-        let distinct_f64: Vec<f64> = probs.values.iter().map(|p| p.to_f64()).collect();
+        let probs: Vec<Rational> = probs.values.into_iter().map(|p| p.0).collect();
+        let distinct_f64: Vec<f64> = probs.iter().map(|p| p.to_f64()).collect();
         let chance_prob_f64 = prob_id.iter().map(|&i| distinct_f64[i as usize]).collect();
         let mut action_infoset: [Vec<u32>; 2] = [vec![0; num_actions[0]], vec![0; num_actions[1]]];
         for (p, sets) in infosets.iter().enumerate() {
@@ -505,7 +526,7 @@ impl GameBuilder {
             name,
             player_names,
             nodes,
-            chance_prob: Interned::from_parts(probs.values, prob_id),
+            chance_prob: Interned::from_parts(probs, prob_id),
             chance_prob_f64,
             chance_label: Interned::from_parts(chance_labels.values, label_id),
             terminals,
