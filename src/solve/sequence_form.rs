@@ -211,24 +211,33 @@ pub fn lp_size_bound(game: &Game) -> LpSize {
     }
 }
 
-/// Checks the estimated memory of solving `game` by `options.method` against the budget,
-/// before anything is built.
-pub fn check_memory(game: &Game, options: &SolveOptions) -> Result<(), LpError> {
+/// The estimated peak bytes of building `game`'s LP and solving it by `method`, with the LP's
+/// size and the method's name: what [`check_memory`] compares with the budget.
+pub fn memory_estimate(game: &Game, method: Method) -> (LpSize, &'static str, u128) {
     let size = lp_size_bound(game);
-    // The program and its standard form both hold the coefficients.
-    let base = 2 * memory::standard_form_bytes(size);
-    match options.method {
-        Method::ExactTableau => options.check(
+    // The program and its standard form both hold the coefficients; building the program
+    // also holds per-node arrays and per-terminal weights ([`TerminalWeights`]).
+    let build = memory::sequence_form_build_bytes(game.nodes.len(), game.num_terminal_nodes());
+    let base = 2 * memory::standard_form_bytes(size) + build;
+    match method {
+        Method::ExactTableau => (
             size,
             "dense exact tableau",
             base + memory::tableau_bytes(size),
         ),
-        Method::FloatThenExact => options.check(
+        Method::FloatThenExact => (
             size,
             "sparse float-guided exact simplex",
             base + memory::guided_bytes(size),
         ),
     }
+}
+
+/// Checks the estimated memory of building and solving `game`'s LP by `options.method`
+/// ([`memory_estimate`]) against the budget, before anything is built.
+pub fn check_memory(game: &Game, options: &SolveOptions) -> Result<(), LpError> {
+    let (size, method, bytes) = memory_estimate(game, options.method);
+    options.check(size, method, bytes)
 }
 
 /// Solves a game exactly with the float-guided exact simplex (see [`solve_exact_with`]).
