@@ -68,8 +68,17 @@ struct RatKey(Rational);
 
 impl Hash for RatKey {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.numer().hash(state);
-        self.0.denom().hash(state);
+        // Small values (the usual case) as one word; equal values take the same branch.
+        match (
+            num_traits::ToPrimitive::to_i32(self.0.numer()),
+            num_traits::ToPrimitive::to_u32(self.0.denom()),
+        ) {
+            (Some(n), Some(d)) => state.write_u64((u64::from(n as u32) << 32) | u64::from(d)),
+            _ => {
+                self.0.numer().hash(state);
+                self.0.denom().hash(state);
+            }
+        }
     }
 }
 
@@ -109,7 +118,8 @@ pub struct GameBuilder {
     player_names: [String; 2],
     nodes: Vec<BuildNode>,
     infosets: Vec<BuildInfoset>,
-    infoset_ids: HashMap<(Player, String), usize>,
+    /// Each player's sets by label (per player, so a lookup borrows the label).
+    infoset_ids: [HashMap<String, usize>; 2],
     /// Distinct action lists, shared between sets.
     action_lists: HashMap<Labels, ()>,
     chance_sets: Table<ChanceSet>,
@@ -137,7 +147,7 @@ impl GameBuilder {
                 index: 0,
             }],
             infosets: Vec::new(),
-            infoset_ids: HashMap::new(),
+            infoset_ids: [HashMap::new(), HashMap::new()],
             action_lists: HashMap::new(),
             chance_sets: Table::default(),
             chance_labels: Table::default(),
@@ -307,8 +317,7 @@ impl GameBuilder {
             return Err(GameError::BadPlayer(player));
         }
         self.check_unset(node)?;
-        let key = (player, label.to_string());
-        let infoset = match self.infoset_ids.get(&key) {
+        let infoset = match self.infoset_ids[player].get(label) {
             Some(&id) => {
                 let known = &self.infosets[id].actions;
                 if known.len() != actions.len()
@@ -332,7 +341,7 @@ impl GameBuilder {
                     label: label.to_string(),
                     actions: shared,
                 });
-                self.infoset_ids.insert(key, id);
+                self.infoset_ids[player].insert(label.to_string(), id);
                 id
             }
         };
