@@ -530,16 +530,13 @@ impl CfrSolver {
         let t = self.iterations;
         if self.params.alternating {
             for p in 0..2 {
-                self.tree.evaluate(Pass::Learner(p), parallel);
-                self.tree.own_reach(&mut self.sets[p]);
+                self.tree
+                    .evaluate(Pass::Learner(p), parallel, &mut self.sets);
                 self.update(p..p + 1, t, false, parallel);
             }
         } else {
-            self.tree.evaluate(Pass::Both, parallel);
             // Both players' own reaches come from the strategies this iteration played.
-            for p in 0..2 {
-                self.tree.own_reach(&mut self.sets[p]);
-            }
+            self.tree.evaluate(Pass::Both, parallel, &mut self.sets);
             self.update(0..2, t, true, parallel);
         }
     }

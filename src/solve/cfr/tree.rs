@@ -42,6 +42,21 @@ pub struct Sets {
     pub own: Vec<f64>,
 }
 
+impl Sets {
+    /// The player's own reach of each of its sets under the strategies in `probs`.
+    pub fn own_reach(&mut self, probs: &[f64]) {
+        for &s in &self.topo {
+            let s = s as usize;
+            self.own[s] = match self.parent_set[s] {
+                u32::MAX => 1.0,
+                parent => {
+                    self.own[parent as usize] * probs[self.base + self.parent_action[s] as usize]
+                }
+            };
+        }
+    }
+}
+
 /// The renumbered tree with its per-node scratch arrays.
 pub struct Tree {
     /// CSR child ranges, one entry per node plus one.
@@ -527,14 +542,22 @@ impl Tree {
         self.live
     }
 
-    /// The forward then the backward pass of `pass`; over the groups of the split in
-    /// parallel when `parallel` and the tree is split (see [`Tree::prepare_split`]).
-    pub fn evaluate(&mut self, pass: Pass, parallel: bool) {
+    /// The forward then the backward pass of `pass`, and the own reaches of the players it
+    /// updates (both for `Pass::Both`) in `sets`; over the groups of the split in parallel
+    /// when `parallel` and the tree is split (see [`Tree::prepare_split`]).
+    pub fn evaluate(&mut self, pass: Pass, parallel: bool, sets: &mut [Sets; 2]) {
+        let players = match pass {
+            Pass::Both => 0..2,
+            Pass::Learner(p) => p..p + 1,
+        };
         if parallel && self.split.as_ref().is_some_and(|s| s.has_groups()) {
-            self.evaluate_split(pass);
+            self.evaluate_split(pass, &mut sets[players]);
         } else {
             self.forward(pass);
             self.backward();
+            for s in &mut sets[players] {
+                s.own_reach(&self.probs);
+            }
         }
     }
 
@@ -734,20 +757,6 @@ impl Tree {
                 )
             };
             unsafe { *value.get_unchecked_mut(id) = v };
-        }
-    }
-
-    /// The player's own reach of each of its sets under the current strategy.
-    pub fn own_reach(&self, sets: &mut Sets) {
-        for &s in &sets.topo {
-            let s = s as usize;
-            sets.own[s] = match sets.parent_set[s] {
-                u32::MAX => 1.0,
-                parent => {
-                    sets.own[parent as usize]
-                        * self.probs[sets.base + sets.parent_action[s] as usize]
-                }
-            };
         }
     }
 }

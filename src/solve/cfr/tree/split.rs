@@ -431,8 +431,9 @@ impl Tree {
     }
 
     /// [`Tree::forward`] then [`Tree::backward`] over the split: the top serially, then the
-    /// groups in parallel (each its forward and backward pass), then the top's values.
-    pub(super) fn evaluate_split(&mut self, pass: Pass) {
+    /// groups in parallel (each its forward and backward pass) beside the own reaches of
+    /// `sets`, then the top's values.
+    pub(super) fn evaluate_split(&mut self, pass: Pass, sets: &mut [Sets]) {
         self.pass = pass;
         self.lean_pass = false;
         self.reach[0] = 1.0;
@@ -458,24 +459,34 @@ impl Tree {
         unsafe { forward(shape, pass, &top, (0, 1), &mut split.top, reach) };
         let (bounds, first, groups) = (&split.bounds, &split.first, split.groups);
         let levels = self.levels.len() - 1 - split.cut;
-        split
-            .scratch
-            .par_iter_mut()
-            .enumerate()
-            .for_each(|(g, sc)| {
-                let region = Region {
-                    bounds,
-                    stride: groups + 1,
-                    g,
-                    levels,
-                };
-                // SAFETY: the groups' ranges are disjoint at every level (`check_groups`), so
-                // each task holds slices of its own group only.
-                unsafe {
-                    forward(shape, pass, &region, (first[g], first[g + 1]), sc, reach);
-                    backward(shape, &region, sc, value);
-                }
-            });
+        let probs = &self.probs;
+        // The own reaches read only the strategies: one task beside the groups.
+        let own = || {
+            for s in sets {
+                s.own_reach(probs);
+            }
+        };
+        let groups_pass = || {
+            split
+                .scratch
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(g, sc)| {
+                    let region = Region {
+                        bounds,
+                        stride: groups + 1,
+                        g,
+                        levels,
+                    };
+                    // SAFETY: the groups' ranges are disjoint at every level (`check_groups`),
+                    // so each task holds slices of its own group only.
+                    unsafe {
+                        forward(shape, pass, &region, (first[g], first[g + 1]), sc, reach);
+                        backward(shape, &region, sc, value);
+                    }
+                })
+        };
+        rayon::join(groups_pass, own);
         // SAFETY: serial again, after every group finished.
         unsafe { backward(shape, &top, &split.top, value) };
         self.live = 1 + split.top.live + split.scratch.iter().map(|s| s.live).sum::<usize>();
