@@ -800,7 +800,7 @@ mod tests {
                 let mut split = CfrSolver::new(&g, params)
                     .with_split(threads, groups)
                     .unwrap();
-                let (cut, made, max, _) = split.tree.split.as_ref().unwrap().shape();
+                let (cut, made, max, _, _) = split.tree.split.as_ref().unwrap().shape();
                 assert!(cut >= 1 && made >= 1, "{groups}");
                 if groups >= 64 {
                     assert!(made >= 32, "{groups} groups asked, {made} made");

@@ -200,10 +200,10 @@ impl Split {
         self.groups > 0
     }
 
-    /// The cut level, the number of groups and the sizes (in nodes) of the largest and
-    /// smallest group.
+    /// The cut level, the number of groups, the sizes (in nodes) of the largest and smallest
+    /// group, and the nodes above the cut.
     #[cfg(test)]
-    pub fn shape(&self) -> (usize, usize, usize, usize) {
+    pub fn shape(&self) -> (usize, usize, usize, usize, usize) {
         let g1 = self.groups + 1;
         let size = |g: usize| -> usize {
             self.bounds
@@ -214,7 +214,8 @@ impl Split {
         let sizes: Vec<usize> = (0..self.groups).map(size).collect();
         let max = sizes.iter().copied().max().unwrap_or(0);
         let min = sizes.iter().copied().min().unwrap_or(0);
-        (self.cut, self.groups, max, min)
+        let top = self.bounds.first().copied().unwrap_or(0) as usize;
+        (self.cut, self.groups, max, min, top)
     }
 
     /// Whether a thread pool has anything to split: groups, or a player with several chunks
