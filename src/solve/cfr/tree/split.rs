@@ -10,8 +10,9 @@
 //! Every node's reach and value and every set's update is the same sequence of
 //! floating-point operations as in the serial passes (a set sums its nodes in breadth-first
 //! order whoever computed them), so results are bit-identical for every thread count and
-//! every split. Per-group lists and per-chunk scratch are kept across iterations: after the
-//! first, an iteration allocates nothing.
+//! every split. Per-group lists and per-chunk scratch are allocated with the split (the computed
+//! lists at their largest size) and kept across iterations; only a candidate list that
+//! outgrows every earlier iteration's reallocates.
 
 use super::{update_sets, ActionArrays, Factors, Pass, SetInputs, Sets, Shape, Span, Tree};
 use rayon::prelude::*;
