@@ -3,28 +3,39 @@
 Run through bench/python_vs_peers.sh (creates bench/.venv-py with the peers and bluff).
 
 For every game: time to exploitability 1e-3 and 1e-5 (OpenSpiel's definition, NashConv / 2)
-and iterations per second. Every solver is measured the same way: exploitability of the
-averaged strategy is evaluated at iterations spaced at most 10% apart (at most 1000 apart),
-and evaluation time is excluded; a time is the solve time at the first evaluation at or below
-the target. Set-up is shown separately and included in the totals and ratios: bluff's
-conversion (bluff.from_openspiel by its default route: native for the games bluff has built in
-with OpenSpiel's rules, else the traversal) plus its solver set-up, LiteEFG's OpenSpielEnv and
-graph, OpenSpiel's CFRPlusSolver construction. For the native games the summary also gives the
-traversal route: the same solve (the same game, tested node for node) after a traversal import
-timed as the first bluff call of a fresh process, like the default route's. Each solver
-run is capped at CAP seconds of solving (BIG_CAP for games of more than BIG_NODES nodes); a
-cell "> X" did not reach the target. bluff runs on one thread (LiteEFG and OpenSpiel's
-CFRPlusSolver are single-threaded); its traversal uses a second thread for the builder.
+and iterations per second, for bluff's and LiteEFG's CFR+, DCFR and PCFR+ (predictive CFR+;
+LiteEFG's PCFR baseline) and OpenSpiel's CFR+. Every solver is measured the same way:
+exploitability of the averaged strategy is evaluated at iterations spaced at most 10% apart
+(at most 1000 apart), and evaluation time is excluded; a time is the solve time at the first
+evaluation at or below the target. Set-up is shown separately and included in the totals and
+ratios: bluff's conversion (bluff.from_openspiel by its default route: native for the games
+bluff has built in with OpenSpiel's rules, else the traversal) plus its solver set-up,
+LiteEFG's OpenSpielEnv and graph, OpenSpiel's CFRPlusSolver construction. For the native
+games the summary also gives the traversal route: the same solve (the same game, tested node
+for node) after a traversal import timed as the first bluff call of a fresh process, like the
+default route's. Each solver run is capped at CAP seconds of solving (BIG_CAP for games of
+more than BIG_NODES nodes, LITEEFG_BIG_CAP for LiteEFG on those); a cell "> X" did not reach
+the target. bluff runs on one thread (LiteEFG and OpenSpiel's CFRPlusSolver are
+single-threaded); its traversal uses a second thread for the builder.
+
+Wall time is inflated by a loaded machine, so each run also records its process's CPU time
+(all threads): set-up, solving to each target (the peers: summed around each iteration;
+bluff: a second solve run to the iteration that reached the target, without evaluations, the
+whole call timed), and the whole process; a last table compares by CPU time. Each run's
+evaluations are logged (iteration, solve wall, solve CPU, exploitability), in LOG_DIR when
+given, so a run stopped early still shows how far it got.
 
 Every run is a fresh process (so a run's peak memory is its own, and one peer that never
 finishes cannot stop the table): killed after TIMEOUT seconds or above MEM_LIMIT GB resident
-(BIG_MEM_LIMIT for big games). The first table imports each game with bluff.from_openspiel's
-traversal alone (nodes/s, peak RSS), for games up to 400 000 nodes with the same traversal
-written in Python on bluff.GameBuilder, and by the native route where bluff has the game.
+(BIG_MEM_LIMIT for big games). --jobs N runs up to N solver processes of a game at once (then
+judge by CPU time). The first table imports each game with bluff.from_openspiel's traversal
+alone (nodes/s, peak RSS), for games up to 400 000 nodes with the same traversal written in
+Python on bluff.GameBuilder, and by the native route where bluff has the game.
 
-Usage: python python_vs_peers.py [--cap S] [--big-cap S] [--big-nodes N] [--timeout S]
-                                 [--mem-limit GB] [--big-mem-limit GB] [--games NAME ...]
-                                 [--solvers NAME ...]
+Usage: python python_vs_peers.py [--cap S] [--big-cap S] [--liteefg-big-cap S]
+                                 [--big-nodes N] [--timeout S] [--mem-limit GB]
+                                 [--big-mem-limit GB] [--games NAME ...]
+                                 [--solvers NAME ...] [--jobs N] [--log-dir DIR]
                                  [--json FILE]
 """
 
