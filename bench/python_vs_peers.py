@@ -86,6 +86,8 @@ SOLVERS = [
 BLUFF = [s for s in SOLVERS if s.startswith("bluff")]
 LITEEFG = [s for s in SOLVERS if s.startswith("LiteEFG")]
 TARGETS = (1e-3, 1e-5)
+# Where each run stops (--stop; a target of TARGETS): the last one unless told.
+STOP = [TARGETS[-1]]
 PYTHON_TRAVERSAL_MAX_NODES = 400_000
 
 
@@ -133,7 +135,7 @@ def drive(step: Callable[[], None], measure: Callable[[], float], cap: float) ->
                     reached[str(t)] = solve
                     reached_cpu[str(t)] = cpu
             next_check = iterations + min(max(iterations // 10, 1), 1000)
-            if reached[str(TARGETS[-1])] is not None or solve >= cap:
+            if reached[str(STOP[0])] is not None or solve >= cap:
                 break
     return {
         "iterations": iterations,
@@ -156,7 +158,7 @@ def run_bluff(name: str, algo: str, cap: float) -> dict[str, Any]:
     game = bluff.from_openspiel(raw, progress=False)
     convert = time.perf_counter() - start
     convert_cpu = time.process_time() - start_cpu
-    result = bluff.solve(game, algo=algo, target=TARGETS[-1], time=cap, threads=1)
+    result = bluff.solve(game, algo=algo, target=STOP[0], time=cap, threads=1)
     reached: dict[str, float | None] = {str(t): None for t in TARGETS}
     reached_at: dict[str, int | None] = {str(t): None for t in TARGETS}
     for iteration, expl, seconds in result.curve:
@@ -365,6 +367,7 @@ def measure(
     if sys.stderr.isatty():
         print(status, end="\r", file=sys.stderr, flush=True)
     args = [sys.executable, __file__, "--worker", task, name, "--cap", str(cap)]
+    args += ["--stop", str(STOP[0])]
     if log_dir:
         safe = "".join(c if c.isalnum() else "_" for c in f"{task} {name}")
         log = open(os.path.join(log_dir, f"{safe}.log"), "w+")  # noqa: SIM115
@@ -539,8 +542,16 @@ def main() -> None:
         help="solver runs of a game at once (each a process; judge them by CPU time then)",
     )
     parser.add_argument("--log-dir", help="keep each run's evaluation log here")
+    parser.add_argument(
+        "--stop",
+        type=float,
+        default=TARGETS[-1],
+        choices=TARGETS,
+        help="stop each run at this exploitability (columns past it read '> x')",
+    )
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    STOP[0] = args.stop
     if args.worker:
         worker(args.worker[0], args.worker[1], args.cap)
         return
