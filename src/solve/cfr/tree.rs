@@ -759,67 +759,67 @@ impl Tree {
     /// order, parents before children, with the arithmetic of [`Shape::forward_step`]; a
     /// dead parent gives dead children as the pruned pass writes them. `BOTH` = both
     /// players' reaches, else the reach of `learner`. Returns the nodes the pruned pass
-    /// would have reached (all without pruning).
+    /// would have reached (all without pruning). Two and three children (every node of the
+    /// poker games) run unrolled, by owner, through raw pointers.
     fn forward_lean<const BOTH: bool>(&mut self, learner: usize) -> usize {
         let n = self.value.len();
         let inner = &self.inner[..self.inner.len() - 1];
-        let (reach, reach2) = (&mut self.reach[..], &mut self.reach2[..]);
-        assert!(reach.len() == n && (!BOTH || reach2.len() == n));
-        let probs = &self.probs[..];
-        let bounds = self.bounds;
+        assert!(self.reach.len() == n && (!BOTH || self.reach2.len() == n));
+        let reach = self.reach.as_mut_ptr();
+        let reach2 = if BOTH {
+            self.reach2.as_mut_ptr()
+        } else {
+            reach
+        };
+        let probs = self.probs.as_ptr();
+        let [b0, b1] = self.bounds;
         let mut live = 1;
         for e in inner {
-            let (id, s, t, off) = (
+            let (id, s, k, off) = (
                 e.id as usize,
                 e.child as usize,
-                e.end as usize,
+                (e.end - e.child) as usize,
                 e.off as usize,
             );
+            let owner = (e.off >= b0) as usize + (e.off >= b1) as usize;
             // SAFETY: `check_layout` (run by `compile`) proved `id < child < end <= n` for
             // every non-sentinel entry and `off + (end - child) <= probs.len()`; `reach` and
-            // (when `BOTH`) `reach2` have `n` entries (asserted above).
-            let (r, q) = unsafe {
-                (
-                    *reach.get_unchecked(id),
-                    probs.get_unchecked(off..off + (t - s)),
-                )
-            };
-            let k1 = unsafe { reach.get_unchecked_mut(s..t) };
-            let owner = if e.off < bounds[0] {
-                0
-            } else if e.off < bounds[1] {
-                1
-            } else {
-                2
-            };
-            if BOTH {
-                let r2 = unsafe { *reach2.get_unchecked(id) };
-                let k2 = unsafe { reach2.get_unchecked_mut(s..t) };
-                if !(dead(r) && dead(r2)) {
-                    live += t - s;
-                }
-                match owner {
-                    0 => {
-                        k1.fill(r);
-                        scale(r2, q, k2);
+            // (when `BOTH`) `reach2` have `n` entries (asserted above). A parent is never
+            // among its own children, so the reads and writes do not overlap.
+            unsafe {
+                let q = probs.add(off);
+                let r = *reach.add(id);
+                let k1 = reach.add(s);
+                if BOTH {
+                    let r2 = *reach2.add(id);
+                    let k2 = reach2.add(s);
+                    // Both reaches dead: both sign bits set.
+                    if (r.to_bits() & r2.to_bits()) >> 63 == 0 {
+                        live += k;
                     }
-                    1 => {
-                        scale(r, q, k1);
-                        k2.fill(r2);
+                    match (owner, k) {
+                        (0, 2) => spread_both::<2, true, false>(r, r2, q, k1, k2, 2),
+                        (1, 2) => spread_both::<2, false, true>(r, r2, q, k1, k2, 2),
+                        (_, 2) => spread_both::<2, false, false>(r, r2, q, k1, k2, 2),
+                        (0, 3) => spread_both::<3, true, false>(r, r2, q, k1, k2, 3),
+                        (1, 3) => spread_both::<3, false, true>(r, r2, q, k1, k2, 3),
+                        (_, 3) => spread_both::<3, false, false>(r, r2, q, k1, k2, 3),
+                        (0, _) => spread_both::<0, true, false>(r, r2, q, k1, k2, k),
+                        (1, _) => spread_both::<0, false, true>(r, r2, q, k1, k2, k),
+                        _ => spread_both::<0, false, false>(r, r2, q, k1, k2, k),
                     }
-                    _ => {
-                        scale(r, q, k1);
-                        scale(r2, q, k2);
-                    }
-                }
-            } else {
-                if !dead(r) {
-                    live += t - s;
-                }
-                if owner == learner {
-                    k1.fill(r);
                 } else {
-                    scale(r, q, k1);
+                    if !dead(r) {
+                        live += k;
+                    }
+                    match (owner == learner, k) {
+                        (true, 2) => spread::<2, true>(r, q, k1, 2),
+                        (false, 2) => spread::<2, false>(r, q, k1, 2),
+                        (true, 3) => spread::<3, true>(r, q, k1, 3),
+                        (false, 3) => spread::<3, false>(r, q, k1, 3),
+                        (true, _) => spread::<0, true>(r, q, k1, k),
+                        (false, _) => spread::<0, false>(r, q, k1, k),
+                    }
                 }
             }
         }
@@ -835,25 +835,30 @@ impl Tree {
     fn backward_lean(&mut self) {
         let n = self.value.len();
         let inner = &self.inner[..self.inner.len() - 1];
-        let value = &mut self.value[..];
-        assert!(value.len() == n);
-        let probs = &self.probs[..];
+        assert!(self.value.len() == n);
+        let value = self.value.as_mut_ptr();
+        let probs = self.probs.as_ptr();
         for e in inner.iter().rev() {
-            let (id, s, t, off) = (
+            let (id, s, k, off) = (
                 e.id as usize,
                 e.child as usize,
-                e.end as usize,
+                (e.end - e.child) as usize,
                 e.off as usize,
             );
             // SAFETY: as in `forward_lean`: `id < child < end <= n = value.len()` and
             // `off + (end - child) <= probs.len()`.
-            let v = unsafe {
-                dot(
-                    probs.get_unchecked(off..off + (t - s)),
-                    value.get_unchecked(s..t),
-                )
-            };
-            unsafe { *value.get_unchecked_mut(id) = v };
+            unsafe {
+                let (q, u) = (probs.add(off), value.add(s));
+                // The operations of `dot`, unrolled for two and three children.
+                *value.add(id) = match k {
+                    2 => 0.0 + *q * *u + *q.add(1) * *u.add(1),
+                    3 => 0.0 + *q * *u + *q.add(1) * *u.add(1) + *q.add(2) * *u.add(2),
+                    _ => dot(
+                        std::slice::from_raw_parts(q, k),
+                        std::slice::from_raw_parts(u, k),
+                    ),
+                };
+            }
         }
     }
 
@@ -885,6 +890,53 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
             }
             s
         }
+    }
+}
+
+/// A child's reach below a node whose probability `q` multiplies the parent's reach `r`:
+/// `DEAD` where `q` is exactly 0 (as [`scale`]).
+#[inline(always)]
+fn scaled(r: f64, q: f64) -> f64 {
+    if q == 0.0 {
+        DEAD
+    } else {
+        r * q
+    }
+}
+
+/// The children's reaches `k1[..k]` (with `K` > 0, `k` = `K`) below a node of reach `r`
+/// whose probabilities are `q[..k]`: `r` itself when `MINE` (the reach's own player acts
+/// here), else scaled by each probability. The operations of [`Shape::forward_step`].
+///
+/// # Safety
+/// `q` must be readable and `k1` writable for `k` values, not overlapping.
+#[inline(always)]
+unsafe fn spread<const K: usize, const MINE: bool>(r: f64, q: *const f64, k1: *mut f64, k: usize) {
+    let k = if K > 0 { K } else { k };
+    for i in 0..k {
+        *k1.add(i) = if MINE { r } else { scaled(r, *q.add(i)) };
+    }
+}
+
+/// [`spread`] for both players' reaches at once (simultaneous updates): `MINE1` = player 1
+/// acts here, `MINE2` = player 2 does (neither: chance).
+///
+/// # Safety
+/// As [`spread`], for `k1` and `k2`.
+#[inline(always)]
+unsafe fn spread_both<const K: usize, const MINE1: bool, const MINE2: bool>(
+    r: f64,
+    r2: f64,
+    q: *const f64,
+    k1: *mut f64,
+    k2: *mut f64,
+    k: usize,
+) {
+    let k = if K > 0 { K } else { k };
+    for i in 0..k {
+        let qi = *q.add(i);
+        *k1.add(i) = if MINE1 { r } else { scaled(r, qi) };
+        *k2.add(i) = if MINE2 { r2 } else { scaled(r2, qi) };
     }
 }
 
@@ -958,95 +1010,137 @@ fn update_sets_with<const PLAIN: bool>(
 ) {
     let sets = input.sets;
     let starts = &sets.action_start[x..=y];
+    let node_starts = &sets.node_start[x..=y];
+    let own = &sets.own[x..y];
     let first = starts[0] as usize;
     let width = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0) as usize;
     if inst.len() < width {
         inst.resize(width, 0.0);
     }
-    let (value, reach, child_start) = (input.value, input.reach, input.child_start);
-    assert!(reach.len() == value.len() && child_start.len() == value.len() + 1);
-    for (s, w) in (x..y).zip(starts.windows(2)) {
-        let (a0, a1) = (w[0] as usize - first, w[1] as usize - first);
-        let k = a1 - a0;
-        let inst = &mut inst[..k];
+    assert!(
+        input.reach.len() == input.value.len() && input.child_start.len() == input.value.len() + 1
+    );
+    let ActionArrays {
+        regret,
+        sum,
+        last,
+        sigma,
+    } = arrays;
+    for j in 0..y - x {
+        let (a0, a1) = (starts[j] as usize - first, starts[j + 1] as usize - first);
+        let nodes = &sets.nodes[node_starts[j] as usize..node_starts[j + 1] as usize];
+        let set = ActionArrays {
+            regret: &mut regret[a0..a1],
+            sum: &mut sum[a0..a1],
+            last: if f.predictive {
+                &mut last[a0..a1]
+            } else {
+                &mut []
+            },
+            sigma: &mut sigma[a0..a1],
+        };
+        // Two and three actions (every set of the poker games) run unrolled.
+        match a1 - a0 {
+            2 => update_set::<PLAIN, 2>(input, nodes, own[j], set, f, inst),
+            3 => update_set::<PLAIN, 3>(input, nodes, own[j], set, f, inst),
+            _ => update_set::<PLAIN, 0>(input, nodes, own[j], set, f, inst),
+        }
+    }
+}
+
+/// The update of one information set with nodes `nodes`, own reach `own` and its actions'
+/// `arrays`; `K` = its number of actions (0 = any, with `scratch` for the instantaneous
+/// regrets).
+#[inline(always)]
+fn update_set<const PLAIN: bool, const K: usize>(
+    input: &SetInputs,
+    nodes: &[u32],
+    own: f64,
+    arrays: ActionArrays,
+    f: Factors,
+    scratch: &mut [f64],
+) {
+    let k = if K > 0 { K } else { arrays.regret.len() };
+    let mut local = [0.0f64; 3];
+    let inst: &mut [f64] = if K > 0 {
+        &mut local[..k]
+    } else {
+        let inst = &mut scratch[..k];
         for r in inst.iter_mut() {
             *r = 0.0;
         }
-        for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
-            let h = h as usize;
-            // SAFETY: `check_sets` (run by `compile`) proved every node `h` of a set is below
-            // `n = value.len() = reach.len()` and has exactly the set's `k` children
-            // `child_start[h]..child_start[h] + k`, all below `n`.
-            let q = unsafe { *reach.get_unchecked(h) };
-            if q == 0.0 {
-                continue;
-            }
-            let (v, c) = unsafe {
-                (
-                    *value.get_unchecked(h),
-                    *child_start.get_unchecked(h) as usize,
-                )
-            };
-            let kids = unsafe { value.get_unchecked(c..c + k) };
-            for (r, u) in inst.iter_mut().zip(kids) {
-                *r += q * (u - v);
-            }
+        inst
+    };
+    let (value, reach, child_start) = (input.value, input.reach, input.child_start);
+    for &h in nodes {
+        let h = h as usize;
+        // SAFETY: `check_sets` (run by `compile`) proved every node `h` of a set is below
+        // `n = value.len() = reach.len()` (asserted by the caller) and has exactly the set's
+        // `k` children `child_start[h]..child_start[h] + k`, all below `n`.
+        let q = unsafe { *reach.get_unchecked(h) };
+        if q == 0.0 {
+            continue;
         }
-        let own = sets.own[s];
-        let regret = &mut arrays.regret[a0..a1];
-        let sum = &mut arrays.sum[a0..a1];
-        let sigma = &mut arrays.sigma[a0..a1];
-        // Regret matching fused in: the positive parts and their sum in action order, as
-        // `regret_matching` computes them.
-        let mut total = 0.0;
-        if PLAIN {
-            for (((r, g), m), &i) in regret
-                .iter_mut()
-                .zip(sum.iter_mut())
-                .zip(sigma.iter_mut())
-                .zip(&*inst)
-            {
-                let nr = *r + f.sign * i;
-                *r = nr;
-                *g += own * *m;
-                let p = (nr + 0.0).max(0.0);
-                *m = p;
-                total += p;
+        let (v, c) = unsafe {
+            (
+                *value.get_unchecked(h),
+                *child_start.get_unchecked(h) as usize,
+            )
+        };
+        let kids = unsafe { value.get_unchecked(c..c + k) };
+        for (r, u) in inst.iter_mut().zip(kids) {
+            *r += q * (u - v);
+        }
+    }
+    let regret = &mut arrays.regret[..k];
+    let sum = &mut arrays.sum[..k];
+    let sigma = &mut arrays.sigma[..k];
+    // Regret matching fused in: the positive parts and their sum in action order, as
+    // `regret_matching` computes them.
+    let mut total = 0.0;
+    if PLAIN {
+        for (((r, g), m), &i) in regret
+            .iter_mut()
+            .zip(sum.iter_mut())
+            .zip(sigma.iter_mut())
+            .zip(&*inst)
+        {
+            let nr = *r + f.sign * i;
+            *r = nr;
+            *g += own * *m;
+            let p = (nr + 0.0).max(0.0);
+            *m = p;
+            total += p;
+        }
+    } else {
+        let last = arrays.last;
+        for a in 0..k {
+            let i = f.sign * inst[a];
+            let mut r = regret[a] + i;
+            r *= if r > 0.0 { f.positive } else { f.negative };
+            if f.floor && r < 0.0 {
+                r = 0.0;
             }
-        } else {
-            let last: &mut [f64] = if f.predictive {
-                &mut arrays.last[a0..a1]
+            regret[a] = r;
+            sum[a] = sum[a] * f.average + own * sigma[a];
+            let p = if f.predictive {
+                last[a] = i;
+                (r + i).max(0.0)
             } else {
-                &mut []
+                (r + 0.0).max(0.0)
             };
-            for a in 0..k {
-                let i = f.sign * inst[a];
-                let mut r = regret[a] + i;
-                r *= if r > 0.0 { f.positive } else { f.negative };
-                if f.floor && r < 0.0 {
-                    r = 0.0;
-                }
-                regret[a] = r;
-                sum[a] = sum[a] * f.average + own * sigma[a];
-                let p = if f.predictive {
-                    last[a] = i;
-                    (r + i).max(0.0)
-                } else {
-                    (r + 0.0).max(0.0)
-                };
-                sigma[a] = p;
-                total += p;
-            }
+            sigma[a] = p;
+            total += p;
         }
-        if total > 0.0 {
-            for m in sigma.iter_mut() {
-                *m /= total;
-            }
-        } else {
-            let u = 1.0 / k as f64;
-            for m in sigma.iter_mut() {
-                *m = u;
-            }
+    }
+    if total > 0.0 {
+        for m in sigma.iter_mut() {
+            *m /= total;
+        }
+    } else {
+        let u = 1.0 / k as f64;
+        for m in sigma.iter_mut() {
+            *m = u;
         }
     }
 }
