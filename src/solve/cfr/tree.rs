@@ -70,7 +70,8 @@ pub struct Tree {
     /// Level boundaries in `inner`: level `l`'s interior nodes are
     /// `inner_levels[l]..inner_levels[l + 1]`.
     pub inner_levels: Vec<u32>,
-    /// Nodes the last forward pass reached (see [`Tree::live_nodes`]).
+    /// Nodes the last pruned forward pass reached (see [`Tree::live_nodes`]; a lean pass
+    /// leaves it alone).
     pub live: usize,
     /// Candidates of the last forward pass (interior children of computed nodes), as ranges
     /// of indices into `inner`, level after level.
@@ -241,10 +242,18 @@ fn check_layout(inner: &[Inner], inner_levels: &[u32], levels: &[u32], probs: us
     }
 }
 
-/// Checks the facts the set update's unchecked reads rely on: every node of a set is a node
-/// of the tree with exactly the set's number of children.
+/// Checks the facts the set update's unchecked reads rely on: the set ranges of actions and
+/// nodes are nondecreasing and cover `nodes`, and every node of a set is a node of the tree
+/// with exactly the set's number of children.
 fn check_sets(sets: &Sets, child_start: &[u32]) {
     let n = child_start.len() - 1;
+    assert!(sets.action_start.windows(2).all(|w| w[0] <= w[1]));
+    assert!(sets.node_start.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(
+        sets.node_start.last().map(|&e| e as usize),
+        Some(sets.nodes.len())
+    );
+    assert_eq!(sets.node_start.len(), sets.action_start.len());
     for s in 0..sets.action_start.len() - 1 {
         let k = sets.action_start[s + 1] - sets.action_start[s];
         for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
@@ -602,7 +611,29 @@ impl Tree {
     /// Nodes the last forward pass reached: the root and the children of every computed
     /// node (all nodes without pruning; the root before any pass).
     pub fn live_nodes(&self) -> usize {
-        self.live
+        if self.lean_pass {
+            self.lean_live()
+        } else {
+            self.live
+        }
+    }
+
+    /// [`Tree::live_nodes`] after a lean pass, counted from the reaches it left (a node's
+    /// children were reached unless every reach the pass computed is dead there): counted on
+    /// demand rather than in the pass, which runs every iteration.
+    fn lean_live(&self) -> usize {
+        if !self.prune {
+            return self.len();
+        }
+        let both = self.pass == Pass::Both;
+        let mut live = 1;
+        for e in &self.inner[..self.inner.len() - 1] {
+            let id = e.id as usize;
+            if !(dead(self.reach[id]) && (!both || dead(self.reach2[id]))) {
+                live += (e.end - e.child) as usize;
+            }
+        }
+        live
     }
 
     /// Fills the counterfactual reach of `pass` for every node. With pruning, a node is left
@@ -618,10 +649,10 @@ impl Tree {
         }
         self.lean_pass = self.lean && !parallel;
         if self.lean_pass {
-            self.live = match pass {
+            match pass {
                 Pass::Both => self.forward_lean::<true>(0),
                 Pass::Learner(p) => self.forward_lean::<false>(p),
-            };
+            }
             return;
         }
         let shape = Shape {
@@ -758,10 +789,10 @@ impl Tree {
     /// The lean forward pass (see [`Tree::lean`]): every interior node in breadth-first
     /// order, parents before children, with the arithmetic of [`Shape::forward_step`]; a
     /// dead parent gives dead children as the pruned pass writes them. `BOTH` = both
-    /// players' reaches, else the reach of `learner`. Returns the nodes the pruned pass
-    /// would have reached (all without pruning). Two and three children (every node of the
-    /// poker games) run unrolled, by owner, through raw pointers.
-    fn forward_lean<const BOTH: bool>(&mut self, learner: usize) -> usize {
+    /// players' reaches, else the reach of `learner` (see [`Tree::lean_live`] for the nodes
+    /// reached). Two and three children (every node of the poker games) run unrolled, by
+    /// owner, through raw pointers.
+    fn forward_lean<const BOTH: bool>(&mut self, learner: usize) {
         let n = self.value.len();
         let inner = &self.inner[..self.inner.len() - 1];
         assert!(self.reach.len() == n && (!BOTH || self.reach2.len() == n));
@@ -773,7 +804,6 @@ impl Tree {
         };
         let probs = self.probs.as_ptr();
         let [b0, b1] = self.bounds;
-        let mut live = 1;
         for e in inner {
             let (id, s, k, off) = (
                 e.id as usize,
@@ -793,10 +823,6 @@ impl Tree {
                 if BOTH {
                     let r2 = *reach2.add(id);
                     let k2 = reach2.add(s);
-                    // Both reaches dead: both sign bits set.
-                    if (r.to_bits() & r2.to_bits()) >> 63 == 0 {
-                        live += k;
-                    }
                     match (owner, k) {
                         (0, 2) => spread_both::<2, true, false>(r, r2, q, k1, k2, 2),
                         (1, 2) => spread_both::<2, false, true>(r, r2, q, k1, k2, 2),
@@ -809,10 +835,8 @@ impl Tree {
                         _ => spread_both::<0, false, false>(r, r2, q, k1, k2, k),
                     }
                 } else {
-                    if !dead(r) {
-                        live += k;
-                    }
-                    match (owner == learner, k) {
+                    let mine = owner == learner;
+                    match (mine, k) {
                         (true, 2) => spread::<2, true>(r, q, k1, 2),
                         (false, 2) => spread::<2, false>(r, q, k1, 2),
                         (true, 3) => spread::<3, true>(r, q, k1, 3),
@@ -822,11 +846,6 @@ impl Tree {
                     }
                 }
             }
-        }
-        if self.prune {
-            live
-        } else {
-            n
         }
     }
 
@@ -912,6 +931,17 @@ fn scaled(r: f64, q: f64) -> f64 {
 /// `q` must be readable and `k1` writable for `k` values, not overlapping.
 #[inline(always)]
 unsafe fn spread<const K: usize, const MINE: bool>(r: f64, q: *const f64, k1: *mut f64, k: usize) {
+    if K == 2 {
+        // All loads before the stores: the two lanes then pair up.
+        let (q0, q1) = (*q, *q.add(1));
+        let out = if MINE {
+            [r, r]
+        } else {
+            [scaled(r, q0), scaled(r, q1)]
+        };
+        (k1 as *mut [f64; 2]).write_unaligned(out);
+        return;
+    }
     let k = if K > 0 { K } else { k };
     for i in 0..k {
         *k1.add(i) = if MINE { r } else { scaled(r, *q.add(i)) };
@@ -932,6 +962,22 @@ unsafe fn spread_both<const K: usize, const MINE1: bool, const MINE2: bool>(
     k2: *mut f64,
     k: usize,
 ) {
+    if K == 2 {
+        let (q0, q1) = (*q, *q.add(1));
+        let out1 = if MINE1 {
+            [r, r]
+        } else {
+            [scaled(r, q0), scaled(r, q1)]
+        };
+        let out2 = if MINE2 {
+            [r2, r2]
+        } else {
+            [scaled(r2, q0), scaled(r2, q1)]
+        };
+        (k1 as *mut [f64; 2]).write_unaligned(out1);
+        (k2 as *mut [f64; 2]).write_unaligned(out2);
+        return;
+    }
     let k = if K > 0 { K } else { k };
     for i in 0..k {
         let qi = *q.add(i);
@@ -1013,37 +1059,56 @@ fn update_sets_with<const PLAIN: bool>(
     let node_starts = &sets.node_start[x..=y];
     let own = &sets.own[x..y];
     let first = starts[0] as usize;
-    let width = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0) as usize;
-    if inst.len() < width {
-        inst.resize(width, 0.0);
-    }
-    assert!(
-        input.reach.len() == input.value.len() && input.child_start.len() == input.value.len() + 1
-    );
+    let len = starts[y - x] as usize - first;
     let ActionArrays {
         regret,
         sum,
         last,
         sigma,
     } = arrays;
+    assert!(
+        input.reach.len() == input.value.len()
+            && input.child_start.len() == input.value.len() + 1
+            && regret.len() == len
+            && sum.len() == len
+            && sigma.len() == len
+            && (!f.predictive || last.len() == len)
+    );
     for j in 0..y - x {
-        let (a0, a1) = (starts[j] as usize - first, starts[j + 1] as usize - first);
-        let nodes = &sets.nodes[node_starts[j] as usize..node_starts[j + 1] as usize];
-        let set = ActionArrays {
-            regret: &mut regret[a0..a1],
-            sum: &mut sum[a0..a1],
-            last: if f.predictive {
-                &mut last[a0..a1]
-            } else {
-                &mut []
-            },
-            sigma: &mut sigma[a0..a1],
+        // SAFETY: `check_sets` (run by `compile`) proved `action_start` and `node_start`
+        // nondecreasing with `node_start` ending at `nodes.len()`, so `a0 <= a1 <= len` (the
+        // arrays' length, asserted above) and the node range lies inside `nodes`.
+        let (set, nodes) = unsafe {
+            let (a0, a1) = (
+                *starts.get_unchecked(j) as usize - first,
+                *starts.get_unchecked(j + 1) as usize - first,
+            );
+            let nodes = sets.nodes.get_unchecked(
+                *node_starts.get_unchecked(j) as usize..*node_starts.get_unchecked(j + 1) as usize,
+            );
+            let set = ActionArrays {
+                regret: regret.get_unchecked_mut(a0..a1),
+                sum: sum.get_unchecked_mut(a0..a1),
+                last: if f.predictive {
+                    last.get_unchecked_mut(a0..a1)
+                } else {
+                    &mut []
+                },
+                sigma: sigma.get_unchecked_mut(a0..a1),
+            };
+            (set, nodes)
         };
+        let own = own[j];
         // Two and three actions (every set of the poker games) run unrolled.
-        match a1 - a0 {
-            2 => update_set::<PLAIN, 2>(input, nodes, own[j], set, f, inst),
-            3 => update_set::<PLAIN, 3>(input, nodes, own[j], set, f, inst),
-            _ => update_set::<PLAIN, 0>(input, nodes, own[j], set, f, inst),
+        match set.regret.len() {
+            2 => update_set::<PLAIN, 2>(input, nodes, own, set, f, &mut []),
+            3 => update_set::<PLAIN, 3>(input, nodes, own, set, f, &mut []),
+            k => {
+                if inst.len() < k {
+                    inst.resize(k, 0.0);
+                }
+                update_set::<PLAIN, 0>(input, nodes, own, set, f, inst)
+            }
         }
     }
 }
@@ -1060,6 +1125,9 @@ fn update_set<const PLAIN: bool, const K: usize>(
     f: Factors,
     scratch: &mut [f64],
 ) {
+    if PLAIN && K == 2 {
+        return update_pair(input, nodes, own, arrays, f.sign);
+    }
     let k = if K > 0 { K } else { arrays.regret.len() };
     let mut local = [0.0f64; 3];
     let inst: &mut [f64] = if K > 0 {
@@ -1143,6 +1211,49 @@ fn update_set<const PLAIN: bool, const K: usize>(
             *m = u;
         }
     }
+}
+
+/// [`update_set`] of a two-action set with vanilla factors, written lane by lane (all loads
+/// before the stores) so that the two actions pair up in vector registers; the same
+/// operations on each action.
+#[inline(always)]
+fn update_pair(input: &SetInputs, nodes: &[u32], own: f64, arrays: ActionArrays, sign: f64) {
+    let (value, reach, child_start) = (input.value, input.reach, input.child_start);
+    let mut inst = [0.0f64; 2];
+    for &h in nodes {
+        let h = h as usize;
+        // SAFETY: as in `update_set`: `h < n` and its two children `c, c + 1` are below `n`.
+        let q = unsafe { *reach.get_unchecked(h) };
+        if q == 0.0 {
+            continue;
+        }
+        let (v, u) = unsafe {
+            let c = *child_start.get_unchecked(h) as usize;
+            (
+                *value.get_unchecked(h),
+                [*value.get_unchecked(c), *value.get_unchecked(c + 1)],
+            )
+        };
+        inst = [inst[0] + q * (u[0] - v), inst[1] + q * (u[1] - v)];
+    }
+    let (regret, sum, sigma) = (
+        &mut arrays.regret[..2],
+        &mut arrays.sum[..2],
+        &mut arrays.sigma[..2],
+    );
+    let m = [sigma[0], sigma[1]];
+    let r = [regret[0] + sign * inst[0], regret[1] + sign * inst[1]];
+    let g = [sum[0] + own * m[0], sum[1] + own * m[1]];
+    let p = [(r[0] + 0.0).max(0.0), (r[1] + 0.0).max(0.0)];
+    let total = 0.0 + p[0] + p[1];
+    let next = if total > 0.0 {
+        [p[0] / total, p[1] / total]
+    } else {
+        [0.5, 0.5]
+    };
+    regret.copy_from_slice(&r);
+    sum.copy_from_slice(&g);
+    sigma.copy_from_slice(&next);
 }
 
 /// Regret matching on `regret + last` (last empty = 0): proportional to the positive parts,
