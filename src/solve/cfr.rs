@@ -523,7 +523,7 @@ impl CfrSolver {
             for p in 0..2 {
                 self.tree.forward(Pass::Learner(p), parallel);
                 self.tree.backward(parallel);
-                self.update(p, t, false, parallel);
+                self.update(p, t, parallel);
             }
         } else {
             self.tree.forward(Pass::Both, parallel);
@@ -532,19 +532,26 @@ impl CfrSolver {
             for p in 0..2 {
                 self.tree.own_reach(&mut self.sets[p]);
             }
-            self.update(0, t, true, parallel);
-            self.update(1, t, true, parallel);
+            // The players' factors differ only in sign; player 2 reads its own reach array.
+            let f = self.params.factors(t, 0);
+            self.update_with(0, f, parallel);
+            let f = Factors {
+                sign: -1.0,
+                reach2: true,
+                ..f
+            };
+            self.update_with(1, f, parallel);
         }
     }
 
-    fn update(&mut self, p: usize, t: u64, simultaneous: bool, parallel: bool) {
-        if !simultaneous {
-            self.tree.own_reach(&mut self.sets[p]);
-        }
-        let f = Factors {
-            reach2: simultaneous && p == 1,
-            ..self.params.factors(t, p)
-        };
+    /// Alternating updates: player `p`'s update of iteration `t`.
+    fn update(&mut self, p: usize, t: u64, parallel: bool) {
+        self.tree.own_reach(&mut self.sets[p]);
+        self.update_with(p, self.params.factors(t, p), parallel);
+    }
+
+    /// Player `p`'s regret, average and strategy update with factors `f`.
+    fn update_with(&mut self, p: usize, f: Factors, parallel: bool) {
         tree::update_player(
             &mut self.tree,
             &self.sets[p],

@@ -193,6 +193,7 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
     let sets = [0, 1].map(|p| compile_sets(game, p, &local, bounds));
     for s in &sets {
         check_sets(s, &child_start);
+        check_topo(s, probs.len());
     }
     let tree = Tree {
         child_start,
@@ -261,6 +262,24 @@ fn check_sets(sets: &Sets, child_start: &[u32]) {
             assert!(h < n && child_start[h + 1] - child_start[h] == k);
             assert!(child_start[h + 1] as usize <= n);
         }
+    }
+}
+
+/// Checks the facts `Tree::own_reach`'s unchecked reads rely on: `topo` lists every set once,
+/// each set's parent set comes before it, and each parent action's probability lies inside
+/// `probs` (of length `probs`).
+fn check_topo(sets: &Sets, probs: usize) {
+    let n = sets.own.len();
+    assert!(sets.topo.len() == n && sets.parent_set.len() == n && sets.parent_action.len() == n);
+    let mut seen = vec![false; n];
+    for &s in &sets.topo {
+        let s = s as usize;
+        assert!(!seen[s]);
+        if sets.parent_set[s] != u32::MAX {
+            assert!(seen[sets.parent_set[s] as usize]);
+            assert!(sets.base + (sets.parent_action[s] as usize) < probs);
+        }
+        seen[s] = true;
     }
 }
 
@@ -883,15 +902,22 @@ impl Tree {
 
     /// The player's own reach of each of its sets under the current strategy.
     pub fn own_reach(&self, sets: &mut Sets) {
+        let probs = &self.probs[sets.base..];
+        let own = sets.own.as_mut_ptr();
         for &s in &sets.topo {
             let s = s as usize;
-            sets.own[s] = match sets.parent_set[s] {
-                u32::MAX => 1.0,
-                parent => {
-                    sets.own[parent as usize]
-                        * self.probs[sets.base + sets.parent_action[s] as usize]
-                }
-            };
+            // SAFETY: `check_topo` (run by `compile`) proved every set of `topo` below
+            // `own.len() = parent_set.len() = parent_action.len()`, its parent set (if any)
+            // below that too, and the parent action inside `probs`.
+            unsafe {
+                *own.add(s) = match *sets.parent_set.get_unchecked(s) {
+                    u32::MAX => 1.0,
+                    parent => {
+                        *own.add(parent as usize)
+                            * *probs.get_unchecked(*sets.parent_action.get_unchecked(s) as usize)
+                    }
+                };
+            }
         }
     }
 }
