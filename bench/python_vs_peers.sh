@@ -2,7 +2,8 @@
 # bluff from Python vs LiteEFG 1.0.0 and OpenSpiel 2.0.2's C++ CFRPlusSolver (see the .py file).
 # Creates bench/.venv-py with the peers from the package index and installs bluff from ./python.
 # Usage: bash bench/python_vs_peers.sh [--cap SECONDS] [--big-cap SECONDS] [--big-nodes N]
-#        [--big-mem-limit GB] [--games NAME ...] [--json FILE]
+#        [--liteefg-big-cap SECONDS] [--big-mem-limit GB] [--games NAME ...]
+#        [--solvers NAME ...] [--jobs N] [--log-dir DIR] [--json FILE]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"

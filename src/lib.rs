@@ -11,6 +11,7 @@
 pub mod cli;
 pub mod eval;
 pub mod format;
+mod fxhash;
 pub mod game;
 pub mod games;
 pub mod report;

@@ -198,7 +198,7 @@ pub fn from_openspiel(
     let name: String = game.str()?.extract()?;
     if native != Some(false) {
         // A pyspiel-like object without OpenSpiel's type information is traversed.
-        match recognise(game) {
+        match recognise(game, &name) {
             Ok(Some(known)) => return build_native(py, known, &name, max_nodes),
             Ok(None) | Err(_) if native.is_none() => {}
             Ok(None) | Err(_) => {
@@ -288,13 +288,12 @@ pub fn from_openspiel(
     }
 }
 
-/// The built-in game equal to `game`, if any: from `get_type().short_name` and
-/// `get_parameters()` (the game inside `turn_based_simultaneous_game` for a converted game).
-fn recognise(game: &Bound<'_, PyAny>) -> PyResult<Option<NativeGame>> {
-    let short: String = game
-        .call_method0("get_type")?
-        .getattr("short_name")?
-        .extract()?;
+/// The built-in game equal to `game`, if any: from its short name and `get_parameters()`
+/// (the game inside `turn_based_simultaneous_game` for a converted game). `name` is
+/// `str(game)`, which OpenSpiel writes as `short_name(parameters)`: the short name is read
+/// from it rather than from `get_type()`, which copies the whole game type into Python.
+fn recognise(game: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<NativeGame>> {
+    let short = name.split('(').next().unwrap_or_default().to_string();
     let params = game.call_method0("get_parameters")?;
     let mut params = params.downcast::<PyDict>()?.clone();
     let (short, turn_based) = if short == "turn_based_simultaneous_game" {

@@ -96,3 +96,20 @@ def test_native_route_checks_max_nodes():
             pyspiel.load_game("liars_dice(numdice=1,dice_sides=4)"), max_nodes=1000
         )
     assert bluff.from_openspiel(pyspiel.load_game("kuhn_poker"), max_nodes=58).num_nodes == 58
+
+
+def test_short_name_is_read_from_the_game_string():
+    """The native route reads the short name from str(game) (OpenSpiel writes
+    `short_name(params)`) instead of calling get_type(): the two agree on every registered
+    game that loads with its default parameters, and on turn-based conversions."""
+    checked = 0
+    for name in pyspiel.registered_names():
+        try:
+            game = pyspiel.load_game(name)
+        except (pyspiel.SpielError, IndexError, RuntimeError):
+            continue  # needs parameters or data files to load
+        assert str(game).split("(")[0] == game.get_type().short_name, name
+        checked += 1
+    assert checked > 80
+    turn_based = pyspiel.convert_to_turn_based(pyspiel.load_game("goofspiel(imp_info=True)"))
+    assert str(turn_based).split("(")[0] == turn_based.get_type().short_name

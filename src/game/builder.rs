@@ -7,10 +7,11 @@
 use super::{
     format_path, Game, GameError, Infoset, Interned, Labels, Node, NodeKind, Player, Terminal,
 };
+use crate::fxhash::{FxMap, FxSet};
 use crate::scalar::{Rational, Scalar};
 use num_traits::{One, Signed, Zero};
-use std::collections::{HashMap, HashSet};
-use std::hash::Hash;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 /// A handle to a node under construction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,27 +64,63 @@ struct ChanceSet {
 #[derive(Clone, Debug)]
 struct Table<T> {
     values: Vec<T>,
-    ids: HashMap<T, u32>,
+    ids: FxMap<T, u32>,
 }
 
 impl<T> Default for Table<T> {
     fn default() -> Self {
         Table {
             values: Vec::new(),
-            ids: HashMap::new(),
+            ids: FxMap::default(),
+        }
+    }
+}
+
+/// A rational as a table key, hashed cheaply by its value: the reduced numerator and
+/// denominator as machine words when they fit (BigRational's own `Hash` expands a continued
+/// fraction with big-integer divisions, about 1 500 instructions for 1/2, so that unreduced
+/// fractions hash alike; so does this, by reducing first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Exact(Rational);
+
+impl Hash for Exact {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        fn words(n: i64, d: i64, h: &mut impl Hasher) {
+            let (n_abs, d_abs) = (n.unsigned_abs(), d.unsigned_abs());
+            let (mut a, mut b) = (n_abs, d_abs);
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            h.write_u8(u8::from((n < 0) != (d < 0) && n != 0));
+            h.write_u64(n_abs / a);
+            h.write_u64(d_abs / a);
+        }
+        use num_traits::ToPrimitive;
+        let (n, d) = (self.0.numer(), self.0.denom());
+        if let (Some(n), Some(d)) = (n.to_i64(), d.to_i64()) {
+            return words(n, d, h);
+        }
+        // Reduced, a big fraction may become small: hashed as words then, like its equals.
+        let r = Rational::new(n.clone(), d.clone());
+        match (r.numer().to_i64(), r.denom().to_i64()) {
+            (Some(n), Some(d)) => words(n, d, h),
+            _ => r.hash(h),
         }
     }
 }
 
 impl<T: Clone + Eq + Hash> Table<T> {
     fn id(&mut self, v: T) -> u32 {
-        if let Some(&id) = self.ids.get(&v) {
-            return id;
+        use std::collections::hash_map::Entry;
+        match self.ids.entry(v) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                let id =
+                    u32::try_from(self.values.len()).expect("fewer distinct values than nodes");
+                self.values.push(e.key().clone());
+                *e.insert(id)
+            }
         }
-        let id = u32::try_from(self.values.len()).expect("fewer distinct values than nodes");
-        self.values.push(v.clone());
-        self.ids.insert(v, id);
-        id
     }
 }
 
@@ -95,13 +132,14 @@ pub struct GameBuilder {
     player_names: [String; 2],
     nodes: Vec<BuildNode>,
     infosets: Vec<BuildInfoset>,
-    infoset_ids: HashMap<(Player, String), usize>,
+    /// Each player's information sets by label.
+    infoset_ids: [FxMap<String, usize>; 2],
     /// Distinct action lists, shared between sets.
-    action_lists: HashMap<Labels, ()>,
+    action_lists: FxMap<Labels, ()>,
     chance_sets: Table<ChanceSet>,
     chance_labels: Table<String>,
-    probs: Table<Rational>,
-    pays: Table<[Rational; 2]>,
+    probs: Table<Exact>,
+    pays: Table<[Exact; 2]>,
     labels: Table<String>,
 }
 
@@ -123,8 +161,8 @@ impl GameBuilder {
                 index: 0,
             }],
             infosets: Vec::new(),
-            infoset_ids: HashMap::new(),
-            action_lists: HashMap::new(),
+            infoset_ids: Default::default(),
+            action_lists: FxMap::default(),
             chance_sets: Table::default(),
             chance_labels: Table::default(),
             probs: Table::default(),
@@ -132,7 +170,7 @@ impl GameBuilder {
             labels: Table::default(),
         };
         // Id 0 of the chance columns: probability 1 and label "" (nodes under no chance node).
-        b.probs.id(Rational::one());
+        b.probs.id(Exact(Rational::one()));
         b.chance_labels.id(String::new());
         b
     }
@@ -184,16 +222,24 @@ impl GameBuilder {
                 detail: "no actions".into(),
             });
         }
-        let mut seen = HashSet::new();
-        for l in labels {
-            if !seen.insert(l.as_str()) {
-                return Err(GameError::BadActions {
-                    path: self.path(node.0),
-                    detail: format!("duplicate action {l:?}"),
-                });
-            }
+        // Most lists are short: compared pairwise, without a set to allocate.
+        let duplicate = if labels.len() <= 16 {
+            labels
+                .iter()
+                .enumerate()
+                .find(|(i, l)| labels[..*i].contains(l))
+                .map(|(_, l)| l)
+        } else {
+            let mut seen = FxSet::default();
+            labels.iter().find(|l| !seen.insert(l.as_str()))
+        };
+        match duplicate {
+            Some(l) => Err(GameError::BadActions {
+                path: self.path(node.0),
+                detail: format!("duplicate action {l:?}"),
+            }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Checks that `count` more nodes fit bluff's 32-bit node ids.
@@ -234,22 +280,36 @@ impl GameBuilder {
         node: NodeRef,
         outcomes: Vec<(S, Rational)>,
     ) -> Result<Vec<NodeRef>, GameError> {
-        self.check_unset(node)?;
         let (labels, probs): (Vec<String>, Vec<Rational>) =
             outcomes.into_iter().map(|(l, p)| (l.into(), p)).unzip();
+        self.chance_with(node, labels, probs, true)
+    }
+
+    /// [`GameBuilder::chance`] with labels and probabilities apart; `check` false skips the
+    /// probability checks for outcomes that are equally likely by construction.
+    fn chance_with(
+        &mut self,
+        node: NodeRef,
+        labels: Vec<String>,
+        probs: Vec<Rational>,
+        check: bool,
+    ) -> Result<Vec<NodeRef>, GameError> {
+        self.check_unset(node)?;
         self.check_labels(node, &labels)?;
-        if let Some(p) = probs.iter().find(|p| p.is_negative()) {
-            return Err(GameError::BadChance {
-                path: self.path(node.0),
-                detail: format!("negative probability {p}"),
-            });
-        }
-        let sum: Rational = probs.iter().sum();
-        if !sum.is_one() {
-            return Err(GameError::BadChance {
-                path: self.path(node.0),
-                detail: format!("probabilities sum to {sum}, not 1"),
-            });
+        if check {
+            if let Some(p) = probs.iter().find(|p| p.is_negative()) {
+                return Err(GameError::BadChance {
+                    path: self.path(node.0),
+                    detail: format!("negative probability {p}"),
+                });
+            }
+            let sum: Rational = probs.iter().sum();
+            if !sum.is_one() {
+                return Err(GameError::BadChance {
+                    path: self.path(node.0),
+                    detail: format!("probabilities sum to {sum}, not 1"),
+                });
+            }
         }
         let n = labels.len();
         self.check_room(node, n)?;
@@ -258,7 +318,7 @@ impl GameBuilder {
                 .into_iter()
                 .map(|l| self.chance_labels.id(l))
                 .collect(),
-            probs: probs.into_iter().map(|p| self.probs.id(p)).collect(),
+            probs: probs.into_iter().map(|p| self.probs.id(Exact(p))).collect(),
         };
         let set = self.chance_sets.id(set);
         self.nodes[node.0].content = Content::Chance { set };
@@ -271,9 +331,15 @@ impl GameBuilder {
         node: NodeRef,
         labels: Vec<S>,
     ) -> Result<Vec<NodeRef>, GameError> {
-        let n = labels.len().max(1) as i64;
-        let p = crate::scalar::rat(1, n);
-        self.chance(node, labels.into_iter().map(|l| (l, p.clone())).collect())
+        let n = labels.len();
+        let p = crate::scalar::rat(1, n.max(1) as i64);
+        // n outcomes of 1/n each: non-negative and summing to 1 without adding them up.
+        self.chance_with(
+            node,
+            labels.into_iter().map(Into::into).collect(),
+            vec![p; n],
+            n == 0,
+        )
     }
 
     /// Makes `node` a decision of `player` (0 or 1) in the information set `label`; returns the children.
@@ -288,8 +354,7 @@ impl GameBuilder {
             return Err(GameError::BadPlayer(player));
         }
         self.check_unset(node)?;
-        let key = (player, label.to_string());
-        let infoset = match self.infoset_ids.get(&key) {
+        let infoset = match self.infoset_ids[player].get(label) {
             Some(&id) => {
                 let known = &self.infosets[id].actions;
                 if known.len() != actions.len()
@@ -313,7 +378,7 @@ impl GameBuilder {
                     label: label.to_string(),
                     actions: shared,
                 });
-                self.infoset_ids.insert(key, id);
+                self.infoset_ids[player].insert(label.to_string(), id);
                 id
             }
         };
@@ -339,7 +404,7 @@ impl GameBuilder {
         label: &str,
     ) -> Result<(), GameError> {
         self.check_unset(node)?;
-        let pay = self.pays.id(payoffs);
+        let pay = self.pays.id(payoffs.map(Exact));
         let label = match self.labels.ids.get(label) {
             Some(&id) => id,
             None => self.labels.id(label.to_string()),
@@ -373,7 +438,7 @@ impl GameBuilder {
         let mut infoset_new: Vec<u32> = vec![NONE; self.infosets.len()];
         let mut infosets: [Vec<Infoset>; 2] = [Vec::new(), Vec::new()];
         let mut num_actions = [0usize; 2];
-        let mut terminal_new: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut terminal_new: FxMap<(u32, u32), u32> = FxMap::default();
         let mut terminals = Vec::new();
         // Per distinct payoff pair, whether it sums to the first terminal's sum.
         let mut sum_ok: Vec<Option<bool>> = vec![None; self.pays.values.len()];
@@ -420,7 +485,7 @@ impl GameBuilder {
                     }
                 }
                 Content::Terminal { pay, label } => {
-                    let [p0, p1] = &self.pays.values[pay as usize];
+                    let [Exact(p0), Exact(p1)] = &self.pays.values[pay as usize];
                     let ok = *sum_ok[pay as usize].get_or_insert_with(|| {
                         let sum = p0 + p1;
                         match &constant_sum {
@@ -491,7 +556,7 @@ impl GameBuilder {
             chance_labels,
             ..
         } = self;
-        let distinct_f64: Vec<f64> = probs.values.iter().map(|p| p.to_f64()).collect();
+        let distinct_f64: Vec<f64> = probs.values.iter().map(|p| p.0.to_f64()).collect();
         let chance_prob_f64 = prob_id.iter().map(|&i| distinct_f64[i as usize]).collect();
         let mut action_infoset: [Vec<u32>; 2] = [vec![0; num_actions[0]], vec![0; num_actions[1]]];
         for (p, sets) in infosets.iter().enumerate() {
@@ -505,7 +570,10 @@ impl GameBuilder {
             name,
             player_names,
             nodes,
-            chance_prob: Interned::from_parts(probs.values, prob_id),
+            chance_prob: Interned::from_parts(
+                probs.values.into_iter().map(|p| p.0).collect(),
+                prob_id,
+            ),
             chance_prob_f64,
             chance_label: Interned::from_parts(chance_labels.values, label_id),
             terminals,
@@ -600,4 +668,65 @@ pub(crate) fn check_perfect_recall(game: &mut Game) -> Result<(), GameError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigInt;
+    use std::collections::hash_map::DefaultHasher;
+
+    fn hash(r: Rational) -> u64 {
+        let mut h = DefaultHasher::new();
+        Exact(r).hash(&mut h);
+        h.finish()
+    }
+
+    /// Equal values hash alike however they are written (the table's contract), and the
+    /// cheap hash still tells different values apart.
+    #[test]
+    fn exact_hash_follows_the_value() {
+        let big = BigInt::from(1u64 << 62) * BigInt::from(1u64 << 62);
+        let half = crate::scalar::rat(1, 2);
+        assert_eq!(
+            hash(half.clone()),
+            hash(Rational::new_raw(2.into(), 4.into()))
+        );
+        assert_eq!(
+            hash(half.clone()),
+            hash(Rational::new_raw((-3).into(), (-6).into()))
+        );
+        assert_eq!(
+            hash(half.clone()),
+            hash(Rational::new_raw(big.clone(), big.clone() * 2))
+        );
+        assert_eq!(
+            hash(crate::scalar::rat(-1, 3)),
+            hash(Rational::new_raw(1.into(), (-3).into()))
+        );
+        assert_eq!(
+            hash(Rational::zero()),
+            hash(Rational::new_raw(0.into(), 5.into()))
+        );
+        let third = Rational::new(big.clone() + 1, big.clone() * 3 + 3);
+        assert_eq!(
+            hash(third),
+            hash(Rational::new_raw(
+                (big.clone() + 1) * 7,
+                (big.clone() * 3 + 3) * 7
+            ))
+        );
+        let huge = Rational::new(big.clone() + 1, big.clone());
+        assert_eq!(
+            hash(huge.clone()),
+            hash(Rational::new_raw((big.clone() + 1) * 2, big.clone() * 2))
+        );
+        assert_ne!(hash(half.clone()), hash(crate::scalar::rat(-1, 2)));
+        assert_ne!(hash(half), hash(crate::scalar::rat(1, 3)));
+        // Equal values get one id.
+        let mut t: Table<Exact> = Table::default();
+        let a = t.id(Exact(crate::scalar::rat(2, 6)));
+        assert_eq!(t.id(Exact(Rational::new_raw(5.into(), 15.into()))), a);
+        assert_ne!(t.id(Exact(huge)), a);
+    }
 }

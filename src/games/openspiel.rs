@@ -11,9 +11,10 @@
 
 use super::goofspiel::{self, PointsOrder, Returns};
 use super::{kuhn, leduc, liars_dice};
+use crate::fxhash::FxMap;
 use crate::game::{Game, Labels};
 use anyhow::{anyhow, Result};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// An OpenSpiel game parameter's value (`game.get_parameters()`).
 #[derive(Clone, Debug, PartialEq)]
@@ -214,7 +215,7 @@ fn relabel(
     chance: impl Fn(&str) -> Result<String>,
 ) -> Result<()> {
     // Action lists are shared between sets: renamed once per (player, list).
-    let mut renamed: HashMap<(usize, Labels), Labels> = HashMap::new();
+    let mut renamed: FxMap<(usize, Labels), Labels> = FxMap::default();
     for (p, sets) in game.infosets.iter_mut().enumerate() {
         for set in sets.iter_mut() {
             set.label = infoset(p, &set.label)?;

@@ -16,14 +16,15 @@ use super::lexer::{Lexer, Number, Tok};
 use super::reader::chance_sum_warning;
 use super::writer::is_gambit_label;
 use super::{normalize_labels, unique_set_labels, ParseError, Pos, Warning};
+use crate::fxhash::FxMap;
 use crate::game::{
     check_perfect_recall, shared_labels, Game, Infoset, Interned, Labels, Node, NodeKind, Terminal,
 };
 use crate::scalar::{format_rational, Rational, Scalar};
 use num_traits::{One, Zero};
 use std::borrow::Borrow;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::collections::HashSet;
+use std::hash::Hash;
 use std::io::BufRead;
 
 /// Why a `.efg` stream could not be loaded.
@@ -89,47 +90,6 @@ impl IdMap {
         self.sparse.insert(id, v);
     }
 }
-
-/// A fast hasher for the loader's tables (FxHash's multiply-rotate; the keys are the file's
-/// own labels and numbers, and speed matters more than flooding resistance here).
-#[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// Distinct values, each with a dense id.
 struct Table<T> {
