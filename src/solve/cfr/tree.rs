@@ -9,22 +9,16 @@
 //! strategy, player 2's, then the chance probabilities, and each interior node holds one
 //! `u32` offset into it. The kernels are plain loops over these flat arrays.
 //!
-//! Parallel passes split a level (forward, backward) or a player's information sets (update)
-//! into fixed-size chunks that write disjoint slices. Every output is computed by the same
-//! sequence of floating-point operations whatever the chunking, so results are bit-identical
-//! for every thread count.
+//! The parallel passes ([`split`]) cut the tree once into groups of whole subtrees that the
+//! threads run without a barrier per level, and the information sets into fixed chunks. Every
+//! output is computed by the same sequence of floating-point operations whatever the split,
+//! so results are bit-identical for every thread count.
+
+mod split;
 
 use crate::game::{Game, NodeKind};
-use rayon::prelude::*;
+pub use split::{Split, GROUPS};
 
-/// Levels with at least this many live interior nodes are split over threads.
-const PAR_LIVE_MIN: usize = 2048;
-/// Live parents per parallel work item.
-const NODE_CHUNK: usize = 1024;
-/// Information sets per parallel work item.
-const SET_CHUNK: usize = 256;
-/// Players with at least this many information sets update in parallel.
-const PAR_SETS_MIN: usize = 2048;
 /// Games with at most this many nodes take the lean serial passes (see [`Tree::lean`]).
 const LEAN_MAX_NODES: usize = 1 << 14;
 
@@ -46,6 +40,21 @@ pub struct Sets {
     pub topo: Vec<u32>,
     /// The player's own reach probability of each set this iteration.
     pub own: Vec<f64>,
+}
+
+impl Sets {
+    /// The player's own reach of each of its sets under the strategies in `probs`.
+    pub fn own_reach(&mut self, probs: &[f64]) {
+        for &s in &self.topo {
+            let s = s as usize;
+            self.own[s] = match self.parent_set[s] {
+                u32::MAX => 1.0,
+                parent => {
+                    self.own[parent as usize] * probs[self.base + self.parent_action[s] as usize]
+                }
+            };
+        }
+    }
 }
 
 /// The renumbered tree with its per-node scratch arrays.
@@ -97,6 +106,8 @@ pub struct Tree {
     pub lean: bool,
     /// Whether the last forward pass was lean (the backward pass follows it).
     lean_pass: bool,
+    /// The parallel layout (see [`Split`]); built by [`Tree::prepare_split`].
+    pub split: Option<Split>,
 }
 
 /// Compiles `game`: returns the tree and both players' sets.
@@ -218,6 +229,7 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         prune: true,
         lean: n <= LEAN_MAX_NODES,
         lean_pass: false,
+        split: None,
     };
     (tree, sets)
 }
@@ -427,7 +439,9 @@ impl Shape<'_> {
                 let at = e.id as usize - a;
                 // SAFETY: `check_layout` (run by `compile`) proved every entry of level `l` has
                 // `levels[l] <= id < levels[l + 1]`, and `forward` passes the parents of level
-                // `l` from `a = levels[l]` to `levels[l + 1]` (both arrays when `both`).
+                // `l` from `a = levels[l]` to `levels[l + 1]` (both arrays when `both`); a
+                // region of a split passes its own part of the level, which holds the ids of
+                // all its candidates (checked by `Split::build`).
                 let r = unsafe { *parents.get_unchecked(at) };
                 let r2 = if both {
                     unsafe { *parents2.get_unchecked(at) }
@@ -516,87 +530,10 @@ impl Shape<'_> {
     }
 }
 
-/// Live candidates in `spans`.
-fn span_len(spans: &[Span]) -> usize {
-    spans.iter().map(|&(x, y)| (y - x) as usize).sum()
-}
-
-/// One parallel work item of a level: its candidates and the range `lo..hi` of the next
-/// level it writes (the work items' ranges tile the next level).
-struct Chunk {
-    spans: Vec<Span>,
-    lo: usize,
-    hi: usize,
-}
-
-/// Cuts the candidates `spans` into work items of `NODE_CHUNK` candidates each; the next
-/// level is `b..end`.
-fn chunks(spans: &[Span], inner: &[Inner], b: usize, end: usize) -> Vec<Chunk> {
-    let mut out: Vec<Chunk> = Vec::new();
-    let mut cur = Chunk {
-        spans: Vec::new(),
-        lo: b,
-        hi: end,
-    };
-    let mut size = 0;
-    for &(x, y) in spans {
-        let (mut x, y) = (x as usize, y as usize);
-        while x < y {
-            if size == NODE_CHUNK {
-                let at = inner[x].child as usize;
-                let next = Chunk {
-                    spans: Vec::new(),
-                    lo: at,
-                    hi: end,
-                };
-                let mut done = std::mem::replace(&mut cur, next);
-                done.hi = at;
-                out.push(done);
-                size = 0;
-            }
-            let take = (y - x).min(NODE_CHUNK - size);
-            cur.spans.push((x as u32, (x + take) as u32));
-            size += take;
-            x += take;
-        }
-    }
-    out.push(cur);
-    out
-}
-
-/// Cuts `list` (increasing indices into `inner`) into parallel work items of `NODE_CHUNK`
-/// when it is big enough and `parallel`.
-fn list_chunks(list: &[u32], parallel: bool) -> Option<Vec<&[u32]>> {
-    (parallel && list.len() >= PAR_LIVE_MIN).then(|| list.chunks(NODE_CHUNK).collect())
-}
-
-/// Splits `array` (which starts at absolute index `from`) into consecutive mutable slices,
-/// the k-th covering `starts[k]..starts[k + 1]`.
-fn split_at_starts<'v, T>(array: &'v mut [T], from: usize, starts: &[usize]) -> Vec<&'v mut [T]> {
-    let mut rest = &mut array[starts[0] - from..starts[starts.len() - 1] - from];
-    let mut out = Vec::with_capacity(starts.len() - 1);
-    for w in starts.windows(2) {
-        let (mine, more) = rest.split_at_mut(w[1] - w[0]);
-        out.push(mine);
-        rest = more;
-    }
-    out
-}
-
 impl Tree {
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.value.len()
-    }
-
-    /// Whether any pass could be split over threads: a level of at least `PAR_LIVE_MIN`
-    /// interior nodes or a player with at least `PAR_SETS_MIN` information sets. Without one,
-    /// a thread pool only adds hand-offs.
-    pub fn has_parallel_work(&self, sets: &[Sets; 2]) -> bool {
-        self.inner_levels
-            .windows(2)
-            .any(|w| (w[1] - w[0]) as usize >= PAR_LIVE_MIN)
-            || sets.iter().any(|s| s.action_start.len() > PAR_SETS_MIN)
     }
 
     /// Nodes the last forward pass reached: the root and the children of every computed
@@ -605,18 +542,37 @@ impl Tree {
         self.live
     }
 
+    /// The forward then the backward pass of `pass`, and the own reaches of the players it
+    /// updates (both for `Pass::Both`) in `sets`; over the groups of the split in parallel
+    /// when `parallel` and the tree is split (see [`Tree::prepare_split`]).
+    pub fn evaluate(&mut self, pass: Pass, parallel: bool, sets: &mut [Sets; 2]) {
+        let players = match pass {
+            Pass::Both => 0..2,
+            Pass::Learner(p) => p..p + 1,
+        };
+        if parallel && self.split.as_ref().is_some_and(|s| s.has_groups()) {
+            self.evaluate_split(pass, &mut sets[players]);
+        } else {
+            self.forward(pass);
+            self.backward();
+            for s in &mut sets[players] {
+                s.own_reach(&self.probs);
+            }
+        }
+    }
+
     /// Fills the counterfactual reach of `pass` for every node. With pruning, a node is left
     /// uncomputed when, for every reach the pass computes, the path from the root holds a
     /// probability exactly 0 that multiplies it: that reach is then exactly 0 (and is written
     /// so, as `DEAD`) and the node's value reaches the root only times that 0, so skipping it
     /// leaves regrets, averages and strategies bit-identical.
-    pub fn forward(&mut self, pass: Pass, parallel: bool) {
+    pub fn forward(&mut self, pass: Pass) {
         self.pass = pass;
         self.reach[0] = 1.0;
         if pass == Pass::Both {
             self.reach2[0] = 1.0;
         }
-        self.lean_pass = self.lean && !parallel;
+        self.lean_pass = self.lean;
         if self.lean_pass {
             self.live = match pass {
                 Pass::Both => self.forward_lean::<true>(0),
@@ -658,54 +614,16 @@ impl Tree {
             let cands = &self.cands[i0..i1];
             let mut next = std::mem::take(&mut self.next);
             next.clear();
-            if parallel && span_len(cands) >= PAR_LIVE_MIN {
-                let work = chunks(cands, &self.inner, b, end);
-                let mut starts: Vec<usize> = work.iter().map(|c| c.lo).collect();
-                starts.push(end);
-                let kids = split_at_starts(tail, b, &starts);
-                let kids2 = if pass == Pass::Both {
-                    split_at_starts(tail2, b, &starts)
-                } else {
-                    work.iter().map(|_| &mut [][..]).collect()
-                };
-                let done: Vec<(usize, Vec<u32>, Vec<Span>)> = work
-                    .par_iter()
-                    .zip(kids)
-                    .zip(kids2)
-                    .map(|((c, k), k2)| {
-                        let (mut list, mut out) = (Vec::new(), Vec::new());
-                        let n = shape.forward_step(
-                            pass,
-                            &c.spans,
-                            (a, c.lo, c.hi),
-                            (head, head2),
-                            k,
-                            k2,
-                            &mut list,
-                            &mut out,
-                        );
-                        (n, list, out)
-                    })
-                    .collect();
-                for (n, list, out) in done {
-                    live += n;
-                    self.computed.extend_from_slice(&list);
-                    for (x, y) in out {
-                        emit(&mut next, x, y);
-                    }
-                }
-            } else {
-                live += shape.forward_step(
-                    pass,
-                    cands,
-                    (a, b, end),
-                    (head, head2),
-                    tail,
-                    tail2,
-                    &mut self.computed,
-                    &mut next,
-                );
-            }
+            live += shape.forward_step(
+                pass,
+                cands,
+                (a, b, end),
+                (head, head2),
+                tail,
+                tail2,
+                &mut self.computed,
+                &mut next,
+            );
             self.cands.extend_from_slice(&next);
             self.next = next;
             self.cand_levels.push(self.cands.len() as u32);
@@ -716,7 +634,7 @@ impl Tree {
 
     /// Player 1's expected payoff at every interior node the last forward pass computed,
     /// children first.
-    pub fn backward(&mut self, parallel: bool) {
+    pub fn backward(&mut self) {
         if self.lean_pass {
             self.backward_lean();
             return;
@@ -736,22 +654,7 @@ impl Tree {
             }
             let b = self.levels[l + 1] as usize;
             let (head, kids) = self.value.split_at_mut(b);
-            let kids = &*kids;
-            let Some(parts) = list_chunks(list, parallel) else {
-                shape.backward(inner, list, head, 0, kids, b);
-                continue;
-            };
-            let mut starts: Vec<usize> = parts
-                .iter()
-                .map(|c| inner[c[0] as usize].id as usize)
-                .collect();
-            starts.push(inner[list[list.len() - 1] as usize].id as usize + 1);
-            let outs = split_at_starts(head, 0, &starts);
-            parts
-                .par_iter()
-                .zip(outs)
-                .zip(&starts)
-                .for_each(|((part, out), &lo)| shape.backward(inner, part, out, lo, kids, b));
+            shape.backward(inner, list, head, 0, kids, b);
         }
     }
 
@@ -854,20 +757,6 @@ impl Tree {
                 )
             };
             unsafe { *value.get_unchecked_mut(id) = v };
-        }
-    }
-
-    /// The player's own reach of each of its sets under the current strategy.
-    pub fn own_reach(&self, sets: &mut Sets) {
-        for &s in &sets.topo {
-            let s = s as usize;
-            sets.own[s] = match sets.parent_set[s] {
-                u32::MAX => 1.0,
-                parent => {
-                    sets.own[parent as usize]
-                        * self.probs[sets.base + sets.parent_action[s] as usize]
-                }
-            };
         }
     }
 }
@@ -1074,7 +963,8 @@ pub fn regret_matching(regret: &[f64], last: &[f64], sigma: &mut [f64]) {
     }
 }
 
-/// Runs the set update of player `p` over all its sets, in parallel chunks when asked.
+/// Runs the set update of player `p` over all its sets, serially (the parallel update is
+/// [`Tree::update_split`]).
 pub fn update_player(
     tree: &mut Tree,
     sets: &Sets,
@@ -1082,7 +972,6 @@ pub fn update_player(
     sum: &mut [f64],
     last: &mut [f64],
     f: Factors,
-    parallel: bool,
 ) {
     let p_len = sets.action_start.len() - 1;
     let base = sets.base;
@@ -1096,49 +985,11 @@ pub fn update_player(
         // Simultaneous updates keep player 2's reach apart.
         reach: if f.reach2 { &tree.reach2 } else { reach },
     };
-    if !parallel || p_len < PAR_SETS_MIN {
-        let arrays = ActionArrays {
-            regret,
-            sum,
-            last,
-            sigma,
-        };
-        update_sets(&input, 0, p_len, arrays, f, &mut tree.inst);
-        return;
-    }
-    let chunks: Vec<(usize, usize)> = (0..p_len)
-        .step_by(SET_CHUNK)
-        .map(|x| (x, (x + SET_CHUNK).min(p_len)))
-        .collect();
-    let mut work = Vec::with_capacity(chunks.len());
-    let (mut regret, mut sum, mut last, mut sigma) = (regret, sum, last, sigma);
-    for &(x, y) in &chunks {
-        let len = (sets.action_start[y] - sets.action_start[x]) as usize;
-        let (r, r2) = regret.split_at_mut(len);
-        let (s, s2) = sum.split_at_mut(len);
-        let (g, g2) = sigma.split_at_mut(len);
-        let (l, l2) = if f.predictive {
-            last.split_at_mut(len)
-        } else {
-            (&mut [][..], last)
-        };
-        work.push((
-            x,
-            y,
-            ActionArrays {
-                regret: r,
-                sum: s,
-                last: l,
-                sigma: g,
-            },
-        ));
-        regret = r2;
-        sum = s2;
-        sigma = g2;
-        last = l2;
-    }
-    work.into_par_iter()
-        .for_each_init(Vec::new, |inst, (x, y, arrays)| {
-            update_sets(&input, x, y, arrays, f, inst)
-        });
+    let arrays = ActionArrays {
+        regret,
+        sum,
+        last,
+        sigma,
+    };
+    update_sets(&input, 0, p_len, arrays, f, &mut tree.inst);
 }

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# bluff's CFR on 1 and 2 threads, side by side in one run (see bench/cfr_threads.py):
+# goofspiel 5 cards, liars_dice 1 die 6 sides and a random 1e6-node .efg.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+(cd "$root" && cargo build --release --quiet)
+python3 "$root/bench/cfr_threads.py" "$root/target/release/bluff" "$root/bench/gen_random_efg.py"
