@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Exact LP benchmark: bluff's sequence-form LP (sparse float simplex, exact recompute, exact
 # best-response certificate) against HiGHS's float simplex (highspy) and microlp's (pure Rust,
-# built from bench/microlp) on the same LP, written by `bluff solve --write-mps`, side by side
-# in one run. Creates bench/.venv-highs with highspy.
+# built from bench/microlp) on the same LP, written by an untimed `bluff solve --write-mps`
+# run, side by side in one run. bluff is then timed as a whole process (CPU, one thread, no MPS
+# writing: game and LP build, solve, certificate, process start); HiGHS around its simplex
+# run alone (bench/lp_vs_highs.py says exactly what is timed). Creates bench/.venv-highs with
+# highspy.
 # goofspiel(cards=4) is OpenSpiel's goofspiel(num_cards=4, imp_info=True) with its defaults
 # (points_order=random, returns_type=win_loss), turn-based: 26 773 nodes, 1804 information sets
 # (src/games/goofspiel.rs tests these counts against OpenSpiel 2.0.2).

@@ -1,6 +1,7 @@
 //! Numbers the evaluators work in: `f64` for speed, exact rationals for certificates.
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::fmt::Debug;
@@ -57,6 +58,31 @@ pub fn rat(numer: i64, denom: i64) -> Rational {
 /// The integer `n` as a rational.
 pub fn int(n: i64) -> Rational {
     Rational::from_integer(BigInt::from(n))
+}
+
+/// `values` over a common denominator (the least one when they are reduced): `(d, n)` with
+/// `values[i] = n[i] / d`, `d > 0`.
+pub(crate) fn over_common_denominator(values: &[Rational]) -> (BigInt, Vec<BigInt>) {
+    let mut d = BigInt::one();
+    for v in values {
+        let den = v.denom();
+        if den.is_one() || (&d % den).is_zero() {
+            continue;
+        }
+        let g = d.gcd(den);
+        d = d / g * den;
+    }
+    let n = values
+        .iter()
+        .map(|v| {
+            if v.denom() == &d {
+                v.numer().clone()
+            } else {
+                v.numer() * (&d / v.denom())
+            }
+        })
+        .collect();
+    (d, n)
 }
 
 /// Nearest `f64` to a rational, also for numerators and denominators beyond `f64` range.

@@ -8,7 +8,7 @@ use super::{
     format_path, Game, GameError, Infoset, Interned, Labels, Node, NodeKind, Player, Terminal,
 };
 use crate::fxhash::{FxMap, FxSet};
-use crate::scalar::{Rational, Scalar};
+use crate::scalar::{over_common_denominator, Rational, Scalar};
 use num_traits::{One, Signed, Zero};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -303,8 +303,10 @@ impl GameBuilder {
                     detail: format!("negative probability {p}"),
                 });
             }
-            let sum: Rational = probs.iter().sum();
-            if !sum.is_one() {
+            // Summed over one denominator: a rational sum reduces after every addition.
+            let (d, n) = over_common_denominator(&probs);
+            if n.iter().sum::<num_bigint::BigInt>() != d {
+                let sum: Rational = probs.iter().sum();
                 return Err(GameError::BadChance {
                     path: self.path(node.0),
                     detail: format!("probabilities sum to {sum}, not 1"),

@@ -142,6 +142,10 @@ impl<T> Interned<T> {
     pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
         self.ids.iter().map(|&i| &self.values[i as usize])
     }
+    /// The index of entry `i` into [`Interned::distinct`] (entries with equal ids are equal).
+    pub fn id_at(&self, i: usize) -> u32 {
+        self.ids[i]
+    }
     /// The distinct values.
     pub fn distinct(&self) -> &[T] {
         &self.values

@@ -21,16 +21,20 @@ pub fn one_card_poker(n: usize, ante: i64, bet: i64) -> Result<Game, GameError> 
     let mut b = GameBuilder::new(format!("one-card-poker(n={n},a={ante},b={bet})"), "S", "O");
     let root = b.root();
     let seats = b.chance_uniform(root, vec!["S first", "O first"])?;
+    // Each card's four set labels, made once (not once per deal).
+    let labels: Vec<[String; 4]> = (0..=n)
+        .map(|card| SITUATIONS.map(|situation| format!("{card} {situation}")))
+        .collect();
     for (seat, &seat_node) in seats.iter().enumerate() {
-        let mut labels = Vec::with_capacity(n * (n - 1));
+        let mut deal_labels = Vec::with_capacity(n * (n - 1));
         let mut pairs = Vec::with_capacity(n * (n - 1));
         for s_card in 1..=n {
             for o_card in (1..=n).filter(|&c| c != s_card) {
-                labels.push(format!("S{s_card} O{o_card}"));
+                deal_labels.push(format!("S{s_card} O{o_card}"));
                 pairs.push((s_card, o_card));
             }
         }
-        let deals = b.chance_uniform(seat_node, labels)?;
+        let deals = b.chance_uniform(seat_node, deal_labels)?;
         for (&deal, &(s_card, o_card)) in deals.iter().zip(&pairs) {
             // First player P, second Q, as player indices with their cards.
             let (p, pc, q, qc) = if seat == 0 {
@@ -38,18 +42,20 @@ pub fn one_card_poker(n: usize, ante: i64, bet: i64) -> Result<Game, GameError> 
             } else {
                 (1, o_card, 0, s_card)
             };
-            betting(&mut b, deal, [p, q], [pc, qc], ante, bet)?;
+            betting(&mut b, deal, [p, q], [pc, qc], &labels, ante, bet)?;
         }
     }
     b.build()
 }
 
-/// The betting tree below one deal: `players[0]` acts first holding `cards[0]`.
+/// The betting tree below one deal: `players[0]` acts first holding `cards[0]`; `labels[c]`
+/// are card `c`'s set labels in [`SITUATIONS`] order.
 fn betting(
     b: &mut GameBuilder,
     node: NodeRef,
     players: [usize; 2],
     cards: [usize; 2],
+    labels: &[[String; 4]],
     ante: i64,
     bet: i64,
 ) -> Result<(), GameError> {
@@ -64,18 +70,13 @@ fn betting(
     };
     let showdown = if cards[0] > cards[1] { 0 } else { 1 };
     let [pc, qc] = cards;
-    let open = b.decision(node, p, &format!("{pc} open"), &["check", "bet"])?;
-    let after_check = b.decision(open[0], q, &format!("{qc} check"), &["check", "bet"])?;
+    let open = b.decision(node, p, &labels[pc][0], &["check", "bet"])?;
+    let after_check = b.decision(open[0], q, &labels[qc][1], &["check", "bet"])?;
     b.terminal_labelled(after_check[0], chips_s(showdown, 0), "showdown")?;
-    let check_bet = b.decision(
-        after_check[1],
-        p,
-        &format!("{pc} check-bet"),
-        &["fold", "call"],
-    )?;
+    let check_bet = b.decision(after_check[1], p, &labels[pc][3], &["fold", "call"])?;
     b.terminal_labelled(check_bet[0], chips_s(1, 0), "first player folds")?;
     b.terminal_labelled(check_bet[1], chips_s(showdown, bet), "showdown after call")?;
-    let facing_bet = b.decision(open[1], q, &format!("{qc} bet"), &["fold", "call"])?;
+    let facing_bet = b.decision(open[1], q, &labels[qc][2], &["fold", "call"])?;
     b.terminal_labelled(facing_bet[0], chips_s(0, 0), "second player folds")?;
     b.terminal_labelled(facing_bet[1], chips_s(showdown, bet), "showdown after call")?;
     Ok(())

@@ -543,10 +543,16 @@ impl CfrSolver {
 
     /// The set update of `players` (in one parallel section when `parallel`).
     fn update(&mut self, players: Range<usize>, t: u64, simultaneous: bool, parallel: bool) {
-        let f = [0, 1].map(|p| Factors {
-            reach2: simultaneous && p == 1,
-            ..self.params.factors(t, p)
-        });
+        // The players' factors differ only in sign (computed once: this runs every iteration).
+        let f0 = self.params.factors(t, 0);
+        let f = [
+            f0,
+            Factors {
+                sign: -1.0,
+                reach2: simultaneous,
+                ..f0
+            },
+        ];
         if parallel {
             let state = [
                 &mut self.regret,

@@ -10,3 +10,4 @@ pub mod plan_certificate;
 pub mod polytope;
 pub mod resumable;
 pub mod sequence_form;
+pub(crate) mod terminal_weights;

@@ -5,17 +5,18 @@
 //! play the LP's realization plans exactly (`p(a) * plan(parent) = plan(child)` at every set the
 //! player reaches), so that a player's reach at any node is the plan of its own sequence there.
 //! Both plans are brought to one denominator each, the terminals' chance-weighted payoffs to
-//! another, and the expected value and both best responses are computed by walking the game
-//! tree in integers (no gcd, no recursion). The LP's payoff matrix is not used: the walk reads
-//! the game itself.
+//! another ([`TerminalWeights`], checked against a plain rational sweep in its tests), and the
+//! expected value and both best responses are computed by walking the game tree in integers
+//! (128-bit with every operation checked, big integers when one overflows; no gcd, no
+//! recursion). The LP's payoff matrix is not used: the walk reads the game tree itself.
 
 use crate::eval::ResponseLevels;
 use crate::game::{Game, NodeKind};
-use crate::scalar::Rational;
-use crate::solve::lp::over_common_denominator;
+use crate::scalar::{over_common_denominator, Rational};
+use crate::solve::terminal_weights::TerminalWeights;
 use crate::strategy::ExactProfile;
 use num_bigint::BigInt;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// Exact values of a profile that plays two realization plans.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,83 +87,117 @@ pub fn evaluate(
     }
     let (dy, ny) = scaled.pop().expect("two plans");
     let (dx, nx) = scaled.pop().expect("two plans");
-    // Each node's own sequence per player, chance reach, and the terminals' weights. The
-    // products are left unreduced (positive denominators; only numerators and denominators
-    // are read): a gcd per node cost more than all the rest.
+    let weights = TerminalWeights::new(game);
+    let dw = &weights.denom;
+    // In 128-bit integers with every operation checked, in big integers when one overflows.
+    let [ev, br0, br1] = walk::<i128>(game, &weights, &nx, &ny)
+        .map(|v| v.map(BigInt::from))
+        .or_else(|| walk::<BigInt>(game, &weights, &nx, &ny))
+        .expect("big-integer arithmetic does not overflow");
+    Ok(PlanValues {
+        value: Rational::new(ev, dw * &dx * &dy),
+        best_response_0: Rational::new(br0, dw * &dy),
+        best_response_1: Rational::new(br1, dw * &dx),
+    })
+}
+
+/// The integers of the walk: 128-bit with checked operations (`None` on overflow), or big.
+trait Exact: Sized + Clone + PartialOrd {
+    fn zero() -> Self;
+    fn from_big(b: &BigInt) -> Option<Self>;
+    fn add(&self, o: &Self) -> Option<Self>;
+    fn mul(&self, o: &Self) -> Option<Self>;
+}
+
+impl Exact for i128 {
+    fn zero() -> Self {
+        0
+    }
+    fn from_big(b: &BigInt) -> Option<Self> {
+        b.to_i128()
+    }
+    fn add(&self, o: &Self) -> Option<Self> {
+        self.checked_add(*o)
+    }
+    fn mul(&self, o: &Self) -> Option<Self> {
+        self.checked_mul(*o)
+    }
+}
+
+impl Exact for BigInt {
+    fn zero() -> Self {
+        Zero::zero()
+    }
+    fn from_big(b: &BigInt) -> Option<Self> {
+        Some(b.clone())
+    }
+    fn add(&self, o: &Self) -> Option<Self> {
+        Some(self + o)
+    }
+    fn mul(&self, o: &Self) -> Option<Self> {
+        Some(self * o)
+    }
+}
+
+/// The expected value and both best-response values as integers over `weights.denom` times
+/// the plans' denominators; `None` when `T` overflows.
+fn walk<T: Exact>(
+    game: &Game,
+    weights: &TerminalWeights,
+    nx: &[BigInt],
+    ny: &[BigInt],
+) -> Option<[T; 3]> {
+    let convert = |v: &[BigInt]| v.iter().map(T::from_big).collect::<Option<Vec<T>>>();
+    let (nx, ny) = (convert(nx)?, convert(ny)?);
     let n = game.nodes.len();
-    let mut seq = vec![[0u32; 2]; n];
-    let mut chance = vec![Rational::one(); n];
-    let mut terminals: Vec<usize> = Vec::new();
-    let mut weights: Vec<Rational> = Vec::new();
-    for node in 0..n {
-        let nd = &game.nodes[node];
-        match nd.kind {
-            NodeKind::Terminal { terminal } => {
-                terminals.push(node);
-                let (c, u) = (&chance[node], &game.terminals[terminal as usize].payoff0);
-                weights.push(Rational::new_raw(
-                    c.numer() * u.numer(),
-                    c.denom() * u.denom(),
-                ));
-            }
-            NodeKind::Chance => {
-                for child in nd.children() {
-                    seq[child] = seq[node];
-                    let (c, p) = (&chance[node], &game.chance_prob[child]);
-                    chance[child] = Rational::new_raw(c.numer() * p.numer(), c.denom() * p.denom());
-                }
-            }
-            NodeKind::Decision { player, infoset } => {
-                let set = &game.infosets[player as usize][infoset as usize];
-                for (k, child) in nd.children().enumerate() {
-                    seq[child] = seq[node];
-                    seq[child][player as usize] = (1 + set.action_offset + k) as u32;
-                    chance[child] = chance[node].clone();
-                }
-            }
-        }
-    }
-    let (dw, nw) = over_common_denominator(&weights);
-    let mut weight = vec![BigInt::zero(); n];
-    for (&node, w) in terminals.iter().zip(nw) {
-        weight[node] = w;
-    }
-    let mut ev = BigInt::zero();
-    for &node in &terminals {
-        let [s, t] = seq[node];
-        let (x, y) = (&nx[s as usize], &ny[t as usize]);
-        if !weight[node].is_zero() && !x.is_zero() && !y.is_zero() {
-            ev += &weight[node] * x * y;
-        }
+    // Per terminal node of non-zero weight: its weight and sequences.
+    let mut slot = vec![u32::MAX; n];
+    let mut terms: Vec<(T, [u32; 2])> = Vec::with_capacity(weights.terminals.len());
+    let mut ev = T::zero();
+    for (k, t) in weights.terminals.iter().enumerate() {
+        slot[t.node as usize] = k as u32;
+        let w = T::from_big(&t.weight)?;
+        let [s, q] = t.seq;
+        ev = ev.add(&w.mul(&nx[s as usize])?.mul(&ny[q as usize])?)?;
+        terms.push((w, t.seq));
     }
     // Player 0 best-responds to y (maximises), player 1 to x (minimises player 0's payoff).
-    let br0 = best_response(game, 0, &|node| &weight[node] * &ny[seq[node][1] as usize]);
-    let br1 = best_response(game, 1, &|node| &weight[node] * &nx[seq[node][0] as usize]);
-    Ok(PlanValues {
-        value: Rational::new(ev, &dw * &dx * &dy),
-        best_response_0: Rational::new(br0, &dw * &dy),
-        best_response_1: Rational::new(br1, &dw * &dx),
-    })
+    let terminal = |node: usize, player: usize| -> Option<T> {
+        match slot[node] {
+            u32::MAX => Some(T::zero()),
+            k => {
+                let (w, seq) = &terms[k as usize];
+                let plan = if player == 0 { &ny } else { &nx };
+                w.mul(&plan[seq[1 - player] as usize])
+            }
+        }
+    };
+    let br0 = best_response(game, 0, &|node| terminal(node, 0))?;
+    let br1 = best_response(game, 1, &|node| terminal(node, 1))?;
+    Some([ev, br0, br1])
 }
 
 /// The best-response value of `player` (0 maximises, 1 minimises) given each terminal's
 /// opponent-weighted payoff; without recursion, level by level ([`ResponseLevels`]).
-fn best_response(game: &Game, player: usize, terminal: &dyn Fn(usize) -> BigInt) -> BigInt {
+fn best_response<T: Exact>(
+    game: &Game,
+    player: usize,
+    terminal: &dyn Fn(usize) -> Option<T>,
+) -> Option<T> {
     let levels = ResponseLevels::new(game, player);
     let sets = &game.infosets[player];
     let n = game.nodes.len();
-    let mut value = vec![BigInt::zero(); n];
+    let mut value = vec![T::zero(); n];
     let mut choice = vec![0usize; sets.len()];
     for l in (0..levels.sets.len()).rev() {
         for &id in &levels.sets[l] {
             let set = &sets[id];
-            let mut best: Option<(usize, BigInt)> = None;
+            let mut best: Option<(usize, T)> = None;
             for a in 0..set.actions.len() {
-                let q: BigInt = set
-                    .nodes
-                    .iter()
-                    .map(|&node| &value[game.nodes[node as usize].first_child as usize + a])
-                    .sum();
+                let mut q = T::zero();
+                for &node in &set.nodes {
+                    q = q.add(&value[game.nodes[node as usize].first_child as usize + a])?;
+                }
                 let better = match &best {
                     None => true,
                     Some((_, b)) => (player == 0 && q > *b) || (player == 1 && q < *b),
@@ -177,15 +212,21 @@ fn best_response(game: &Game, player: usize, terminal: &dyn Fn(usize) -> BigInt)
             let node = node as usize;
             let nd = &game.nodes[node];
             value[node] = match nd.kind {
-                NodeKind::Terminal { .. } => terminal(node),
+                NodeKind::Terminal { .. } => terminal(node)?,
                 NodeKind::Decision { player: p, infoset } if p as usize == player => {
                     value[nd.first_child as usize + choice[infoset as usize]].clone()
                 }
-                _ => nd.children().map(|c| &value[c]).sum(),
+                _ => {
+                    let mut sum = T::zero();
+                    for c in nd.children() {
+                        sum = sum.add(&value[c])?;
+                    }
+                    sum
+                }
             };
         }
     }
-    std::mem::take(&mut value[0])
+    Some(value.swap_remove(0))
 }
 
 #[cfg(test)]
@@ -243,6 +284,42 @@ mod tests {
         );
         assert_eq!(v.nash_conv(), e.nash_conv);
         assert!(!v.nash_conv().is_zero());
+    }
+
+    /// Probabilities with 100-digit denominators overflow the 128-bit walk; the big-integer
+    /// walk takes over and still agrees with the rational evaluator, and both walks agree
+    /// where the small one fits.
+    #[test]
+    fn big_plans_fall_back_to_big_integers() {
+        let game = crate::games::load("kuhn").unwrap();
+        let big = BigInt::from(7u8).pow(120u32);
+        let mut profile = Profile::<Rational>::uniform(&game);
+        for pair in profile.probs[0].chunks_mut(2) {
+            pair[0] = Rational::new(BigInt::one(), big.clone());
+            pair[1] = Rational::one() - &pair[0];
+        }
+        let plans = [
+            realization_plan(&game, 0, &profile.probs[0]),
+            realization_plan(&game, 1, &profile.probs[1]),
+        ];
+        let weights = TerminalWeights::new(&game);
+        let (_, nx) = over_common_denominator(&plans[0]);
+        let (_, ny) = over_common_denominator(&plans[1]);
+        assert!(walk::<i128>(&game, &weights, &nx, &ny).is_none());
+        let v = evaluate(&game, &profile, [&plans[0], &plans[1]]).unwrap();
+        let e = exploitability(&game, &profile);
+        assert_eq!(v.value, e.value[0]);
+        assert_eq!(v.best_response_0, e.best_response_value[0]);
+        let uniform = Profile::<Rational>::uniform(&game);
+        let plans = [
+            realization_plan(&game, 0, &uniform.probs[0]),
+            realization_plan(&game, 1, &uniform.probs[1]),
+        ];
+        let (_, nx) = over_common_denominator(&plans[0]);
+        let (_, ny) = over_common_denominator(&plans[1]);
+        let small = walk::<i128>(&game, &weights, &nx, &ny).unwrap();
+        let big = walk::<BigInt>(&game, &weights, &nx, &ny).unwrap();
+        assert_eq!(small.map(BigInt::from), big);
     }
 
     /// A profile that does not play the plans it comes with is refused, not evaluated.

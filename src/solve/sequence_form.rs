@@ -14,17 +14,17 @@
 //! value and both players' strategies. The result is then certified independently: the exact
 //! best responses ([`crate::solve::plan_certificate`], in integers) must give NashConv exactly 0.
 
-use crate::game::{Game, NodeKind};
+use crate::game::Game;
 use crate::scalar::Rational;
 use crate::solve::lp::memory::{self, LpSize};
 use crate::solve::lp::{
     BasisEntry, LinearProgram, LpError, LpStats, Method, Relation, SolveOptions,
 };
 use crate::solve::plan_certificate;
+use crate::solve::terminal_weights::TerminalWeights;
 use crate::strategy::{normalize_exact, ExactProfile, Profile};
 use anyhow::{bail, Context, Result};
 use num_traits::{One, Signed, Zero};
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// An exact equilibrium with its certificate.
@@ -77,38 +77,8 @@ pub fn build_lp(game: &Game) -> SequenceFormLp {
     let n0 = game.num_sequences(0);
     let n1 = game.num_sequences(1);
     let sets1 = &game.infosets[1];
-    // Forward sweep: each node's last sequence per player and its chance reach.
-    let nodes = &game.nodes;
-    let mut seq = vec![[0u32; 2]; nodes.len()];
-    let mut chance = vec![Rational::one(); nodes.len()];
-    let mut payoff: BTreeMap<(u32, u32), Rational> = BTreeMap::new();
-    for node in 0..nodes.len() {
-        let nd = &nodes[node];
-        match nd.kind {
-            NodeKind::Terminal { terminal } => {
-                let v = &chance[node] * &game.terminals[terminal as usize].payoff0;
-                if !v.is_zero() {
-                    let [s, t] = seq[node];
-                    *payoff.entry((t, s)).or_insert_with(Rational::zero) += v;
-                }
-            }
-            NodeKind::Chance => {
-                for child in nd.children() {
-                    seq[child] = seq[node];
-                    chance[child] = &chance[node] * &game.chance_prob[child];
-                }
-            }
-            NodeKind::Decision { player, infoset } => {
-                let set = &game.infosets[player as usize][infoset as usize];
-                for (k, child) in nd.children().enumerate() {
-                    seq[child] = seq[node];
-                    seq[child][player as usize] = (1 + set.action_offset + k) as u32;
-                    chance[child] = chance[node].clone();
-                }
-            }
-        }
-    }
-    payoff.retain(|_, v| !v.is_zero());
+    // `((t, s), A[s][t])`, ascending, zeros left out.
+    let payoff = TerminalWeights::new(game).payoff_matrix();
     let payoff_nonzeros = payoff.len();
     // q_0 is the empty-sequence row of F, q_{1+h} the row of player 1's set h.
     let q = |h: usize| n0 + h;
@@ -155,7 +125,7 @@ pub fn build_lp(game: &Game) -> SequenceFormLp {
 /// against it, tight on one best action per set and the empty sequence, slack elsewhere. It
 /// spares the float simplex its phase 1; it is computed in floats, and the simplex checks it
 /// (a basis that is singular or infeasible there is ignored).
-fn start_basis(game: &Game, payoff: &BTreeMap<(u32, u32), Rational>) -> Vec<BasisEntry> {
+fn start_basis(game: &Game, payoff: &[((u32, u32), Rational)]) -> Vec<BasisEntry> {
     let n0 = game.num_sequences(0);
     let n1 = game.num_sequences(1);
     let q = |h: usize| n0 + h;
@@ -178,8 +148,8 @@ fn start_basis(game: &Game, payoff: &BTreeMap<(u32, u32), Rational>) -> Vec<Basi
     // `value[t]`: player 0's payoff share at player 1's sequence `t` plus the values of the
     // sets `t` leads to.
     let mut value = vec![0.0f64; n1];
-    for (&(t, s), v) in payoff {
-        value[t as usize] += crate::scalar::rational_to_f64(v) * x[s as usize];
+    for ((t, s), v) in payoff {
+        value[*t as usize] += crate::scalar::rational_to_f64(v) * x[*s as usize];
     }
     let mut tight = vec![false; n1];
     let push_q = |entries: &mut Vec<BasisEntry>, var: usize, v: f64| {
@@ -241,24 +211,33 @@ pub fn lp_size_bound(game: &Game) -> LpSize {
     }
 }
 
-/// Checks the estimated memory of solving `game` by `options.method` against the budget,
-/// before anything is built.
-pub fn check_memory(game: &Game, options: &SolveOptions) -> Result<(), LpError> {
+/// The estimated peak bytes of building `game`'s LP and solving it by `method`, with the LP's
+/// size and the method's name: what [`check_memory`] compares with the budget.
+pub fn memory_estimate(game: &Game, method: Method) -> (LpSize, &'static str, u128) {
     let size = lp_size_bound(game);
-    // The program and its standard form both hold the coefficients.
-    let base = 2 * memory::standard_form_bytes(size);
-    match options.method {
-        Method::ExactTableau => options.check(
+    // The program and its standard form both hold the coefficients; building the program
+    // also holds per-node arrays and per-terminal weights ([`TerminalWeights`]).
+    let build = memory::sequence_form_build_bytes(game.nodes.len(), game.num_terminal_nodes());
+    let base = 2 * memory::standard_form_bytes(size) + build;
+    match method {
+        Method::ExactTableau => (
             size,
             "dense exact tableau",
             base + memory::tableau_bytes(size),
         ),
-        Method::FloatThenExact => options.check(
+        Method::FloatThenExact => (
             size,
             "sparse float-guided exact simplex",
             base + memory::guided_bytes(size),
         ),
     }
+}
+
+/// Checks the estimated memory of building and solving `game`'s LP by `options.method`
+/// ([`memory_estimate`]) against the budget, before anything is built.
+pub fn check_memory(game: &Game, options: &SolveOptions) -> Result<(), LpError> {
+    let (size, method, bytes) = memory_estimate(game, options.method);
+    options.check(size, method, bytes)
 }
 
 /// Solves a game exactly with the float-guided exact simplex (see [`solve_exact_with`]).

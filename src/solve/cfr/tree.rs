@@ -45,14 +45,23 @@ pub struct Sets {
 impl Sets {
     /// The player's own reach of each of its sets under the strategies in `probs`.
     pub fn own_reach(&mut self, probs: &[f64]) {
+        let num = *self.action_start.last().expect("sentinel") as usize;
+        let probs = &probs[self.base..self.base + num];
+        let own = self.own.as_mut_ptr();
         for &s in &self.topo {
             let s = s as usize;
-            self.own[s] = match self.parent_set[s] {
-                u32::MAX => 1.0,
-                parent => {
-                    self.own[parent as usize] * probs[self.base + self.parent_action[s] as usize]
-                }
-            };
+            // SAFETY: `check_topo` (run by `compile`) proved every set of `topo` below
+            // `own.len() = parent_set.len() = parent_action.len()`, its parent set (if any)
+            // below that too, and the parent action below the player's `num` actions.
+            unsafe {
+                *own.add(s) = match *self.parent_set.get_unchecked(s) {
+                    u32::MAX => 1.0,
+                    parent => {
+                        *own.add(parent as usize)
+                            * *probs.get_unchecked(*self.parent_action.get_unchecked(s) as usize)
+                    }
+                };
+            }
         }
     }
 }
@@ -79,7 +88,8 @@ pub struct Tree {
     /// Level boundaries in `inner`: level `l`'s interior nodes are
     /// `inner_levels[l]..inner_levels[l + 1]`.
     pub inner_levels: Vec<u32>,
-    /// Nodes the last forward pass reached (see [`Tree::live_nodes`]).
+    /// Nodes the last pruned forward pass reached (see [`Tree::live_nodes`]; a lean pass
+    /// leaves it alone).
     pub live: usize,
     /// Candidates of the last forward pass (interior children of computed nodes), as ranges
     /// of indices into `inner`, level after level.
@@ -203,6 +213,7 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
     let sets = [0, 1].map(|p| compile_sets(game, p, &local, bounds));
     for s in &sets {
         check_sets(s, &child_start);
+        check_topo(s);
     }
     let tree = Tree {
         child_start,
@@ -253,10 +264,18 @@ fn check_layout(inner: &[Inner], inner_levels: &[u32], levels: &[u32], probs: us
     }
 }
 
-/// Checks the facts the set update's unchecked reads rely on: every node of a set is a node
-/// of the tree with exactly the set's number of children.
+/// Checks the facts the set update's unchecked reads rely on: the set ranges of actions and
+/// nodes are nondecreasing and cover `nodes`, and every node of a set is a node of the tree
+/// with exactly the set's number of children.
 fn check_sets(sets: &Sets, child_start: &[u32]) {
     let n = child_start.len() - 1;
+    assert!(sets.action_start.windows(2).all(|w| w[0] <= w[1]));
+    assert!(sets.node_start.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(
+        sets.node_start.last().map(|&e| e as usize),
+        Some(sets.nodes.len())
+    );
+    assert_eq!(sets.node_start.len(), sets.action_start.len());
     for s in 0..sets.action_start.len() - 1 {
         let k = sets.action_start[s + 1] - sets.action_start[s];
         for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
@@ -264,6 +283,25 @@ fn check_sets(sets: &Sets, child_start: &[u32]) {
             assert!(h < n && child_start[h + 1] - child_start[h] == k);
             assert!(child_start[h + 1] as usize <= n);
         }
+    }
+}
+
+/// Checks the facts [`Sets::own_reach`]'s unchecked reads rely on: `topo` lists every set
+/// once, each set's parent set comes before it, and each parent action is one of the player's
+/// actions.
+fn check_topo(sets: &Sets) {
+    let n = sets.own.len();
+    assert!(sets.topo.len() == n && sets.parent_set.len() == n && sets.parent_action.len() == n);
+    let num = *sets.action_start.last().expect("sentinel");
+    let mut seen = vec![false; n];
+    for &s in &sets.topo {
+        let s = s as usize;
+        assert!(!seen[s]);
+        if sets.parent_set[s] != u32::MAX {
+            assert!(seen[sets.parent_set[s] as usize]);
+            assert!(sets.parent_action[s] < num);
+        }
+        seen[s] = true;
     }
 }
 
@@ -539,7 +577,29 @@ impl Tree {
     /// Nodes the last forward pass reached: the root and the children of every computed
     /// node (all nodes without pruning; the root before any pass).
     pub fn live_nodes(&self) -> usize {
-        self.live
+        if self.lean_pass {
+            self.lean_live()
+        } else {
+            self.live
+        }
+    }
+
+    /// [`Tree::live_nodes`] after a lean pass, counted from the reaches it left (a node's
+    /// children were reached unless every reach the pass computed is dead there): counted on
+    /// demand rather than in the pass, which runs every iteration.
+    fn lean_live(&self) -> usize {
+        if !self.prune {
+            return self.len();
+        }
+        let both = self.pass == Pass::Both;
+        let mut live = 1;
+        for e in &self.inner[..self.inner.len() - 1] {
+            let id = e.id as usize;
+            if !(dead(self.reach[id]) && (!both || dead(self.reach2[id]))) {
+                live += (e.end - e.child) as usize;
+            }
+        }
+        live
     }
 
     /// The forward then the backward pass of `pass`, and the own reaches of the players it
@@ -574,10 +634,10 @@ impl Tree {
         }
         self.lean_pass = self.lean;
         if self.lean_pass {
-            self.live = match pass {
+            match pass {
                 Pass::Both => self.forward_lean::<true>(0),
                 Pass::Learner(p) => self.forward_lean::<false>(p),
-            };
+            }
             return;
         }
         let shape = Shape {
@@ -661,75 +721,63 @@ impl Tree {
     /// The lean forward pass (see [`Tree::lean`]): every interior node in breadth-first
     /// order, parents before children, with the arithmetic of [`Shape::forward_step`]; a
     /// dead parent gives dead children as the pruned pass writes them. `BOTH` = both
-    /// players' reaches, else the reach of `learner`. Returns the nodes the pruned pass
-    /// would have reached (all without pruning).
-    fn forward_lean<const BOTH: bool>(&mut self, learner: usize) -> usize {
+    /// players' reaches, else the reach of `learner` (see [`Tree::lean_live`] for the nodes
+    /// reached). Two and three children (every node of the poker games) run unrolled, by
+    /// owner, through raw pointers.
+    fn forward_lean<const BOTH: bool>(&mut self, learner: usize) {
         let n = self.value.len();
         let inner = &self.inner[..self.inner.len() - 1];
-        let (reach, reach2) = (&mut self.reach[..], &mut self.reach2[..]);
-        assert!(reach.len() == n && (!BOTH || reach2.len() == n));
-        let probs = &self.probs[..];
-        let bounds = self.bounds;
-        let mut live = 1;
+        assert!(self.reach.len() == n && (!BOTH || self.reach2.len() == n));
+        let reach = self.reach.as_mut_ptr();
+        let reach2 = if BOTH {
+            self.reach2.as_mut_ptr()
+        } else {
+            reach
+        };
+        let probs = self.probs.as_ptr();
+        let [b0, b1] = self.bounds;
         for e in inner {
-            let (id, s, t, off) = (
+            let (id, s, k, off) = (
                 e.id as usize,
                 e.child as usize,
-                e.end as usize,
+                (e.end - e.child) as usize,
                 e.off as usize,
             );
+            let owner = (e.off >= b0) as usize + (e.off >= b1) as usize;
             // SAFETY: `check_layout` (run by `compile`) proved `id < child < end <= n` for
             // every non-sentinel entry and `off + (end - child) <= probs.len()`; `reach` and
-            // (when `BOTH`) `reach2` have `n` entries (asserted above).
-            let (r, q) = unsafe {
-                (
-                    *reach.get_unchecked(id),
-                    probs.get_unchecked(off..off + (t - s)),
-                )
-            };
-            let k1 = unsafe { reach.get_unchecked_mut(s..t) };
-            let owner = if e.off < bounds[0] {
-                0
-            } else if e.off < bounds[1] {
-                1
-            } else {
-                2
-            };
-            if BOTH {
-                let r2 = unsafe { *reach2.get_unchecked(id) };
-                let k2 = unsafe { reach2.get_unchecked_mut(s..t) };
-                if !(dead(r) && dead(r2)) {
-                    live += t - s;
-                }
-                match owner {
-                    0 => {
-                        k1.fill(r);
-                        scale(r2, q, k2);
+            // (when `BOTH`) `reach2` have `n` entries (asserted above). A parent is never
+            // among its own children, so the reads and writes do not overlap.
+            unsafe {
+                let q = probs.add(off);
+                let r = *reach.add(id);
+                let k1 = reach.add(s);
+                if BOTH {
+                    let r2 = *reach2.add(id);
+                    let k2 = reach2.add(s);
+                    match (owner, k) {
+                        (0, 2) => spread_both::<2, true, false>(r, r2, q, k1, k2, 2),
+                        (1, 2) => spread_both::<2, false, true>(r, r2, q, k1, k2, 2),
+                        (_, 2) => spread_both::<2, false, false>(r, r2, q, k1, k2, 2),
+                        (0, 3) => spread_both::<3, true, false>(r, r2, q, k1, k2, 3),
+                        (1, 3) => spread_both::<3, false, true>(r, r2, q, k1, k2, 3),
+                        (_, 3) => spread_both::<3, false, false>(r, r2, q, k1, k2, 3),
+                        (0, _) => spread_both::<0, true, false>(r, r2, q, k1, k2, k),
+                        (1, _) => spread_both::<0, false, true>(r, r2, q, k1, k2, k),
+                        _ => spread_both::<0, false, false>(r, r2, q, k1, k2, k),
                     }
-                    1 => {
-                        scale(r, q, k1);
-                        k2.fill(r2);
-                    }
-                    _ => {
-                        scale(r, q, k1);
-                        scale(r2, q, k2);
-                    }
-                }
-            } else {
-                if !dead(r) {
-                    live += t - s;
-                }
-                if owner == learner {
-                    k1.fill(r);
                 } else {
-                    scale(r, q, k1);
+                    let mine = owner == learner;
+                    match (mine, k) {
+                        (true, 2) => spread::<2, true>(r, q, k1, 2),
+                        (false, 2) => spread::<2, false>(r, q, k1, 2),
+                        (true, 3) => spread::<3, true>(r, q, k1, 3),
+                        (false, 3) => spread::<3, false>(r, q, k1, 3),
+                        (true, _) => spread::<0, true>(r, q, k1, k),
+                        (false, _) => spread::<0, false>(r, q, k1, k),
+                    }
                 }
             }
-        }
-        if self.prune {
-            live
-        } else {
-            n
         }
     }
 
@@ -738,25 +786,30 @@ impl Tree {
     fn backward_lean(&mut self) {
         let n = self.value.len();
         let inner = &self.inner[..self.inner.len() - 1];
-        let value = &mut self.value[..];
-        assert!(value.len() == n);
-        let probs = &self.probs[..];
+        assert!(self.value.len() == n);
+        let value = self.value.as_mut_ptr();
+        let probs = self.probs.as_ptr();
         for e in inner.iter().rev() {
-            let (id, s, t, off) = (
+            let (id, s, k, off) = (
                 e.id as usize,
                 e.child as usize,
-                e.end as usize,
+                (e.end - e.child) as usize,
                 e.off as usize,
             );
             // SAFETY: as in `forward_lean`: `id < child < end <= n = value.len()` and
             // `off + (end - child) <= probs.len()`.
-            let v = unsafe {
-                dot(
-                    probs.get_unchecked(off..off + (t - s)),
-                    value.get_unchecked(s..t),
-                )
-            };
-            unsafe { *value.get_unchecked_mut(id) = v };
+            unsafe {
+                let (q, u) = (probs.add(off), value.add(s));
+                // The operations of `dot`, unrolled for two and three children.
+                *value.add(id) = match k {
+                    2 => 0.0 + *q * *u + *q.add(1) * *u.add(1),
+                    3 => 0.0 + *q * *u + *q.add(1) * *u.add(1) + *q.add(2) * *u.add(2),
+                    _ => dot(
+                        std::slice::from_raw_parts(q, k),
+                        std::slice::from_raw_parts(u, k),
+                    ),
+                };
+            }
         }
     }
 }
@@ -774,6 +827,80 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
             }
             s
         }
+    }
+}
+
+/// A child's reach below a node whose probability `q` multiplies the parent's reach `r`:
+/// `DEAD` where `q` is exactly 0 (as [`scale`]).
+#[inline(always)]
+fn scaled(r: f64, q: f64) -> f64 {
+    if q == 0.0 {
+        DEAD
+    } else {
+        r * q
+    }
+}
+
+/// The children's reaches `k1[..k]` (with `K` > 0, `k` = `K`) below a node of reach `r`
+/// whose probabilities are `q[..k]`: `r` itself when `MINE` (the reach's own player acts
+/// here), else scaled by each probability. The operations of [`Shape::forward_step`].
+///
+/// # Safety
+/// `q` must be readable and `k1` writable for `k` values, not overlapping.
+#[inline(always)]
+unsafe fn spread<const K: usize, const MINE: bool>(r: f64, q: *const f64, k1: *mut f64, k: usize) {
+    if K == 2 {
+        // All loads before the stores: the two lanes then pair up.
+        let (q0, q1) = (*q, *q.add(1));
+        let out = if MINE {
+            [r, r]
+        } else {
+            [scaled(r, q0), scaled(r, q1)]
+        };
+        (k1 as *mut [f64; 2]).write_unaligned(out);
+        return;
+    }
+    let k = if K > 0 { K } else { k };
+    for i in 0..k {
+        *k1.add(i) = if MINE { r } else { scaled(r, *q.add(i)) };
+    }
+}
+
+/// [`spread`] for both players' reaches at once (simultaneous updates): `MINE1` = player 1
+/// acts here, `MINE2` = player 2 does (neither: chance).
+///
+/// # Safety
+/// As [`spread`], for `k1` and `k2`.
+#[inline(always)]
+unsafe fn spread_both<const K: usize, const MINE1: bool, const MINE2: bool>(
+    r: f64,
+    r2: f64,
+    q: *const f64,
+    k1: *mut f64,
+    k2: *mut f64,
+    k: usize,
+) {
+    if K == 2 {
+        let (q0, q1) = (*q, *q.add(1));
+        let out1 = if MINE1 {
+            [r, r]
+        } else {
+            [scaled(r, q0), scaled(r, q1)]
+        };
+        let out2 = if MINE2 {
+            [r2, r2]
+        } else {
+            [scaled(r2, q0), scaled(r2, q1)]
+        };
+        (k1 as *mut [f64; 2]).write_unaligned(out1);
+        (k2 as *mut [f64; 2]).write_unaligned(out2);
+        return;
+    }
+    let k = if K > 0 { K } else { k };
+    for i in 0..k {
+        let qi = *q.add(i);
+        *k1.add(i) = if MINE1 { r } else { scaled(r, qi) };
+        *k2.add(i) = if MINE2 { r2 } else { scaled(r2, qi) };
     }
 }
 
@@ -847,97 +974,204 @@ fn update_sets_with<const PLAIN: bool>(
 ) {
     let sets = input.sets;
     let starts = &sets.action_start[x..=y];
+    let node_starts = &sets.node_start[x..=y];
+    let own = &sets.own[x..y];
     let first = starts[0] as usize;
-    let width = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0) as usize;
-    if inst.len() < width {
-        inst.resize(width, 0.0);
+    let len = starts[y - x] as usize - first;
+    let ActionArrays {
+        regret,
+        sum,
+        last,
+        sigma,
+    } = arrays;
+    assert!(
+        input.reach.len() == input.value.len()
+            && input.child_start.len() == input.value.len() + 1
+            && regret.len() == len
+            && sum.len() == len
+            && sigma.len() == len
+            && (!f.predictive || last.len() == len)
+    );
+    for j in 0..y - x {
+        // SAFETY: `check_sets` (run by `compile`) proved `action_start` and `node_start`
+        // nondecreasing with `node_start` ending at `nodes.len()`, so `a0 <= a1 <= len` (the
+        // arrays' length, asserted above) and the node range lies inside `nodes`.
+        let (set, nodes) = unsafe {
+            let (a0, a1) = (
+                *starts.get_unchecked(j) as usize - first,
+                *starts.get_unchecked(j + 1) as usize - first,
+            );
+            let nodes = sets.nodes.get_unchecked(
+                *node_starts.get_unchecked(j) as usize..*node_starts.get_unchecked(j + 1) as usize,
+            );
+            let set = ActionArrays {
+                regret: regret.get_unchecked_mut(a0..a1),
+                sum: sum.get_unchecked_mut(a0..a1),
+                last: if f.predictive {
+                    last.get_unchecked_mut(a0..a1)
+                } else {
+                    &mut []
+                },
+                sigma: sigma.get_unchecked_mut(a0..a1),
+            };
+            (set, nodes)
+        };
+        let own = own[j];
+        // Two and three actions (every set of the poker games) run unrolled.
+        match set.regret.len() {
+            2 => update_set::<PLAIN, 2>(input, nodes, own, set, f, &mut []),
+            3 => update_set::<PLAIN, 3>(input, nodes, own, set, f, &mut []),
+            k => {
+                if inst.len() < k {
+                    inst.resize(k, 0.0);
+                }
+                update_set::<PLAIN, 0>(input, nodes, own, set, f, inst)
+            }
+        }
     }
-    let (value, reach, child_start) = (input.value, input.reach, input.child_start);
-    assert!(reach.len() == value.len() && child_start.len() == value.len() + 1);
-    for (s, w) in (x..y).zip(starts.windows(2)) {
-        let (a0, a1) = (w[0] as usize - first, w[1] as usize - first);
-        let k = a1 - a0;
-        let inst = &mut inst[..k];
+}
+
+/// The update of one information set with nodes `nodes`, own reach `own` and its actions'
+/// `arrays`; `K` = its number of actions (0 = any, with `scratch` for the instantaneous
+/// regrets).
+#[inline(always)]
+fn update_set<const PLAIN: bool, const K: usize>(
+    input: &SetInputs,
+    nodes: &[u32],
+    own: f64,
+    arrays: ActionArrays,
+    f: Factors,
+    scratch: &mut [f64],
+) {
+    if PLAIN && K == 2 {
+        return update_pair(input, nodes, own, arrays, f.sign);
+    }
+    let k = if K > 0 { K } else { arrays.regret.len() };
+    let mut local = [0.0f64; 3];
+    let inst: &mut [f64] = if K > 0 {
+        &mut local[..k]
+    } else {
+        let inst = &mut scratch[..k];
         for r in inst.iter_mut() {
             *r = 0.0;
         }
-        for &h in &sets.nodes[sets.node_start[s] as usize..sets.node_start[s + 1] as usize] {
-            let h = h as usize;
-            // SAFETY: `check_sets` (run by `compile`) proved every node `h` of a set is below
-            // `n = value.len() = reach.len()` and has exactly the set's `k` children
-            // `child_start[h]..child_start[h] + k`, all below `n`.
-            let q = unsafe { *reach.get_unchecked(h) };
-            if q == 0.0 {
-                continue;
-            }
-            let (v, c) = unsafe {
-                (
-                    *value.get_unchecked(h),
-                    *child_start.get_unchecked(h) as usize,
-                )
-            };
-            let kids = unsafe { value.get_unchecked(c..c + k) };
-            for (r, u) in inst.iter_mut().zip(kids) {
-                *r += q * (u - v);
-            }
+        inst
+    };
+    let (value, reach, child_start) = (input.value, input.reach, input.child_start);
+    for &h in nodes {
+        let h = h as usize;
+        // SAFETY: `check_sets` (run by `compile`) proved every node `h` of a set is below
+        // `n = value.len() = reach.len()` (asserted by the caller) and has exactly the set's
+        // `k` children `child_start[h]..child_start[h] + k`, all below `n`.
+        let q = unsafe { *reach.get_unchecked(h) };
+        if q == 0.0 {
+            continue;
         }
-        let own = sets.own[s];
-        let regret = &mut arrays.regret[a0..a1];
-        let sum = &mut arrays.sum[a0..a1];
-        let sigma = &mut arrays.sigma[a0..a1];
-        // Regret matching fused in: the positive parts and their sum in action order, as
-        // `regret_matching` computes them.
-        let mut total = 0.0;
-        if PLAIN {
-            for (((r, g), m), &i) in regret
-                .iter_mut()
-                .zip(sum.iter_mut())
-                .zip(sigma.iter_mut())
-                .zip(&*inst)
-            {
-                let nr = *r + f.sign * i;
-                *r = nr;
-                *g += own * *m;
-                let p = (nr + 0.0).max(0.0);
-                *m = p;
-                total += p;
-            }
-        } else {
-            let last: &mut [f64] = if f.predictive {
-                &mut arrays.last[a0..a1]
-            } else {
-                &mut []
-            };
-            for a in 0..k {
-                let i = f.sign * inst[a];
-                let mut r = regret[a] + i;
-                r *= if r > 0.0 { f.positive } else { f.negative };
-                if f.floor && r < 0.0 {
-                    r = 0.0;
-                }
-                regret[a] = r;
-                sum[a] = sum[a] * f.average + own * sigma[a];
-                let p = if f.predictive {
-                    last[a] = i;
-                    (r + i).max(0.0)
-                } else {
-                    (r + 0.0).max(0.0)
-                };
-                sigma[a] = p;
-                total += p;
-            }
-        }
-        if total > 0.0 {
-            for m in sigma.iter_mut() {
-                *m /= total;
-            }
-        } else {
-            let u = 1.0 / k as f64;
-            for m in sigma.iter_mut() {
-                *m = u;
-            }
+        let (v, c) = unsafe {
+            (
+                *value.get_unchecked(h),
+                *child_start.get_unchecked(h) as usize,
+            )
+        };
+        let kids = unsafe { value.get_unchecked(c..c + k) };
+        for (r, u) in inst.iter_mut().zip(kids) {
+            *r += q * (u - v);
         }
     }
+    let regret = &mut arrays.regret[..k];
+    let sum = &mut arrays.sum[..k];
+    let sigma = &mut arrays.sigma[..k];
+    // Regret matching fused in: the positive parts and their sum in action order, as
+    // `regret_matching` computes them.
+    let mut total = 0.0;
+    if PLAIN {
+        for (((r, g), m), &i) in regret
+            .iter_mut()
+            .zip(sum.iter_mut())
+            .zip(sigma.iter_mut())
+            .zip(&*inst)
+        {
+            let nr = *r + f.sign * i;
+            *r = nr;
+            *g += own * *m;
+            let p = (nr + 0.0).max(0.0);
+            *m = p;
+            total += p;
+        }
+    } else {
+        let last = arrays.last;
+        for a in 0..k {
+            let i = f.sign * inst[a];
+            let mut r = regret[a] + i;
+            r *= if r > 0.0 { f.positive } else { f.negative };
+            if f.floor && r < 0.0 {
+                r = 0.0;
+            }
+            regret[a] = r;
+            sum[a] = sum[a] * f.average + own * sigma[a];
+            let p = if f.predictive {
+                last[a] = i;
+                (r + i).max(0.0)
+            } else {
+                (r + 0.0).max(0.0)
+            };
+            sigma[a] = p;
+            total += p;
+        }
+    }
+    if total > 0.0 {
+        for m in sigma.iter_mut() {
+            *m /= total;
+        }
+    } else {
+        let u = 1.0 / k as f64;
+        for m in sigma.iter_mut() {
+            *m = u;
+        }
+    }
+}
+
+/// [`update_set`] of a two-action set with vanilla factors, written lane by lane (all loads
+/// before the stores) so that the two actions pair up in vector registers; the same
+/// operations on each action.
+#[inline(always)]
+fn update_pair(input: &SetInputs, nodes: &[u32], own: f64, arrays: ActionArrays, sign: f64) {
+    let (value, reach, child_start) = (input.value, input.reach, input.child_start);
+    let mut inst = [0.0f64; 2];
+    for &h in nodes {
+        let h = h as usize;
+        // SAFETY: as in `update_set`: `h < n` and its two children `c, c + 1` are below `n`.
+        let q = unsafe { *reach.get_unchecked(h) };
+        if q == 0.0 {
+            continue;
+        }
+        let (v, u) = unsafe {
+            let c = *child_start.get_unchecked(h) as usize;
+            (
+                *value.get_unchecked(h),
+                [*value.get_unchecked(c), *value.get_unchecked(c + 1)],
+            )
+        };
+        inst = [inst[0] + q * (u[0] - v), inst[1] + q * (u[1] - v)];
+    }
+    let (regret, sum, sigma) = (
+        &mut arrays.regret[..2],
+        &mut arrays.sum[..2],
+        &mut arrays.sigma[..2],
+    );
+    let m = [sigma[0], sigma[1]];
+    let r = [regret[0] + sign * inst[0], regret[1] + sign * inst[1]];
+    let g = [sum[0] + own * m[0], sum[1] + own * m[1]];
+    let p = [(r[0] + 0.0).max(0.0), (r[1] + 0.0).max(0.0)];
+    let total = 0.0 + p[0] + p[1];
+    let next = if total > 0.0 {
+        [p[0] / total, p[1] / total]
+    } else {
+        [0.5, 0.5]
+    };
+    regret.copy_from_slice(&r);
+    sum.copy_from_slice(&g);
+    sigma.copy_from_slice(&next);
 }
 
 /// Regret matching on `regret + last` (last empty = 0): proportional to the positive parts,

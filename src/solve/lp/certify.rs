@@ -8,35 +8,10 @@
 //! coefficients do not fit in `i64` are checked in rationals instead.
 
 use super::{LinearProgram, LpError, LpSolution, Relation};
-use crate::scalar::Rational;
+use crate::scalar::{over_common_denominator, Rational};
 use num_bigint::BigInt;
 use num_integer::Integer;
-use num_traits::{One, Signed, ToPrimitive, Zero};
-
-/// `values` over a common denominator (the least one when they are reduced): `(d, n)` with
-/// `values[i] = n[i] / d`, `d > 0`.
-pub(crate) fn over_common_denominator(values: &[Rational]) -> (BigInt, Vec<BigInt>) {
-    let mut d = BigInt::one();
-    for v in values {
-        let den = v.denom();
-        if den.is_one() || (&d % den).is_zero() {
-            continue;
-        }
-        let g = d.gcd(den);
-        d = d / g * den;
-    }
-    let n = values
-        .iter()
-        .map(|v| {
-            if v.denom() == &d {
-                v.numer().clone()
-            } else {
-                v.numer() * (&d / v.denom())
-            }
-        })
-        .collect();
-    (d, n)
-}
+use num_traits::{Signed, ToPrimitive, Zero};
 
 /// Rationals as small integers over one scale: `(s, k)` with `values[i] * s = k[i]`, or `None`
 /// when the scale or a scaled value does not fit in 64 bits.

@@ -43,6 +43,14 @@ pub fn guided_bytes(size: LpSize) -> u128 {
     float + exact
 }
 
+/// Estimated peak bytes of the sequence-form LP build beyond the program itself: per node a
+/// chance-reach id and both sequences (12 bytes), per terminal its weight as a big integer
+/// with node and sequences, a sort cell, and a payoff entry before it moves into the program.
+pub fn sequence_form_build_bytes(nodes: usize, terminals: usize) -> u128 {
+    let (nodes, terminals) = (nodes as u128, terminals as u128);
+    nodes * 12 + terminals * (12 + 48 + 32 + 16 + 8 + RATIONAL_BYTES)
+}
+
 /// Estimated bytes of the standard form itself (the program's rational coefficients).
 pub fn standard_form_bytes(size: LpSize) -> u128 {
     let (m, n, nz) = (size.rows as u128, size.cols as u128, size.nonzeros as u128);

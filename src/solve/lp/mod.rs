@@ -20,7 +20,6 @@
 //! feasibility, equal objectives) exactly before it is returned ([`certify`]).
 
 mod certify;
-pub(crate) use certify::over_common_denominator;
 pub(crate) mod guided;
 pub mod lu;
 pub mod memory;
@@ -33,7 +32,6 @@ mod tableau;
 
 use crate::scalar::Rational;
 use num_traits::{Signed, Zero};
-use std::collections::BTreeMap;
 use thiserror::Error;
 
 /// The sense of a constraint row.
@@ -300,14 +298,27 @@ impl LinearProgram {
         rhs: Rational,
     ) -> usize {
         let id = self.rows.len();
-        let mut merged: BTreeMap<usize, Rational> = BTreeMap::new();
+        let mut coeffs = coeffs;
+        if let Some(&(var, _)) = coeffs.iter().find(|(v, _)| *v >= self.num_vars) {
+            self.check_var(var, || format!("constraint row {id}"));
+            coeffs.retain(|(v, _)| *v < self.num_vars);
+        }
+        // Sorted by variable with repeats summed (a stable sort keeps their order); a rational
+        // sum only where a variable repeats.
+        coeffs.sort_by_key(|&(v, _)| v);
+        let mut merged: Vec<(usize, Rational)> = Vec::with_capacity(coeffs.len());
         for (var, c) in coeffs {
-            if self.check_var(var, || format!("constraint row {id}")) {
-                *merged.entry(var).or_insert_with(Rational::zero) += c;
+            match merged.last_mut() {
+                Some((last, sum)) if *last == var => *sum += c,
+                _ => merged.push((var, c)),
             }
         }
-        let coeffs = merged.into_iter().filter(|(_, c)| !c.is_zero()).collect();
-        self.rows.push(Row { coeffs, rel, rhs });
+        merged.retain(|(_, c)| !c.is_zero());
+        self.rows.push(Row {
+            coeffs: merged,
+            rel,
+            rhs,
+        });
         id
     }
 
