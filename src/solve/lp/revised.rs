@@ -3,7 +3,9 @@
 //!
 //! The basis is kept as a sparse LU ([`super::sparse_lu`]) with product-form updates and
 //! periodic refactorisation, so memory is proportional to the non-zeros of the constraint
-//! matrix and of the factors, never rows x columns. Pricing is Devex (Forrest and Goldfarb's
+//! matrix and of the factors, never rows x columns. The entering column and the pivot row of
+//! `B^{-1}` are kept with lists of their non-zeros (hypersparse FTRAN/BTRAN), so the ratio
+//! test, the basic-value update and the row-wise pivot row touch only those. Pricing is Devex (Forrest and Goldfarb's
 //! approximate steepest edge) over reduced costs updated from the pivot row; the ratio test is
 //! Harris's two-pass test; the right-hand sides get a small deterministic perturbation against
 //! the heavy degeneracy of game LPs. Phase 1 minimises the sum of artificial variables on rows
@@ -74,9 +76,12 @@ struct Simplex<'a> {
     /// Dense scratch for the pivot row, indexed by column, and its touched columns.
     row_buf: Vec<f64>,
     touched: Vec<usize>,
-    /// Reused work vectors (row of `B^{-1}`, entering column).
+    /// Row of `B^{-1}` and entering column `B^{-1} a_q`, each with the list of its non-zeros
+    /// (the vectors are zero elsewhere; FTRAN/BTRAN of game-LP columns are hypersparse).
     rho: Vec<f64>,
+    rho_idx: Vec<usize>,
     alpha: Vec<f64>,
+    alpha_idx: Vec<usize>,
     /// The next pivot is a dual simplex pivot.
     dual_step: bool,
     /// Reduced costs above this price a column in (tightened for the final clean-up).
@@ -140,12 +145,15 @@ impl<'a> Simplex<'a> {
             self.row_buf[j] = 0.0;
         }
         self.touched.clear();
-        let mut rho = std::mem::take(&mut self.rho);
-        rho.clear();
-        rho.resize(self.m, 0.0);
-        rho[p] = 1.0;
-        self.lu.btran(&mut rho);
-        for (i, &r) in rho.iter().enumerate() {
+        for &i in &self.rho_idx {
+            self.rho[i] = 0.0;
+        }
+        self.rho_idx.clear();
+        self.rho[p] = 1.0;
+        self.rho_idx.push(p);
+        self.lu.btran_sparse(&mut self.rho, &mut self.rho_idx);
+        for &i in &self.rho_idx {
+            let r = self.rho[i];
             if r.abs() < 1e-13 {
                 continue;
             }
@@ -160,12 +168,11 @@ impl<'a> Simplex<'a> {
                 }
             }
         }
-        self.rho = rho;
     }
 
-    /// Basis position `p` leaves, column `q` (with FTRAN column `alpha`) enters.
-    fn pivot(&mut self, p: usize, q: usize, alpha: &[f64], update_weights: bool) -> bool {
-        let ap = alpha[p];
+    /// Basis position `p` leaves, column `q` (with FTRAN column `self.alpha`) enters.
+    fn pivot(&mut self, p: usize, q: usize, update_weights: bool) -> bool {
+        let ap = self.alpha[p];
         self.pivot_row(p);
         let theta_d = self.d[q] / ap;
         let wq = self.weight[q];
@@ -203,12 +210,12 @@ impl<'a> Simplex<'a> {
             xp.max(0.0) / ap
         };
         if theta != 0.0 {
-            for (x, a) in self.xb.iter_mut().zip(alpha) {
-                *x -= theta * a;
+            for &i in &self.alpha_idx {
+                self.xb[i] -= theta * self.alpha[i];
             }
         }
         self.xb[p] = theta;
-        self.lu.update(p, alpha);
+        self.lu.update_sparse(p, &self.alpha, &self.alpha_idx);
         self.pos[leaving] = usize::MAX;
         self.pos[q] = p;
         self.basis[p] = q;
@@ -269,30 +276,30 @@ impl<'a> Simplex<'a> {
                 }
             }
             let q = q.expect("the Harris pass keeps the minimum-ratio column");
-            let alpha = self.ftran_column(q);
-            let ok = alpha[p].abs() > PIVOT_TOL && {
+            self.ftran_column(q);
+            let ok = self.alpha[p].abs() > PIVOT_TOL && {
                 self.dual_step = true;
-                let ok = self.pivot(p, q, &alpha, false);
+                let ok = self.pivot(p, q, false);
                 self.dual_step = false;
                 ok
             };
-            self.alpha = alpha;
             if !ok {
                 return Step::Singular;
             }
         }
     }
 
-    /// B^-1 times column `q`, in the reused `alpha` buffer (hand it back to `self.alpha`).
-    fn ftran_column(&mut self, q: usize) -> Vec<f64> {
-        let mut alpha = std::mem::take(&mut self.alpha);
-        alpha.clear();
-        alpha.resize(self.m, 0.0);
-        for &(i, v) in &self.a.cols[q] {
-            alpha[i] = v;
+    /// B^-1 times column `q`, into `alpha` and `alpha_idx`.
+    fn ftran_column(&mut self, q: usize) {
+        for &i in &self.alpha_idx {
+            self.alpha[i] = 0.0;
         }
-        self.lu.ftran(&mut alpha);
-        alpha
+        self.alpha_idx.clear();
+        for &(i, v) in &self.a.cols[q] {
+            self.alpha[i] = v;
+            self.alpha_idx.push(i);
+        }
+        self.lu.ftran_sparse(&mut self.alpha, &mut self.alpha_idx);
     }
 
     /// Primal simplex over columns `< allowed` until optimal, unbounded or out of pivots.
@@ -320,15 +327,15 @@ impl<'a> Simplex<'a> {
             let Some(q) = entering else {
                 return Step::Optimal;
             };
-            let alpha = self.ftran_column(q);
+            self.ftran_column(q);
             let mut theta = f64::INFINITY;
-            for (x, &a) in self.xb.iter().zip(&alpha) {
+            for &i in &self.alpha_idx {
+                let a = self.alpha[i];
                 if a > PIVOT_TOL {
-                    theta = theta.min((x.max(0.0) + PIVOT_TOL) / a);
+                    theta = theta.min((self.xb[i].max(0.0) + PIVOT_TOL) / a);
                 }
             }
             if theta == f64::INFINITY {
-                self.alpha = alpha;
                 // A ray in floats is often rounding (a stale reduced cost, an entry lost
                 // below the tolerance): refactorise, and if the column still looks unbounded
                 // with fresh values, set it aside until the next refactorisation. Only a ray
@@ -348,18 +355,25 @@ impl<'a> Simplex<'a> {
                 }
                 continue;
             }
-            let mut leave = None;
+            // The largest pivot among the rows within the bound; ties go to the lowest row.
+            let mut leave = usize::MAX;
             let mut best_a = 0.0;
-            for (k, (x, &a)) in self.xb.iter().zip(&alpha).enumerate() {
-                if a > PIVOT_TOL && x.max(0.0) / a <= theta && a > best_a {
+            for &k in &self.alpha_idx {
+                let a = self.alpha[k];
+                if a > PIVOT_TOL
+                    && self.xb[k].max(0.0) / a <= theta
+                    && (a > best_a || (a == best_a && k < leave))
+                {
                     best_a = a;
-                    leave = Some(k);
+                    leave = k;
                 }
             }
-            let p = leave.expect("the Harris pass keeps the minimum-ratio row");
-            let ok = self.pivot(p, q, &alpha, true);
-            self.alpha = alpha;
-            if !ok {
+            assert!(
+                leave != usize::MAX,
+                "the Harris pass keeps the minimum-ratio row"
+            );
+            let p = leave;
+            if !self.pivot(p, q, true) {
                 return Step::Singular;
             }
             if self.pivots.is_multiple_of(256) {
@@ -371,6 +385,8 @@ impl<'a> Simplex<'a> {
 }
 
 /// Runs the float simplex on a standard form (`show_progress` draws a spinner on a terminal).
+// Never inlined: the benchmarks count its instructions (`callgrind --toggle-collect`).
+#[inline(never)]
 pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
     let m = sf.rows;
     let n = sf.cols.len();
@@ -468,8 +484,10 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
         pivots: 0,
         row_buf: vec![0.0; total],
         touched: Vec::new(),
-        rho: Vec::new(),
-        alpha: Vec::new(),
+        rho: vec![0.0; m],
+        rho_idx: Vec::new(),
+        alpha: vec![0.0; m],
+        alpha_idx: Vec::new(),
         dual_step: false,
         cost_tol: COST_TOL,
         is_rejected: vec![false; total],
@@ -523,12 +541,8 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
                     }
                 }
                 if let (_, Some(q)) = best {
-                    let mut alpha = vec![0.0f64; m];
-                    for &(i, v) in &a.cols[q] {
-                        alpha[i] = v;
-                    }
-                    s.lu.ftran(&mut alpha);
-                    if alpha[p].abs() > 1e-9 && !s.pivot(p, q, &alpha, false) {
+                    s.ftran_column(q);
+                    if s.alpha[p].abs() > 1e-9 && !s.pivot(p, q, false) {
                         return singular();
                     }
                 }
