@@ -6,6 +6,26 @@
 use crate::game::{Game, NodeKind, Player};
 use crate::scalar::Scalar;
 use crate::strategy::Profile;
+use std::any::Any;
+
+/// The chance probability of the edge into `node` as `T`: for `f64` the game's stored
+/// rounding of it (`chance_prob_f64`, the same rounding of the same rational), so an `f64`
+/// evaluation converts no big rational per node.
+fn chance_prob<T: Scalar>(game: &Game, node: usize) -> T {
+    match (&game.chance_prob_f64[node] as &dyn Any).downcast_ref::<T>() {
+        Some(x) => x.clone(),
+        None => T::from_rational(&game.chance_prob[node]),
+    }
+}
+
+/// Player 0's payoff at terminal outcome `t` as `T` (for `f64` the stored `payoff0_f64`).
+fn payoff0<T: Scalar>(game: &Game, t: usize) -> T {
+    let terminal = &game.terminals[t];
+    match (&terminal.payoff0_f64 as &dyn Any).downcast_ref::<T>() {
+        Some(x) => x.clone(),
+        None => T::from_rational(&terminal.payoff0),
+    }
+}
 
 /// Probability of reaching each node when everybody (chance included) follows `profile`.
 pub fn reach_probabilities<T: Scalar>(game: &Game, profile: &Profile<T>) -> Vec<T> {
@@ -28,7 +48,7 @@ fn reach_excluding<T: Scalar>(
         }
         for (k, child) in nd.children().enumerate() {
             let w = match nd.kind {
-                NodeKind::Chance => T::from_rational(&game.chance_prob[child]),
+                NodeKind::Chance => chance_prob(game, child),
                 NodeKind::Decision { player, infoset } => {
                     if Some(player as usize) == excluded {
                         T::one()
@@ -52,9 +72,7 @@ pub fn expected_value<T: Scalar>(game: &Game, profile: &Profile<T>) -> T {
     for (node, nd) in game.nodes.iter().enumerate() {
         if let NodeKind::Terminal { terminal } = nd.kind {
             if !reach[node].is_zero() {
-                total = total
-                    + reach[node].clone()
-                        * T::from_rational(&game.terminals[terminal as usize].payoff0);
+                total = total + reach[node].clone() * payoff0::<T>(game, terminal as usize);
             }
         }
     }
@@ -189,7 +207,7 @@ pub fn best_response<T: Scalar>(
                     if opp_reach[node].is_zero() {
                         T::zero()
                     } else {
-                        let p0 = T::from_rational(&game.terminals[terminal as usize].payoff0);
+                        let p0: T = payoff0(game, terminal as usize);
                         let u = if player == 0 {
                             p0
                         } else {
