@@ -113,6 +113,19 @@ pub fn drive(
             StopReason::Time
         };
         let scheduled = solver.iterations() >= schedule.next_check;
+        // A resumed run that has nothing left to do closes on the point its schedule already
+        // holds for this iteration, rather than measuring it a second time.
+        let measured = schedule
+            .points
+            .last()
+            .filter(|p| p.iteration == solver.iterations() && solver.iterations() > 0);
+        if finishing && !scheduled && measured.is_some() {
+            schedule.solve_seconds += session.as_secs_f64();
+            return Ok(Outcome {
+                reason,
+                points: schedule.points.clone(),
+            });
+        }
         if (scheduled || finishing) && solver.iterations() > 0 {
             let eval_start = Instant::now();
             let e = exploitability(game, &solver.average_profile()).exploitability;
@@ -224,5 +237,33 @@ mod tests {
         };
         assert_eq!(key(&out.points), key(&expected));
         assert_eq!(out.reason, StopReason::Iterations);
+    }
+
+    /// Driving a finished run again (a resumed checkpoint with nothing left to do) keeps its
+    /// curve: no second point for an iteration the schedule has already measured.
+    #[test]
+    fn a_finished_run_driven_again_adds_no_point() {
+        let g = kuhn_poker().unwrap();
+        // 284 is a scheduled check (1, 2, ..., 259, 284 with gaps of a tenth, at most 50).
+        let stop = StopRule {
+            max_iterations: Some(284),
+            ..Default::default()
+        };
+        let mut solver = CfrSolver::new(&g, RegretParams::cfr_plus());
+        let mut schedule = Schedule::start(0);
+        let run = |solver: &mut CfrSolver, schedule: &mut Schedule| {
+            drive(solver, &g, &stop, 50, schedule, &|| false, None, |_| {}).unwrap()
+        };
+        let first = run(&mut solver, &mut schedule);
+        assert_eq!(schedule.points.last().map(|p| p.iteration), Some(284));
+        let again = run(&mut solver, &mut schedule);
+        let key = |p: &[CurvePoint]| -> Vec<(u64, u64)> {
+            p.iter()
+                .map(|x| (x.iteration, x.exploitability.to_bits()))
+                .collect()
+        };
+        assert_eq!(key(&again.points), key(&first.points));
+        assert_eq!(again.reason, StopReason::Iterations);
+        assert_eq!(solver.iterations(), 284);
     }
 }
