@@ -613,15 +613,20 @@ impl SparseLu {
                 &self.row_step,
                 limit,
             );
+        // One `L` step, the same for the reached steps and for all of them.
+        let (lower, pivots) = (&self.lower, &self.pivots);
+        let l_step = |a: &mut [f64], k: usize| {
+            let v = a[pivots[k].0];
+            if v != 0.0 {
+                for &(i, l) in lower.row(k) {
+                    a[i] -= l * v;
+                }
+            }
+        };
         if sparse {
             self.reach_l.sort_unstable();
             for &k in &self.reach_l {
-                let v = a[self.pivots[k].0];
-                if v != 0.0 {
-                    for &(i, l) in self.lower.row(k) {
-                        a[i] -= l * v;
-                    }
-                }
+                l_step(a, k);
             }
             let stamp = self.next_stamp();
             let pivots = &self.pivots;
@@ -636,12 +641,7 @@ impl SparseLu {
             );
         } else {
             for &k in &self.lower_steps {
-                let v = a[self.pivots[k].0];
-                if v != 0.0 {
-                    for &(i, l) in self.lower.row(k) {
-                        a[i] -= l * v;
-                    }
-                }
+                l_step(a, k);
             }
         }
         // Back-substitution by columns; `a` is left all zero and the scratch (all zero
@@ -759,32 +759,27 @@ impl SparseLu {
         let stamp_l = self.next_stamp();
         // `U^T`: `c` is left all zero and the scratch (all zero between calls) receives `y`.
         let y = &mut self.scratch;
-        if sparse {
-            self.reach_u.sort_unstable();
-            for &k in &self.reach_u {
-                let (r, ck) = self.pivots[k];
-                let z = std::mem::take(&mut c[ck]);
-                if z == 0.0 {
-                    continue;
-                }
-                let z = z / self.diag[k];
-                for &(j, u) in self.upper.row(k) {
+        // One `U^T` step, the same for the reached steps and for all of them.
+        let (pivots, diag, upper) = (&self.pivots, &self.diag, &self.upper);
+        let mut u_step = |c: &mut [f64], k: usize| {
+            let (r, ck) = pivots[k];
+            let z = std::mem::take(&mut c[ck]);
+            if z != 0.0 {
+                let z = z / diag[k];
+                for &(j, u) in upper.row(k) {
                     c[j] -= z * u;
                 }
                 y[r] = z;
             }
+        };
+        if sparse {
+            self.reach_u.sort_unstable();
+            for &k in &self.reach_u {
+                u_step(c, k);
+            }
         } else {
             for k in 0..m {
-                let (r, ck) = self.pivots[k];
-                let z = std::mem::take(&mut c[ck]);
-                if z == 0.0 {
-                    continue;
-                }
-                let z = z / self.diag[k];
-                for &(j, u) in self.upper.row(k) {
-                    c[j] -= z * u;
-                }
-                y[r] = z;
+                u_step(c, k);
             }
         }
         // `L^T`: once `y[i]` is final (its step is later than every step it feeds), push it
@@ -802,16 +797,20 @@ impl SparseLu {
                 limit,
             );
         idx.clear();
+        // One `L^T` step, the same for the reached steps and for all of them.
+        let lt_step = |y: &mut [f64], k: usize| {
+            let i = pivots[k].0;
+            let yi = y[i];
+            if yi != 0.0 {
+                for &(r, l) in lrows.row(i) {
+                    y[r] -= l * yi;
+                }
+            }
+        };
         if sparse {
             self.reach_l.sort_unstable_by(|a, b| b.cmp(a));
             for &k in &self.reach_l {
-                let i = pivots[k].0;
-                let yi = y[i];
-                if yi != 0.0 {
-                    for &(r, l) in lrows.row(i) {
-                        y[r] -= l * yi;
-                    }
-                }
+                lt_step(y, k);
             }
             idx.extend(
                 self.reach_l
@@ -821,13 +820,7 @@ impl SparseLu {
             );
         } else {
             for &k in self.lrow_steps.iter().rev() {
-                let i = pivots[k].0;
-                let yi = y[i];
-                if yi != 0.0 {
-                    for &(r, l) in lrows.row(i) {
-                        y[r] -= l * yi;
-                    }
-                }
+                lt_step(y, k);
             }
             idx.extend((0..m).filter(|&r| y[r] != 0.0));
         }
