@@ -102,20 +102,26 @@ pub fn goofspiel(cards: u32, order: PointsOrder, returns: Returns, max_nodes: u6
     Ok(build(cards as usize, order, returns)?)
 }
 
-/// The public and private state between rounds.
-#[derive(Clone)]
+/// Most cards a game has (a hand is a 32-bit mask; rounds fit fixed arrays).
+const MAX_CARDS: usize = 31;
+
+/// The public and private state between rounds: fixed arrays, so that the explicit stack
+/// copies states without allocating.
+#[derive(Clone, Copy)]
 struct State {
     /// Cards still in each player's hand (bit `c` = card `c + 1`).
     hands: [u32; 2],
     /// Point cards not yet revealed (bit `c` = card `c + 1`).
     deck: u32,
     points: [u32; 2],
-    /// Point cards revealed so far, the current one last.
-    cards: Vec<u8>,
-    /// Each player's own bids, one per finished round.
-    bids: [Vec<u8>; 2],
-    /// Winner of each finished round: 0, 1 or 2 for a tie.
-    won: Vec<u8>,
+    /// Point cards revealed so far (`cards[..revealed]`), the current one last.
+    cards: [u8; MAX_CARDS],
+    revealed: u8,
+    /// Each player's own bids, one per finished round (`bids[p][..rounds]`).
+    bids: [[u8; MAX_CARDS]; 2],
+    /// Winner of each finished round (`won[..rounds]`): 0, 1 or 2 for a tie.
+    won: [u8; MAX_CARDS],
+    rounds: u8,
 }
 
 enum Pending {
@@ -131,32 +137,59 @@ enum Pending {
     },
 }
 
-fn list(items: impl Iterator<Item = String>) -> String {
-    let v: Vec<String> = items.collect();
-    if v.is_empty() {
-        "-".to_string()
-    } else {
-        v.join(" ")
+/// Appends the numbers space-separated, or `-` for none.
+fn push_list(out: &mut String, items: impl Iterator<Item = &'static str>) {
+    let start = out.len();
+    for item in items {
+        if out.len() > start {
+            out.push(' ');
+        }
+        out.push_str(item);
+    }
+    if out.len() == start {
+        out.push('-');
     }
 }
 
+/// Decimal text of `0..=MAX_CARDS`, for labels built without formatting.
+const NUMBERS: [&str; MAX_CARDS + 1] = [
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+    "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31",
+];
+
 impl State {
-    fn label(&self, player: usize) -> String {
-        format!(
-            "cards {}|bids {}|won {}",
-            list(self.cards.iter().map(|c| c.to_string())),
-            list(self.bids[player].iter().map(|c| c.to_string())),
-            list(self.won.iter().map(|&w| match w {
-                0 => "1".to_string(),
-                1 => "2".to_string(),
-                _ => "=".to_string(),
-            }))
-        )
+    /// Writes `player`'s information-set label into `out` (cleared first).
+    fn write_label(&self, player: usize, out: &mut String) {
+        let rounds = self.rounds as usize;
+        out.clear();
+        out.push_str("cards ");
+        push_list(
+            out,
+            self.cards[..self.revealed as usize]
+                .iter()
+                .map(|&c| NUMBERS[c as usize]),
+        );
+        out.push_str("|bids ");
+        push_list(
+            out,
+            self.bids[player][..rounds]
+                .iter()
+                .map(|&c| NUMBERS[c as usize]),
+        );
+        out.push_str("|won ");
+        push_list(
+            out,
+            self.won[..rounds].iter().map(|&w| match w {
+                0 => "1",
+                1 => "2",
+                _ => "=",
+            }),
+        );
     }
 
     /// Plays a round with the bids `[b0, b1]` (card values) on the current point card.
     fn play(&mut self, bid: [u8; 2]) {
-        let value = *self.cards.last().expect("a point card is showing") as u32;
+        let value = self.cards[self.revealed as usize - 1] as u32;
         let winner = match bid[0].cmp(&bid[1]) {
             std::cmp::Ordering::Greater => 0,
             std::cmp::Ordering::Less => 1,
@@ -165,16 +198,19 @@ impl State {
         if winner < 2 {
             self.points[winner] += value;
         }
-        self.won.push(winner as u8);
+        let round = self.rounds as usize;
+        self.won[round] = winner as u8;
         for p in 0..2 {
             self.hands[p] &= !(1 << (bid[p] - 1));
-            self.bids[p].push(bid[p]);
+            self.bids[p][round] = bid[p];
         }
+        self.rounds += 1;
     }
 
     fn reveal(&mut self, card: u8) {
         self.deck &= !(1 << (card - 1));
-        self.cards.push(card);
+        self.cards[self.revealed as usize] = card;
+        self.revealed += 1;
     }
 
     /// The point card the fixed order reveals next.
@@ -187,11 +223,11 @@ impl State {
     }
 }
 
-fn hand_cards(hand: u32) -> Vec<u8> {
+/// The cards of a hand mask, lowest first.
+fn hand_cards(hand: u32) -> impl Iterator<Item = u8> {
     (0..32u8)
-        .filter(|c| hand & (1 << c) != 0)
+        .filter(move |c| hand & (1 << c) != 0)
         .map(|c| c + 1)
-        .collect()
 }
 
 fn build(cards: usize, order: PointsOrder, returns: Returns) -> Result<Game, GameError> {
@@ -207,11 +243,17 @@ fn build(cards: usize, order: PointsOrder, returns: Returns) -> Result<Game, Gam
         hands: [full, full],
         deck: full,
         points: [0, 0],
-        cards: Vec::new(),
-        bids: [Vec::new(), Vec::new()],
-        won: Vec::new(),
+        cards: [0; MAX_CARDS],
+        revealed: 0,
+        bids: [[0; MAX_CARDS]; 2],
+        won: [0; MAX_CARDS],
+        rounds: 0,
     };
-    let bid_label = |c: u8| format!("Bid {c}");
+    // Labels made once: the bid and deal labels of each card, and one buffer for set labels.
+    let bid_labels: Vec<String> = (0..=cards).map(|c| format!("Bid {c}")).collect();
+    let deal_labels: Vec<String> = (0..=cards).map(|c| format!("Deal {c}")).collect();
+    let mut label = String::new();
+    let mut actions: Vec<&str> = Vec::with_capacity(cards);
     // Explicit stack: no recursion on the game's depth.
     let mut stack = vec![Pending::Deal {
         node: b.root(),
@@ -221,11 +263,12 @@ fn build(cards: usize, order: PointsOrder, returns: Returns) -> Result<Game, Gam
         match item {
             Pending::Deal { node, mut state } => {
                 if order == PointsOrder::Random {
-                    let deck = hand_cards(state.deck);
-                    let labels: Vec<String> = deck.iter().map(|c| format!("Deal {c}")).collect();
+                    let labels: Vec<&str> = hand_cards(state.deck)
+                        .map(|c| deal_labels[c as usize].as_str())
+                        .collect();
                     let children = b.chance_uniform(node, labels)?;
-                    for (&card, child) in deck.iter().zip(children) {
-                        let mut state = state.clone();
+                    for (card, child) in hand_cards(state.deck).zip(children) {
+                        let mut state = state;
                         state.reveal(card);
                         stack.push(Pending::First { node: child, state });
                     }
@@ -236,23 +279,25 @@ fn build(cards: usize, order: PointsOrder, returns: Returns) -> Result<Game, Gam
                 }
             }
             Pending::First { node, state } => {
-                let hand = hand_cards(state.hands[0]);
-                let actions: Vec<String> = hand.iter().map(|&c| bid_label(c)).collect();
-                let children = b.decision(node, 0, &state.label(0), &actions)?;
-                for (&first, child) in hand.iter().zip(children) {
+                actions.clear();
+                actions.extend(hand_cards(state.hands[0]).map(|c| bid_labels[c as usize].as_str()));
+                state.write_label(0, &mut label);
+                let children = b.decision(node, 0, &label, &actions)?;
+                for (first, child) in hand_cards(state.hands[0]).zip(children) {
                     stack.push(Pending::Second {
                         node: child,
-                        state: state.clone(),
+                        state,
                         first,
                     });
                 }
             }
             Pending::Second { node, state, first } => {
-                let hand = hand_cards(state.hands[1]);
-                let actions: Vec<String> = hand.iter().map(|&c| bid_label(c)).collect();
-                let children = b.decision(node, 1, &state.label(1), &actions)?;
-                for (&second, child) in hand.iter().zip(children) {
-                    let mut next = state.clone();
+                actions.clear();
+                actions.extend(hand_cards(state.hands[1]).map(|c| bid_labels[c as usize].as_str()));
+                state.write_label(1, &mut label);
+                let children = b.decision(node, 1, &label, &actions)?;
+                for (second, child) in hand_cards(state.hands[1]).zip(children) {
+                    let mut next = state;
                     next.play([first, second]);
                     if next.deck.count_ones() > 1 {
                         stack.push(Pending::Deal {

@@ -15,6 +15,7 @@ use crate::fxhash::FxMap;
 use crate::game::{Game, Labels};
 use anyhow::{anyhow, Result};
 use std::collections::BTreeMap;
+use std::fmt::Write;
 
 /// An OpenSpiel game parameter's value (`game.get_parameters()`).
 #[derive(Clone, Debug, PartialEq)]
@@ -323,21 +324,21 @@ fn leduc_infoset(player: usize, label: &str) -> Result<String> {
 /// `cards 4 3 2|bids 1 3|won = 1` -> OpenSpiel's `Current player: 0\nP0 hand: 2 4 \nP0 action
 /// sequence: 0 2 \nPoint card sequence: 4 3 2 \nWin sequence: -3 0 \nPoints: 3 0 \nTerminal?:
 /// 0\n` (actions by id = card - 1; a tie is -3 in the win sequence).
-fn goofspiel_infoset(cards: u32, player: usize, label: &str) -> Result<String> {
+fn goofspiel_infoset<'a>(cards: u32, player: usize, label: &'a str) -> Result<String> {
     let bad = || anyhow!("unexpected goofspiel label {label:?}");
     let fields: Vec<&str> = label.split('|').collect();
     let [c, b, w] = fields.as_slice() else {
         return Err(bad());
     };
-    let list = |field: &str, prefix: &str| -> Result<Vec<String>> {
+    let list = |field: &'a str, prefix: &str| -> Result<Vec<&'a str>> {
         let rest = field.strip_prefix(prefix).ok_or_else(bad)?;
         Ok(if rest == "-" {
             Vec::new()
         } else {
-            rest.split(' ').map(str::to_string).collect()
+            rest.split(' ').collect()
         })
     };
-    let number = |s: &String| s.parse::<u32>().map_err(|_| bad());
+    let number = |s: &&str| s.parse::<u32>().map_err(|_| bad());
     let points: Vec<u32> = list(c, "cards ")?
         .iter()
         .map(number)
@@ -348,22 +349,23 @@ fn goofspiel_infoset(cards: u32, player: usize, label: &str) -> Result<String> {
         .collect::<Result<_>>()?;
     let won = list(w, "won ")?;
     let mut out = format!("Current player: {player}\nP{player} hand: ");
+    // Writing into a String cannot fail.
     for card in (1..=cards).filter(|c| !bids.contains(c)) {
-        out.push_str(&format!("{card} "));
+        let _ = write!(out, "{card} ");
     }
-    out.push_str(&format!("\nP{player} action sequence: "));
+    let _ = write!(out, "\nP{player} action sequence: ");
     for bid in &bids {
-        out.push_str(&format!("{} ", bid - 1));
+        let _ = write!(out, "{} ", bid - 1);
     }
     out.push_str("\nPoint card sequence: ");
     for card in &points {
-        out.push_str(&format!("{card} "));
+        let _ = write!(out, "{card} ");
     }
     out.push_str("\nWin sequence: ");
     let mut score = [0u32; 2];
     for (round, who) in won.iter().enumerate() {
         let value = *points.get(round).ok_or_else(bad)?;
-        let id = match who.as_str() {
+        let id = match *who {
             "1" => {
                 score[0] += value;
                 "0"
@@ -378,10 +380,7 @@ fn goofspiel_infoset(cards: u32, player: usize, label: &str) -> Result<String> {
         out.push_str(id);
         out.push(' ');
     }
-    out.push_str(&format!(
-        "\nPoints: {} {} \nTerminal?: 0\n",
-        score[0], score[1]
-    ));
+    let _ = write!(out, "\nPoints: {} {} \nTerminal?: 0\n", score[0], score[1]);
     Ok(out)
 }
 
