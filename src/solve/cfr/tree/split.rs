@@ -15,7 +15,7 @@
 //! outgrows every earlier iteration's reallocates.
 
 use super::{update_sets, ActionArrays, Factors, Pass, SetInputs, Sets, Shape, Span, Tree};
-use rayon::prelude::*;
+use crate::solve::cfr::team::{Team, MAX_TASKS};
 use std::marker::PhantomData;
 use std::ops::Range;
 
@@ -147,11 +147,46 @@ impl<'a> Shared<'a> {
     }
 }
 
+/// The items of a slice shared by the tasks of one phase, each task taking its own items.
+struct Slots<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _items: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: a `Slots` hands out its items only through `get`, whose callers guarantee that no
+// item is held twice; the items move between threads, so they must be `Send`.
+unsafe impl<T: Send> Send for Slots<'_, T> {}
+unsafe impl<T: Send> Sync for Slots<'_, T> {}
+
+impl<'a, T> Slots<'a, T> {
+    fn new(items: &'a mut [T]) -> Self {
+        Slots {
+            ptr: items.as_mut_ptr(),
+            len: items.len(),
+            _items: PhantomData,
+        }
+    }
+
+    /// Item `i`.
+    ///
+    /// # Safety
+    /// No other reference to item `i` lives while this one does.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn get(&self, i: usize) -> &'a mut T {
+        assert!(i < self.len);
+        // SAFETY: in bounds (asserted); exclusive (the caller's promise).
+        unsafe { &mut *self.ptr.add(i) }
+    }
+}
+
 impl Split {
     /// Cuts `tree` into about `target` groups (none when the tree is small or too narrow
     /// near the root) and `sets` into chunks, and checks the facts the passes rely on.
     pub fn build(tree: &Tree, sets: &[Sets; 2], target: usize) -> Split {
-        let (cut, roots) = cut_level(tree, target.max(1)).unwrap_or((0, Vec::new()));
+        // The groups and the own-reach task form one phase of the team.
+        let target = target.clamp(1, MAX_TASKS / 2);
+        let (cut, roots) = cut_level(tree, target).unwrap_or((0, Vec::new()));
         let groups = roots.len().saturating_sub(1);
         let mut bounds = Vec::new();
         let mut first = Vec::new();
@@ -433,9 +468,9 @@ impl Tree {
     }
 
     /// [`Tree::forward`] then [`Tree::backward`] over the split: the top serially, then the
-    /// groups in parallel (each its forward and backward pass) beside the own reaches of
-    /// `sets`, then the top's values.
-    pub(super) fn evaluate_split(&mut self, pass: Pass, sets: &mut [Sets]) {
+    /// groups on the team's threads (each its forward and backward pass) beside the own
+    /// reaches of `sets`, then the top's values.
+    pub(super) fn evaluate_split(&mut self, pass: Pass, sets: &mut [Sets], team: &mut Team) {
         self.pass = pass;
         self.lean_pass = false;
         self.reach[0] = 1.0;
@@ -462,46 +497,48 @@ impl Tree {
         let (bounds, first, groups) = (&split.bounds, &split.first, split.groups);
         let levels = self.levels.len() - 1 - split.cut;
         let probs = &self.probs;
-        // The own reaches read only the strategies: one task beside the groups.
-        let own = || {
-            for s in sets {
-                s.own_reach(probs);
+        let scratch = Slots::new(&mut split.scratch);
+        let mut sets = sets;
+        let own = Slots::new(std::slice::from_mut(&mut sets));
+        // Tasks `0..groups` are the groups; the last one, the own reaches (which read only
+        // the strategies).
+        team.run(groups + 1, &|g| {
+            if g == groups {
+                // SAFETY: only this task takes the sets.
+                for s in unsafe { own.get(0) }.iter_mut() {
+                    s.own_reach(probs);
+                }
+                return;
             }
-        };
-        let groups_pass = || {
-            split
-                .scratch
-                .par_iter_mut()
-                .enumerate()
-                .for_each(|(g, sc)| {
-                    let region = Region {
-                        bounds,
-                        stride: groups + 1,
-                        g,
-                        levels,
-                    };
-                    // SAFETY: the groups' ranges are disjoint at every level (`check_groups`),
-                    // so each task holds slices of its own group only.
-                    unsafe {
-                        forward(shape, pass, &region, (first[g], first[g + 1]), sc, reach);
-                        backward(shape, &region, sc, value);
-                    }
-                })
-        };
-        rayon::join(groups_pass, own);
+            let region = Region {
+                bounds,
+                stride: groups + 1,
+                g,
+                levels,
+            };
+            // SAFETY: the team runs each task once, so this group's scratch is this task's;
+            // the groups' ranges are disjoint at every level (`check_groups`), so each task
+            // holds slices of its own group only.
+            unsafe {
+                let sc = scratch.get(g);
+                forward(shape, pass, &region, (first[g], first[g + 1]), sc, reach);
+                backward(shape, &region, sc, value);
+            }
+        });
         // SAFETY: serial again, after every group finished.
         unsafe { backward(shape, &top, &split.top, value) };
         self.live = 1 + split.top.live + split.scratch.iter().map(|s| s.live).sum::<usize>();
     }
 
     /// The set update of the players `players` (simultaneous updates: both at once) over the
-    /// chunks of the split in parallel; `f[p]` are player `p`'s factors.
+    /// chunks of the split on the team's threads; `f[p]` are player `p`'s factors.
     pub fn update_split(
         &mut self,
         sets: &[Sets; 2],
         players: Range<usize>,
         state: [&mut [Vec<f64>; 2]; 3],
         f: [Factors; 2],
+        team: &mut Team,
     ) {
         let split = self.split.as_mut().expect("a split tree");
         let [regret, sum, last] = state.map(|a| a.each_mut().map(|v| Shared::new(v)));
@@ -515,7 +552,10 @@ impl Tree {
             reach: if f[p].reach2 { reach2 } else { reach },
         });
         let range = split.chunk_start[players.start]..split.chunk_start[players.end];
-        split.chunks[range].par_iter_mut().for_each(|c| {
+        let chunks = Slots::new(&mut split.chunks[range]);
+        team.run(chunks.len, &|i| {
+            // SAFETY: the team runs each task once, so chunk `i` is this task's.
+            let c = unsafe { chunks.get(i) };
             let (p, x, y) = (c.player, c.sets.start, c.sets.end);
             let s = &sets[p];
             let acts = s.action_start[x] as usize..s.action_start[y] as usize;
