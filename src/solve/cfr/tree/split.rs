@@ -2,10 +2,12 @@
 //! one level into about [`GROUPS`] groups of whole subtrees, balanced by node count. In
 //! breadth-first order the descendants of consecutive nodes of a level are consecutive at
 //! every deeper level, so a group owns one range of nodes per level and writes nothing
-//! another group reads: each thread runs a group's whole forward and backward pass without
-//! a barrier per level, and an iteration synchronises once for the tree and once for the
-//! information sets (which span groups, so they update afterwards in fixed chunks of whole
-//! sets). The levels above the cut (a small top) run serially before and after the groups.
+//! another group reads: a task of the team (`super::super::team`) runs a group's whole
+//! forward and backward pass without a barrier per level, and an iteration is one phase for
+//! the tree and one for the information sets (which span groups, so they update afterwards in
+//! fixed chunks of whole sets, offered left to right so that a thread mostly updates the sets
+//! whose nodes it computed). The levels above the cut (a small top) run serially before and
+//! after the groups.
 //!
 //! Every node's reach and value and every set's update is the same sequence of
 //! floating-point operations as in the serial passes (a set sums its nodes in breadth-first
@@ -19,7 +21,7 @@ use crate::solve::cfr::team::{Team, MAX_TASKS};
 use std::marker::PhantomData;
 use std::ops::Range;
 
-/// Groups of subtrees the tree is cut into: enough for rayon to balance two or more threads
+/// Groups of subtrees the tree is cut into: enough for the team to balance two or more threads
 /// when pruning leaves groups unevenly live, few enough that the serial top stays small.
 pub const GROUPS: usize = 64;
 /// Trees with at most this many nodes are not cut (their passes take microseconds).
@@ -256,8 +258,8 @@ impl Split {
         (self.cut, self.groups, max, min, top)
     }
 
-    /// Whether a thread pool has anything to split: groups, or a player with several chunks
-    /// of sets.
+    /// Whether a team of threads has anything to split: groups, or a player with several
+    /// chunks of sets.
     pub fn has_parallel_work(&self) -> bool {
         self.has_groups() || self.chunks.len() > 2
     }
@@ -503,7 +505,7 @@ unsafe fn backward(shape: Shape, region: &Region, sc: &Scratch, value: Shared) {
 
 impl Tree {
     /// Builds the parallel layout (see [`Split`]) for `sets`, cutting the tree into about
-    /// `target` groups; returns whether a thread pool has anything to split.
+    /// `target` groups; returns whether a team of threads has anything to split.
     pub fn prepare_split(&mut self, sets: &[Sets; 2], target: usize) -> bool {
         let split = Split::build(self, sets, target);
         let useful = split.has_parallel_work();
