@@ -12,12 +12,20 @@ held the cores is noise, and the table says how busy they were during the best r
 
 Because of that, the table also gives a CPU-time estimate that other processes disturb much
 less: each thread's own CPU time (from /proc/PID/task/TID/schedstat, sampled until the process
-exits). At 2 threads the main thread only loads, checks exploitability and writes (the pool's
-two workers run the iterations), so the 1-thread run's CPU minus the 2-thread run's main
-thread is the CPU of the iterations on one thread, and dividing it by the busier worker's CPU
-estimates the speed-up on an idle machine (an idle worker's spinning counts as busy, so the
-estimate errs low; cache and memory contention from other processes still count). Every
-repetition's estimate is printed, lowest first: their spread shows how far to trust them.
+exits). At 2 threads the main thread loads, runs its share of the iterations, checks
+exploitability and writes, and the one helper thread runs only its share of the iterations;
+both are on a core for the whole of the iterations (each spins while it waits for the other),
+so the main thread's CPU minus the helper's is the CPU outside the iterations, the 1-thread
+run's CPU minus that is the CPU of the iterations on one thread, and dividing it by the
+helper's CPU estimates the speed-up on an idle machine (cache and memory contention from other
+processes still count). Every repetition's estimate is printed, lowest first: their spread
+shows how far to trust them.
+
+Where the two vCPUs sit matters more than load: before and after every 2-thread run, the
+core-to-core round trip of a cache line is measured (bench/core_roundtrip.rs), and the table
+gives the range over the runs. About 65 ns = one shared last-level cache; 300 ns or more =
+separate caches, where the threads pay for every line one writes and the other reads (see the
+README, "### Threads").
 """
 
 from __future__ import annotations
@@ -31,7 +39,9 @@ import sys
 import tempfile
 import time
 
-BLUFF, GEN = sys.argv[1], sys.argv[2]
+BLUFF, GEN, ROUNDTRIP = sys.argv[1], sys.argv[2], sys.argv[3]
+# FIFO=1: run the timed processes under `chrt -f 1` (see cfr_threads.sh).
+PREFIX = ["chrt", "-f", "1"] if os.environ.get("FIFO") == "1" else []
 REPS = int(os.environ.get("REPS", "3"))
 # spec (or "random:NODES" for bench/gen_random_efg.py), iterations timed
 CASES = [
@@ -65,13 +75,19 @@ def thread_cpu(pid: int) -> dict[int, float]:
     return out
 
 
+def roundtrip() -> int:
+    """Core-to-core round trip of a cache line now, in nanoseconds."""
+    out = subprocess.run(PREFIX + [ROUNDTRIP], check=True, capture_output=True, text=True)
+    return round(float(out.stdout))
+
+
 def solve(spec: str, iterations: int, threads: int, out: str) -> tuple[float, float, list[float]]:
     """The run's iterations per second, the other processes' share of the cores, and the CPU
     seconds of each of its threads (the main thread first)."""
     args = [BLUFF, "solve", spec, "--algo", "cfr", "--iterations", str(iterations)]
     args += ["--check-every", str(iterations), "--threads", str(threads), "--json", "-o", out]
     busy, own, start = busy_seconds(), own_seconds(), time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(PREFIX + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     cpu: dict[int, float] = {}
     while proc.poll() is None:
         cpu.update(thread_cpu(proc.pid))
@@ -101,13 +117,17 @@ def main() -> None:
             best: dict[int, tuple[float, float, list[float]]] = {}
             outs = {t: os.path.join(d, f"avg{t}.json") for t in (1, 2)}
             estimates = []
+            trips = []
             for _ in range(REPS):
-                runs = {t: solve(spec, iterations, t, outs[t]) for t in (1, 2)}
+                runs = {1: solve(spec, iterations, 1, outs[1])}
+                trips.append(roundtrip())
+                runs[2] = solve(spec, iterations, 2, outs[2])
+                trips.append(roundtrip())
                 for t, run in runs.items():
                     best[t] = max(best.get(t, run), run)
                 one, two = runs[1][2], runs[2][2]
-                if len(one) == 1 and len(two) == 3:
-                    estimates.append((one[0] - two[0]) / max(two[1:]))
+                if len(one) == 1 and len(two) == 2:
+                    estimates.append((one[0] - (two[0] - two[1])) / two[1])
             same = open(outs[1], "rb").read() == open(outs[2], "rb").read()
             (r1, o1, _), (r2, o2, cpu2) = best[1], best[2]
             rows.append(
@@ -118,9 +138,10 @@ def main() -> None:
                     f"{r2:.1f}",
                     f"{r2 / r1:.2f}x",
                     " / ".join(f"{e:.2f}x" for e in sorted(estimates)),
-                    " / ".join(f"{c:.2f}" for c in cpu2[1:]),
+                    " / ".join(f"{c:.2f}" for c in cpu2),
                     "yes" if same else "NO",
                     f"{o1:.0%} / {o2:.0%}",
+                    f"{min(trips)}-{max(trips)}",
                 )
             )
             print(" | ".join(str(x) for x in rows[-1]), file=sys.stderr, flush=True)
@@ -132,9 +153,10 @@ def main() -> None:
         "2 threads it/s",
         "speed-up",
         "CPU-time estimate",
-        "workers' CPU s (2t)",
+        "threads' CPU s (2t: main / helper)",
         "same strategy",
         "others' CPU share (1t / 2t runs)",
+        "core round trip ns",
     )
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))

@@ -11,6 +11,7 @@
 //! still the same floating-point operations in the same order, so results are bit-identical
 //! for every thread count.
 
+mod team;
 mod tree;
 
 use crate::eval::exploitability;
@@ -19,6 +20,7 @@ use crate::strategy::Profile;
 use anyhow::{bail, Result};
 use std::ops::{ControlFlow, Range};
 use std::time::{Duration, Instant};
+use team::Team;
 use tree::{Factors, Pass, Sets, Tree};
 
 /// A linear schedule of the discount exponents over a fixed horizon (Zhang, McAleer and
@@ -317,7 +319,8 @@ pub struct CfrSolver {
     last_regret: [Vec<f64>; 2],
     strategy_sum: [Vec<f64>; 2],
     iterations: u64,
-    pool: Option<rayon::ThreadPool>,
+    /// The threads of the parallel passes (none: serial).
+    team: Option<Team>,
 }
 
 impl CfrSolver {
@@ -337,7 +340,7 @@ impl CfrSolver {
             },
             strategy_sum: [zeros(0), zeros(1)],
             iterations: 0,
-            pool: None,
+            team: None,
         };
         for p in 0..2 {
             solver.refresh_strategy(p);
@@ -412,8 +415,9 @@ impl CfrSolver {
         }
     }
 
-    /// Uses a rayon pool of `threads` threads for the big passes (1 = no pool; neither for a
-    /// game too small to split). Results are identical for every thread count.
+    /// Runs the big passes on a team of `threads` threads, the caller's included (1 = no
+    /// team; neither for a game too small to split). Results are identical for every thread
+    /// count.
     pub fn with_threads(self, threads: usize) -> anyhow::Result<Self> {
         self.with_split(threads, tree::GROUPS)
     }
@@ -422,15 +426,10 @@ impl CfrSolver {
     /// (see `tree::split`); for checking that the split changes nothing.
     #[doc(hidden)]
     pub fn with_split(mut self, threads: usize, groups: usize) -> anyhow::Result<Self> {
-        self.pool = if threads > 1 && self.tree.prepare_split(&self.sets, groups) {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()?,
-            )
-        } else {
-            None
-        };
+        self.team = None;
+        if threads > 1 && self.tree.prepare_split(&self.sets, groups) {
+            self.team = Some(Team::new(threads)?);
+        }
         Ok(self)
     }
 
@@ -508,41 +507,30 @@ impl CfrSolver {
 
     /// Runs `n` iterations.
     pub fn iterate(&mut self, n: u64) {
-        match self.pool.take() {
-            Some(pool) => {
-                pool.install(|| {
-                    for _ in 0..n {
-                        self.iteration(true);
-                    }
-                });
-                self.pool = Some(pool);
-            }
-            None => {
-                for _ in 0..n {
-                    self.iteration(false);
-                }
-            }
+        for _ in 0..n {
+            self.iteration();
         }
     }
 
-    fn iteration(&mut self, parallel: bool) {
+    fn iteration(&mut self) {
         self.iterations += 1;
         let t = self.iterations;
         if self.params.alternating {
             for p in 0..2 {
                 self.tree
-                    .evaluate(Pass::Learner(p), parallel, &mut self.sets);
-                self.update(p..p + 1, t, false, parallel);
+                    .evaluate(Pass::Learner(p), self.team.as_mut(), &mut self.sets);
+                self.update(p..p + 1, t, false);
             }
         } else {
             // Both players' own reaches come from the strategies this iteration played.
-            self.tree.evaluate(Pass::Both, parallel, &mut self.sets);
-            self.update(0..2, t, true, parallel);
+            self.tree
+                .evaluate(Pass::Both, self.team.as_mut(), &mut self.sets);
+            self.update(0..2, t, true);
         }
     }
 
-    /// The set update of `players` (in one parallel section when `parallel`).
-    fn update(&mut self, players: Range<usize>, t: u64, simultaneous: bool, parallel: bool) {
+    /// The set update of `players` (in one phase of the team when there is one).
+    fn update(&mut self, players: Range<usize>, t: u64, simultaneous: bool) {
         // The players' factors differ only in sign (computed once: this runs every iteration).
         let f0 = self.params.factors(t, 0);
         let f = [
@@ -553,13 +541,13 @@ impl CfrSolver {
                 ..f0
             },
         ];
-        if parallel {
+        if let Some(team) = self.team.as_mut() {
             let state = [
                 &mut self.regret,
                 &mut self.strategy_sum,
                 &mut self.last_regret,
             ];
-            self.tree.update_split(&self.sets, players, state, f);
+            self.tree.update_split(&self.sets, players, state, f, team);
             return;
         }
         for p in players {

@@ -16,6 +16,7 @@
 
 mod split;
 
+use super::team::Team;
 use crate::game::{Game, NodeKind};
 pub use split::{Split, GROUPS};
 
@@ -603,15 +604,16 @@ impl Tree {
     }
 
     /// The forward then the backward pass of `pass`, and the own reaches of the players it
-    /// updates (both for `Pass::Both`) in `sets`; over the groups of the split in parallel
-    /// when `parallel` and the tree is split (see [`Tree::prepare_split`]).
-    pub fn evaluate(&mut self, pass: Pass, parallel: bool, sets: &mut [Sets; 2]) {
+    /// updates (both for `Pass::Both`) in `sets`; over the groups of the split on `team`
+    /// when there is one and the tree is split (see [`Tree::prepare_split`]).
+    pub fn evaluate(&mut self, pass: Pass, team: Option<&mut Team>, sets: &mut [Sets; 2]) {
         let players = match pass {
             Pass::Both => 0..2,
             Pass::Learner(p) => p..p + 1,
         };
-        if parallel && self.split.as_ref().is_some_and(|s| s.has_groups()) {
-            self.evaluate_split(pass, &mut sets[players]);
+        let split = self.split.as_ref().is_some_and(|s| s.has_groups());
+        if let (Some(team), true) = (team, split) {
+            self.evaluate_split(pass, &mut sets[players], team);
         } else {
             self.forward(pass);
             self.backward();

@@ -2,10 +2,12 @@
 //! one level into about [`GROUPS`] groups of whole subtrees, balanced by node count. In
 //! breadth-first order the descendants of consecutive nodes of a level are consecutive at
 //! every deeper level, so a group owns one range of nodes per level and writes nothing
-//! another group reads: each thread runs a group's whole forward and backward pass without
-//! a barrier per level, and an iteration synchronises once for the tree and once for the
-//! information sets (which span groups, so they update afterwards in fixed chunks of whole
-//! sets). The levels above the cut (a small top) run serially before and after the groups.
+//! another group reads: a task of the team (`super::super::team`) runs a group's whole
+//! forward and backward pass without a barrier per level, and an iteration is one phase for
+//! the tree and one for the information sets (which span groups, so they update afterwards in
+//! fixed chunks of whole sets, offered left to right so that a thread mostly updates the sets
+//! whose nodes it computed). The levels above the cut (a small top) run serially before and
+//! after the groups.
 //!
 //! Every node's reach and value and every set's update is the same sequence of
 //! floating-point operations as in the serial passes (a set sums its nodes in breadth-first
@@ -15,11 +17,11 @@
 //! outgrows every earlier iteration's reallocates.
 
 use super::{update_sets, ActionArrays, Factors, Pass, SetInputs, Sets, Shape, Span, Tree};
-use rayon::prelude::*;
+use crate::solve::cfr::team::{Team, MAX_TASKS};
 use std::marker::PhantomData;
 use std::ops::Range;
 
-/// Groups of subtrees the tree is cut into: enough for rayon to balance two or more threads
+/// Groups of subtrees the tree is cut into: enough for the team to balance two or more threads
 /// when pruning leaves groups unevenly live, few enough that the serial top stays small.
 pub const GROUPS: usize = 64;
 /// Trees with at most this many nodes are not cut (their passes take microseconds).
@@ -81,8 +83,9 @@ pub struct Split {
     scratch: Vec<Scratch>,
     /// Player 1's chunks, then player 2's.
     chunks: Vec<Chunk>,
-    /// Player `p`'s chunks are `chunk_start[p]..chunk_start[p + 1]`.
-    chunk_start: [usize; 3],
+    /// The order in which a phase offers the chunks (player 1's, player 2's, both players'):
+    /// by where their nodes lie across the tree, left to right (see [`chunk_order`]).
+    order: [Vec<u32>; 3],
 }
 
 /// A region of the tree as a range of nodes per level: level `k` of the region is
@@ -147,11 +150,46 @@ impl<'a> Shared<'a> {
     }
 }
 
+/// The items of a slice shared by the tasks of one phase, each task taking its own items.
+struct Slots<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _items: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: a `Slots` hands out its items only through `get`, whose callers guarantee that no
+// item is held twice; the items move between threads, so they must be `Send`.
+unsafe impl<T: Send> Send for Slots<'_, T> {}
+unsafe impl<T: Send> Sync for Slots<'_, T> {}
+
+impl<'a, T> Slots<'a, T> {
+    fn new(items: &'a mut [T]) -> Self {
+        Slots {
+            ptr: items.as_mut_ptr(),
+            len: items.len(),
+            _items: PhantomData,
+        }
+    }
+
+    /// Item `i`.
+    ///
+    /// # Safety
+    /// No other reference to item `i` lives while this one does.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn get(&self, i: usize) -> &'a mut T {
+        assert!(i < self.len);
+        // SAFETY: in bounds (asserted); exclusive (the caller's promise).
+        unsafe { &mut *self.ptr.add(i) }
+    }
+}
+
 impl Split {
     /// Cuts `tree` into about `target` groups (none when the tree is small or too narrow
     /// near the root) and `sets` into chunks, and checks the facts the passes rely on.
     pub fn build(tree: &Tree, sets: &[Sets; 2], target: usize) -> Split {
-        let (cut, roots) = cut_level(tree, target.max(1)).unwrap_or((0, Vec::new()));
+        // The groups and the own-reach task form one phase of the team.
+        let target = target.clamp(1, MAX_TASKS / 2);
+        let (cut, roots) = cut_level(tree, target).unwrap_or((0, Vec::new()));
         let groups = roots.len().saturating_sub(1);
         let mut bounds = Vec::new();
         let mut first = Vec::new();
@@ -184,6 +222,7 @@ impl Split {
             top.computed_levels.reserve(cut + 1);
         }
         let (chunks, chunk_start) = chunk_sets(sets);
+        let order = chunk_order(tree, sets, &chunks, chunk_start);
         Split {
             cut,
             groups,
@@ -192,7 +231,7 @@ impl Split {
             top,
             scratch,
             chunks,
-            chunk_start,
+            order,
         }
     }
 
@@ -219,8 +258,8 @@ impl Split {
         (self.cut, self.groups, max, min, top)
     }
 
-    /// Whether a thread pool has anything to split: groups, or a player with several chunks
-    /// of sets.
+    /// Whether a team of threads has anything to split: groups, or a player with several
+    /// chunks of sets.
     pub fn has_parallel_work(&self) -> bool {
         self.has_groups() || self.chunks.len() > 2
     }
@@ -236,6 +275,7 @@ impl Split {
                 .iter()
                 .map(|c| c.inst.capacity() * 8 + std::mem::size_of::<Chunk>())
                 .sum::<usize>()
+            + self.order.iter().map(|o| o.capacity() * 4).sum::<usize>()
     }
 }
 
@@ -354,6 +394,47 @@ fn chunk_sets(sets: &[Sets; 2]) -> (Vec<Chunk>, [usize; 3]) {
     (chunks, chunk_start)
 }
 
+/// The chunks of player 1, of player 2 and of both, each ordered by the mean position of
+/// their sets' nodes across their levels (0 = a level's first node, 1 = its last). A group's
+/// nodes are one range per level and the team's calling thread takes the groups from the
+/// left and the chunks from the front, its helpers from the right and the back, so a chunk
+/// then mostly reads the values and reaches that the same thread just computed, and the
+/// strategies it writes are mostly read by that thread's groups: on two cores with separate
+/// caches, fewer cache lines cross between them.
+fn chunk_order(
+    tree: &Tree,
+    sets: &[Sets; 2],
+    chunks: &[Chunk],
+    chunk_start: [usize; 3],
+) -> [Vec<u32>; 3] {
+    let levels = &tree.levels;
+    let key: Vec<f64> = chunks
+        .iter()
+        .map(|c| {
+            let s = &sets[c.player];
+            let nodes =
+                &s.nodes[s.node_start[c.sets.start] as usize..s.node_start[c.sets.end] as usize];
+            let mut sum = 0.0;
+            for &h in nodes {
+                let l = levels.partition_point(|&a| a <= h) - 1;
+                let (a, b) = (levels[l], levels[l + 1]);
+                sum += (h - a) as f64 / (b - a).max(1) as f64;
+            }
+            sum / nodes.len().max(1) as f64
+        })
+        .collect();
+    let sorted = |r: Range<usize>| {
+        let mut o: Vec<u32> = r.map(|c| c as u32).collect();
+        o.sort_by(|&x, &y| key[x as usize].total_cmp(&key[y as usize]));
+        o
+    };
+    [
+        sorted(chunk_start[0]..chunk_start[1]),
+        sorted(chunk_start[1]..chunk_start[2]),
+        sorted(chunk_start[0]..chunk_start[2]),
+    ]
+}
+
 /// The forward pass of `pass` over `region`, starting from the candidates `start` (indices
 /// into `Tree::inner`) at its first level: the reach of every node of its other levels, its
 /// computed nodes into `sc`.
@@ -424,7 +505,7 @@ unsafe fn backward(shape: Shape, region: &Region, sc: &Scratch, value: Shared) {
 
 impl Tree {
     /// Builds the parallel layout (see [`Split`]) for `sets`, cutting the tree into about
-    /// `target` groups; returns whether a thread pool has anything to split.
+    /// `target` groups; returns whether a team of threads has anything to split.
     pub fn prepare_split(&mut self, sets: &[Sets; 2], target: usize) -> bool {
         let split = Split::build(self, sets, target);
         let useful = split.has_parallel_work();
@@ -433,9 +514,9 @@ impl Tree {
     }
 
     /// [`Tree::forward`] then [`Tree::backward`] over the split: the top serially, then the
-    /// groups in parallel (each its forward and backward pass) beside the own reaches of
-    /// `sets`, then the top's values.
-    pub(super) fn evaluate_split(&mut self, pass: Pass, sets: &mut [Sets]) {
+    /// groups on the team's threads (each its forward and backward pass) beside the own
+    /// reaches of `sets`, then the top's values.
+    pub(super) fn evaluate_split(&mut self, pass: Pass, sets: &mut [Sets], team: &mut Team) {
         self.pass = pass;
         self.lean_pass = false;
         self.reach[0] = 1.0;
@@ -462,46 +543,48 @@ impl Tree {
         let (bounds, first, groups) = (&split.bounds, &split.first, split.groups);
         let levels = self.levels.len() - 1 - split.cut;
         let probs = &self.probs;
-        // The own reaches read only the strategies: one task beside the groups.
-        let own = || {
-            for s in sets {
-                s.own_reach(probs);
+        let scratch = Slots::new(&mut split.scratch);
+        let mut sets = sets;
+        let own = Slots::new(std::slice::from_mut(&mut sets));
+        // Tasks `0..groups` are the groups; the last one, the own reaches (which read only
+        // the strategies).
+        team.run(groups + 1, &|g| {
+            if g == groups {
+                // SAFETY: only this task takes the sets.
+                for s in unsafe { own.get(0) }.iter_mut() {
+                    s.own_reach(probs);
+                }
+                return;
             }
-        };
-        let groups_pass = || {
-            split
-                .scratch
-                .par_iter_mut()
-                .enumerate()
-                .for_each(|(g, sc)| {
-                    let region = Region {
-                        bounds,
-                        stride: groups + 1,
-                        g,
-                        levels,
-                    };
-                    // SAFETY: the groups' ranges are disjoint at every level (`check_groups`),
-                    // so each task holds slices of its own group only.
-                    unsafe {
-                        forward(shape, pass, &region, (first[g], first[g + 1]), sc, reach);
-                        backward(shape, &region, sc, value);
-                    }
-                })
-        };
-        rayon::join(groups_pass, own);
+            let region = Region {
+                bounds,
+                stride: groups + 1,
+                g,
+                levels,
+            };
+            // SAFETY: the team runs each task once, so this group's scratch is this task's;
+            // the groups' ranges are disjoint at every level (`check_groups`), so each task
+            // holds slices of its own group only.
+            unsafe {
+                let sc = scratch.get(g);
+                forward(shape, pass, &region, (first[g], first[g + 1]), sc, reach);
+                backward(shape, &region, sc, value);
+            }
+        });
         // SAFETY: serial again, after every group finished.
         unsafe { backward(shape, &top, &split.top, value) };
         self.live = 1 + split.top.live + split.scratch.iter().map(|s| s.live).sum::<usize>();
     }
 
     /// The set update of the players `players` (simultaneous updates: both at once) over the
-    /// chunks of the split in parallel; `f[p]` are player `p`'s factors.
+    /// chunks of the split on the team's threads; `f[p]` are player `p`'s factors.
     pub fn update_split(
         &mut self,
         sets: &[Sets; 2],
         players: Range<usize>,
         state: [&mut [Vec<f64>; 2]; 3],
         f: [Factors; 2],
+        team: &mut Team,
     ) {
         let split = self.split.as_mut().expect("a split tree");
         let [regret, sum, last] = state.map(|a| a.each_mut().map(|v| Shared::new(v)));
@@ -514,8 +597,15 @@ impl Tree {
             // Simultaneous updates keep player 2's reach apart.
             reach: if f[p].reach2 { reach2 } else { reach },
         });
-        let range = split.chunk_start[players.start]..split.chunk_start[players.end];
-        split.chunks[range].par_iter_mut().for_each(|c| {
+        let order = match (players.start, players.end) {
+            (0, 2) => &split.order[2],
+            (p, _) => &split.order[p],
+        };
+        let chunks = Slots::new(&mut split.chunks);
+        team.run(order.len(), &|i| {
+            // SAFETY: the team runs each task once and `order` lists each chunk once, so
+            // chunk `order[i]` is this task's.
+            let c = unsafe { chunks.get(order[i] as usize) };
             let (p, x, y) = (c.player, c.sets.start, c.sets.end);
             let s = &sets[p];
             let acts = s.action_start[x] as usize..s.action_start[y] as usize;
