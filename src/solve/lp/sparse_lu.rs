@@ -197,11 +197,11 @@ pub(crate) struct SparseLu {
     /// Steps whose pivot row some earlier step changed (rows with entries in `lrows`), for
     /// BTRAN's `L^T` pass.
     lrow_steps: Vec<usize>,
-    /// Pivot order of `U`: the steps as `(pivot row, basis position, step)`, in the order of
-    /// their keys `rank[step]`; an update moves its step to the end with a new largest key.
+    /// Pivot order of `U`: the steps as `(pivot row, basis position, step)`, step `k` at
+    /// `order[rank[k]]`; an update appends its step and leaves its old slot with the step
+    /// `MOVED` (no shifting; the next refactorisation compacts).
     rank: Vec<usize>,
     order: Vec<(u32, u32, u32)>,
-    next_rank: usize,
     /// Scratch of length `m` (its contents never matter between calls), and a second one.
     scratch: Vec<f64>,
     scratch2: Vec<f64>,
@@ -233,6 +233,8 @@ pub(crate) struct SparseLu {
     reach_u: Vec<usize>,
 }
 
+/// The step of a slot of the pivot order that an update left behind.
+const MOVED: u32 = u32::MAX;
 /// An update whose new pivot differs from `alpha_p * u_tt` (the same number computed another
 /// way) by more than this relative amount has lost accuracy: the caller refactorises.
 const UPDATE_TOL: f64 = 1e-8;
@@ -323,7 +325,6 @@ impl SparseLu {
             lrow_steps: Vec::new(),
             rank: Vec::new(),
             order: Vec::new(),
-            next_rank: 0,
             scratch: vec![0.0; m],
             scratch2: vec![0.0; m],
             r_steps: Vec::new(),
@@ -384,7 +385,6 @@ impl SparseLu {
         self.u_nonzeros = self.upper.data.len() + m;
         self.rank.clear();
         self.rank.extend(0..m);
-        self.next_rank = m;
         self.order.clear();
         self.order.extend(
             self.pivots
@@ -861,10 +861,15 @@ impl SparseLu {
             }
         } else {
             // Most steps meet a zero: test before the step.
+            // A moved step's old slot always meets a zero: its row was taken at its new
+            // slot, and only steps after that one write to it.
             for &(r, c, k) in self.order.iter().rev() {
                 let (r, c) = (r as usize, c as usize);
-                if a[r] != 0.0 && back_step(a, x, r, c, diag[k as usize], ucols.row(c)) {
-                    idx.push(c);
+                if a[r] != 0.0 {
+                    debug_assert!(k != MOVED, "a moved step's old slot met a non-zero");
+                    if back_step(a, x, r, c, diag[k as usize], ucols.row(c)) {
+                        idx.push(c);
+                    }
                 }
             }
         }
@@ -913,7 +918,7 @@ impl SparseLu {
             }
         } else {
             for &(_, ck, k) in &self.order {
-                if c[ck as usize] != 0.0 {
+                if c[ck as usize] != 0.0 && k != MOVED {
                     u_step(c, k as usize);
                 }
             }
@@ -1054,16 +1059,10 @@ impl SparseLu {
         }
         let expected = alpha_p * self.diag[t];
         self.diag[t] = pivot;
-        let rank = &self.rank;
-        if let Ok(at) = self
-            .order
-            .binary_search_by_key(&rank[t], |&(_, _, k)| rank[k as usize])
-        {
-            let slot = self.order.remove(at);
-            self.order.push(slot);
-        }
-        self.rank[t] = self.next_rank;
-        self.next_rank += 1;
+        let slot = self.order[self.rank[t]];
+        self.order[self.rank[t]].2 = MOVED;
+        self.rank[t] = self.order.len();
+        self.order.push(slot);
         pivot.is_finite()
             && pivot.abs() > 1e-11
             && (pivot - expected).abs() <= UPDATE_TOL * pivot.abs().max(1.0)
