@@ -231,6 +231,36 @@ pub(crate) struct SparseLu {
     stamp: u32,
     reach_l: Vec<usize>,
     reach_u: Vec<usize>,
+    /// Whether FTRAN's `U` search and BTRAN's `U^T` search have recently found sparse results.
+    ftran_u: Probe,
+    btran_u: Probe,
+}
+
+/// Skips a hypersparse search that keeps failing: a search that finds more than the limit
+/// costs about a tenth of the dense pass it then falls back to (on liars dice 5 most FTRAN'd
+/// columns end dense). After `PROBE_AFTER` failures in a row only every `PROBE_EVERY`-th
+/// solve searches, and a success resumes searching every time.
+#[derive(Default)]
+struct Probe {
+    fails: u32,
+}
+
+const PROBE_AFTER: u32 = 4;
+const PROBE_EVERY: u32 = 16;
+
+impl Probe {
+    fn attempt(&self) -> bool {
+        self.fails < PROBE_AFTER || self.fails.is_multiple_of(PROBE_EVERY)
+    }
+
+    /// Records the outcome of a solve whose right-hand side allowed a search.
+    fn record(&mut self, sparse: bool) {
+        self.fails = if sparse {
+            0
+        } else {
+            self.fails.saturating_add(1)
+        };
+    }
 }
 
 /// The step of a slot of the pivot order that an update left behind.
@@ -342,6 +372,8 @@ impl SparseLu {
             stamp: 0,
             reach_l: Vec::new(),
             reach_u: Vec::new(),
+            ftran_u: Probe::default(),
+            btran_u: Probe::default(),
         };
         lu.refactor(cols)?;
         Ok(lu)
@@ -832,17 +864,20 @@ impl SparseLu {
             self.spike_valid = true;
         }
         if sparse {
+            let attempt = self.ftran_u.attempt();
             let stamp = self.next_stamp();
             let (pivots, ucols) = (&self.pivots, &self.ucols);
-            sparse = reach(
-                &mut self.mark,
-                stamp,
-                &mut self.reach_u,
-                self.reach_l.iter().copied(),
-                |k| ucols.row(pivots[k].1),
-                &self.row_step,
-                limit,
-            );
+            sparse = attempt
+                && reach(
+                    &mut self.mark,
+                    stamp,
+                    &mut self.reach_u,
+                    self.reach_l.iter().copied(),
+                    |k| ucols.row(pivots[k].1),
+                    &self.row_step,
+                    limit,
+                );
+            self.ftran_u.record(sparse);
         }
         // Back-substitution by columns in reverse pivot order; `a` is left all zero and the
         // scratch (all zero between calls) receives the result.
@@ -884,7 +919,8 @@ impl SparseLu {
         let stamp = self.next_stamp();
         let stamp_l = self.next_stamp();
         let urows = &self.urows;
-        let sparse = idx.len() <= limit
+        let attempt = idx.len() <= limit && self.btran_u.attempt();
+        let sparse = attempt
             && reach(
                 &mut self.mark,
                 stamp,
@@ -894,6 +930,9 @@ impl SparseLu {
                 &self.col_step,
                 limit,
             );
+        if idx.len() <= limit {
+            self.btran_u.record(sparse);
+        }
         // `U^T`: `c` is left all zero and the scratch (all zero between calls) receives `y`.
         let y = &mut self.scratch;
         // One `U^T` step, the same for the reached steps and for all of them.
