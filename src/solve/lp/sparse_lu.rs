@@ -1,5 +1,5 @@
-//! Float sparse LU of a simplex basis with Markowitz-style pivoting and product-form updates,
-//! for the revised simplex of [`super::revised`].
+//! Float sparse LU of a simplex basis with Markowitz-style pivoting and Forrest–Tomlin
+//! updates, for the revised simplex of [`super::revised`].
 //!
 //! The factorisation first peels off column and row singletons (game-LP bases are mostly
 //! triangular), then eliminates the remaining nucleus sparsest active column first (a bucket
@@ -8,9 +8,15 @@
 //! buffers are kept between refactorisations, and FTRAN/BTRAN visit only the steps that have
 //! row operations in their `L` passes. A sparse right-hand side (a simplex column, a unit
 //! vector) is solved hypersparse: a search over the steps its non-zeros reach replaces the
-//! loop over all `m` steps, and the result comes with the list of its non-zeros. Basis
-//! changes are appended as eta columns (product form, stored flat, and by positions for
-//! BTRAN) until the next refactorisation.
+//! loop over all `m` steps, and the result comes with the list of its non-zeros.
+//!
+//! A basis change is a Forrest–Tomlin update (Forrest and Tomlin 1972): the column of `U` at
+//! the leaving position is replaced by the spike `R L a_q` (the entering column after FTRAN's
+//! `L` and `R` passes, which stays as sparse as the column), the step moves to the end of the
+//! pivot order, and its old row of `U` is eliminated by the rows after it, recorded as one
+//! sparse row eta `R`. FTRAN is then `L`, the `R` etas, `U`; BTRAN is `U^T`, the `R^T` etas in
+//! reverse, `L^T`. Unlike product-form etas (dense columns of `B^{-1}`), the update keeps the
+//! factors about as sparse as the spikes.
 
 /// Relative threshold of threshold pivoting: small enough to keep fill low, large enough to
 /// keep growth bounded.
@@ -76,6 +82,64 @@ impl Flat {
     }
 }
 
+/// Sparse rows that can grow and shrink after the factorisation (Forrest–Tomlin updates change
+/// rows and columns of `U`): row `k` is `data[start[k]..start[k] + len[k]]` with room up to
+/// `cap[k]`; a row that outgrows its room moves to the end of `data` (its old room stays
+/// unused until the next refactorisation rebuilds the rows compactly).
+#[derive(Default)]
+struct DynRows {
+    start: Vec<usize>,
+    len: Vec<usize>,
+    cap: Vec<usize>,
+    data: Vec<(usize, f64)>,
+}
+
+impl DynRows {
+    /// Copies `flat` (buffers reused), every row without spare room.
+    fn assign(&mut self, flat: &Flat) {
+        let rows = flat.start.len() - 1;
+        self.start.clear();
+        self.start.extend_from_slice(&flat.start[..rows]);
+        self.len.clear();
+        self.len
+            .extend((0..rows).map(|k| flat.start[k + 1] - flat.start[k]));
+        self.cap.clear();
+        self.cap.extend_from_slice(&self.len);
+        self.data.clear();
+        self.data.extend_from_slice(&flat.data);
+    }
+
+    fn row(&self, k: usize) -> &[(usize, f64)] {
+        let s = self.start[k];
+        &self.data[s..s + self.len[k]]
+    }
+
+    /// Appends `entry` to row `k`, moving the row to the end of `data` when it is full.
+    fn push(&mut self, k: usize, entry: (usize, f64)) {
+        if self.len[k] == self.cap[k] {
+            let (s, l) = (self.start[k], self.len[k]);
+            let at = self.data.len();
+            let cap = 2 * l + 4;
+            self.data.extend_from_within(s..s + l);
+            self.data.resize(at + cap, (0, 0.0));
+            self.start[k] = at;
+            self.cap[k] = cap;
+        }
+        self.data[self.start[k] + self.len[k]] = entry;
+        self.len[k] += 1;
+    }
+
+    /// Removes the entry of row `k` with index `key` (order within a row does not matter).
+    fn remove(&mut self, k: usize, key: usize) {
+        let s = self.start[k];
+        let l = self.len[k];
+        if let Some(i) = self.data[s..s + l].iter().position(|e| e.0 == key) {
+            self.data.swap(s + i, s + l - 1);
+            self.len[k] = l - 1;
+        }
+    }
+}
+
 /// Buffers of the factorisation, kept between refactorisations so that a refactorisation
 /// allocates nothing once they have grown.
 #[derive(Default)]
@@ -103,20 +167,27 @@ fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     v.resize(len, value);
 }
 
-/// `B = M^{-1} U'` with the row operations `M` and the permuted upper-triangular `U'`, then
-/// eta columns for the basis changes since.
+/// `R_k ... R_1 M B = U'` with the row operations `M`, the Forrest–Tomlin row etas `R_e` of
+/// the updates since the factorisation and the permuted upper-triangular `U'`.
 pub(crate) struct SparseLu {
     m: usize,
-    /// Pivot `k` is at (row, basis position).
+    /// Pivot `k` is at (row, basis position); an update keeps the pair and moves the step to the
+    /// end of the pivot order.
     pivots: Vec<(usize, usize)>,
     /// Row operations of step `k`: `row_i -= l * row_{pivot row}`.
     lower: Flat,
-    /// The pivot row of step `k` without the pivot: `(basis position, value)`.
+    /// The pivot row of step `k` without the pivot, as the factorisation left it (the source
+    /// of `urows` and `ucols`).
     upper: Flat,
     diag: Vec<f64>,
+    /// `U` by rows: for step `k`, `(basis position, value)` of its row without the pivot (all
+    /// at steps later in the pivot order).
+    urows: DynRows,
     /// `U` by columns for FTRAN: for basis position `c`, `(pivot row of step k, value)` of every
     /// earlier step `k` whose pivot row holds `c`; lets back-substitution skip zero unknowns.
-    ucols: Flat,
+    ucols: DynRows,
+    /// Regrouping buffer for `ucols`.
+    ucols_flat: Flat,
     /// `L` transposed for BTRAN: for row `i`, `(pivot row of step k, l)` of every step that
     /// subtracted a multiple of its pivot row from row `i`.
     lrows: Flat,
@@ -126,19 +197,30 @@ pub(crate) struct SparseLu {
     /// Steps whose pivot row some earlier step changed (rows with entries in `lrows`), for
     /// BTRAN's `L^T` pass.
     lrow_steps: Vec<usize>,
-    /// Scratch of length `m` (its contents never matter between calls).
+    /// Pivot order of `U`: the steps as `(pivot row, basis position, step)`, step `k` at
+    /// `order[rank[k]]`; an update appends its step and leaves its old slot with the step
+    /// `MOVED` (no shifting; the next refactorisation compacts).
+    rank: Vec<usize>,
+    order: Vec<(u32, u32, u32)>,
+    /// Scratch of length `m` (its contents never matter between calls), and a second one.
     scratch: Vec<f64>,
-    /// Product-form updates: (position, pivot value) per update, and the other non-zeros of
-    /// each entering column as the rows of `eta_cols`.
-    etas: Vec<(usize, f64)>,
-    eta_cols: Flat,
-    /// The eta file by positions: `eta_rows[i]` lists `(update, value)` of every eta column with
-    /// an entry at position `i`, in update order, so that BTRAN of a sparse vector touches only
-    /// the etas its non-zeros meet instead of a dot product with every eta column.
-    eta_rows: Vec<Vec<(usize, f64)>>,
-    /// BTRAN's per-update accumulators.
-    eta_acc: Vec<f64>,
+    scratch2: Vec<f64>,
+    /// Forrest–Tomlin row etas: update `e` did `row_{pivot row of r_steps[e]} -= sum mu *
+    /// row_i` over the entries `(i, mu)` of `r_etas.row(e)`.
+    r_steps: Vec<usize>,
+    r_etas: Flat,
+    /// The `R` etas by the rows they read: `r_rows[i]` lists `(update, mu)` in update order,
+    /// so that FTRAN of a sparse column visits only the etas its non-zeros meet.
+    r_rows: Vec<Vec<(usize, f64)>>,
+    /// FTRAN's per-update accumulators.
+    r_acc: Vec<f64>,
+    /// The last saving FTRAN's column after the `L` and `R` passes (`(row, value)`), the
+    /// spike of the next update, while `spike_valid`.
+    spike: Vec<(usize, f64)>,
+    spike_valid: bool,
+    /// Non-zeros of `L` and `U` (with the pivots) at the factorisation, and of `U` now.
     lu_nonzeros: usize,
+    u_nonzeros: usize,
     work: Work,
     /// Step whose pivot row is row `i`, and step whose pivot column is basis position `c`.
     row_step: Vec<usize>,
@@ -149,15 +231,48 @@ pub(crate) struct SparseLu {
     stamp: u32,
     reach_l: Vec<usize>,
     reach_u: Vec<usize>,
+    /// Whether FTRAN's `U` search and BTRAN's `U^T` search have recently found sparse results.
+    ftran_u: Probe,
+    btran_u: Probe,
 }
+
+/// Skips a hypersparse search that keeps failing: a search that finds more than the limit
+/// costs about a tenth of the dense pass it then falls back to (on liars dice 5 most FTRAN'd
+/// columns end dense). After `PROBE_AFTER` failures in a row only every `PROBE_EVERY`-th
+/// solve searches, and a success resumes searching every time.
+#[derive(Default)]
+struct Probe {
+    fails: u32,
+}
+
+const PROBE_AFTER: u32 = 4;
+const PROBE_EVERY: u32 = 16;
+
+impl Probe {
+    fn attempt(&self) -> bool {
+        self.fails < PROBE_AFTER || self.fails.is_multiple_of(PROBE_EVERY)
+    }
+
+    /// Records the outcome of a solve whose right-hand side allowed a search.
+    fn record(&mut self, sparse: bool) {
+        self.fails = if sparse {
+            0
+        } else {
+            self.fails.saturating_add(1)
+        };
+    }
+}
+
+/// The step of a slot of the pivot order that an update left behind.
+const MOVED: u32 = u32::MAX;
+/// An update whose new pivot differs from `alpha_p * u_tt` (the same number computed another
+/// way) by more than this relative amount has lost accuracy: the caller refactorises.
+const UPDATE_TOL: f64 = 1e-8;
 
 /// A right-hand side with more non-zeros than this fraction of `m`, or a reach larger than it,
 /// is solved by the dense loops (the reach search then costs more than it saves).
 /// (Measured on liars dice 5 sides, instructions per pivot: 1/10 beats 1/4 and 1/3.)
 const HYPER_FRACTION: usize = 10;
-/// Stands in for an exact zero produced by cancellation, so that index lists stay free of
-/// duplicates (an entry is listed exactly when it is non-zero).
-const TINY: f64 = 1e-300;
 
 /// Collects into `list` the steps reachable from `seeds` (steps) along `adj(k)` (entries whose
 /// index `i` leads to step `step_of[i]`), unsorted; `false` once more than `limit` are found.
@@ -195,25 +310,61 @@ fn reach<'a>(
     list.len() <= limit
 }
 
+/// One step of FTRAN's back-substitution: the unknown at basis position `c` from the value
+/// left in its pivot row `r` and the pivot `d`, then its column `col` of `U` is eliminated;
+/// `false` (and nothing written) when that value is below `DROP`. Inlined into both loops.
+#[inline(always)]
+fn back_step(
+    a: &mut [f64],
+    x: &mut [f64],
+    r: usize,
+    c: usize,
+    d: f64,
+    col: &[(usize, f64)],
+) -> bool {
+    let acc = std::mem::take(&mut a[r]);
+    if acc.abs() < DROP {
+        return false;
+    }
+    let v = acc / d;
+    x[c] = v;
+    for &(i, u) in col {
+        a[i] -= u * v;
+    }
+    true
+}
+
 impl SparseLu {
     /// Factors the `m x m` matrix whose column `k` is `cols[k]` (sparse `(row, value)`).
     pub fn factor(m: usize, cols: &[&[(usize, f64)]]) -> Result<Self, Singular> {
+        // The pivot order is stored in `u32`s (no LP that fits in memory comes close).
+        if u32::try_from(m).is_err() {
+            return Err(Singular { eliminated: 0 });
+        }
         let mut lu = SparseLu {
             m,
             pivots: Vec::new(),
             lower: Flat::default(),
             upper: Flat::default(),
             diag: Vec::new(),
-            ucols: Flat::default(),
+            urows: DynRows::default(),
+            ucols: DynRows::default(),
+            ucols_flat: Flat::default(),
             lrows: Flat::default(),
             lower_steps: Vec::new(),
             lrow_steps: Vec::new(),
+            rank: Vec::new(),
+            order: Vec::new(),
             scratch: vec![0.0; m],
-            etas: Vec::new(),
-            eta_cols: Flat::default(),
-            eta_rows: vec![Vec::new(); m],
-            eta_acc: Vec::new(),
+            scratch2: vec![0.0; m],
+            r_steps: Vec::new(),
+            r_etas: Flat::default(),
+            r_rows: vec![Vec::new(); m],
+            r_acc: Vec::new(),
+            spike: Vec::new(),
+            spike_valid: false,
             lu_nonzeros: 0,
+            u_nonzeros: 0,
             work: Work::default(),
             row_step: vec![0; m],
             col_step: vec![0; m],
@@ -221,6 +372,8 @@ impl SparseLu {
             stamp: 0,
             reach_l: Vec::new(),
             reach_u: Vec::new(),
+            ftran_u: Probe::default(),
+            btran_u: Probe::default(),
         };
         lu.refactor(cols)?;
         Ok(lu)
@@ -235,11 +388,12 @@ impl SparseLu {
         self.lower.clear();
         self.upper.clear();
         self.diag.clear();
-        if !self.etas.is_empty() {
-            self.eta_rows.iter_mut().for_each(Vec::clear);
+        for &(i, _) in &self.r_etas.data {
+            self.r_rows[i].clear();
         }
-        self.etas.clear();
-        self.eta_cols.clear();
+        self.r_steps.clear();
+        self.r_etas.clear();
+        self.spike_valid = false;
         self.lu_nonzeros = 0;
         let mut w = std::mem::take(&mut self.work);
         let result = self.factor_singletons(cols, &mut w).and_then(|()| {
@@ -256,7 +410,20 @@ impl SparseLu {
             self.col_step[c] = k;
         }
         let pivots = &self.pivots;
-        self.upper.regroup_into(m, |k| pivots[k].0, &mut self.ucols);
+        self.upper
+            .regroup_into(m, |k| pivots[k].0, &mut self.ucols_flat);
+        self.ucols.assign(&self.ucols_flat);
+        self.urows.assign(&self.upper);
+        self.u_nonzeros = self.upper.data.len() + m;
+        self.rank.clear();
+        self.rank.extend(0..m);
+        self.order.clear();
+        self.order.extend(
+            self.pivots
+                .iter()
+                .enumerate()
+                .map(|(k, &(r, c))| (r as u32, c as u32, k as u32)),
+        );
         self.lower.regroup_into(m, |k| pivots[k].0, &mut self.lrows);
         self.lower_steps.clear();
         self.lower_steps
@@ -558,19 +725,20 @@ impl SparseLu {
         Ok(())
     }
 
-    /// Non-zeros of the eta file (updates since the factorisation).
-    pub fn eta_nonzeros(&self) -> usize {
-        self.eta_cols.data.len() + self.etas.len()
+    /// Non-zeros the updates added since the factorisation: growth of `U` plus the `R` etas.
+    pub fn update_nonzeros(&self) -> usize {
+        (self.u_nonzeros + self.r_etas.data.len())
+            .saturating_sub(self.lu_nonzeros - self.lower.data.len())
     }
 
-    /// Non-zeros of L and U.
+    /// Non-zeros of L and U at the factorisation (with the pivots).
     pub fn lu_nonzeros(&self) -> usize {
         self.lu_nonzeros
     }
 
     /// Number of updates since the factorisation.
     pub fn updates(&self) -> usize {
-        self.etas.len()
+        self.r_steps.len()
     }
 
     /// A fresh visit stamp for [`reach`].
@@ -586,7 +754,7 @@ impl SparseLu {
     /// Solves `B x = a` in place: `a` indexed by rows on entry, by basis positions on return.
     pub fn ftran(&mut self, a: &mut Vec<f64>) {
         let mut idx: Vec<usize> = (0..self.m).filter(|&i| a[i] != 0.0).collect();
-        self.ftran_sparse(a, &mut idx);
+        self.solve_column(a, &mut idx, false);
     }
 
     /// Solves `y^T B = c^T` in place: `c` indexed by basis positions on entry, rows on return.
@@ -598,8 +766,15 @@ impl SparseLu {
     /// [`Self::ftran`] with the non-zeros listed: on entry `idx` lists every non-zero of `a`
     /// (duplicates and zeros allowed), on return exactly the non-zeros of the result, without
     /// duplicates. A sparse right-hand side is solved hypersparse (Gilbert and Peierls): only
-    /// the steps its non-zeros reach are visited.
+    /// the steps its non-zeros reach are visited. The column is kept as the spike of a
+    /// following [`Self::update`].
     pub fn ftran_sparse(&mut self, a: &mut Vec<f64>, idx: &mut Vec<usize>) {
+        self.solve_column(a, idx, true);
+    }
+
+    /// FTRAN: the `L` pass, the `R` etas, then back-substitution with `U`; `save` keeps the
+    /// column after the `R` etas as the spike.
+    fn solve_column(&mut self, a: &mut Vec<f64>, idx: &mut Vec<usize>, save: bool) {
         let m = self.m;
         let limit = m / HYPER_FRACTION;
         let stamp = self.next_stamp();
@@ -628,83 +803,110 @@ impl SparseLu {
             for &k in &self.reach_l {
                 l_step(a, k);
             }
-            let stamp = self.next_stamp();
-            let pivots = &self.pivots;
-            sparse = reach(
-                &mut self.mark,
-                stamp,
-                &mut self.reach_u,
-                self.reach_l.iter().copied(),
-                |k| self.ucols.row(pivots[k].1),
-                &self.row_step,
-                limit,
-            );
         } else {
             for &k in &self.lower_steps {
                 l_step(a, k);
             }
         }
-        // Back-substitution by columns; `a` is left all zero and the scratch (all zero
-        // between calls) receives the result.
-        let x = &mut self.scratch;
-        idx.clear();
-        if sparse {
-            self.reach_u.sort_unstable_by(|a, b| b.cmp(a));
-            for &k in &self.reach_u {
-                let (r, c) = self.pivots[k];
-                let acc = std::mem::take(&mut a[r]);
-                if acc.abs() < DROP {
-                    continue;
+        // The `R` etas in update order; a row they make non-zero joins the reached steps.
+        if sparse && !self.r_steps.is_empty() {
+            // Each eta's dot product is accumulated by pushing the column's non-zeros (and
+            // each change an earlier eta makes) into the etas that read them.
+            let acc = &mut self.r_acc;
+            acc.clear();
+            acc.resize(self.r_steps.len(), 0.0);
+            for &k in &self.reach_l {
+                let v = a[pivots[k].0];
+                if v != 0.0 {
+                    for &(e, mu) in &self.r_rows[pivots[k].0] {
+                        acc[e] += mu * v;
+                    }
                 }
-                let v = acc / self.diag[k];
-                x[c] = v;
-                idx.push(c);
-                for &(i, u) in self.ucols.row(c) {
-                    a[i] -= u * v;
+            }
+            for (e, &t) in self.r_steps.iter().enumerate() {
+                let dot = acc[e];
+                if dot != 0.0 {
+                    let r = pivots[t].0;
+                    a[r] -= dot;
+                    if self.mark[t] != stamp {
+                        self.mark[t] = stamp;
+                        self.reach_l.push(t);
+                    }
+                    for &(e2, mu) in self.r_rows[r].iter().rev() {
+                        if e2 <= e {
+                            break;
+                        }
+                        acc[e2] -= mu * dot;
+                    }
                 }
             }
         } else {
-            for k in (0..m).rev() {
-                let (r, c) = self.pivots[k];
-                let acc = std::mem::take(&mut a[r]);
-                if acc.abs() < DROP {
-                    continue;
-                }
-                let v = acc / self.diag[k];
-                x[c] = v;
-                for &(i, u) in self.ucols.row(c) {
-                    a[i] -= u * v;
+            for (e, &t) in self.r_steps.iter().enumerate() {
+                let dot: f64 = self.r_etas.row(e).iter().map(|&(i, mu)| mu * a[i]).sum();
+                if dot != 0.0 {
+                    a[pivots[t].0] -= dot;
                 }
             }
         }
-        // The eta file: new non-zeros are listed while the result is sparse; a dense result
-        // is listed by one scan at the end instead (cheaper than a test per eta entry).
-        let track = sparse && idx.len() <= limit;
-        for (e, &(p, pv)) in self.etas.iter().enumerate() {
-            let xp = x[p];
-            if xp != 0.0 {
-                let t = xp / pv;
-                x[p] = t;
-                if track {
-                    for &(i, a) in self.eta_cols.row(e) {
-                        if x[i] == 0.0 {
-                            idx.push(i);
-                        }
-                        x[i] -= a * t;
-                        if x[i] == 0.0 {
-                            x[i] = TINY;
-                        }
-                    }
-                } else {
-                    for &(i, a) in self.eta_cols.row(e) {
-                        x[i] -= a * t;
+        if save {
+            self.spike.clear();
+            if sparse {
+                self.spike.extend(
+                    self.reach_l
+                        .iter()
+                        .map(|&k| (pivots[k].0, a[pivots[k].0]))
+                        .filter(|e| e.1 != 0.0),
+                );
+            } else {
+                self.spike
+                    .extend((0..m).map(|r| (r, a[r])).filter(|e| e.1 != 0.0));
+            }
+            self.spike_valid = true;
+        }
+        if sparse {
+            let attempt = self.ftran_u.attempt();
+            let stamp = self.next_stamp();
+            let (pivots, ucols) = (&self.pivots, &self.ucols);
+            sparse = attempt
+                && reach(
+                    &mut self.mark,
+                    stamp,
+                    &mut self.reach_u,
+                    self.reach_l.iter().copied(),
+                    |k| ucols.row(pivots[k].1),
+                    &self.row_step,
+                    limit,
+                );
+            self.ftran_u.record(sparse);
+        }
+        // Back-substitution by columns in reverse pivot order; `a` is left all zero and the
+        // scratch (all zero between calls) receives the result.
+        let x = &mut self.scratch;
+        let (pivots, diag, ucols) = (&self.pivots, &self.diag, &self.ucols);
+        idx.clear();
+        if sparse {
+            let rank = &self.rank;
+            self.reach_u
+                .sort_unstable_by_key(|&k| std::cmp::Reverse(rank[k]));
+            for &k in &self.reach_u {
+                let (r, c) = pivots[k];
+                if back_step(a, x, r, c, diag[k], ucols.row(c)) {
+                    idx.push(c);
+                }
+            }
+        } else {
+            // Most steps meet a zero: test before the step.
+            // A moved step's old slot always meets a zero: its row was taken at its new
+            // slot, and only steps after that one write to it.
+            for &(r, c, k) in self.order.iter().rev() {
+                let (r, c) = (r as usize, c as usize);
+                if a[r] != 0.0 {
+                    debug_assert!(k != MOVED, "a moved step's old slot met a non-zero");
+                    if back_step(a, x, r, c, diag[k as usize], ucols.row(c)) {
+                        idx.push(c);
                     }
                 }
             }
-        }
-        if !track {
-            idx.clear();
-            idx.extend((0..m).filter(|&c| x[c] != 0.0));
         }
         std::mem::swap(a, &mut self.scratch);
     }
@@ -714,77 +916,67 @@ impl SparseLu {
     pub fn btran_sparse(&mut self, c: &mut Vec<f64>, idx: &mut Vec<usize>) {
         let m = self.m;
         let limit = m / HYPER_FRACTION;
-        // Eta file in reverse: update `e` sets `c[p] = (c[p] - eta_e . c) / pv`. The dot
-        // products are accumulated by pushing each non-zero of `c` (and each later change of
-        // `c[p]`) into the updates that meet it, via the eta file by positions.
-        if !self.etas.is_empty() {
-            let acc = &mut self.eta_acc;
-            acc.clear();
-            acc.resize(self.etas.len(), 0.0);
-            for &i in idx.iter() {
-                let ci = c[i];
-                for &(e, a) in &self.eta_rows[i] {
-                    acc[e] += a * ci;
-                }
-            }
-            for (e, &(p, pv)) in self.etas.iter().enumerate().rev() {
-                let old = c[p];
-                let new = (old - acc[e]) / pv;
-                if old == 0.0 && new != 0.0 {
-                    idx.push(p);
-                }
-                c[p] = new;
-                let delta = new - old;
-                if delta != 0.0 {
-                    for &(e2, a) in &self.eta_rows[p] {
-                        if e2 >= e {
-                            break;
-                        }
-                        acc[e2] += a * delta;
-                    }
-                }
-            }
-        }
         let stamp = self.next_stamp();
-        let sparse = idx.len() <= limit
+        let stamp_l = self.next_stamp();
+        let urows = &self.urows;
+        let attempt = idx.len() <= limit && self.btran_u.attempt();
+        let sparse = attempt
             && reach(
                 &mut self.mark,
                 stamp,
                 &mut self.reach_u,
                 idx.iter().map(|&p| self.col_step[p]),
-                |k| self.upper.row(k),
+                |k| urows.row(k),
                 &self.col_step,
                 limit,
             );
-        let stamp_l = self.next_stamp();
+        if idx.len() <= limit {
+            self.btran_u.record(sparse);
+        }
         // `U^T`: `c` is left all zero and the scratch (all zero between calls) receives `y`.
         let y = &mut self.scratch;
         // One `U^T` step, the same for the reached steps and for all of them.
-        let (pivots, diag, upper) = (&self.pivots, &self.diag, &self.upper);
+        let (pivots, diag) = (&self.pivots, &self.diag);
         let mut u_step = |c: &mut [f64], k: usize| {
             let (r, ck) = pivots[k];
             let z = std::mem::take(&mut c[ck]);
-            if z != 0.0 {
+            // Cancellation noise is dropped, as in FTRAN (it would spread through the rest).
+            if z.abs() >= DROP {
                 let z = z / diag[k];
-                for &(j, u) in upper.row(k) {
+                for &(j, u) in urows.row(k) {
                     c[j] -= z * u;
                 }
                 y[r] = z;
             }
         };
         if sparse {
-            self.reach_u.sort_unstable();
+            let rank = &self.rank;
+            self.reach_u.sort_unstable_by_key(|&k| rank[k]);
             for &k in &self.reach_u {
                 u_step(c, k);
             }
         } else {
-            for k in 0..m {
-                u_step(c, k);
+            for &(_, ck, k) in &self.order {
+                if c[ck as usize] != 0.0 && k != MOVED {
+                    u_step(c, k as usize);
+                }
+            }
+        }
+        // The `R^T` etas in reverse update order: each scatters its pivot row's value; rows
+        // they make non-zero join the seeds of the `L^T` search.
+        for (e, &t) in self.r_steps.iter().enumerate().rev() {
+            let yt = y[pivots[t].0];
+            if yt != 0.0 {
+                for &(i, mu) in self.r_etas.row(e) {
+                    if sparse && y[i] == 0.0 {
+                        self.reach_u.push(self.row_step[i]);
+                    }
+                    y[i] -= mu * yt;
+                }
             }
         }
         // `L^T`: once `y[i]` is final (its step is later than every step it feeds), push it
         // to the pivot rows that eliminated row `i`; visit them in reverse step order.
-        let pivots = &self.pivots;
         let lrows = &self.lrows;
         let sparse = sparse
             && reach(
@@ -820,31 +1012,99 @@ impl SparseLu {
             );
         } else {
             for &k in self.lrow_steps.iter().rev() {
-                lt_step(y, k);
+                if y[pivots[k].0] != 0.0 {
+                    lt_step(y, k);
+                }
             }
             idx.extend((0..m).filter(|&r| y[r] != 0.0));
         }
         std::mem::swap(c, &mut self.scratch);
     }
 
-    /// Records that basis position `p` now holds the column whose FTRAN result is `alpha`.
-    #[cfg(test)]
-    pub fn update(&mut self, p: usize, alpha: &[f64]) {
-        let idx: Vec<usize> = (0..self.m).filter(|&i| alpha[i] != 0.0).collect();
-        self.update_sparse(p, alpha, &idx);
-    }
-
-    /// [`Self::update`] with the non-zeros of `alpha` listed in `idx`.
-    pub fn update_sparse(&mut self, p: usize, alpha: &[f64], idx: &[usize]) {
-        let e = self.etas.len();
-        for &i in idx {
-            if i != p && alpha[i] != 0.0 {
-                self.eta_cols.data.push((i, alpha[i]));
-                self.eta_rows[i].push((e, alpha[i]));
+    /// Forrest–Tomlin update: basis position `p` now holds the column of the last
+    /// [`Self::ftran_sparse`], whose result had `alpha_p` at `p`. Returns `false` when the
+    /// update lost accuracy (or no spike was saved): the caller must refactorise.
+    pub fn update(&mut self, p: usize, alpha_p: f64) -> bool {
+        if !std::mem::take(&mut self.spike_valid) {
+            return false;
+        }
+        let t = self.col_step[p];
+        let rt = self.pivots[t].0;
+        // Row `t` of `U` without its pivot is eliminated by the rows after it, in pivot
+        // order (a hypersparse `U^T` solve); the multipliers form the `R` eta.
+        let stamp = self.next_stamp();
+        let w = &mut self.scratch;
+        for &(j, u) in self.urows.row(t) {
+            w[j] = u;
+        }
+        let urows = &self.urows;
+        reach(
+            &mut self.mark,
+            stamp,
+            &mut self.reach_u,
+            urows.row(t).iter().map(|&(j, _)| self.col_step[j]),
+            |k| urows.row(k),
+            &self.col_step,
+            usize::MAX,
+        );
+        let rank = &self.rank;
+        self.reach_u.sort_unstable_by_key(|&k| rank[k]);
+        let eta_start = self.r_etas.data.len();
+        for &k in &self.reach_u {
+            let (rk, ck) = self.pivots[k];
+            let v = std::mem::take(&mut w[ck]);
+            if v.abs() < DROP {
+                continue;
+            }
+            let mu = v / self.diag[k];
+            self.r_etas.data.push((rk, mu));
+            self.r_rows[rk].push((self.r_steps.len(), mu));
+            for &(j, u) in urows.row(k) {
+                w[j] -= mu * u;
             }
         }
-        self.eta_cols.end_row();
-        self.etas.push((p, alpha[p]));
+        self.r_etas.end_row();
+        self.r_steps.push(t);
+        // The new pivot: the spike's entry in row `t` after the same row operations.
+        let s = &mut self.scratch2;
+        for &(r, v) in &self.spike {
+            s[r] = v;
+        }
+        let mut pivot = s[rt];
+        for &(r, mu) in &self.r_etas.data[eta_start..] {
+            pivot -= mu * s[r];
+        }
+        for &(r, _) in &self.spike {
+            s[r] = 0.0;
+        }
+        // Replace column `t` of `U` by the spike and drop row `t`; the step moves last.
+        self.u_nonzeros -= self.ucols.len[p] + self.urows.len[t];
+        for e in 0..self.ucols.len[p] {
+            let r = self.ucols.data[self.ucols.start[p] + e].0;
+            self.urows.remove(self.row_step[r], p);
+        }
+        for e in 0..self.urows.len[t] {
+            let j = self.urows.data[self.urows.start[t] + e].0;
+            self.ucols.remove(j, rt);
+        }
+        self.urows.len[t] = 0;
+        self.ucols.len[p] = 0;
+        for &(r, v) in &self.spike {
+            if r != rt && v.abs() >= DROP {
+                self.ucols.push(p, (r, v));
+                self.urows.push(self.row_step[r], (p, v));
+                self.u_nonzeros += 1;
+            }
+        }
+        let expected = alpha_p * self.diag[t];
+        self.diag[t] = pivot;
+        let slot = self.order[self.rank[t]];
+        self.order[self.rank[t]].2 = MOVED;
+        self.rank[t] = self.order.len();
+        self.order.push(slot);
+        pivot.is_finite()
+            && pivot.abs() > 1e-11
+            && (pivot - expected).abs() <= UPDATE_TOL * pivot.abs().max(1.0)
     }
 }
 
@@ -919,9 +1179,64 @@ mod tests {
                 let mut idx: Vec<usize> = (0..m).filter(|&i| a[i] != 0.0).collect();
                 lu.ftran_sparse(&mut alpha, &mut idx);
                 if alpha[p].abs() < 1e-3 { continue; }
-                lu.update_sparse(p, &alpha, &idx);
+                prop_assert!(lu.update(p, alpha[p]));
                 for (i, row) in dense.iter_mut().enumerate() { row[p] = a[i]; }
                 check_sparse_solves(&mut lu, &dense, &rhs);
+            }
+        }
+
+        /// After a long chain of Forrest–Tomlin updates (more than the simplex makes between
+        /// refactorisations on small bases) FTRAN and BTRAN agree with a fresh factorisation
+        /// of the updated matrix, and multiply back to the right-hand side.
+        #[test]
+        fn long_update_chains_match_a_fresh_factorisation(
+            m in 10usize..50,
+            entries in prop::collection::vec((0usize..50, 0usize..50, -3i32..=3), 0..100),
+            replace in prop::collection::vec((0usize..50, prop::collection::vec((0usize..50, -3i32..=3), 0..5)), 40..120),
+            rhs in prop::collection::vec((0usize..50, -5i32..=5), 1..6),
+        ) {
+            let mut dense = vec![vec![0.0f64; m]; m];
+            for (i, row) in dense.iter_mut().enumerate() { row[i] = 4.0; }
+            for (i, j, v) in entries { if i < m && j < m && i != j { dense[i][j] = v as f64; } }
+            let columns = |d: &Vec<Vec<f64>>| -> Vec<Vec<(usize, f64)>> {
+                (0..m).map(|j| (0..m).filter(|&i| d[i][j] != 0.0).map(|i| (i, d[i][j])).collect()).collect()
+            };
+            let cols = columns(&dense);
+            let refs: Vec<&[(usize, f64)]> = cols.iter().map(|c| c.as_slice()).collect();
+            let Ok(mut lu) = SparseLu::factor(m, &refs) else { return Ok(()) };
+            let mut updates = 0;
+            for (p, newcol) in replace {
+                let p = p % m;
+                let mut a = vec![0.0; m];
+                a[p] = 8.0;
+                for (i, v) in newcol { a[i % m] += v as f64; }
+                let mut alpha = a.clone();
+                let mut idx: Vec<usize> = (0..m).filter(|&i| a[i] != 0.0).collect();
+                lu.ftran_sparse(&mut alpha, &mut idx);
+                if alpha[p].abs() < 0.1 { continue; }
+                prop_assert!(lu.update(p, alpha[p]), "update {updates} lost accuracy");
+                updates += 1;
+                for (i, row) in dense.iter_mut().enumerate() { row[p] = a[i]; }
+            }
+            prop_assert_eq!(lu.updates(), updates);
+            let cols = columns(&dense);
+            let refs: Vec<&[(usize, f64)]> = cols.iter().map(|c| c.as_slice()).collect();
+            let Ok(mut fresh) = SparseLu::factor(m, &refs) else { return Ok(()) };
+            let mut b = vec![0.0; m];
+            for (i, v) in rhs { b[i % m] += v as f64; }
+            let (mut x, mut x0, mut y, mut y0) = (b.clone(), b.clone(), b.clone(), b.clone());
+            lu.ftran(&mut x);
+            fresh.ftran(&mut x0);
+            lu.btran(&mut y);
+            fresh.btran(&mut y0);
+            let scale = 1.0 + x0.iter().chain(&y0).fold(0.0f64, |a, v| a.max(v.abs()));
+            for i in 0..m {
+                prop_assert!((x[i] - x0[i]).abs() <= 1e-8 * scale, "x[{i}]: {} vs {}", x[i], x0[i]);
+                prop_assert!((y[i] - y0[i]).abs() <= 1e-8 * scale, "y[{i}]: {} vs {}", y[i], y0[i]);
+                let s: f64 = (0..m).map(|j| dense[i][j] * x[j]).sum();
+                prop_assert!((s - b[i]).abs() <= 1e-8 * scale, "B x row {i}: {s} vs {}", b[i]);
+                let t: f64 = (0..m).map(|k| dense[k][i] * y[k]).sum();
+                prop_assert!((t - b[i]).abs() <= 1e-8 * scale, "y^T B column {i}: {t} vs {}", b[i]);
             }
         }
 
@@ -947,9 +1262,10 @@ mod tests {
                 let mut a: Vec<f64> = newcol[..m].iter().map(|&v| v as f64).collect();
                 a[p] += 8.0;
                 let mut alpha = a.clone();
-                lu.ftran(&mut alpha);
+                let mut idx: Vec<usize> = (0..m).collect();
+                lu.ftran_sparse(&mut alpha, &mut idx);
                 if alpha[p].abs() < 1e-3 { continue; }
-                lu.update(p, &alpha);
+                prop_assert!(lu.update(p, alpha[p]));
                 for (i, row) in dense.iter_mut().enumerate() { row[p] = a[i]; }
             }
             let b: Vec<f64> = rhs[..m].iter().map(|&v| v as f64).collect();
