@@ -79,6 +79,9 @@ fn build(dice: usize, sides: usize) -> Result<Game, GameError> {
     let roll_names: Vec<String> = (1..=sides).map(|f| format!("Roll {f}")).collect();
     let mut b = GameBuilder::new(format!("liars-dice(dice={dice},sides={sides})"), "P1", "P2");
     let mut deals: Vec<Deal> = Vec::new();
+    // Reused between nodes: the set label and the action list.
+    let mut label = String::new();
+    let mut actions: Vec<&str> = Vec::with_capacity(num_bids + 1);
     // Explicit stack: no recursion on the game's depth.
     let mut stack = vec![Pending::Roll {
         node: b.root(),
@@ -128,12 +131,14 @@ fn build(dice: usize, sides: usize) -> Result<Game, GameError> {
                 history,
             } => {
                 let first = last.map_or(0, |l| l + 1);
-                let mut actions: Vec<&str> =
-                    bid_names[first..].iter().map(|s| s.as_str()).collect();
+                actions.clear();
+                actions.extend(bid_names[first..].iter().map(|s| s.as_str()));
                 if last.is_some() {
                     actions.push("Liar");
                 }
-                let label = format!("{}{history}", deals[deal].labels[player]);
+                label.clear();
+                label.push_str(&deals[deal].labels[player]);
+                label.push_str(&history);
                 let children = b.decision(node, player, &label, &actions)?;
                 for (k, child) in children.into_iter().enumerate() {
                     match last {
@@ -151,12 +156,17 @@ fn build(dice: usize, sides: usize) -> Result<Game, GameError> {
                         }
                         _ => {
                             let bid = first + k;
+                            let name = &bid_names[bid];
+                            let mut next = String::with_capacity(history.len() + 1 + name.len());
+                            next.push_str(&history);
+                            next.push(' ');
+                            next.push_str(name);
                             stack.push(Pending::Bid {
                                 node: child,
                                 deal,
                                 player: 1 - player,
                                 last: Some(bid),
-                                history: format!("{history} {}", bid_names[bid]),
+                                history: next,
                             });
                         }
                     }
