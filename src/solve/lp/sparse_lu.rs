@@ -1113,6 +1113,64 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// An `m x m` test basis: 4 on the diagonal and the given off-diagonal entries (those
+    /// inside the matrix), mostly triangular with some nucleus, like game-LP bases.
+    fn test_basis(m: usize, entries: Vec<(usize, usize, i32)>) -> Vec<Vec<f64>> {
+        let mut dense = vec![vec![0.0f64; m]; m];
+        for (i, row) in dense.iter_mut().enumerate() {
+            row[i] = 4.0;
+        }
+        for (i, j, v) in entries {
+            if i < m && j < m && i != j {
+                dense[i][j] = v as f64;
+            }
+        }
+        dense
+    }
+
+    /// The sparse columns of a dense matrix.
+    fn dense_columns(dense: &[Vec<f64>]) -> Vec<Vec<(usize, f64)>> {
+        let m = dense.len();
+        (0..m)
+            .map(|j| {
+                (0..m)
+                    .filter(|&i| dense[i][j] != 0.0)
+                    .map(|i| (i, dense[i][j]))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Factors a dense matrix by its sparse columns.
+    fn factor_dense(dense: &[Vec<f64>]) -> Result<SparseLu, Singular> {
+        let cols = dense_columns(dense);
+        let refs: Vec<&[(usize, f64)]> = cols.iter().map(|c| c.as_slice()).collect();
+        SparseLu::factor(dense.len(), &refs)
+    }
+
+    /// Replaces basis column `p` by `a` as the simplex does: FTRAN from the non-zeros listed in
+    /// `idx`, then the update, and the same column in `dense`. `None` (nothing changed) when
+    /// the pivot `alpha_p` is below `min_pivot`; otherwise whether the update kept accuracy.
+    fn replace_column(
+        lu: &mut SparseLu,
+        dense: &mut [Vec<f64>],
+        p: usize,
+        a: Vec<f64>,
+        mut idx: Vec<usize>,
+        min_pivot: f64,
+    ) -> Option<bool> {
+        let mut alpha = a.clone();
+        lu.ftran_sparse(&mut alpha, &mut idx);
+        if alpha[p].abs() < min_pivot {
+            return None;
+        }
+        let updated = lu.update(p, alpha[p]);
+        for (i, row) in dense.iter_mut().enumerate() {
+            row[p] = a[i];
+        }
+        Some(updated)
+    }
+
     /// Checks `B x = b` and `y^T B = b^T` for the sparse solves from a right-hand side with
     /// the listed non-zeros, and that the returned lists name exactly the non-zeros, once each.
     fn check_sparse_solves(lu: &mut SparseLu, dense: &[Vec<f64>], rhs: &[(usize, f64)]) {
@@ -1159,15 +1217,8 @@ mod tests {
             replace in prop::collection::vec((0usize..80, prop::collection::vec((0usize..80, -3i32..=3), 0..4)), 0..12),
             rhs in prop::collection::vec((0usize..80, -5i32..=5), 1..4),
         ) {
-            let mut dense = vec![vec![0.0f64; m]; m];
-            for (i, row) in dense.iter_mut().enumerate() { row[i] = 4.0; }
-            // Mostly triangular with some nucleus entries, like simplex bases of game LPs.
-            for (i, j, v) in entries { if i < m && j < m && i != j { dense[i][j] = v as f64; } }
-            let cols: Vec<Vec<(usize, f64)>> = (0..m)
-                .map(|j| (0..m).filter(|&i| dense[i][j] != 0.0).map(|i| (i, dense[i][j])).collect())
-                .collect();
-            let refs: Vec<&[(usize, f64)]> = cols.iter().map(|c| c.as_slice()).collect();
-            let Ok(mut lu) = SparseLu::factor(m, &refs) else { return Ok(()) };
+            let mut dense = test_basis(m, entries);
+            let Ok(mut lu) = factor_dense(&dense) else { return Ok(()) };
             let rhs: Vec<(usize, f64)> = rhs.iter().map(|&(i, v)| (i % m, v as f64)).filter(|r| r.1 != 0.0).collect();
             check_sparse_solves(&mut lu, &dense, &rhs);
             for (p, newcol) in replace {
@@ -1175,12 +1226,9 @@ mod tests {
                 let mut a = vec![0.0; m];
                 a[p] = 8.0;
                 for (i, v) in newcol { a[i % m] += v as f64; }
-                let mut alpha = a.clone();
-                let mut idx: Vec<usize> = (0..m).filter(|&i| a[i] != 0.0).collect();
-                lu.ftran_sparse(&mut alpha, &mut idx);
-                if alpha[p].abs() < 1e-3 { continue; }
-                prop_assert!(lu.update(p, alpha[p]));
-                for (i, row) in dense.iter_mut().enumerate() { row[p] = a[i]; }
+                let idx: Vec<usize> = (0..m).filter(|&i| a[i] != 0.0).collect();
+                let Some(updated) = replace_column(&mut lu, &mut dense, p, a, idx, 1e-3) else { continue };
+                prop_assert!(updated);
                 check_sparse_solves(&mut lu, &dense, &rhs);
             }
         }
@@ -1195,33 +1243,21 @@ mod tests {
             replace in prop::collection::vec((0usize..50, prop::collection::vec((0usize..50, -3i32..=3), 0..5)), 40..120),
             rhs in prop::collection::vec((0usize..50, -5i32..=5), 1..6),
         ) {
-            let mut dense = vec![vec![0.0f64; m]; m];
-            for (i, row) in dense.iter_mut().enumerate() { row[i] = 4.0; }
-            for (i, j, v) in entries { if i < m && j < m && i != j { dense[i][j] = v as f64; } }
-            let columns = |d: &Vec<Vec<f64>>| -> Vec<Vec<(usize, f64)>> {
-                (0..m).map(|j| (0..m).filter(|&i| d[i][j] != 0.0).map(|i| (i, d[i][j])).collect()).collect()
-            };
-            let cols = columns(&dense);
-            let refs: Vec<&[(usize, f64)]> = cols.iter().map(|c| c.as_slice()).collect();
-            let Ok(mut lu) = SparseLu::factor(m, &refs) else { return Ok(()) };
+            let mut dense = test_basis(m, entries);
+            let Ok(mut lu) = factor_dense(&dense) else { return Ok(()) };
             let mut updates = 0;
             for (p, newcol) in replace {
                 let p = p % m;
                 let mut a = vec![0.0; m];
                 a[p] = 8.0;
                 for (i, v) in newcol { a[i % m] += v as f64; }
-                let mut alpha = a.clone();
-                let mut idx: Vec<usize> = (0..m).filter(|&i| a[i] != 0.0).collect();
-                lu.ftran_sparse(&mut alpha, &mut idx);
-                if alpha[p].abs() < 0.1 { continue; }
-                prop_assert!(lu.update(p, alpha[p]), "update {updates} lost accuracy");
+                let idx: Vec<usize> = (0..m).filter(|&i| a[i] != 0.0).collect();
+                let Some(updated) = replace_column(&mut lu, &mut dense, p, a, idx, 0.1) else { continue };
+                prop_assert!(updated, "update {updates} lost accuracy");
                 updates += 1;
-                for (i, row) in dense.iter_mut().enumerate() { row[p] = a[i]; }
             }
             prop_assert_eq!(lu.updates(), updates);
-            let cols = columns(&dense);
-            let refs: Vec<&[(usize, f64)]> = cols.iter().map(|c| c.as_slice()).collect();
-            let Ok(mut fresh) = SparseLu::factor(m, &refs) else { return Ok(()) };
+            let Ok(mut fresh) = factor_dense(&dense) else { return Ok(()) };
             let mut b = vec![0.0; m];
             for (i, v) in rhs { b[i % m] += v as f64; }
             let (mut x, mut x0, mut y, mut y0) = (b.clone(), b.clone(), b.clone(), b.clone());
@@ -1248,25 +1284,15 @@ mod tests {
             replace in prop::collection::vec((0usize..9, prop::collection::vec(-3i32..=3, 9)), 0..4),
             rhs in prop::collection::vec(-5i32..=5, 9),
         ) {
-            let mut dense = vec![vec![0.0f64; m]; m];
-            for (i, row) in dense.iter_mut().enumerate() { row[i] = 4.0; }
-            for (i, j, v) in entries { if i < m && j < m && i != j { dense[i][j] = v as f64; } }
-            let col = |d: &Vec<Vec<f64>>, j: usize| -> Vec<(usize, f64)> {
-                (0..m).filter(|&i| d[i][j] != 0.0).map(|i| (i, d[i][j])).collect()
-            };
-            let cols: Vec<Vec<(usize, f64)>> = (0..m).map(|j| col(&dense, j)).collect();
-            let refs: Vec<&[(usize, f64)]> = cols.iter().map(|c| c.as_slice()).collect();
-            let Ok(mut lu) = SparseLu::factor(m, &refs) else { return Ok(()) };
+            let mut dense = test_basis(m, entries);
+            let Ok(mut lu) = factor_dense(&dense) else { return Ok(()) };
             for (p, newcol) in replace {
                 let p = p % m;
                 let mut a: Vec<f64> = newcol[..m].iter().map(|&v| v as f64).collect();
                 a[p] += 8.0;
-                let mut alpha = a.clone();
-                let mut idx: Vec<usize> = (0..m).collect();
-                lu.ftran_sparse(&mut alpha, &mut idx);
-                if alpha[p].abs() < 1e-3 { continue; }
-                prop_assert!(lu.update(p, alpha[p]));
-                for (i, row) in dense.iter_mut().enumerate() { row[p] = a[i]; }
+                // Every row listed, zeros included: the dense route of the sparse solve.
+                let Some(updated) = replace_column(&mut lu, &mut dense, p, a, (0..m).collect(), 1e-3) else { continue };
+                prop_assert!(updated);
             }
             let b: Vec<f64> = rhs[..m].iter().map(|&v| v as f64).collect();
             let mut x = b.clone();
@@ -1282,7 +1308,7 @@ mod tests {
                 prop_assert!((s - b[j]).abs() < 1e-8, "y^T B column {j}: {s} vs {}", b[j]);
             }
             // Refactorising the updated matrix in the same buffers solves it too.
-            let cols: Vec<Vec<(usize, f64)>> = (0..m).map(|j| col(&dense, j)).collect();
+            let cols = dense_columns(&dense);
             let refs: Vec<&[(usize, f64)]> = cols.iter().map(|c| c.as_slice()).collect();
             if lu.refactor(&refs).is_ok() {
                 prop_assert_eq!(lu.updates(), 0);
