@@ -65,58 +65,169 @@ pub struct SequenceFormStats {
 pub struct SequenceFormLp {
     /// The program (player 0 maximises).
     pub lp: LinearProgram,
-    /// Sequences per player.
+    /// Sequences per player in the game.
     pub sequences: [usize; 2],
     /// Non-zeros of `A`.
     pub payoff_nonzeros: usize,
+    /// Each player's sequences merged into classes ([`SequenceClasses`]).
+    classes: [SequenceClasses; 2],
 }
 
-/// Builds the sequence-form LP: variables `x_0..x_{n0}` then `q_0..q_{#sets1}` (free); rows
-/// one per player-1 sequence (`<=`), then `x_empty = 1` and one row per player-0 set (`=`).
+impl SequenceFormLp {
+    /// `player`'s realization plan over all of the game's sequences, from the LP's values of
+    /// its sequence classes (player 0: the first variables; player 1: the duals of the first
+    /// rows).
+    pub fn expand_plan(&self, player: usize, lp_values: &[Rational]) -> Vec<Rational> {
+        self.classes[player]
+            .class
+            .iter()
+            .map(|&k| lp_values[k].clone())
+            .collect()
+    }
+
+    /// Sequence classes per player: the LP's player-0 variables and player-1 rows of `x`/`y`.
+    pub fn lp_sequences(&self) -> [usize; 2] {
+        [self.classes[0].count(), self.classes[1].count()]
+    }
+}
+
+/// One player's sequences with the forced ones merged. The only action of a one-action set is
+/// played whenever the set's parent sequence is, so that sequence equals its parent in every
+/// realization plan (`E x = e` says exactly `x_child = x_parent` there). The LP keeps one
+/// variable (player 0) or one row (player 1) per class, which drops those sets' `E` rows and
+/// `q` variables: liar's dice (every history after the highest bid) and goofspiel (the last
+/// card) have many such sets. The plans are the same, so nothing is lost: [`SequenceFormLp::
+/// expand_plan`] gives every sequence its class's value back.
+#[derive(Clone, Debug)]
+struct SequenceClasses {
+    /// Sequence -> class; the empty sequence is class 0.
+    class: Vec<usize>,
+    /// Class -> the one sequence of the class that is not forced (its representative).
+    representative: Vec<usize>,
+}
+
+impl SequenceClasses {
+    fn new(game: &Game, player: usize) -> Self {
+        let n = game.num_sequences(player);
+        let sets = &game.infosets[player];
+        const UNSET: usize = usize::MAX;
+        // `root[s]`: the sequence `s` equals, following forced actions up to a real choice
+        // (or the empty sequence). Iterative, with the chain walked once: no recursion on depth.
+        let mut root = vec![UNSET; n];
+        root[0] = 0;
+        let mut chain = Vec::new();
+        for s in 1..n {
+            let mut t = s;
+            while root[t] == UNSET {
+                let set = &sets[game.action_infoset[player][t - 1] as usize];
+                if set.actions.len() == 1 {
+                    chain.push(t);
+                    t = set.parent_sequence();
+                } else {
+                    root[t] = t;
+                }
+            }
+            let r = root[t];
+            for u in chain.drain(..) {
+                root[u] = r;
+            }
+        }
+        let mut class = vec![0; n];
+        let mut representative = Vec::new();
+        for s in 0..n {
+            if root[s] == s {
+                class[s] = representative.len();
+                representative.push(s);
+            }
+        }
+        for s in 0..n {
+            class[s] = class[root[s]];
+        }
+        Self {
+            class,
+            representative,
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.representative.len()
+    }
+}
+
+/// Builds the sequence-form LP over sequence classes ([`SequenceClasses`]): variables
+/// `x` (one per player-0 class) then `q` (free: `q_0`, then one per player-1 set with more than
+/// one action); rows one per player-1 class (`<=`), then `x_empty = 1` and one row per
+/// player-0 set with more than one action (`=`).
 pub fn build_lp(game: &Game) -> SequenceFormLp {
     let n0 = game.num_sequences(0);
     let n1 = game.num_sequences(1);
+    let classes = [SequenceClasses::new(game, 0), SequenceClasses::new(game, 1)];
+    let (class0, class1) = (&classes[0].class, &classes[1].class);
     let sets1 = &game.infosets[1];
+    // `q_slot[h]`: the `q` variable of player 1's set `h` (1-based; `q_0` is the empty
+    // sequence's), `None` for a one-action set.
+    let mut q_slots = 1;
+    let q_slot: Vec<Option<usize>> = sets1
+        .iter()
+        .map(|set| {
+            (set.actions.len() > 1).then(|| {
+                q_slots += 1;
+                q_slots - 1
+            })
+        })
+        .collect();
     // `((t, s), A[s][t])`, ascending, zeros left out.
     let payoff = TerminalWeights::new(game).payoff_matrix();
     let payoff_nonzeros = payoff.len();
-    // q_0 is the empty-sequence row of F, q_{1+h} the row of player 1's set h.
-    let q = |h: usize| n0 + h;
-    let mut lp = LinearProgram::new(n0 + 1 + sets1.len());
-    for h in 0..=sets1.len() {
-        lp.set_free(q(h));
+    let q = |slot: usize| classes[0].count() + slot;
+    let mut lp = LinearProgram::new(q(q_slots));
+    for slot in 0..q_slots {
+        lp.set_free(q(slot));
     }
     lp.set_objective(q(0), Rational::one());
-    // F^T columns: sequence t is +1 in the row of the set it belongs to (row 0 for the empty
-    // sequence) and -1 in the rows of the sets it leads to.
-    let mut rows: Vec<Vec<(usize, Rational)>> = vec![Vec::new(); n1];
+    // F^T columns: a set's sequences are +1 in their rows (the empty sequence's row for q_0)
+    // and -1 in the row of the set's parent sequence.
+    let mut rows: Vec<Vec<(usize, Rational)>> = vec![Vec::new(); classes[1].count()];
     rows[0].push((q(0), Rational::one()));
-    for (h, set) in sets1.iter().enumerate() {
-        for a in set.action_range() {
-            rows[1 + a].push((q(1 + h), Rational::one()));
+    for (set, slot) in sets1.iter().zip(&q_slot) {
+        if let Some(slot) = *slot {
+            for a in set.action_range() {
+                rows[class1[1 + a]].push((q(slot), Rational::one()));
+            }
+            rows[class1[set.parent_sequence()]].push((q(slot), -Rational::one()));
         }
-        rows[set.parent_sequence()].push((q(1 + h), -Rational::one()));
     }
-    lp.set_start_basis(start_basis(game, &payoff));
+    lp.set_start_basis(start_basis(game, &classes, &q_slot, &payoff));
     for ((t, s), v) in payoff {
-        rows[t as usize].push((s as usize, -v));
+        rows[class1[t as usize]].push((class0[s as usize], -v));
     }
-    for row in rows {
-        lp.add_constraint(row, Relation::Le, Rational::zero());
+    for mut row in rows {
+        // Merged sequences can meet the same variable more than once.
+        row.sort_by_key(|e| e.0);
+        let mut merged: Vec<(usize, Rational)> = Vec::with_capacity(row.len());
+        for (j, v) in row {
+            match merged.last_mut() {
+                Some(last) if last.0 == j => last.1 += v,
+                _ => merged.push((j, v)),
+            }
+        }
+        merged.retain(|e| !e.1.is_zero());
+        lp.add_constraint(merged, Relation::Le, Rational::zero());
     }
     lp.add_constraint(vec![(0, Rational::one())], Relation::Eq, Rational::one());
-    for set in &game.infosets[0] {
+    for set in game.infosets[0].iter().filter(|set| set.actions.len() > 1) {
         let mut row: Vec<(usize, Rational)> = set
             .action_range()
-            .map(|a| (1 + a, Rational::one()))
+            .map(|a| (class0[1 + a], Rational::one()))
             .collect();
-        row.push((set.parent_sequence(), -Rational::one()));
+        row.push((class0[set.parent_sequence()], -Rational::one()));
         lp.add_constraint(row, Relation::Eq, Rational::zero());
     }
     SequenceFormLp {
         lp,
         sequences: [n0, n1],
         payoff_nonzeros,
+        classes,
     }
 }
 
@@ -125,11 +236,16 @@ pub fn build_lp(game: &Game) -> SequenceFormLp {
 /// against it, tight on one best action per set and the empty sequence, slack elsewhere. It
 /// spares the float simplex its phase 1; it is computed in floats, and the simplex checks it
 /// (a basis that is singular or infeasible there is ignored).
-fn start_basis(game: &Game, payoff: &[((u32, u32), Rational)]) -> Vec<BasisEntry> {
+fn start_basis(
+    game: &Game,
+    classes: &[SequenceClasses; 2],
+    q_slot: &[Option<usize>],
+    payoff: &[((u32, u32), Rational)],
+) -> Vec<BasisEntry> {
     let n0 = game.num_sequences(0);
     let n1 = game.num_sequences(1);
-    let q = |h: usize| n0 + h;
-    let mut entries = Vec::with_capacity(n1 + 1 + game.infosets[0].len());
+    let q = |slot: usize| classes[0].count() + slot;
+    let mut entries = Vec::with_capacity(classes[1].count() + 1 + game.infosets[0].len());
     // Sets in arena order of their first node: a set's parent set comes earlier.
     let order = |player: usize| -> Vec<usize> {
         let sets = &game.infosets[player];
@@ -143,7 +259,9 @@ fn start_basis(game: &Game, payoff: &[((u32, u32), Rational)]) -> Vec<BasisEntry
     for i in order(0) {
         let set = &game.infosets[0][i];
         x[1 + set.action_offset] = x[set.parent_sequence()];
-        entries.push(BasisEntry::Var(1 + set.action_offset));
+        if set.actions.len() > 1 {
+            entries.push(BasisEntry::Var(classes[0].class[1 + set.action_offset]));
+        }
     }
     // `value[t]`: player 0's payoff share at player 1's sequence `t` plus the values of the
     // sets `t` leads to.
@@ -170,11 +288,21 @@ fn start_basis(game: &Game, payoff: &[((u32, u32), Rational)]) -> Vec<BasisEntry
         let v = value[1 + best];
         tight[1 + best] = true;
         value[set.parent_sequence()] += v;
-        push_q(&mut entries, q(1 + h), v);
+        if let Some(slot) = q_slot[h] {
+            push_q(&mut entries, q(slot), v);
+        }
     }
     tight[0] = true;
     push_q(&mut entries, q(0), value[0]);
-    entries.extend((0..n1).filter(|&t| !tight[t]).map(BasisEntry::Slack));
+    // A class's row is slack unless its representative (the real choice) is tight.
+    entries.extend(
+        classes[1]
+            .representative
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| !tight[t])
+            .map(|(k, _)| BasisEntry::Slack(k)),
+    );
     entries
 }
 
@@ -278,18 +406,19 @@ pub fn solve_exact_with_options(game: &Game, options: &SolveOptions) -> Result<E
         })
         .context("solving the sequence-form LP")?;
     let solve_time = start.elapsed();
-    let [n0, n1] = sf.sequences;
+    let plan0 = sf.expand_plan(0, &solution.values);
+    let plan1 = sf.expand_plan(1, &solution.duals);
     let profile = Profile {
         probs: [
-            behavioural_from_plan(game, 0, &solution.values[..n0]),
-            behavioural_from_plan(game, 1, &solution.duals[..n1]),
+            behavioural_from_plan(game, 0, &plan0),
+            behavioural_from_plan(game, 1, &plan1),
         ],
     };
     let value = solution.objective.clone();
     let start = Instant::now();
     // Exact best responses, walked on the game tree in integers (the profile is first checked
     // to play the LP's plans exactly).
-    let plans = [&solution.values[..n0], &solution.duals[..n1]];
+    let plans = [plan0.as_slice(), plan1.as_slice()];
     let check = plan_certificate::evaluate(game, &profile, plans)
         .map_err(|e| anyhow::anyhow!("internal error: the LP equilibrium: {e}"))?;
     let certify_time = start.elapsed();
@@ -345,6 +474,50 @@ mod tests {
             assert_eq!(bet(0, "K"), &alpha * rat(3, 1));
             assert_eq!(bet(0, "Q"), rat(0, 1));
             assert_eq!(bet(0, "Qpb"), alpha + rat(1, 3));
+        }
+    }
+
+    /// Matching pennies with payoffs [[3, -1], [-1, 1]] (value 1/3, both players play the
+    /// first action with probability 1/3 by the 2x2 closed form) wrapped in one-action sets of
+    /// both players: before any choice, after a choice, and chained. Their sequences merge with
+    /// their parents', so the LP has one row per real player-1 choice plus the empty one, and
+    /// the answer is unchanged.
+    #[test]
+    fn forced_sets_merge_and_leave_the_answer_unchanged() {
+        use crate::game::GameBuilder;
+        let mut b = GameBuilder::new("forced pennies", "A", "B");
+        let root = b.root();
+        let f = b.decision(root, 0, "F", &["go"]).unwrap()[0];
+        let a = b.decision(f, 0, "A", &["H", "T"]).unwrap();
+        for (i, &na) in a.iter().enumerate() {
+            let g = b.decision(na, 1, "G", &["go"]).unwrap()[0];
+            let bb = b.decision(g, 1, "B", &["h", "t"]).unwrap();
+            for (j, &nb) in bb.iter().enumerate() {
+                let m = b.decision(nb, 1, &format!("M{j}"), &["go"]).unwrap()[0];
+                let k = b.decision(m, 0, &format!("K{i}"), &["go"]).unwrap()[0];
+                let n = b.decision(k, 1, &format!("N{j}"), &["go"]).unwrap()[0];
+                let pay = [[3, -1], [-1, 1]][i][j];
+                b.terminal_zero_sum(n, rat(pay, 1)).unwrap();
+            }
+        }
+        let game = b.build().unwrap();
+        let sf = build_lp(&game);
+        assert_eq!(sf.sequences, [6, 8]);
+        assert_eq!(sf.lp_sequences(), [3, 3]);
+        // Three player-1 classes, x_empty = 1 and set A's row.
+        assert_eq!(sf.lp.num_constraints(), 5);
+        for method in [Method::ExactTableau, Method::FloatThenExact] {
+            let s = solve_exact_with(&game, method, false).unwrap();
+            assert_eq!(s.value, rat(1, 3), "{method:?}");
+            let probs = |p: usize, label: &str| {
+                let id = game.find_infoset(p, label).unwrap();
+                s.profile.infoset_probs(&game, p, id).to_vec()
+            };
+            assert_eq!(probs(0, "A"), [rat(1, 3), rat(2, 3)]);
+            assert_eq!(probs(1, "B"), [rat(1, 3), rat(2, 3)]);
+            for (p, label) in [(0, "F"), (0, "K1"), (1, "G"), (1, "M0"), (1, "N1")] {
+                assert_eq!(probs(p, label), [rat(1, 1)], "{label}");
+            }
         }
     }
 }
