@@ -1,24 +1,30 @@
 #!/usr/bin/env python3
-"""Times bluff's exact LP against HiGHS's float simplex (and microlp's) on the same LP.
+"""Times bluff's exact LP against HiGHS's float simplex (and microlp's) on the same LPs.
 
 Usage: lp_vs_highs.py BLUFF_BIN MICROLP_BIN OUT_DIR GAME_SPEC...
 
 For each game spec:
-1. Untimed: `bluff solve SPEC --algo lp --json --write-mps OUT_DIR/<name>.mps` writes the LP.
+1. Untimed: `bluff solve SPEC --algo lp --json --lp-form F --write-mps OUT_DIR/<name>.F.mps`
+   writes the game's sequence-form LP in both forms: `textbook` (one variable or row per
+   sequence, the LP of the literature) and `merged` (what bluff solves: one-action information
+   sets' sequences merged into their parents', which HiGHS's presolve also finds in the
+   textbook LP).
 2. Timed: `bluff solve SPEC --algo lp --json --threads 1` (no MPS writing; one worker thread,
    as HiGHS runs with one). bluff's figure is the whole process's CPU time (user + system, from
    the OS): process start, building the game, building the LP, the float simplex, the exact
    recompute and the exact best-response certificate, and printing the JSON. That is more
    than HiGHS's figure covers, so the ratio is conservative. The in-process phase seconds
    (build + solve + certify, wall, from the JSON) are shown beside it.
-3. HiGHS reads the MPS file (untimed) and runs its simplex (`solver=simplex`, one thread),
-   timed around `run()` alone, wall and CPU (`time.process_time`).
-4. microlp (pure-Rust float simplex, a candidate basis finder) solves the same MPS file, timed
-   around its `solve()` (stopped after 300 s).
+3. HiGHS reads each MPS file (untimed) and runs its simplex (`solver=simplex`, one thread,
+   its presolve on as by default), timed around `run()` alone, CPU (`time.process_time`).
+4. microlp (pure-Rust float simplex, a candidate basis finder) solves the merged MPS file,
+   timed around its `solve()` (stopped after 300 s).
 
 bluff and HiGHS are each run until REPEATS runs or MIN_SECONDS seconds have passed (at least
 once) and the fastest run is kept, since the machine may be shared. The ratio is bluff's
-whole-process CPU over HiGHS's CPU. Prints a Markdown table.
+whole-process CPU over HiGHS's CPU, against HiGHS on each form: on the textbook LP HiGHS does
+the merging in its timed presolve, as bluff does in its timed LP build; on the merged LP it
+gets that work done for it, untimed. Prints a Markdown table.
 """
 
 import json
@@ -68,9 +74,9 @@ def bluff_cmd(bluff: str, spec: str, *extra: str) -> list[str]:
     return [bluff, "solve", spec, "--algo", "lp", "--json", *extra]
 
 
-def bluff_write_mps(bluff: str, spec: str, mps: str) -> None:
-    """Writes the LP (untimed)."""
-    cmd = bluff_cmd(bluff, spec, "--write-mps", mps)
+def bluff_write_mps(bluff: str, spec: str, form: str, mps: str) -> None:
+    """Writes the LP of the given form (untimed)."""
+    cmd = bluff_cmd(bluff, spec, "--lp-form", form, "--write-mps", mps)
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: {p.stderr.strip()}")
@@ -104,6 +110,15 @@ def highs_run(mps: str) -> tuple[float, float, int, float]:
     return dt, dc, info.simplex_iteration_count, info.objective_function_value
 
 
+def highs_lp_size(mps: str) -> str:
+    """`rows x cols` of an MPS file as HiGHS reads it."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.readModel(mps)
+    lp = h.getLp()
+    return f"{lp.num_row_} x {lp.num_col_}"
+
+
 MICROLP_LIMIT_S = 300
 
 
@@ -127,25 +142,33 @@ def main() -> None:
     print(f"load average at the start: {load[0]:.2f} (1 min), {load[1]:.2f} (5 min)")
     print()
     print(
-        "| game | LP rows x vars | bluff whole process wall / CPU (s) | bluff in-process "
-        "build + solve + certify (s) | bluff float / exact pivots | HiGHS wall / CPU (s) "
-        "| HiGHS iterations | ratio (CPU) | microlp (s) | exact value (player 1) "
-        "| HiGHS value |"
+        "| game | LP rows x vars, textbook -> merged | bluff whole process wall / CPU (s) "
+        "| bluff in-process build + solve + certify (s) | bluff float / exact pivots "
+        "| HiGHS CPU (s), iterations: textbook LP | merged LP | ratio (CPU) to HiGHS on "
+        "textbook / merged | microlp, merged (s) | exact value (player 1) | HiGHS value |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for spec in sys.argv[4:]:
-        mps = f"{out_dir}/{slug(spec)}.mps"
-        bluff_write_mps(bluff, spec, mps)
+        mps = {form: f"{out_dir}/{slug(spec)}.{form}.mps" for form in ("textbook", "merged")}
+        for form, path in mps.items():
+            bluff_write_mps(bluff, spec, form, path)
         b, b_wall, b_cpu = fastest(partial(bluff_run, bluff, spec), lambda r: r[2])
         s = b["seconds"]
         phases = f"{s['build']:.3f} + {s['solve_total']:.3f} + {s['certify']:.3f}"
-        h_wall, h_cpu, h_iters, h_value = fastest(partial(highs_run, mps), lambda r: r[1])
-        m = microlp_run(microlp, mps)
+        rows = highs_lp_size(mps["textbook"])
+        h = {form: fastest(partial(highs_run, path), lambda r: r[1]) for form, path in mps.items()}
+        values = {f"{r[3]:.12f}" for r in h.values()}
+        if len(values) != 1:
+            raise RuntimeError(f"HiGHS's optimum differs between the two forms: {values}")
+        m = microlp_run(microlp, mps["merged"])
+        ratio = " / ".join(f"{b_cpu / max(h[f][1], 1e-9):.1f}x" for f in ("textbook", "merged"))
         print(
-            f"| {spec} | {b['lp_rows']} x {b['lp_vars']} | {b_wall:.3f} / {b_cpu:.3f} | "
-            f"{phases} | {b['float_pivots']} / {b['exact_pivots']} | "
-            f"{h_wall:.3f} / {h_cpu:.3f} | {h_iters} | {b_cpu / max(h_cpu, 1e-9):.1f}x | "
-            f"{m} | {b['value_p1']['exact']} | {h_value:.12f} |",
+            f"| {spec} | {rows} -> {b['lp_rows']} x {b['lp_vars']} | "
+            f"{b_wall:.3f} / {b_cpu:.3f} | {phases} | "
+            f"{b['float_pivots']} / {b['exact_pivots']} | "
+            f"{h['textbook'][1]:.3f}, {h['textbook'][2]} | "
+            f"{h['merged'][1]:.3f}, {h['merged'][2]} | "
+            f"{ratio} | {m} | {b['value_p1']['exact']} | {values.pop()} |",
             flush=True,
         )
     load = os.getloadavg()

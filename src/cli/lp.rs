@@ -5,7 +5,7 @@ use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
 use crate::solve::lp::{memory, Method, SolveOptions};
 use crate::solve::sequence_form::{
-    build_lp, check_memory, solve_exact_with_options, ExactSolution,
+    build_lp_as, check_memory, solve_exact_as, ExactSolution, LpForm,
 };
 use anyhow::Result;
 use clap::ValueEnum;
@@ -22,11 +22,22 @@ pub enum LpMethod {
     Tableau,
 }
 
+/// The LP form of `bluff solve --algo lp --lp-form`.
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub enum LpFormArg {
+    /// One-action information sets' sequences merged into their parents' (fewer rows).
+    #[default]
+    Merged,
+    /// One variable or row per sequence (Koller, Megiddo and von Stengel).
+    Textbook,
+}
+
 /// Solves `spec` exactly and reports it (table or JSON); writes the strategy to `output`.
 /// Returns the game and its solution (for `--report`).
 pub fn run(
     spec: &str,
     lp_method: LpMethod,
+    lp_form: LpFormArg,
     max_memory: Option<u64>,
     write_mps: Option<&Path>,
     output: Option<&Path>,
@@ -37,6 +48,10 @@ pub fn run(
         LpMethod::Guided => Method::FloatThenExact,
         LpMethod::Tableau => Method::ExactTableau,
     };
+    let form = match lp_form {
+        LpFormArg::Merged => LpForm::Merged,
+        LpFormArg::Textbook => LpForm::Textbook,
+    };
     let options = SolveOptions {
         method,
         show_progress: std::io::stderr().is_terminal(),
@@ -46,10 +61,10 @@ pub fn run(
     if let Some(path) = write_mps {
         check_memory(&game, &options)?;
         let mut text = Vec::new();
-        build_lp(&game).lp.write_mps(&mut text)?;
+        build_lp_as(&game, form).lp.write_mps(&mut text)?;
         crate::cli::files::write_output(path, &text)?;
     }
-    let s = solve_exact_with_options(&game, &options)?;
+    let s = solve_exact_as(&game, &options, form)?;
     if let Some(path) = output {
         let text = serde_json::to_string_pretty(&profile_to_json(&game, spec, &s.profile))
             .expect("JSON values serialise");
@@ -66,6 +81,7 @@ pub fn run(
             "nash_conv": "0",
             "certified": "exact best responses: NashConv exactly 0",
             "sequences": st.sequences,
+            "lp_form": format!("{lp_form:?}").to_lowercase(),
             "lp_vars": st.lp_vars,
             "lp_rows": st.lp_rows,
             "float_pivots": st.lp.float_pivots,
@@ -116,7 +132,8 @@ pub fn run(
     );
     println!("certificate: exact best responses give NashConv = 0 exactly");
     println!(
-        "LP {} vars x {} rows; {} float pivots, exact by {} ({} refinement rounds), {} exact pivots, {} exact factorisations{}",
+        "LP ({}) {} vars x {} rows; {} float pivots, exact by {} ({} refinement rounds), {} exact pivots, {} exact factorisations{}",
+        format!("{lp_form:?}").to_lowercase(),
         st.lp_vars,
         st.lp_rows,
         st.lp.float_pivots,

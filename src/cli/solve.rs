@@ -142,6 +142,11 @@ pub struct SolveArgs {
     /// With `--algo lp`: also write the sequence-form LP as free MPS (for other LP solvers).
     #[arg(long, value_name = "FILE")]
     write_mps: Option<PathBuf>,
+    /// With `--algo lp`: the LP to build, solve and write: `merged` (one-action information
+    /// sets' sequences merged into their parents'; fewer rows, same plans) or `textbook` (one
+    /// variable or row per sequence) [default: merged].
+    #[arg(long, value_enum)]
+    lp_form: Option<crate::cli::lp::LpFormArg>,
     /// Print a JSON summary instead of a table.
     #[arg(long)]
     json: bool,
@@ -230,8 +235,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if args.algo == Some(Algo::Lp) {
         return run_lp(&args, threads);
     }
-    if args.max_memory.is_some() || args.write_mps.is_some() {
-        bail!("--max-memory and --write-mps apply to --algo lp only");
+    if args.max_memory.is_some() || args.write_mps.is_some() || args.lp_form.is_some() {
+        bail!("--max-memory, --write-mps and --lp-form apply to --algo lp only");
     }
     for (name, v) in [
         ("target", args.target),
@@ -764,6 +769,7 @@ fn run_lp(args: &SolveArgs, threads: usize) -> Result<()> {
         crate::cli::lp::run(
             game,
             args.lp_method,
+            args.lp_form.unwrap_or_default(),
             args.max_memory,
             args.write_mps.as_deref(),
             args.output.as_deref(),

@@ -91,6 +91,19 @@ impl SequenceFormLp {
     }
 }
 
+/// Which sequence-form LP [`build_lp_as`] builds. Both have the same realization plans, value
+/// and certificate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LpForm {
+    /// The sequences of one-action information sets merged into their parents'
+    /// ([`SequenceClasses`]): fewer rows and variables.
+    #[default]
+    Merged,
+    /// One variable (player 0) or row (player 1) per sequence, as Koller, Megiddo and von
+    /// Stengel write it.
+    Textbook,
+}
+
 /// One player's sequences with the forced ones merged. The only action of a one-action set is
 /// played whenever the set's parent sequence is, so that sequence equals its parent in every
 /// realization plan (`E x = e` says exactly `x_child = x_parent` there). The LP keeps one
@@ -107,7 +120,7 @@ struct SequenceClasses {
 }
 
 impl SequenceClasses {
-    fn new(game: &Game, player: usize) -> Self {
+    fn new(game: &Game, player: usize, form: LpForm) -> Self {
         let n = game.num_sequences(player);
         let sets = &game.infosets[player];
         const UNSET: usize = usize::MAX;
@@ -120,7 +133,7 @@ impl SequenceClasses {
             let mut t = s;
             while root[t] == UNSET {
                 let set = &sets[game.action_infoset[player][t - 1] as usize];
-                if set.actions.len() == 1 {
+                if set.actions.len() == 1 && form == LpForm::Merged {
                     chain.push(t);
                     t = set.parent_sequence();
                 } else {
@@ -154,14 +167,25 @@ impl SequenceClasses {
     }
 }
 
+/// Builds the merged sequence-form LP ([`build_lp_as`] with [`LpForm::Merged`]).
+pub fn build_lp(game: &Game) -> SequenceFormLp {
+    build_lp_as(game, LpForm::Merged)
+}
+
 /// Builds the sequence-form LP over sequence classes ([`SequenceClasses`]): variables
 /// `x` (one per player-0 class) then `q` (free: `q_0`, then one per player-1 set with more than
 /// one action); rows one per player-1 class (`<=`), then `x_empty = 1` and one row per
-/// player-0 set with more than one action (`=`).
-pub fn build_lp(game: &Game) -> SequenceFormLp {
+/// player-0 set with more than one action (`=`). In the [`LpForm::Textbook`] form every
+/// sequence is its own class and every set keeps its row and `q` variable.
+pub fn build_lp_as(game: &Game, form: LpForm) -> SequenceFormLp {
     let n0 = game.num_sequences(0);
     let n1 = game.num_sequences(1);
-    let classes = [SequenceClasses::new(game, 0), SequenceClasses::new(game, 1)];
+    let classes = [
+        SequenceClasses::new(game, 0, form),
+        SequenceClasses::new(game, 1, form),
+    ];
+    // A set keeps its `E` row and `q` variable unless its sequence is merged.
+    let kept = |set: &crate::game::Infoset| set.actions.len() > 1 || form == LpForm::Textbook;
     let (class0, class1) = (&classes[0].class, &classes[1].class);
     let sets1 = &game.infosets[1];
     // `q_slot[h]`: the `q` variable of player 1's set `h` (1-based; `q_0` is the empty
@@ -170,7 +194,7 @@ pub fn build_lp(game: &Game) -> SequenceFormLp {
     let q_slot: Vec<Option<usize>> = sets1
         .iter()
         .map(|set| {
-            (set.actions.len() > 1).then(|| {
+            kept(set).then(|| {
                 q_slots += 1;
                 q_slots - 1
             })
@@ -215,7 +239,7 @@ pub fn build_lp(game: &Game) -> SequenceFormLp {
         lp.add_constraint(merged, Relation::Le, Rational::zero());
     }
     lp.add_constraint(vec![(0, Rational::one())], Relation::Eq, Rational::one());
-    for set in game.infosets[0].iter().filter(|set| set.actions.len() > 1) {
+    for set in game.infosets[0].iter().filter(|set| kept(set)) {
         let mut row: Vec<(usize, Rational)> = set
             .action_range()
             .map(|a| (class0[1 + a], Rational::one()))
@@ -259,8 +283,9 @@ fn start_basis(
     for i in order(0) {
         let set = &game.infosets[0][i];
         x[1 + set.action_offset] = x[set.parent_sequence()];
-        if set.actions.len() > 1 {
-            entries.push(BasisEntry::Var(classes[0].class[1 + set.action_offset]));
+        let own = classes[0].class[1 + set.action_offset];
+        if classes[0].representative[own] == 1 + set.action_offset {
+            entries.push(BasisEntry::Var(own));
         }
     }
     // `value[t]`: player 0's payoff share at player 1's sequence `t` plus the values of the
@@ -390,9 +415,14 @@ pub fn solve_exact_with(game: &Game, method: Method, show_progress: bool) -> Res
 /// memory is checked before it is built, and a program over the budget is an error naming its
 /// size.
 pub fn solve_exact_with_options(game: &Game, options: &SolveOptions) -> Result<ExactSolution> {
+    solve_exact_as(game, options, LpForm::Merged)
+}
+
+/// As [`solve_exact_with_options`], on the LP of the given form.
+pub fn solve_exact_as(game: &Game, options: &SolveOptions, form: LpForm) -> Result<ExactSolution> {
     check_memory(game, options).context("planning the sequence-form LP")?;
     let start = Instant::now();
-    let sf = build_lp(game);
+    let sf = build_lp_as(game, form);
     let build_time = start.elapsed();
     let start = Instant::now();
     let (solution, lp_stats) = sf
@@ -506,9 +536,18 @@ mod tests {
         assert_eq!(sf.lp_sequences(), [3, 3]);
         // Three player-1 classes, x_empty = 1 and set A's row.
         assert_eq!(sf.lp.num_constraints(), 5);
-        for method in [Method::ExactTableau, Method::FloatThenExact] {
-            let s = solve_exact_with(&game, method, false).unwrap();
-            assert_eq!(s.value, rat(1, 3), "{method:?}");
+        // The textbook form: eight player-1 sequences, x_empty = 1 and four sets' rows.
+        let textbook = build_lp_as(&game, LpForm::Textbook);
+        assert_eq!(textbook.lp_sequences(), [6, 8]);
+        assert_eq!(textbook.lp.num_constraints(), 13);
+        for (method, form) in [
+            (Method::ExactTableau, LpForm::Merged),
+            (Method::FloatThenExact, LpForm::Merged),
+            (Method::ExactTableau, LpForm::Textbook),
+            (Method::FloatThenExact, LpForm::Textbook),
+        ] {
+            let s = solve_exact_as(&game, &SolveOptions::new(method), form).unwrap();
+            assert_eq!(s.value, rat(1, 3), "{method:?} {form:?}");
             let probs = |p: usize, label: &str| {
                 let id = game.find_infoset(p, label).unwrap();
                 s.profile.infoset_probs(&game, p, id).to_vec()
