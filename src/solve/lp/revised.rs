@@ -5,8 +5,11 @@
 //! periodic refactorisation, so memory is proportional to the non-zeros of the constraint
 //! matrix and of the factors, never rows x columns. The entering column and the pivot row of
 //! `B^{-1}` are kept with lists of their non-zeros (hypersparse FTRAN/BTRAN), so the ratio
-//! test, the basic-value update and the row-wise pivot row touch only those. Pricing is Devex (Forrest and Goldfarb's
-//! approximate steepest edge) over reduced costs updated from the pivot row; the ratio test is
+//! test, the basic-value update and the row-wise pivot row touch only those; the row-wise
+//! matrix keeps each row's nonbasic columns first, so the pivot row skips basic columns.
+//! Pricing is Devex (Forrest and Goldfarb's approximate steepest edge) over reduced costs
+//! updated from the pivot row, scanning a list of the columns whose reduced cost qualifies
+//! (only the pivot row's columns change between refactorisations); the ratio test is
 //! Harris's two-pass test; the right-hand sides get a small deterministic perturbation against
 //! the heavy degeneracy of game LPs. Phase 1 minimises the sum of artificial variables on rows
 //! that have no slack column.
@@ -55,15 +58,121 @@ const REFACTOR_EVERY: usize = 100;
 /// Refactorise once the updates have added this fraction of the factors' non-zeros.
 const FILL_LIMIT: f64 = 1.0;
 
-/// The matrix `[A | artificials]` by columns and by rows.
+/// The matrix `[A | artificials]` by columns.
 struct Matrix {
     cols: Vec<Vec<(usize, f64)>>,
-    /// Row-wise copy: `rows[i]` lists `(column, value)`.
-    rows: Vec<Vec<(usize, f64)>>,
+}
+
+/// One entry of [`RowParts`]: its column, its index in that column's list, its value.
+#[derive(Clone, Copy)]
+struct RowEntry {
+    col: u32,
+    k: u32,
+    value: f64,
+}
+
+/// The matrix by rows, each row's nonbasic columns first (as HiGHS keeps it), so that the
+/// row-wise PRICE of the pivot row never visits a basic column: about half of the entries.
+/// A basis change moves each entry of the two columns across its row's boundary by one swap.
+struct RowParts {
+    entries: Vec<RowEntry>,
+    /// Row `i`'s entries are `entries[start[i]..start[i + 1]]`, nonbasic ones first.
+    start: Vec<usize>,
+    /// Nonbasic entries per row.
+    nonbasic: Vec<usize>,
+    /// `slot[col_start[j] + k]`: where column `j`'s `k`-th entry sits in `entries`.
+    slot: Vec<usize>,
+    col_start: Vec<usize>,
+}
+
+impl RowParts {
+    fn new(a: &Matrix, m: usize, is_basic: impl Fn(usize) -> bool) -> Self {
+        let mut start = vec![0usize; m + 1];
+        for col in &a.cols {
+            for &(i, _) in col {
+                start[i + 1] += 1;
+            }
+        }
+        for i in 0..m {
+            start[i + 1] += start[i];
+        }
+        let mut col_start = Vec::with_capacity(a.cols.len() + 1);
+        col_start.push(0);
+        for col in &a.cols {
+            col_start.push(col_start.last().copied().unwrap_or(0) + col.len());
+        }
+        let mut parts = Self {
+            entries: vec![
+                RowEntry {
+                    col: 0,
+                    k: 0,
+                    value: 0.0
+                };
+                start[m]
+            ],
+            nonbasic: vec![0; m],
+            slot: vec![0; col_start[a.cols.len()]],
+            start,
+            col_start,
+        };
+        // Nonbasic columns fill each row from its front, basic ones from its back.
+        let mut back: Vec<usize> = parts.start[1..].to_vec();
+        for (j, col) in a.cols.iter().enumerate() {
+            let basic = is_basic(j);
+            for (k, &(i, value)) in col.iter().enumerate() {
+                let at = if basic {
+                    back[i] -= 1;
+                    back[i]
+                } else {
+                    parts.nonbasic[i] += 1;
+                    parts.start[i] + parts.nonbasic[i] - 1
+                };
+                parts.entries[at] = RowEntry {
+                    col: j as u32,
+                    k: k as u32,
+                    value,
+                };
+                parts.slot[parts.col_start[j] + k] = at;
+            }
+        }
+        parts
+    }
+
+    /// Row `i`'s nonbasic entries.
+    fn nonbasic_row(&self, i: usize) -> &[RowEntry] {
+        &self.entries[self.start[i]..self.start[i] + self.nonbasic[i]]
+    }
+
+    fn swap(&mut self, x: usize, y: usize) {
+        self.entries.swap(x, y);
+        for at in [x, y] {
+            let e = self.entries[at];
+            self.slot[self.col_start[e.col as usize] + e.k as usize] = at;
+        }
+    }
+
+    /// Column `j` (entries `col`) becomes basic.
+    fn enter(&mut self, j: usize, col: &[(usize, f64)]) {
+        for (k, &(i, _)) in col.iter().enumerate() {
+            let at = self.slot[self.col_start[j] + k];
+            self.nonbasic[i] -= 1;
+            self.swap(at, self.start[i] + self.nonbasic[i]);
+        }
+    }
+
+    /// Column `j` (entries `col`) becomes nonbasic.
+    fn leave(&mut self, j: usize, col: &[(usize, f64)]) {
+        for (k, &(i, _)) in col.iter().enumerate() {
+            let at = self.slot[self.col_start[j] + k];
+            self.swap(at, self.start[i] + self.nonbasic[i]);
+            self.nonbasic[i] += 1;
+        }
+    }
 }
 
 struct Simplex<'a> {
     a: &'a Matrix,
+    rows: RowParts,
     b: Vec<f64>,
     cost: Vec<f64>,
     basis: Vec<usize>,
@@ -85,6 +194,13 @@ struct Simplex<'a> {
     alpha_idx: Vec<usize>,
     /// The next pivot is a dual simplex pivot.
     dual_step: bool,
+    /// `row_buf` already holds this basis position's pivot row.
+    row_ready: Option<usize>,
+    /// Every nonbasic column whose reduced cost exceeds `cost_tol` (pricing candidates), and
+    /// possibly columns that no longer do (dropped when pricing meets them): reduced costs
+    /// change only on the pivot row's columns, so pricing scans this list, not every column.
+    candidates: Vec<usize>,
+    is_candidate: Vec<bool>,
     /// Reduced costs above this price a column in (tightened for the final clean-up).
     cost_tol: f64,
     /// Columns set aside as numerically unbounded until the next refactorisation.
@@ -130,6 +246,21 @@ impl<'a> Simplex<'a> {
                 self.cost[j] - col.iter().map(|&(i, v)| v * y[i]).sum::<f64>()
             };
         }
+        for &j in &self.candidates {
+            self.is_candidate[j] = false;
+        }
+        self.candidates.clear();
+        for j in 0..self.d.len() {
+            self.offer(j);
+        }
+    }
+
+    /// Lists column `j` as a pricing candidate if its reduced cost qualifies.
+    fn offer(&mut self, j: usize) {
+        if self.d[j] > self.cost_tol && self.pos[j] == usize::MAX && !self.is_candidate[j] {
+            self.is_candidate[j] = true;
+            self.candidates.push(j);
+        }
     }
 
     fn objective(&self) -> f64 {
@@ -158,7 +289,8 @@ impl<'a> Simplex<'a> {
             if r.abs() < 1e-13 {
                 continue;
             }
-            for &(j, v) in &self.a.rows[i] {
+            for e in self.rows.nonbasic_row(i) {
+                let (j, v) = (e.col as usize, e.value);
                 if self.row_buf[j] == 0.0 {
                     self.touched.push(j);
                 }
@@ -174,7 +306,11 @@ impl<'a> Simplex<'a> {
     /// Basis position `p` leaves, column `q` (with FTRAN column `self.alpha`) enters.
     fn pivot(&mut self, p: usize, q: usize, update_weights: bool) -> bool {
         let ap = self.alpha[p];
-        self.pivot_row(p);
+        // The dual ratio test has already computed this row.
+        if self.row_ready != Some(p) {
+            self.pivot_row(p);
+        }
+        self.row_ready = None;
         let theta_d = self.d[q] / ap;
         let wq = self.weight[q];
         for &j in &self.touched {
@@ -187,6 +323,9 @@ impl<'a> Simplex<'a> {
                 let ratio = r / ap;
                 self.weight[j] = self.weight[j].max(ratio * ratio * wq);
             }
+        }
+        for k in 0..self.touched.len() {
+            self.offer(self.touched[k]);
         }
         let leaving = self.basis[p];
         self.d[q] = 0.0;
@@ -217,9 +356,12 @@ impl<'a> Simplex<'a> {
         }
         self.xb[p] = theta;
         let accurate = self.lu.update(p, ap);
+        self.rows.enter(q, &self.a.cols[q]);
+        self.rows.leave(leaving, &self.a.cols[leaving]);
         self.pos[leaving] = usize::MAX;
         self.pos[q] = p;
         self.basis[p] = q;
+        self.offer(leaving);
         self.pivots += 1;
         #[cfg(test)]
         if accurate && self.pivots.is_multiple_of(8) {
@@ -319,6 +461,7 @@ impl<'a> Simplex<'a> {
             self.ftran_column(q);
             let ok = self.alpha[p].abs() > PIVOT_TOL && {
                 self.dual_step = true;
+                self.row_ready = Some(p);
                 let ok = self.pivot(p, q, false);
                 self.dual_step = false;
                 ok
@@ -352,13 +495,22 @@ impl<'a> Simplex<'a> {
                 return Step::Limit;
             }
             let mut best = 0.0;
-            let mut entering = None;
-            for j in 0..allowed {
+            let mut entering: Option<usize> = None;
+            let mut k = 0;
+            while k < self.candidates.len() {
+                let j = self.candidates[k];
                 let dj = self.d[j];
-                if dj > self.cost_tol
-                    && self.pos[j] == usize::MAX
+                if dj <= self.cost_tol || self.pos[j] != usize::MAX {
+                    self.is_candidate[j] = false;
+                    self.candidates.swap_remove(k);
+                    continue;
+                }
+                k += 1;
+                // Ties go to the lowest column, as a scan in column order would pick.
+                if j < allowed
                     && !self.is_rejected[j]
-                    && dj * dj > best * self.weight[j]
+                    && (dj * dj > best * self.weight[j]
+                        || (dj * dj == best * self.weight[j] && entering.is_some_and(|e| j < e)))
                 {
                     best = dj * dj / self.weight[j];
                     entering = Some(j);
@@ -440,13 +592,7 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
     for &i in &art_rows {
         cols.push(vec![(i, 1.0)]);
     }
-    let mut rows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); m];
-    for (j, col) in cols.iter().enumerate() {
-        for &(i, v) in col {
-            rows[i].push((j, v));
-        }
-    }
-    let a = Matrix { cols, rows };
+    let a = Matrix { cols };
     let b0: Vec<f64> = sf.b.iter().map(rational_to_f64).collect();
     // Deterministic perturbation against degeneracy: `b + B delta` with a small positive
     // `delta`, so the starting basis stays feasible with every basic value moved off zero.
@@ -512,6 +658,7 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
     }
     let mut s = Simplex {
         a: &a,
+        rows: RowParts::new(&a, m, |j| pos[j] != usize::MAX),
         b,
         cost,
         basis,
@@ -528,6 +675,9 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
         alpha: vec![0.0; m],
         alpha_idx: Vec::new(),
         dual_step: false,
+        row_ready: None,
+        candidates: Vec::new(),
+        is_candidate: vec![false; total],
         cost_tol: COST_TOL,
         is_rejected: vec![false; total],
         rejected: Vec::new(),
@@ -655,6 +805,70 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// After any sequence of basis changes, each row of [`RowParts`] lists exactly the row's
+    /// nonbasic columns first (with their values), then its basic ones, and every column's
+    /// slots point at its own entries.
+    #[test]
+    fn row_parts_keep_nonbasic_columns_first() {
+        let (m, n) = (7, 15);
+        let mut seed = 12345u64;
+        let mut next = move |k: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % k
+        };
+        let cols: Vec<Vec<(usize, f64)>> = (0..n)
+            .map(|j| {
+                let mut rows: Vec<usize> = (0..m).filter(|_| next(3) == 0).collect();
+                rows.push(j % m);
+                rows.sort_unstable();
+                rows.dedup();
+                rows.iter().map(|&i| (i, (1 + i + 10 * j) as f64)).collect()
+            })
+            .collect();
+        let a = Matrix { cols };
+        let mut basic: Vec<bool> = (0..n).map(|j| j < m).collect();
+        let mut parts = RowParts::new(&a, m, |j| basic[j]);
+        for step in 0..200 {
+            if step > 0 {
+                let enter = (0..n).filter(|&j| !basic[j]).nth(next(n - m)).unwrap();
+                let leave = (0..n).filter(|&j| basic[j]).nth(next(m)).unwrap();
+                parts.enter(enter, &a.cols[enter]);
+                parts.leave(leave, &a.cols[leave]);
+                basic[enter] = true;
+                basic[leave] = false;
+            }
+            for i in 0..m {
+                let mut expected: Vec<(u32, f64)> = (0..n)
+                    .filter(|&j| !basic[j])
+                    .flat_map(|j| {
+                        a.cols[j]
+                            .iter()
+                            .filter(|e| e.0 == i)
+                            .map(move |e| (j as u32, e.1))
+                    })
+                    .collect();
+                let mut got: Vec<(u32, f64)> = parts
+                    .nonbasic_row(i)
+                    .iter()
+                    .map(|e| (e.col, e.value))
+                    .collect();
+                expected.sort_by_key(|e| e.0);
+                got.sort_by_key(|e| e.0);
+                assert_eq!(got, expected, "step {step}, row {i}");
+            }
+            for (j, col) in a.cols.iter().enumerate() {
+                for (k, &(i, v)) in col.iter().enumerate() {
+                    let at = parts.slot[parts.col_start[j] + k];
+                    let e = parts.entries[at];
+                    assert_eq!((e.col as usize, e.k as usize, e.value), (j, k, v));
+                    assert!((parts.start[i]..parts.start[i + 1]).contains(&at));
+                }
+            }
+        }
+    }
 
     /// The float simplex on real game LPs (thousands of Forrest–Tomlin updates; test builds
     /// check the FTRAN/BTRAN residuals of the updated factors every 8th pivot) reaches an
