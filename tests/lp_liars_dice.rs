@@ -1,6 +1,6 @@
 //! Liar's dice with one six-sided die each (OpenSpiel's `liars_dice`, 24 576 information sets)
 //! solved exactly by the sequence-form LP (24 572 rows x 24 572 variables once the one-action sets
-//! are merged). Release builds only; about 10 s here (about 17 000 float pivots).
+//! are merged). Release builds only; a few seconds here (about 7700 float pivots).
 
 use bluff::eval::exploitability;
 use bluff::scalar::{format_rational, rat, rational_to_f64};

@@ -255,8 +255,9 @@ pub fn build_lp_as(game: &Game, form: LpForm) -> SequenceFormLp {
     }
 }
 
-/// A primal feasible starting basis for [`build_lp`]'s program: player 0 plays the first action
-/// everywhere (a vertex of `E x = e, x >= 0`) and `q` holds player 1's best-response values
+/// A primal feasible starting basis for [`build_lp`]'s program: player 0 plays a pure best
+/// response to player 1's uniform strategy (a vertex of `E x = e, x >= 0`; ties to the first
+/// action) and `q` holds player 1's best-response values
 /// against it, tight on one best action per set and the empty sequence, slack elsewhere. It
 /// spares the float simplex its phase 1; it is computed in floats, and the simplex checks it
 /// (a basis that is singular or infeasible there is ignored).
@@ -277,14 +278,44 @@ fn start_basis(
         ids.sort_by_key(|&h| sets[h].nodes.first().copied().unwrap_or(u32::MAX));
         ids
     };
+    // Player 0's best response to player 1's uniform strategy: a far better start than an
+    // arbitrary pure strategy (liars dice 6 sides: 7708 float pivots against 17 797 from the
+    // first action everywhere; liars dice 5: 1816 against 4020).
+    let mut y = vec![0.0f64; n1];
+    y[0] = 1.0;
+    for h in order(1) {
+        let set = &game.infosets[1][h];
+        let share = y[set.parent_sequence()] / set.actions.len() as f64;
+        for a in set.action_range() {
+            y[1 + a] = share;
+        }
+    }
+    let mut value0 = vec![0.0f64; n0];
+    for ((t, s), v) in payoff {
+        value0[*s as usize] += crate::scalar::rational_to_f64(v) * y[*t as usize];
+    }
+    let mut choice = vec![0usize; game.infosets[0].len()];
+    for h in order(0).into_iter().rev() {
+        let set = &game.infosets[0][h];
+        // The first of the best actions.
+        let mut best = set.action_offset;
+        for a in set.action_range() {
+            if value0[1 + a] > value0[1 + best] {
+                best = a;
+            }
+        }
+        choice[h] = best;
+        value0[set.parent_sequence()] += value0[1 + best];
+    }
     let mut x = vec![0.0f64; n0];
     x[0] = 1.0;
     entries.push(BasisEntry::Var(0));
     for i in order(0) {
         let set = &game.infosets[0][i];
-        x[1 + set.action_offset] = x[set.parent_sequence()];
-        let own = classes[0].class[1 + set.action_offset];
-        if classes[0].representative[own] == 1 + set.action_offset {
+        let a = choice[i];
+        x[1 + a] = x[set.parent_sequence()];
+        let own = classes[0].class[1 + a];
+        if classes[0].representative[own] == 1 + a {
             entries.push(BasisEntry::Var(own));
         }
     }
