@@ -85,7 +85,8 @@ impl SequenceFormLp {
             .collect()
     }
 
-    /// Sequence classes per player: the LP's player-0 variables and player-1 rows of `x`/`y`.
+    /// Sequence classes per player: player 0's are the LP's `x` variables, player 1's its
+    /// `<=` rows.
     pub fn lp_sequences(&self) -> [usize; 2] {
         [self.classes[0].count(), self.classes[1].count()]
     }
@@ -108,9 +109,9 @@ pub enum LpForm {
 /// played whenever the set's parent sequence is, so that sequence equals its parent in every
 /// realization plan (`E x = e` says exactly `x_child = x_parent` there). The LP keeps one
 /// variable (player 0) or one row (player 1) per class, which drops those sets' `E` rows and
-/// `q` variables: liar's dice (every history after the highest bid) and goofspiel (the last
-/// card) have many such sets. The plans are the same, so nothing is lost: [`SequenceFormLp::
-/// expand_plan`] gives every sequence its class's value back.
+/// `q` variables: liar's dice has one after every history that reaches the highest bid. The
+/// plans are the same, so nothing is lost: [`SequenceFormLp::expand_plan`] gives every
+/// sequence its class's value back.
 #[derive(Clone, Debug)]
 struct SequenceClasses {
     /// Sequence -> class; the empty sequence is class 0.
