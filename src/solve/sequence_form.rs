@@ -279,12 +279,17 @@ fn start_basis(
         ids.sort_by_key(|&h| sets[h].nodes.first().copied().unwrap_or(u32::MAX));
         ids
     };
+    let orders = [order(0), order(1)];
+    let weights: Vec<f64> = payoff
+        .iter()
+        .map(|(_, v)| crate::scalar::rational_to_f64(v))
+        .collect();
     // Player 0's best response to player 1's uniform strategy: a far better start than an
     // arbitrary pure strategy (liars dice 6 sides: 7708 float pivots against 17 797 from the
     // first action everywhere; liars dice 5: 1816 against 4020).
     let mut y = vec![0.0f64; n1];
     y[0] = 1.0;
-    for h in order(1) {
+    for &h in &orders[1] {
         let set = &game.infosets[1][h];
         let share = y[set.parent_sequence()] / set.actions.len() as f64;
         for a in set.action_range() {
@@ -292,26 +297,14 @@ fn start_basis(
         }
     }
     let mut value0 = vec![0.0f64; n0];
-    for ((t, s), v) in payoff {
-        value0[*s as usize] += crate::scalar::rational_to_f64(v) * y[*t as usize];
+    for (((t, s), _), w) in payoff.iter().zip(&weights) {
+        value0[*s as usize] += w * y[*t as usize];
     }
-    let mut choice = vec![0usize; game.infosets[0].len()];
-    for h in order(0).into_iter().rev() {
-        let set = &game.infosets[0][h];
-        // The first of the best actions.
-        let mut best = set.action_offset;
-        for a in set.action_range() {
-            if value0[1 + a] > value0[1 + best] {
-                best = a;
-            }
-        }
-        choice[h] = best;
-        value0[set.parent_sequence()] += value0[1 + best];
-    }
+    let choice = best_response(game, 0, &orders[0], &mut value0);
     let mut x = vec![0.0f64; n0];
     x[0] = 1.0;
     entries.push(BasisEntry::Var(0));
-    for i in order(0) {
+    for &i in &orders[0] {
         let set = &game.infosets[0][i];
         let a = choice[i];
         x[1 + a] = x[set.parent_sequence()];
@@ -321,11 +314,12 @@ fn start_basis(
         }
     }
     // `value[t]`: player 0's payoff share at player 1's sequence `t` plus the values of the
-    // sets `t` leads to.
+    // sets `t` leads to; player 1's best response to `x` is tight on its choices.
     let mut value = vec![0.0f64; n1];
-    for ((t, s), v) in payoff {
-        value[*t as usize] += crate::scalar::rational_to_f64(v) * x[*s as usize];
+    for (((t, s), _), w) in payoff.iter().zip(&weights) {
+        value[*t as usize] += w * x[*s as usize];
     }
+    let choice = best_response(game, 1, &orders[1], &mut value);
     let mut tight = vec![false; n1];
     let push_q = |entries: &mut Vec<BasisEntry>, var: usize, v: f64| {
         entries.push(if v >= 0.0 {
@@ -334,19 +328,11 @@ fn start_basis(
             BasisEntry::NegVar(var)
         });
     };
-    for h in order(1).into_iter().rev() {
-        let set = &game.infosets[1][h];
-        let Some(best) = set
-            .action_range()
-            .min_by(|&a, &b| value[1 + a].total_cmp(&value[1 + b]))
-        else {
-            continue;
-        };
-        let v = value[1 + best];
+    for &h in orders[1].iter().rev() {
+        let best = choice[h];
         tight[1 + best] = true;
-        value[set.parent_sequence()] += v;
         if let Some(slot) = q_slot[h] {
-            push_q(&mut entries, q(slot), v);
+            push_q(&mut entries, q(slot), value[1 + best]);
         }
     }
     tight[0] = true;
@@ -361,6 +347,32 @@ fn start_basis(
             .map(|(k, _)| BasisEntry::Slack(k)),
     );
     entries
+}
+
+/// `player`'s pure best response, from `value` (player 0's payoff share per sequence of
+/// `player`): sets bottom-up (`order` reversed), the first best action of each (player 0
+/// maximises, player 1 minimises), its value added to the set's parent sequence, so `value`
+/// ends with each sequence's value under the response. Returns the chosen action per set.
+fn best_response(game: &Game, player: usize, order: &[usize], value: &mut [f64]) -> Vec<usize> {
+    let sets = &game.infosets[player];
+    let mut choice = vec![0usize; sets.len()];
+    for &h in order.iter().rev() {
+        let set = &sets[h];
+        let mut best = set.action_offset;
+        for a in set.action_range() {
+            let better = if player == 0 {
+                value[1 + a] > value[1 + best]
+            } else {
+                value[1 + a] < value[1 + best]
+            };
+            if better {
+                best = a;
+            }
+        }
+        choice[h] = best;
+        value[set.parent_sequence()] += value[1 + best];
+    }
+    choice
 }
 
 /// Behavioural strategy of `player` from a realization plan (uniform where the plan is 0).
