@@ -274,7 +274,8 @@ impl<'a> Simplex<'a> {
             .sum()
     }
 
-    /// Fills `row_buf` with row `p` of `B^{-1} A` on the touched columns.
+    /// Fills `row_buf` with row `p` of `B^{-1} A` on the touched columns, which are nonbasic
+    /// ([`RowParts`] skips the basic ones).
     fn pivot_row(&mut self, p: usize) {
         for &j in &self.touched {
             self.row_buf[j] = 0.0;
@@ -317,7 +318,12 @@ impl<'a> Simplex<'a> {
         let theta_d = self.d[q] / ap;
         let wq = self.weight[q];
         for &j in &self.touched {
-            if self.pos[j] != usize::MAX || j == q {
+            debug_assert_eq!(
+                self.pos[j],
+                usize::MAX,
+                "the pivot row lists nonbasic columns"
+            );
+            if j == q {
                 continue;
             }
             let r = self.row_buf[j];
@@ -326,9 +332,11 @@ impl<'a> Simplex<'a> {
                 let ratio = r / ap;
                 self.weight[j] = self.weight[j].max(ratio * ratio * wq);
             }
-        }
-        for k in 0..self.touched.len() {
-            self.offer(self.touched[k]);
+            // As `offer`, in the same pass: a column whose reduced cost now qualifies.
+            if self.d[j] > self.cost_tol && !self.is_candidate[j] {
+                self.is_candidate[j] = true;
+                self.candidates.push(j);
+            }
         }
         let leaving = self.basis[p];
         self.d[q] = 0.0;
