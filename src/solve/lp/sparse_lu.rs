@@ -1171,6 +1171,18 @@ mod tests {
         Some(updated)
     }
 
+    /// A test's new column for basis position `p`: 8 at `p` (a safe pivot) plus the small
+    /// `entries` (rows taken mod `m`), with the list of its non-zeros.
+    fn replacement_column(m: usize, p: usize, entries: &[(usize, i32)]) -> (Vec<f64>, Vec<usize>) {
+        let mut a = vec![0.0; m];
+        a[p] = 8.0;
+        for &(i, v) in entries {
+            a[i % m] += v as f64;
+        }
+        let idx = (0..m).filter(|&i| a[i] != 0.0).collect();
+        (a, idx)
+    }
+
     /// Checks `B x = b` and `y^T B = b^T` for the sparse solves from a right-hand side with
     /// the listed non-zeros, and that the returned lists name exactly the non-zeros, once each.
     fn check_sparse_solves(lu: &mut SparseLu, dense: &[Vec<f64>], rhs: &[(usize, f64)]) {
@@ -1223,10 +1235,7 @@ mod tests {
             check_sparse_solves(&mut lu, &dense, &rhs);
             for (p, newcol) in replace {
                 let p = p % m;
-                let mut a = vec![0.0; m];
-                a[p] = 8.0;
-                for (i, v) in newcol { a[i % m] += v as f64; }
-                let idx: Vec<usize> = (0..m).filter(|&i| a[i] != 0.0).collect();
+                let (a, idx) = replacement_column(m, p, &newcol);
                 let Some(updated) = replace_column(&mut lu, &mut dense, p, a, idx, 1e-3) else { continue };
                 prop_assert!(updated);
                 check_sparse_solves(&mut lu, &dense, &rhs);
@@ -1248,10 +1257,7 @@ mod tests {
             let mut updates = 0;
             for (p, newcol) in replace {
                 let p = p % m;
-                let mut a = vec![0.0; m];
-                a[p] = 8.0;
-                for (i, v) in newcol { a[i % m] += v as f64; }
-                let idx: Vec<usize> = (0..m).filter(|&i| a[i] != 0.0).collect();
+                let (a, idx) = replacement_column(m, p, &newcol);
                 let Some(updated) = replace_column(&mut lu, &mut dense, p, a, idx, 0.1) else { continue };
                 prop_assert!(updated, "update {updates} lost accuracy");
                 updates += 1;
