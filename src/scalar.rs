@@ -85,6 +85,156 @@ pub(crate) fn over_common_denominator(values: &[Rational]) -> (BigInt, Vec<BigIn
     (d, n)
 }
 
+/// Greatest common divisor of two integers' magnitudes (non-negative; `gcd(0, b) = |b|`).
+/// Binary GCD on the numbers' 64-bit limbs in place, in `u128` once both fit: num-bigint's
+/// GCD allocates a new number for every shift, about 20 000 instructions for the 154-bit
+/// numerators and denominators of leduc's LP solution.
+pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
+    let mut x = a.magnitude().to_u64_digits();
+    let mut y = b.magnitude().to_u64_digits();
+    if x.is_empty() || y.is_empty() {
+        return BigInt::from(b.magnitude() + a.magnitude());
+    }
+    let (tx, ty) = (trailing_zeros(&x), trailing_zeros(&y));
+    let shift = tx.min(ty);
+    shift_right(&mut x, tx);
+    // `x` stays odd; `gcd(x, y)` keeps the common factor 2^shift aside.
+    loop {
+        if x.len() <= 2 && y.len() <= 2 {
+            let g = gcd_u128(to_u128(&x), to_u128(&y));
+            return BigInt::from(num_bigint::BigUint::from(g)) << shift;
+        }
+        let t = trailing_zeros(&y);
+        shift_right(&mut y, t);
+        if less(&y, &x) {
+            std::mem::swap(&mut x, &mut y);
+        }
+        subtract(&mut y, &x);
+        if y.is_empty() {
+            return BigInt::from(num_bigint::BigUint::new(to_u32_digits(&x))) << shift;
+        }
+    }
+}
+
+/// Trailing zero bits of a non-zero number's limbs (least significant first).
+fn trailing_zeros(v: &[u64]) -> u64 {
+    let zero_limbs = v.iter().take_while(|&&w| w == 0).count();
+    zero_limbs as u64 * 64 + u64::from(v[zero_limbs].trailing_zeros())
+}
+
+/// `v >>= k`, dropping high zero limbs.
+fn shift_right(v: &mut Vec<u64>, k: u64) {
+    let (limbs, bits) = ((k / 64) as usize, (k % 64) as u32);
+    if limbs > 0 {
+        v.drain(..limbs);
+    }
+    if bits > 0 {
+        for i in 0..v.len() {
+            let high = v.get(i + 1).map_or(0, |&w| w << (64 - bits));
+            v[i] = (v[i] >> bits) | high;
+        }
+    }
+    while v.last() == Some(&0) {
+        v.pop();
+    }
+}
+
+/// Whether `x < y` (both without high zero limbs).
+fn less(x: &[u64], y: &[u64]) -> bool {
+    if x.len() != y.len() {
+        return x.len() < y.len();
+    }
+    for (a, b) in x.iter().rev().zip(y.iter().rev()) {
+        if a != b {
+            return a < b;
+        }
+    }
+    false
+}
+
+/// `y -= x` for `y >= x`, dropping high zero limbs.
+fn subtract(y: &mut Vec<u64>, x: &[u64]) {
+    let mut borrow = false;
+    for i in 0..y.len() {
+        let (d, b1) = y[i].overflowing_sub(x.get(i).copied().unwrap_or(0));
+        let (d, b2) = d.overflowing_sub(u64::from(borrow));
+        y[i] = d;
+        borrow = b1 || b2;
+    }
+    while y.last() == Some(&0) {
+        y.pop();
+    }
+}
+
+/// A number of at most two limbs as `u128`.
+fn to_u128(v: &[u64]) -> u128 {
+    v.iter()
+        .rev()
+        .fold(0u128, |acc, &w| (acc << 64) | u128::from(w))
+}
+
+/// Limbs as the 32-bit digits `BigUint::new` takes.
+fn to_u32_digits(v: &[u64]) -> Vec<u32> {
+    v.iter()
+        .flat_map(|&w| [w as u32, (w >> 32) as u32])
+        .collect()
+}
+
+/// Binary (Stein's) GCD; `gcd(0, y) = y`.
+fn gcd_u128(mut x: u128, mut y: u128) -> u128 {
+    if x == 0 || y == 0 {
+        return x | y;
+    }
+    let shift = (x | y).trailing_zeros();
+    x >>= x.trailing_zeros();
+    loop {
+        y >>= y.trailing_zeros();
+        if x > y {
+            std::mem::swap(&mut x, &mut y);
+        }
+        y -= x;
+        if y == 0 {
+            return x << shift;
+        }
+    }
+}
+
+/// `numer / denom` in lowest terms with a positive denominator, as [`Rational::new`] gives it
+/// but through [`gcd`]. Panics on a zero denominator, as `Rational::new` does.
+pub fn ratio(numer: BigInt, denom: BigInt) -> Rational {
+    assert!(!denom.is_zero(), "zero denominator");
+    let g = gcd(&numer, &denom);
+    let (mut n, mut d) = if g.is_one() {
+        (numer, denom)
+    } else {
+        (numer / &g, denom / &g)
+    };
+    if d.is_negative() {
+        n = -n;
+        d = -d;
+    }
+    Rational::new_raw(n, d)
+}
+
+/// `a / b` for `b != 0`, as `a / b` on rationals gives it but through [`gcd`]: with both in
+/// lowest terms, cancelling `gcd(a.n, b.n)` and `gcd(a.d, b.d)` leaves the product in lowest
+/// terms.
+pub fn div(a: &Rational, b: &Rational) -> Rational {
+    assert!(!b.is_zero(), "division by zero");
+    if a.is_zero() {
+        return Rational::zero();
+    }
+    let g1 = gcd(a.numer(), b.numer());
+    let g2 = gcd(a.denom(), b.denom());
+    let mut n = (a.numer() / &g1) * (b.denom() / &g2);
+    let mut d = (a.denom() / &g2) * (b.numer() / &g1);
+    if d.is_negative() {
+        n = -n;
+        d = -d;
+    }
+    Rational::new_raw(n, d)
+}
+
 /// Nearest `f64` to a rational, also for numerators and denominators beyond `f64` range.
 pub fn rational_to_f64(r: &Rational) -> f64 {
     if let (Some(n), Some(d)) = (r.numer().to_f64(), r.denom().to_f64()) {
@@ -205,6 +355,72 @@ pub fn is_probability(r: &Rational) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Random numerators and denominators up to 127 bits, times a shared factor so that
+        /// the GCD is rarely 1.
+        #[test]
+        fn fast_gcd_matches_num_bigint(
+            a in proptest::num::i128::ANY,
+            b in proptest::num::i128::ANY,
+            k in proptest::num::u128::ANY,
+            wide in 0u32..3,
+        ) {
+            // 0: both within u128, 1: one wider, 2: both wider, with a shared factor `k`.
+            let k = BigInt::from(k) + 1;
+            let (a, b) = match wide {
+                0 => (BigInt::from(a), BigInt::from(b)),
+                1 => (BigInt::from(a) * &k, BigInt::from(b)),
+                _ => ((BigInt::from(a) * &k) << 7, (BigInt::from(b) * &k * &k) << 3),
+            };
+            proptest::prop_assert_eq!(gcd(&a, &b), a.gcd(&b));
+            if !b.is_zero() {
+                proptest::prop_assert_eq!(ratio(a.clone(), b.clone()), Rational::new(a, b));
+            }
+        }
+    }
+
+    #[test]
+    fn fast_gcd_ratio_and_division_agree_with_num_rational() {
+        let big = |s: &str| s.parse::<BigInt>().unwrap();
+        let cases = [
+            ("0", "7"),
+            ("6", "-4"),
+            (
+                "-1454920850547486749701863871533",
+                "16995463438839962469905132501930",
+            ),
+            (
+                "340282366920938463463374607431768211455",
+                "170141183460469231731687303715884105727",
+            ),
+            // Beyond u128: num-bigint's GCD.
+            (
+                "680564733841876926926749214863536422910",
+                "-1020847100762815390390123822295304634365",
+            ),
+            ("12", "1"),
+        ];
+        for (n, d) in cases {
+            let (n, d) = (big(n), big(d));
+            assert_eq!(gcd(&n, &d), n.gcd(&d), "gcd({n}, {d})");
+            let r = ratio(n.clone(), d.clone());
+            assert_eq!(r, Rational::new(n.clone(), d.clone()));
+            assert!(r.denom().is_positive());
+            for (m, e) in cases {
+                let other = Rational::new(big(m), big(e));
+                if !other.is_zero() {
+                    let q = div(&r, &other);
+                    assert_eq!(q, &r / &other, "({r}) / ({other})");
+                    assert!(q.denom().is_positive());
+                    assert_eq!(q, Rational::new(q.numer().clone(), q.denom().clone()));
+                }
+            }
+        }
+        assert_eq!(gcd_u128(48, 180), 12);
+        assert_eq!(gcd_u128(0, 0), 0);
+        assert_eq!(gcd_u128(1 << 100, 3 << 90), 1 << 90);
+    }
 
     #[test]
     fn parses_exact_decimals_and_fractions() {

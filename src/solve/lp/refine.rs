@@ -14,7 +14,7 @@ use super::certify::scale_small;
 use super::reconstruct::common_denominator;
 use super::sparse_lu::SparseLu;
 use super::StandardForm;
-use crate::scalar::{rational_to_f64, Rational};
+use crate::scalar::{ratio, rational_to_f64, Rational};
 use num_bigint::BigInt;
 use num_traits::{FromPrimitive, One, Signed, ToPrimitive, Zero};
 
@@ -219,7 +219,7 @@ pub(crate) fn solve_basis(sf: &StandardForm, basis: &[usize]) -> (Option<BasisSo
     let mut x = vec![Rational::zero(); sf.cols.len()];
     for (k, &j) in basis.iter().enumerate() {
         if !nx[k].is_zero() {
-            x[j] = Rational::new(nx[k].clone(), dx.clone());
+            x[j] = ratio(nx[k].clone(), dx.clone());
         }
     }
     let y = ny
@@ -228,7 +228,7 @@ pub(crate) fn solve_basis(sf: &StandardForm, basis: &[usize]) -> (Option<BasisSo
             if v.is_zero() {
                 Rational::zero()
             } else {
-                Rational::new(v, dy.clone())
+                ratio(v, dy.clone())
             }
         })
         .collect();
