@@ -260,11 +260,12 @@ pub fn build_lp_as(game: &Game, form: LpForm) -> SequenceFormLp {
 }
 
 /// DCFR iterations behind the starting basis ([`start_choice`]). Float pivots of the LP that
-/// follows, against a start from the best response to player 2's uniform strategy (3, 10, 20,
+/// follows, against a start from the best response to player 1's uniform strategy (3, 10, 20,
 /// 30, 50 and 100 tried; 20-50 all gain on leduc, goofspiel and one-card poker, liars dice 6
 /// sides is the one that moves either way): leduc 3164 -> 1542, liars dice 4 sides 597 -> 343,
-/// 5 sides 1816 -> 1918, 6 sides 7708 -> 7755, goofspiel 4 2784 -> 2174, one-card
-/// poker(n=50) 212 -> 70, shrek-donkey(1,3) 398 -> 372.
+/// 5 sides 1816 -> 1918, 6 sides 7708 -> 7755, goofspiel 4 2784 -> 2174, shrek-donkey(1,3)
+/// 398 -> 372, one-card poker(n=50) 212 -> 70 (but slower: the cost rule of [`start_choice`]
+/// keeps it on the old start).
 pub const START_CFR_ITERATIONS: u64 = 30;
 
 /// Player 0's pure strategy that starts the LP, per information set, when the CFR start is
@@ -274,11 +275,11 @@ pub const START_CFR_ITERATIONS: u64 = 30;
 /// nearer the optimal basis than from an arbitrary vertex. Only floats and a choice of
 /// actions: the LP and its certificate are exact whatever the start.
 ///
-/// `None` (start from the best response to player 2's uniform strategy instead) when the
+/// `None` (start from the best response to player 1's uniform strategy instead) when the
 /// DCFR iterations would cost more than about a tenth of the simplex: they take about 7 ns per
 /// node each, the simplex about 50 ns times the square of its rows (pivots near the row count,
 /// each near 30 ns per row; leduc measured). So one-card poker(n=50) (44 103 nodes, 602 rows,
-/// where 30 iterations cost a third more than the whole LP) and Kuhn keep the uniform start.
+/// where 30 iterations made the whole run a third slower) and Kuhn keep the uniform start.
 pub(crate) fn start_choice(game: &Game) -> Option<Vec<usize>> {
     let rows = lp_size_bound(game).rows as u128;
     let nodes = game.nodes.len() as u128;
@@ -307,10 +308,10 @@ pub(crate) fn start_choice(game: &Game) -> Option<Vec<usize>> {
 /// A primal feasible starting basis for [`build_lp`]'s program: player 0 plays the pure
 /// strategy `choice` (a vertex of `E x = e, x >= 0`, from [`start_choice`]), or if there is
 /// none a pure best response to player 1's uniform strategy (ties to the first action), and
-/// `q` holds
-/// player 1's best-response values against it, tight on one best action per set and the empty
-/// sequence, slack elsewhere. It spares the float simplex its phase 1; it is computed in
-/// floats, and the simplex checks it (a basis that is singular or infeasible there is ignored).
+/// `q` holds player 1's best-response values against it, tight on one best action per set and
+/// the empty sequence, slack elsewhere. It spares the float simplex its phase 1; it is
+/// computed in floats, and the simplex checks it (a basis that is singular or infeasible there
+/// is ignored).
 fn start_basis(
     game: &Game,
     classes: &[SequenceClasses; 2],
