@@ -266,7 +266,7 @@ pub fn build_lp_as(game: &Game, form: LpForm) -> SequenceFormLp {
 /// 5 sides 1816 -> 1918, 6 sides 7708 -> 7755, goofspiel 4 2784 -> 2174, shrek-donkey(1,3)
 /// 398 -> 372, one-card poker(n=50) 212 -> 70 (but slower: the cost rule of [`start_choice`]
 /// keeps it on the old start).
-pub const START_CFR_ITERATIONS: u64 = 30;
+pub(crate) const START_CFR_ITERATIONS: u64 = 30;
 
 /// Player 0's pure strategy that starts the LP, per information set, when the CFR start is
 /// worth its cost: the action that [`START_CFR_ITERATIONS`] of DCFR (alternating,
