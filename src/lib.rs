@@ -2,9 +2,12 @@
 //! information.
 //!
 //! Layout: [`game`] is the model and builder, [`games`] the built-in games, [`solve`] the
-//! solvers, [`eval`] values, best responses and exploitability, [`format`] file formats and
-//! [`cli`] the command line.
+//! solvers, [`eval`] values, best responses and exploitability, [`format`](mod@format) file
+//! formats and [`cli`] the command line.
 
+// The module docs explain the design by linking the private modules that carry it out; they
+// resolve with `cargo doc --document-private-items`, the developers' view.
+#![allow(rustdoc::private_intra_doc_links)]
 // Player-indexed loops (`for p in 0..2`) read better than iterator chains over paired arrays.
 #![allow(clippy::needless_range_loop)]
 
