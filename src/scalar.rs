@@ -92,8 +92,11 @@ pub(crate) fn over_common_denominator(values: &[Rational]) -> (BigInt, Vec<BigIn
 pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
     let mut x = a.magnitude().to_u64_digits();
     let mut y = b.magnitude().to_u64_digits();
-    if x.is_empty() || y.is_empty() {
-        return BigInt::from(b.magnitude() + a.magnitude());
+    if x.is_empty() {
+        return b.abs();
+    }
+    if y.is_empty() {
+        return a.abs();
     }
     let (tx, ty) = (trailing_zeros(&x), trailing_zeros(&y));
     let shift = tx.min(ty);
@@ -102,7 +105,7 @@ pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
     loop {
         if x.len() <= 2 && y.len() <= 2 {
             let g = gcd_u128(to_u128(&x), to_u128(&y));
-            return BigInt::from(num_bigint::BigUint::from(g)) << shift;
+            return BigInt::from(g) << shift;
         }
         let t = trailing_zeros(&y);
         shift_right(&mut y, t);
