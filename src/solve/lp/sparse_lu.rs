@@ -162,8 +162,8 @@ struct Work {
     entries: Vec<(usize, f64)>,
     /// The basis columns' non-zeros gathered contiguously (`col_start` per column): the
     /// factorisation reads every column several times, and the caller's columns lie scattered
-    /// over the matrix (on liars dice 6 sides those re-reads were a third of the singleton
-    /// pass's time, cache misses).
+    /// over the matrix (on liars dice 6 sides those re-reads, cache misses, were about a
+    /// quarter of the refactorisation's samples).
     col_data: Vec<(usize, f64)>,
     col_start: Vec<usize>,
 }
