@@ -207,16 +207,20 @@ fn gcd_u128(mut x: u128, mut y: u128) -> u128 {
 pub fn ratio(numer: BigInt, denom: BigInt) -> Rational {
     assert!(!denom.is_zero(), "zero denominator");
     let g = gcd(&numer, &denom);
-    let (mut n, mut d) = if g.is_one() {
-        (numer, denom)
+    if g.is_one() {
+        with_positive_denominator(numer, denom)
     } else {
-        (numer / &g, denom / &g)
-    };
-    if d.is_negative() {
-        n = -n;
-        d = -d;
+        with_positive_denominator(numer / &g, denom / &g)
     }
-    Rational::new_raw(n, d)
+}
+
+/// `n / d` (already in lowest terms) with the sign moved to the numerator.
+fn with_positive_denominator(n: BigInt, d: BigInt) -> Rational {
+    if d.is_negative() {
+        Rational::new_raw(-n, -d)
+    } else {
+        Rational::new_raw(n, d)
+    }
 }
 
 /// `a / b` for `b != 0`, as `a / b` on rationals gives it but through [`gcd`]: with both in
@@ -229,13 +233,10 @@ pub fn div(a: &Rational, b: &Rational) -> Rational {
     }
     let g1 = gcd(a.numer(), b.numer());
     let g2 = gcd(a.denom(), b.denom());
-    let mut n = (a.numer() / &g1) * (b.denom() / &g2);
-    let mut d = (a.denom() / &g2) * (b.numer() / &g1);
-    if d.is_negative() {
-        n = -n;
-        d = -d;
-    }
-    Rational::new_raw(n, d)
+    with_positive_denominator(
+        (a.numer() / &g1) * (b.denom() / &g2),
+        (a.denom() / &g2) * (b.numer() / &g1),
+    )
 }
 
 /// Nearest `f64` to a rational, also for numerators and denominators beyond `f64` range.
@@ -360,8 +361,8 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        /// Random numerators and denominators up to 127 bits, times a shared factor so that
-        /// the GCD is rarely 1.
+        /// Random numbers within `u128`, and (`wide`) beyond it: times a shared factor of up
+        /// to 128 bits and shifted, so that the GCD is rarely 1 and takes the limb loop.
         #[test]
         fn fast_gcd_matches_num_bigint(
             a in proptest::num::i128::ANY,
@@ -397,7 +398,7 @@ mod tests {
                 "340282366920938463463374607431768211455",
                 "170141183460469231731687303715884105727",
             ),
-            // Beyond u128: num-bigint's GCD.
+            // Beyond u128: the limb loop before the u128 one.
             (
                 "680564733841876926926749214863536422910",
                 "-1020847100762815390390123822295304634365",

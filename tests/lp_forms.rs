@@ -56,3 +56,56 @@ fn games_without_one_action_sets_build_the_same_lp() {
         assert_eq!(m, t, "{spec}");
     }
 }
+
+/// `bluff solve --algo lp --write-mps` writes the program it solves, of the form asked: its
+/// rows and columns are those of the library's build of that form (merged and textbook differ
+/// on liars dice), and the exact value is still printed.
+#[test]
+fn write_mps_writes_the_solved_lp_of_its_form() {
+    let spec = "liars-dice(dice=1,sides=3)";
+    let game = bluff::games::load(spec).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut sizes = Vec::new();
+    for (name, form) in [("merged", LpForm::Merged), ("textbook", LpForm::Textbook)] {
+        let path = dir.path().join(format!("{name}.mps"));
+        let out = assert_cmd::Command::cargo_bin("bluff")
+            .unwrap()
+            .args(["solve", spec, "--algo", "lp", "--json", "--lp-form", name])
+            .arg("--write-mps")
+            .arg(&path)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json["value_p1"]["exact"], "1/9", "{name}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let section = |from: &str, to: &str| -> Vec<String> {
+            let start = text.find(&format!("\n{from}\n")).unwrap() + from.len() + 2;
+            let end = text[start..].find(&format!("\n{to}\n")).unwrap() + start;
+            text[start..end].lines().map(str::to_owned).collect()
+        };
+        // Constraint rows, without the objective's `N` row.
+        let rows = section("ROWS", "COLUMNS")
+            .iter()
+            .filter(|l| !l.trim_start().starts_with('N'))
+            .count();
+        let mut columns: Vec<String> = section("COLUMNS", "RHS")
+            .iter()
+            .map(|l| l.split_whitespace().next().unwrap().to_owned())
+            .collect();
+        columns.dedup();
+        let lp = build_lp_as(&game, form).lp;
+        assert_eq!(rows, lp.num_constraints(), "{name}");
+        assert_eq!(columns.len(), lp.num_vars(), "{name}");
+        assert_eq!(json["lp_rows"], rows, "{name}");
+        sizes.push(rows);
+    }
+    assert!(
+        sizes[0] < sizes[1],
+        "merged {} rows, textbook {}",
+        sizes[0],
+        sizes[1]
+    );
+}

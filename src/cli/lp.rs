@@ -4,9 +4,7 @@ use crate::format::strategy_json::profile_to_json;
 use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
 use crate::solve::lp::{memory, Method, SolveOptions};
-use crate::solve::sequence_form::{
-    build_lp_as, check_memory, solve_exact_as, ExactSolution, LpForm,
-};
+use crate::solve::sequence_form::{solve_exact_inspecting, ExactSolution, LpForm};
 use anyhow::Result;
 use clap::ValueEnum;
 use serde_json::json;
@@ -48,6 +46,7 @@ pub fn run(
         LpMethod::Guided => Method::FloatThenExact,
         LpMethod::Tableau => Method::ExactTableau,
     };
+    let form_name = format!("{lp_form:?}").to_lowercase();
     let form = match lp_form {
         LpFormArg::Merged => LpForm::Merged,
         LpFormArg::Textbook => LpForm::Textbook,
@@ -58,13 +57,14 @@ pub fn run(
         max_memory: max_memory.unwrap_or_else(memory::default_budget),
         reconstruct: true,
     };
-    if let Some(path) = write_mps {
-        check_memory(&game, &options)?;
-        let mut text = Vec::new();
-        build_lp_as(&game, form).lp.write_mps(&mut text)?;
-        crate::cli::files::write_output(path, &text)?;
-    }
-    let s = solve_exact_as(&game, &options, form)?;
+    let s = solve_exact_inspecting(&game, &options, form, |lp| {
+        if let Some(path) = write_mps {
+            let mut text = Vec::new();
+            lp.write_mps(&mut text)?;
+            crate::cli::files::write_output(path, &text)?;
+        }
+        Ok(())
+    })?;
     if let Some(path) = output {
         let text = serde_json::to_string_pretty(&profile_to_json(&game, spec, &s.profile))
             .expect("JSON values serialise");
@@ -81,7 +81,7 @@ pub fn run(
             "nash_conv": "0",
             "certified": "exact best responses: NashConv exactly 0",
             "sequences": st.sequences,
-            "lp_form": format!("{lp_form:?}").to_lowercase(),
+            "lp_form": form_name,
             "lp_vars": st.lp_vars,
             "lp_rows": st.lp_rows,
             "float_pivots": st.lp.float_pivots,
@@ -133,7 +133,7 @@ pub fn run(
     println!("certificate: exact best responses give NashConv = 0 exactly");
     println!(
         "LP ({}) {} vars x {} rows; {} float pivots, exact by {} ({} refinement rounds), {} exact pivots, {} exact factorisations{}",
-        format!("{lp_form:?}").to_lowercase(),
+        form_name,
         st.lp_vars,
         st.lp_rows,
         st.lp.float_pivots,

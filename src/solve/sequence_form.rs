@@ -521,10 +521,22 @@ pub fn solve_exact_with_options(game: &Game, options: &SolveOptions) -> Result<E
 
 /// As [`solve_exact_with_options`], on the LP of the given form.
 pub fn solve_exact_as(game: &Game, options: &SolveOptions, form: LpForm) -> Result<ExactSolution> {
+    solve_exact_inspecting(game, options, form, |_| Ok(()))
+}
+
+/// As [`solve_exact_as`], handing the built program to `inspect` (untimed) before it is solved:
+/// `bluff solve --write-mps` writes it there instead of building it a second time.
+pub fn solve_exact_inspecting(
+    game: &Game,
+    options: &SolveOptions,
+    form: LpForm,
+    inspect: impl FnOnce(&LinearProgram) -> Result<()>,
+) -> Result<ExactSolution> {
     check_memory(game, options).context("planning the sequence-form LP")?;
     let start = Instant::now();
     let sf = build_lp_as(game, form);
     let build_time = start.elapsed();
+    inspect(&sf.lp)?;
     let start = Instant::now();
     let (solution, lp_stats) = sf
         .lp

@@ -34,10 +34,10 @@ pub fn tableau_bytes(size: LpSize) -> u128 {
 }
 
 /// Estimated peak bytes of the float-guided exact method: the sparse float simplex (matrix by
-/// columns, 16 bytes per entry, and by rows with each entry's slot, 16 + 8; LU factors with room for fill and for the Forrest–Tomlin updates: `U` by
-/// rows and by columns, the row etas by updates and by rows; dense work vectors, the
-/// hypersparse solves' index lists and step maps) and the exact LU with the exact basic
-/// solution, duals and reduced costs.
+/// columns, 16 bytes per entry, and by rows with each entry's slot, 16 + 8; LU factors with
+/// room for fill and for the Forrest–Tomlin updates: `U` by rows and by columns, the row etas
+/// by updates and by rows; dense work vectors, the hypersparse solves' index lists and step
+/// maps) and the exact LU with the exact basic solution, duals and reduced costs.
 pub fn guided_bytes(size: LpSize) -> u128 {
     let (m, n, nz) = (size.rows as u128, size.cols as u128, size.nonzeros as u128);
     let float = nz * (16 + 16 + 8) + 8 * (nz + m) * 16 + 12 * (m + n) * 8 + 12 * m * 8;
