@@ -180,8 +180,15 @@ pub fn build_lp(game: &Game) -> SequenceFormLp {
 /// player-0 set with more than one action (`=`). In the [`LpForm::Textbook`] form every
 /// sequence is its own class and every set keeps its row and `q` variable.
 pub fn build_lp_as(game: &Game, form: LpForm) -> SequenceFormLp {
-    // First, so that the CFR solver is gone before the LP's arrays are allocated.
-    let choice = start_choice(game);
+    build(game, form, true)
+}
+
+/// [`build_lp_as`], with the crash basis only if `with_start` (the dense exact tableau does
+/// not use one, so it is spared the DCFR iterations of [`start_choice`]).
+fn build(game: &Game, form: LpForm, with_start: bool) -> SequenceFormLp {
+    // First, so that the CFR solver is gone before the LP's arrays are allocated. The outer
+    // `None` is no crash basis at all, the inner one the best-response start.
+    let choice = with_start.then(|| start_choice(game));
     let n0 = game.num_sequences(0);
     let n1 = game.num_sequences(1);
     let classes = [
@@ -225,7 +232,9 @@ pub fn build_lp_as(game: &Game, form: LpForm) -> SequenceFormLp {
             rows[class1[set.parent_sequence()]].push((q(slot), -Rational::one()));
         }
     }
-    lp.set_start_basis(start_basis(game, &classes, &q_slot, &payoff, choice));
+    if let Some(choice) = choice {
+        lp.set_start_basis(start_basis(game, &classes, &q_slot, &payoff, choice));
+    }
     for ((t, s), v) in payoff {
         rows[class1[t as usize]].push((class0[s as usize], -v));
     }
@@ -534,7 +543,7 @@ pub fn solve_exact_inspecting(
 ) -> Result<ExactSolution> {
     check_memory(game, options).context("planning the sequence-form LP")?;
     let start = Instant::now();
-    let sf = build_lp_as(game, form);
+    let sf = build(game, form, options.method == Method::FloatThenExact);
     let build_time = start.elapsed();
     inspect(&sf.lp)?;
     let start = Instant::now();
