@@ -2,13 +2,16 @@
 speed-up of the second thread on games of at least 1e5 nodes.
 
 Run through bench/cfr_threads.sh, which builds bluff. Each case runs `bluff solve SPEC --algo
-cfr --iterations N --threads T --json -o FILE` with T = 1 and 2 in turns, REPS times, and keeps
-the best rate of each (the rate counts iterations only, not loading nor the exploitability
-check). The average strategies written at 1 and 2 threads are compared byte for byte (the
-solver's results do not depend on the thread count). The machine is shared, so each run also
-records the CPU the *other* processes used meanwhile (all CPU time in /proc/stat minus the
-run's own, as a share of all cores over the run's wall time): a speed-up measured while others
-held the cores is noise, and the table says how busy they were during the best runs.
+cfr --iterations N --threads T --json -o FILE` with T = 1, T = 2 `--always-threads` (the team
+runs every iteration) and T = 2 as a user runs it (the solver times the team against one
+thread every 2 s and runs the faster) in turns, REPS times, and keeps the best rate of each (the
+rate counts iterations only, not loading nor the exploitability check; the default's column
+also gives the share of its iterations the team ran). The average strategies written by the
+three are compared byte for byte (the solver's results do not depend on the thread count).
+The machine is shared, so each run also records the CPU the *other* processes used meanwhile
+(all CPU time in /proc/stat minus the run's own, as a share of all cores over the run's wall
+time): a speed-up measured while others held the cores is noise, and the table says how busy
+they were during the best runs.
 
 Because of that, the table also gives a CPU-time estimate that other processes disturb much
 less: each thread's own CPU time (from /proc/PID/task/TID/schedstat, sampled until the process
@@ -81,13 +84,20 @@ def roundtrip() -> int:
     return round(float(out.stdout))
 
 
-def solve(spec: str, iterations: int, threads: int, out: str) -> tuple[float, float, list[float]]:
-    """The run's iterations per second, the other processes' share of the cores, and the CPU
-    seconds of each of its threads (the main thread first)."""
+def solve(
+    spec: str, iterations: int, threads: int, out: str, always: bool = True
+) -> tuple[float, float, list[float], float]:
+    """The run's iterations per second, the other processes' share of the cores, the CPU
+    seconds of each of its threads (the main thread first) and the share of its iterations
+    the team ran."""
     args = [BLUFF, "solve", spec, "--algo", "cfr", "--iterations", str(iterations)]
     args += ["--check-every", str(iterations), "--threads", str(threads), "--json", "-o", out]
+    if always and threads > 1:
+        args.append("--always-threads")
     busy, own, start = busy_seconds(), own_seconds(), time.perf_counter()
-    proc = subprocess.Popen(PREFIX + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        PREFIX + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     cpu: dict[int, float] = {}
     while proc.poll() is None:
         cpu.update(thread_cpu(proc.pid))
@@ -99,7 +109,9 @@ def solve(spec: str, iterations: int, threads: int, out: str) -> tuple[float, fl
     others = (busy_seconds() - busy) - (own_seconds() - own)
     share = max(others, 0.0) / (wall * (os.cpu_count() or 1))
     threads_cpu = [cpu[t] for t in sorted(cpu)]
-    return float(json.loads(text)["iterations_per_second"]), share, threads_cpu
+    summary = json.loads(text)
+    team_share = summary["team_iterations"] / summary["iterations"]
+    return float(summary["iterations_per_second"]), share, threads_cpu, team_share
 
 
 def main() -> None:
@@ -114,8 +126,9 @@ def main() -> None:
                 spec, name = path, f"random .efg ({nodes} nodes)"
             else:
                 name = spec
-            best: dict[int, tuple[float, float, list[float]]] = {}
-            outs = {t: os.path.join(d, f"avg{t}.json") for t in (1, 2)}
+            # 1: one thread; 2: two threads, --always-threads; 3: two threads, the default.
+            best: dict[int, tuple[float, float, list[float], float]] = {}
+            outs = {t: os.path.join(d, f"avg{t}.json") for t in (1, 2, 3)}
             estimates = []
             trips = []
             for _ in range(REPS):
@@ -123,13 +136,16 @@ def main() -> None:
                 trips.append(roundtrip())
                 runs[2] = solve(spec, iterations, 2, outs[2])
                 trips.append(roundtrip())
+                runs[3] = solve(spec, iterations, 2, outs[3], always=False)
+                trips.append(roundtrip())
                 for t, run in runs.items():
                     best[t] = max(best.get(t, run), run)
                 one, two = runs[1][2], runs[2][2]
                 if len(one) == 1 and len(two) == 2:
                     estimates.append((one[0] - (two[0] - two[1])) / two[1])
-            same = open(outs[1], "rb").read() == open(outs[2], "rb").read()
-            (r1, o1, _), (r2, o2, cpu2) = best[1], best[2]
+            texts = [open(outs[t], "rb").read() for t in (1, 2, 3)]
+            same = texts[0] == texts[1] == texts[2]
+            (r1, o1, _, _), (r2, o2, cpu2, _), (r3, _, _, team3) = best[1], best[2], best[3]
             rows.append(
                 (
                     name,
@@ -137,6 +153,9 @@ def main() -> None:
                     f"{r1:.1f}",
                     f"{r2:.1f}",
                     f"{r2 / r1:.2f}x",
+                    f"{r3:.1f}",
+                    f"{r3 / r1:.2f}x",
+                    f"{team3:.0%}",
                     " / ".join(f"{e:.2f}x" for e in sorted(estimates)),
                     " / ".join(f"{c:.2f}" for c in cpu2),
                     "yes" if same else "NO",
@@ -145,13 +164,16 @@ def main() -> None:
                 )
             )
             print(" | ".join(str(x) for x in rows[-1]), file=sys.stderr, flush=True)
-    print(f"{os.cpu_count()} cores, best of {REPS} runs per thread count, in turns")
+    print(f"{os.cpu_count()} cores, best of {REPS} runs per setting, in turns")
     header = (
         "game",
         "iterations",
         "1 thread it/s",
-        "2 threads it/s",
-        "speed-up",
+        "2 threads (always) it/s",
+        "speed-up (always)",
+        "2 threads (default) it/s",
+        "speed-up (default)",
+        "team's share (default)",
         "CPU-time estimate",
         "threads' CPU s (2t: main / helper)",
         "same strategy",

@@ -6,7 +6,7 @@
 //! floating-point operations in the same order.
 
 use bluff::games::load;
-use bluff::solve::cfr::{CfrSolver, RegretParams};
+use bluff::solve::cfr::{CfrSolver, Pacing, RegretParams};
 
 #[path = "common/cfr_variants.rs"]
 mod cfr_variants;
@@ -130,7 +130,10 @@ fn kernels_reproduce_the_pinned_bits() {
         for (v, (name, params)) in variants(iterations).into_iter().enumerate() {
             let mut hashes = Vec::new();
             for threads in [1, 2] {
-                let mut solver = CfrSolver::new(&game, params).with_threads(threads).unwrap();
+                let mut solver = CfrSolver::new(&game, params)
+                    .with_pacing(Pacing::Team)
+                    .with_threads(threads)
+                    .unwrap();
                 solver.iterate(iterations);
                 hashes.push(state_hash(&solver));
             }

@@ -6,7 +6,7 @@
 use bluff::game::{Game, GameBuilder};
 use bluff::games::load;
 use bluff::scalar::Rational;
-use bluff::solve::cfr::{CfrSolver, RegretParams};
+use bluff::solve::cfr::{CfrSolver, Pacing, RegretParams};
 use num_bigint::BigInt;
 use num_traits::One;
 
@@ -28,7 +28,10 @@ fn check(game: &Game, name: &str, params: RegretParams, iterations: u64) -> usiz
     );
     let mut fewest = usize::MAX;
     for threads in [1, 2, 3] {
-        let mut pruned = CfrSolver::new(game, params).with_threads(threads).unwrap();
+        let mut pruned = CfrSolver::new(game, params)
+            .with_pacing(Pacing::Team)
+            .with_threads(threads)
+            .unwrap();
         pruned.iterate(iterations);
         assert!(
             pruned.state() == want,

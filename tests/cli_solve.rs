@@ -184,3 +184,36 @@ fn lp_rejects_cfr_only_options() {
         .failure()
         .stderr(contains("CFR family only"));
 }
+
+/// The thread options on a game big enough for the team (liars dice, 1 die, 5 sides: 51 181
+/// nodes): the same strategy file whichever runs the iterations, `team_iterations` 0 on one
+/// thread and all of them with `--always-threads`; by default the team runs the first
+/// iterations (its warm-up) and then whichever of it and one thread was timed faster.
+#[test]
+fn threads_and_always_threads_give_the_same_strategy() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = "liars-dice(dice=1,sides=5)";
+    let mut files = Vec::new();
+    let mut team = Vec::new();
+    for (name, extra) in [
+        ("one", &["--threads", "1"][..]),
+        ("always", &["--threads", "2", "--always-threads"][..]),
+        ("default", &["--threads", "2"][..]),
+    ] {
+        let path = dir.path().join(format!("{name}.json"));
+        let summary = json_of(
+            bluff()
+                .args(["solve", game, "--algo", "dcfr"])
+                .args(["--iterations", "30", "--json", "-o", path.to_str().unwrap()])
+                .args(extra),
+        );
+        assert_eq!(summary["iterations"], 30);
+        team.push(summary["team_iterations"].as_u64().unwrap());
+        files.push(std::fs::read(&path).unwrap());
+    }
+    assert_eq!(files[0], files[1]);
+    assert_eq!(files[0], files[2]);
+    assert_eq!(team[0], 0);
+    assert_eq!(team[1], 30);
+    assert!(team[2] >= 1 && team[2] <= 30, "{team:?}");
+}

@@ -98,6 +98,7 @@ class SolveResult:
     nash_conv: float | Fraction
     value: float | Fraction
     iterations: int
+    team_iterations: int
     curve: list[tuple[int, float, float]]
     seconds: float
     setup_seconds: float

@@ -125,11 +125,17 @@ def test_cfr_family_converges_on_kuhn(algo):
 
 
 def test_threads_do_not_change_results():
-    game = bluff.game("leduc")
+    # 51 181 nodes: big enough for the team of threads (Leduc is solved on one).
+    game = bluff.game("liars-dice(dice=1,sides=5)")
     one = bluff.solve(game, algo="dcfr", iterations=20, threads=1)
     two = bluff.solve(game, algo="dcfr", iterations=20, threads=2)
     for p in (0, 1):
         assert np.array_equal(one.policy.to_numpy()[p], two.policy.to_numpy()[p])
+    assert one.team_iterations == 0
+    # The team runs the first two iterations, then whichever of it and one thread is faster.
+    assert 2 <= two.team_iterations <= 20
+    small = bluff.solve(bluff.game("leduc"), algo="dcfr", iterations=5, threads=2)
+    assert small.team_iterations == 0
 
 
 def test_policy_dict_and_numpy_round_trips():

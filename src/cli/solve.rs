@@ -9,7 +9,7 @@ use crate::format::strategy_json::profile_to_json;
 use crate::games;
 use crate::scalar::{format_rational, rational_to_f64};
 use crate::solve::cfr::{
-    CfrSolver, CurvePoint, RegretParams, Schedule as Schedule_, StopRule, Target,
+    CfrSolver, CurvePoint, Pacing, RegretParams, Schedule as Schedule_, StopRule, Target,
 };
 use crate::solve::resumable::{drive, Saver, Schedule, StopReason};
 use anyhow::{bail, Context, Result};
@@ -114,9 +114,14 @@ pub struct SolveArgs {
     /// DCFR average-strategy weight exponent.
     #[arg(long)]
     gamma: Option<f64>,
-    /// Worker threads (results do not depend on it); default: all cores.
+    /// Worker threads (results do not depend on it); default: all cores. The solver times
+    /// them against one thread every 2 s and runs the faster (see --always-threads).
     #[arg(long)]
     threads: Option<usize>,
+    /// Run every iteration on all --threads, even where one thread is faster (by default
+    /// the solver times both every 2 s and runs the faster; results are the same bits).
+    #[arg(long)]
+    always_threads: bool,
     /// Largest gap in iterations between exploitability measurements.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     check_every: u64,
@@ -456,7 +461,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
             );
         }
     }
+    if args.always_threads {
+        solver = solver.with_pacing(Pacing::Team);
+    }
     solver = solver.with_threads(threads)?;
+    let first_iteration = solver.iterations();
     let stop = StopRule {
         max_iterations: args.iterations,
         target: args
@@ -627,6 +636,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 })),
             },
             "threads": threads,
+            "team_iterations": solver.team_iterations(),
             "nodes": game.nodes.len(),
             "solver_bytes": solver_bytes,
             "solver_bytes_per_node": solver_bytes as f64 / game.nodes.len() as f64,
@@ -678,6 +688,16 @@ pub fn run(args: SolveArgs) -> Result<()> {
             ""
         }
     ));
+    let ran = solver.iterations() - first_iteration;
+    if solver.has_team() && solver.team_iterations() < ran {
+        report(format!(
+            "  {} of the {} iterations ran on the {} threads; for the others one thread was \
+             faster (timed every 2 s; --always-threads to use them all)",
+            solver.team_iterations(),
+            ran,
+            threads
+        ));
+    }
     report("average strategy, evaluated in f64 (rounding error far below 1e-9):".into());
     report(format!("  exploitability  {:.6e}", eval.exploitability));
     report(format!(

@@ -11,6 +11,7 @@
 //! still the same floating-point operations in the same order, so results are bit-identical
 //! for every thread count.
 
+mod pacer;
 mod team;
 mod tree;
 
@@ -18,6 +19,8 @@ use crate::eval::exploitability;
 use crate::game::Game;
 use crate::strategy::Profile;
 use anyhow::{bail, Result};
+use pacer::Pacer;
+pub use pacer::Pacing;
 use std::ops::{ControlFlow, Range};
 use std::time::{Duration, Instant};
 use team::Team;
@@ -321,6 +324,8 @@ pub struct CfrSolver {
     iterations: u64,
     /// The threads of the parallel passes (none: serial).
     team: Option<Team>,
+    /// Whether the team or the calling thread alone runs the next iteration.
+    pacer: Pacer,
 }
 
 impl CfrSolver {
@@ -341,6 +346,7 @@ impl CfrSolver {
             strategy_sum: [zeros(0), zeros(1)],
             iterations: 0,
             team: None,
+            pacer: Pacer::new(Pacing::Measured),
         };
         for p in 0..2 {
             solver.refresh_strategy(p);
@@ -417,7 +423,8 @@ impl CfrSolver {
 
     /// Runs the big passes on a team of `threads` threads, the caller's included (1 = no
     /// team; neither for a game too small to split). Results are identical for every thread
-    /// count.
+    /// count. The team runs an iteration only where it is faster than the calling thread
+    /// alone, measured every 2 s (see [`CfrSolver::with_pacing`]).
     pub fn with_threads(self, threads: usize) -> anyhow::Result<Self> {
         self.with_split(threads, tree::GROUPS)
     }
@@ -431,6 +438,25 @@ impl CfrSolver {
             self.team = Some(Team::new(threads)?);
         }
         Ok(self)
+    }
+
+    /// How the solver chooses between its team and the calling thread alone (by default it
+    /// times both every 2 s and runs the faster; results are bit-identical either way).
+    pub fn with_pacing(mut self, pacing: Pacing) -> Self {
+        self.pacer = Pacer::new(pacing);
+        self
+    }
+
+    /// Whether the solver has a team of threads (not with one thread, nor for a game too
+    /// small to split).
+    pub fn has_team(&self) -> bool {
+        self.team.is_some()
+    }
+
+    /// Iterations this solver ran on its team of threads (the others ran on the calling
+    /// thread alone).
+    pub fn team_iterations(&self) -> u64 {
+        self.pacer.team_iterations()
     }
 
     /// Turns the pruning of subtrees no update can see on (the default) or off. Pruning
@@ -513,24 +539,41 @@ impl CfrSolver {
     }
 
     fn iteration(&mut self) {
+        if self.team.is_none() {
+            self.iteration_on(false);
+            return;
+        }
+        let on_team = self.pacer.team_next();
+        let start = Instant::now();
+        let work = self.iteration_on(on_team);
+        self.pacer.record(on_team, start.elapsed(), work);
+    }
+
+    /// One iteration, on the team or on the calling thread alone (the same bits either way);
+    /// returns the nodes its passes computed (pruning makes that vary between iterations).
+    fn iteration_on(&mut self, on_team: bool) -> usize {
         self.iterations += 1;
         let t = self.iterations;
+        let mut work = 0;
         if self.params.alternating {
             for p in 0..2 {
-                self.tree
-                    .evaluate(Pass::Learner(p), self.team.as_mut(), &mut self.sets);
-                self.update(p..p + 1, t, false);
+                let team = self.team.as_mut().filter(|_| on_team);
+                self.tree.evaluate(Pass::Learner(p), team, &mut self.sets);
+                work += self.tree.live_nodes();
+                self.update(p..p + 1, t, false, on_team);
             }
         } else {
             // Both players' own reaches come from the strategies this iteration played.
-            self.tree
-                .evaluate(Pass::Both, self.team.as_mut(), &mut self.sets);
-            self.update(0..2, t, true);
+            let team = self.team.as_mut().filter(|_| on_team);
+            self.tree.evaluate(Pass::Both, team, &mut self.sets);
+            work += self.tree.live_nodes();
+            self.update(0..2, t, true, on_team);
         }
+        work
     }
 
-    /// The set update of `players` (in one phase of the team when there is one).
-    fn update(&mut self, players: Range<usize>, t: u64, simultaneous: bool) {
+    /// The set update of `players` (in one phase of the team when it runs the iteration).
+    fn update(&mut self, players: Range<usize>, t: u64, simultaneous: bool, on_team: bool) {
         // The players' factors differ only in sign (computed once: this runs every iteration).
         let f0 = self.params.factors(t, 0);
         let f = [
@@ -541,7 +584,7 @@ impl CfrSolver {
                 ..f0
             },
         ];
-        if let Some(team) = self.team.as_mut() {
+        if let Some(team) = self.team.as_mut().filter(|_| on_team) {
             let state = [
                 &mut self.regret,
                 &mut self.strategy_sum,
@@ -770,7 +813,10 @@ mod tests {
             RegretParams::hs_dcfr(30.0, 20),
         ] {
             let mut one = CfrSolver::new(&g, params);
-            let mut two = CfrSolver::new(&g, params).with_threads(2).unwrap();
+            let mut two = CfrSolver::new(&g, params)
+                .with_pacing(Pacing::Team)
+                .with_threads(2)
+                .unwrap();
             one.iterate(12);
             two.iterate(12);
             assert_eq!(one.state(), two.state(), "{params:?}");
@@ -792,6 +838,7 @@ mod tests {
             one.iterate(9);
             for (groups, threads) in [(1, 2), (3, 3), (64, 2), (5000, 2)] {
                 let mut split = CfrSolver::new(&g, params)
+                    .with_pacing(Pacing::Team)
                     .with_split(threads, groups)
                     .unwrap();
                 let (cut, made, max, _, _) = split.tree.split.as_ref().unwrap().shape();
@@ -807,6 +854,30 @@ mod tests {
                 assert_eq!(one.state(), split.state(), "{params:?} {groups} groups");
                 assert_eq!(one.live_nodes(), split.live_nodes(), "{groups} groups");
             }
+        }
+    }
+
+    /// Switching between the team and the calling thread alone from one iteration to the
+    /// next (as the measured pacing may) keeps the serial bits, for simultaneous,
+    /// alternating and predictive updates.
+    #[test]
+    fn switching_between_team_and_alone_keeps_the_serial_bits() {
+        let g = crate::games::liars_dice::liars_dice(1, 5, u64::MAX).unwrap();
+        for params in [
+            RegretParams::vanilla(),
+            RegretParams::discounted_default(),
+            RegretParams::predictive_plus(),
+        ] {
+            let mut one = CfrSolver::new(&g, params);
+            let mut mixed = CfrSolver::new(&g, params)
+                .with_pacing(Pacing::Alternate)
+                .with_threads(2)
+                .unwrap();
+            one.iterate(9);
+            mixed.iterate(9);
+            assert_eq!(mixed.team_iterations(), 4, "{params:?}");
+            assert_eq!(one.state(), mixed.state(), "{params:?}");
+            assert_eq!(one.live_nodes(), mixed.live_nodes(), "{params:?}");
         }
     }
 
