@@ -115,11 +115,12 @@ pub struct SolveArgs {
     #[arg(long)]
     gamma: Option<f64>,
     /// Worker threads (results do not depend on it); default: all cores. The solver times
-    /// them against one thread every 2 s and runs the faster (see --always-threads).
+    /// them against one thread (after 250 ms, then every 2 s of iterating) and runs the
+    /// faster (see --always-threads).
     #[arg(long)]
     threads: Option<usize>,
     /// Run every iteration on all --threads, even where one thread is faster (by default
-    /// the solver times both every 2 s and runs the faster; results are the same bits).
+    /// the solver times both now and then and runs the faster; results are the same bits).
     #[arg(long)]
     always_threads: bool,
     /// Largest gap in iterations between exploitability measurements.
@@ -692,7 +693,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if solver.has_team() && solver.team_iterations() < ran {
         report(format!(
             "  {} of the {} iterations ran on the {} threads; for the others one thread was \
-             faster (timed every 2 s; --always-threads to use them all)",
+             faster (timed as it ran; --always-threads to use them all)",
             solver.team_iterations(),
             ran,
             threads

@@ -38,8 +38,10 @@ pub enum Pacing {
 const PERIOD_TEAM: Duration = Duration::from_secs(2);
 /// Iterating time from a comparison that chose the calling thread alone to the next one.
 const PERIOD_ALONE: Duration = Duration::from_millis(500);
-/// Iterating time on the team before the first comparison.
-const WARMUP: Duration = Duration::from_millis(100);
+/// Iterating time on the team before the first comparison: a shorter run has little to
+/// gain, and its comparison would cost it a larger share (20 ms alone in a run of 0.15 s
+/// cost liars dice with 6 sides 6%).
+const WARMUP: Duration = Duration::from_millis(250);
 /// Iterating time of each mode in a comparison (at least [`SAMPLES`] iterations are kept).
 const WINDOW: Duration = Duration::from_millis(20);
 /// Fewest iterations of each mode a comparison keeps (after leaving out the first).
@@ -189,30 +191,30 @@ mod tests {
     fn a_slower_team_is_left_and_a_faster_one_taken_again() {
         let mut p = Pacer::new(Pacing::Measured);
         let (t, f) = (true, false);
-        let modes = run(&mut p, 700, 1000, 1200);
-        // Warm-up on the team (84 x 1.2 ms >= 100 ms), then 1 + 20 iterations alone and
+        let modes = run(&mut p, 825, 1000, 1200);
+        // Warm-up on the team (209 x 1.2 ms >= 250 ms), then 1 + 20 iterations alone and
         // 1 + 17 on the team (>= 20 ms after each first); the team is slower, so alone for
         // 500 ms, and the next comparison finds the same.
         assert_eq!(
             runs(&modes),
-            [(t, 84), (f, 21), (t, 18), (f, 500 + 21), (t, 18), (f, 38)]
+            [(t, 209), (f, 21), (t, 18), (f, 500 + 21), (t, 18), (f, 38)]
         );
         // The team gets faster: after the 462 ms left alone, a comparison takes it, and it
         // keeps it for 2 s of iterating.
         let modes = run(&mut p, 3000, 1000, 400);
         assert_eq!(runs(&modes), [(f, 462 + 21), (t, 51 + 2466)]);
-        assert_eq!(p.team_iterations(), 84 + 18 + 18 + 51 + 2466);
+        assert_eq!(p.team_iterations(), 209 + 18 + 18 + 51 + 2466);
     }
 
     #[test]
     fn measured_wants_the_team_clearly_faster() {
         // 3% faster on the team is within the margin: alone.
         let mut p = Pacer::new(Pacing::Measured);
-        let modes = run(&mut p, 200, 1000, 970);
-        assert!(!modes[199]);
+        let modes = run(&mut p, 400, 1000, 970);
+        assert!(modes[..258].iter().all(|&t| t) && !modes[399]);
         let mut p = Pacer::new(Pacing::Measured);
-        let modes = run(&mut p, 200, 1000, 900);
-        assert!(modes[199]);
+        let modes = run(&mut p, 400, 1000, 900);
+        assert!(modes[..278].iter().all(|&t| t) && !modes[278] && modes[399]);
     }
 
     /// Plays one comparison right after the warm-up: `(microseconds, nodes)` per iteration
@@ -220,7 +222,7 @@ mod tests {
     /// pacer then keeps the team.
     fn compare(alone: &[(u64, usize)], team: &[(u64, usize)]) -> bool {
         let mut p = Pacer::new(Pacing::Measured);
-        run(&mut p, 100, 1000, 1000);
+        run(&mut p, 250, 1000, 1000);
         for (mode, its) in [(false, alone), (true, team)] {
             for &(micros, nodes) in its {
                 assert_eq!(p.team_next(), mode);
