@@ -225,6 +225,9 @@ def test_bad_files_and_policies_raise(tmp_path):
         bluff.solve(game, algo="cfr")
     with pytest.raises(ValueError, match="applies|apply"):
         bluff.solve(game, algo="lp", iterations=3)
+    for algo in ("cfr", "lp"):
+        with pytest.raises(ValueError, match="threads=1000000: at most"):
+            bluff.solve(game, algo=algo, iterations=1 if algo == "cfr" else None, threads=10**6)
     uniform = bluff.Policy.uniform(game).to_dict()
     missing = [dict(uniform[0]), uniform[1]]
     del missing[0][game.infosets(0)[0]]

@@ -63,10 +63,7 @@ pub struct Interrupted {
 /// Most worker threads `--threads` accepts: 4 per available core, at least 4, at most 256.
 /// Results never depend on the thread count, and more threads than cores only cost time.
 pub fn max_threads() -> usize {
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    (4 * cores).clamp(4, 256)
+    crate::solve::max_threads()
 }
 
 /// Checks `--threads` (1..=[`max_threads`]) and gives the default, all cores.

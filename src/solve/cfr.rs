@@ -433,6 +433,10 @@ impl CfrSolver {
     /// (see `tree::split`); for checking that the split changes nothing.
     #[doc(hidden)]
     pub fn with_split(mut self, threads: usize, groups: usize) -> anyhow::Result<Self> {
+        let max = crate::solve::max_threads();
+        if threads > max {
+            bail!("{threads} threads: at most {max} (4 per available core, between 4 and 256)");
+        }
         self.team = None;
         if threads > 1 && self.tree.prepare_split(&self.sets, groups) {
             self.team = Some(Team::new(threads)?);
@@ -798,6 +802,20 @@ mod tests {
         one.iterate(50);
         two.iterate(50);
         assert_eq!(one.average_profile(), two.average_profile());
+    }
+
+    #[test]
+    fn too_many_threads_are_refused_before_any_is_started() {
+        let g = kuhn_poker().unwrap();
+        let max = crate::solve::max_threads();
+        assert!(CfrSolver::new(&g, RegretParams::vanilla())
+            .with_threads(max)
+            .is_ok());
+        let err = CfrSolver::new(&g, RegretParams::vanilla())
+            .with_threads(max + 1)
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("at most"), "{err}");
     }
 
     /// A game with levels and players big enough for the parallel kernels (51 181 nodes,

@@ -11,3 +11,12 @@ pub mod polytope;
 pub mod resumable;
 pub mod sequence_form;
 pub(crate) mod terminal_weights;
+
+/// The most worker threads a solver takes: 4 per available core, between 4 and 256 (results
+/// never depend on the count; more threads than that only cost memory and spinning).
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    (4 * cores).clamp(4, 256)
+}
