@@ -7,7 +7,9 @@
 //! processes hold the cores. So the pacer times them, in time spent iterating (checks of
 //! exploitability between iterations do not count): after [`WARMUP`], and then after every
 //! [`PERIOD_TEAM`] on the team or [`PERIOD_ALONE`] alone (the cheaper check, and the costlier
-//! mistake), it runs iterations alone for [`WINDOW`] and then on the team for as long, and
+//! mistake), and at least [`PERIODS_PER_COMPARISON`] times the last comparison's own time (a
+//! game whose iterations take seconds would otherwise compare all the time), it runs
+//! iterations alone for [`WINDOW`] and then on the team for as long, and
 //! keeps the team only where its median iteration beats the median alone by [`MARGIN`] (a
 //! second core busy for less is not worth it).
 //!
@@ -44,6 +46,11 @@ const PERIOD_ALONE: Duration = Duration::from_millis(500);
 const WARMUP: Duration = Duration::from_millis(250);
 /// Iterating time of each mode in a comparison (at least [`SAMPLES`] iterations are kept).
 const WINDOW: Duration = Duration::from_millis(20);
+/// The iterating time to the next comparison is at least this many times the last
+/// comparison's own: a game whose iterations take seconds then loses about 2% to its
+/// comparisons (the iterations alone at half the team's speed), as one of milliseconds does
+/// with [`PERIOD_TEAM`].
+const PERIODS_PER_COMPARISON: u32 = 10;
 /// Fewest iterations of each mode a comparison keeps (after leaving out the first).
 const SAMPLES: usize = 2;
 /// The team must be this much faster: its median time per node below `1 / MARGIN` of the
@@ -61,8 +68,10 @@ pub struct Pacer {
     probing: Option<bool>,
     /// Whether the running comparison's mode has run its first (left out) iteration.
     started: bool,
-    /// Iterating time of the running comparison's mode so far.
+    /// Iterating time of the running comparison's mode so far (kept iterations).
     spent: Duration,
+    /// Iterating time of the running comparison so far (every iteration).
+    comparing: Duration,
     /// Seconds per node of the kept iterations of the running comparison: alone, on the
     /// team.
     samples: [Vec<f64>; 2],
@@ -80,6 +89,7 @@ impl Pacer {
             probing: None,
             started: false,
             spent: Duration::ZERO,
+            comparing: Duration::ZERO,
             samples: [Vec::new(), Vec::new()],
             counts: [0; 2],
         }
@@ -95,6 +105,7 @@ impl Pacer {
                     self.probing = Some(false);
                     self.started = false;
                     self.spent = Duration::ZERO;
+                    self.comparing = Duration::ZERO;
                     self.samples.iter_mut().for_each(Vec::clear);
                 }
                 self.probing.unwrap_or(self.use_team)
@@ -114,6 +125,7 @@ impl Pacer {
             return;
         };
         debug_assert_eq!(mode, team, "the pacer chose the mode");
+        self.comparing += took;
         if !self.started {
             self.started = true;
             return;
@@ -134,11 +146,12 @@ impl Pacer {
         let [alone, on_team] = [0, 1].map(|m| median(&mut self.samples[m]));
         self.use_team = on_team * MARGIN < alone;
         self.probing = None;
-        self.next_in = if self.use_team {
+        let period = if self.use_team {
             PERIOD_TEAM
         } else {
             PERIOD_ALONE
         };
+        self.next_in = period.max(self.comparing * PERIODS_PER_COMPARISON);
     }
 
     /// Iterations run on the team so far.
@@ -204,6 +217,16 @@ mod tests {
         let modes = run(&mut p, 3000, 1000, 400);
         assert_eq!(runs(&modes), [(f, 462 + 21), (t, 51 + 2466)]);
         assert_eq!(p.team_iterations(), 209 + 18 + 18 + 51 + 2466);
+    }
+
+    #[test]
+    fn slow_iterations_are_compared_seldom() {
+        // Iterations of 5 s alone and 3 s on the team: the warm-up is one iteration, the
+        // comparison 3 alone and 3 on the team (24 s), the next one 10 x 24 s later.
+        let mut p = Pacer::new(Pacing::Measured);
+        let modes = run(&mut p, 104, 5_000_000, 3_000_000);
+        let (t, f) = (true, false);
+        assert_eq!(runs(&modes), [(t, 1), (f, 3), (t, 3 + 80), (f, 3), (t, 14)]);
     }
 
     #[test]
