@@ -179,7 +179,7 @@ pub const DEFAULT_CHECKPOINT_SECONDS: f64 = 60.0;
 fn finite_positive(name: &str, v: Option<f64>) -> Result<()> {
     if let Some(x) = v {
         if !(x.is_finite() && x >= 0.0) {
-            bail!("--{name} {x}: expected a finite non-negative number");
+            bail!("--{name} {x:?}: expected a finite non-negative number");
         }
     }
     Ok(())
@@ -270,7 +270,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     ] {
         if let Some(x) = v {
             if !(x.is_finite() && x > 0.0 && x <= MAX_SECONDS) {
-                bail!("--{name} {x}: expected seconds in (0, {MAX_SECONDS:e}]");
+                bail!("--{name} {x:?}: expected seconds in (0, {MAX_SECONDS:e}]");
             }
         }
     }

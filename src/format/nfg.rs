@@ -266,10 +266,13 @@ pub fn nfg_to_game(nfg: &NfgGame) -> Result<Game> {
             let u = &nfg.payoffs[nfg.profile_index(&[r, c])];
             if &u[0] + &u[1] != sum0 {
                 bail!(
-                    "the payoffs are not constant-sum, which bluff's solvers need: profile ({:?}, {:?}) sums to {}, profile 1 to {}",
+                    "the payoffs are not constant-sum, which bluff's solvers need: profile \
+                     ({:?}, {:?}) sums to {}, the first profile ({:?}, {:?}) to {}",
                     rows[r],
                     cols[c],
                     format_rational(&(&u[0] + &u[1])),
+                    rows[0],
+                    cols[0],
                     format_rational(&sum0)
                 );
             }
