@@ -123,6 +123,7 @@ def solve(
     time: float | None = None,
     threads: int | None = None,
     check_every: int = 1000,
+    always_threads: bool = False,
 ) -> SolveResult: ...
 def evaluate(
     game: Game, policy: Policy | Sequence[PlayerDict] | Any, exact: bool = False

@@ -3,7 +3,7 @@
 use crate::convert::{to_fraction, to_py_err};
 use crate::game::Game;
 use crate::policy::{Policy, Probs};
-use bluff::solve::cfr::{CfrSolver, RegretParams, StopRule, Target};
+use bluff::solve::cfr::{CfrSolver, Pacing, RegretParams, StopRule, Target};
 use bluff::solve::lp::Method;
 use bluff::solve::sequence_form::solve_exact_with;
 use pyo3::exceptions::PyValueError;
@@ -117,9 +117,10 @@ fn non_negative(name: &str, v: Option<f64>) -> PyResult<()> {
 /// `iterations`, at exploitability `target` (payoff units) or after `time` seconds, whichever
 /// comes first, measuring exploitability at most `check_every` iterations apart. `"lp"`: the
 /// exact sequence-form LP, certified by exact best responses. `threads` defaults to all cores;
-/// results do not depend on it. Ctrl-C raises `KeyboardInterrupt`.
+/// results do not depend on it, and the CFR family runs an iteration on one thread where that
+/// was timed faster, unless `always_threads`. Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = "dcfr", iterations = None, target = None, time = None, threads = None, check_every = 1000))]
+#[pyo3(signature = (game, algo = "dcfr", iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -130,6 +131,7 @@ pub fn solve(
     time: Option<f64>,
     threads: Option<usize>,
     check_every: u64,
+    always_threads: bool,
 ) -> PyResult<SolveResult> {
     let threads = thread_count(threads)?;
     if algo == "lp" {
@@ -164,7 +166,13 @@ pub fn solve(
     let (points, avg, current, (iters, team_iters), interrupted, setup) =
         py.allow_threads(|| -> PyResult<_> {
             let setup = Instant::now();
+            let pacing = if always_threads {
+                Pacing::Team
+            } else {
+                Pacing::Measured
+            };
             let mut solver = CfrSolver::new(&g, params)
+                .with_pacing(pacing)
                 .with_threads(threads)
                 .map_err(|e| to_py_err(e, false))?;
             let setup = setup.elapsed().as_secs_f64();

@@ -134,6 +134,9 @@ def test_threads_do_not_change_results():
     assert one.team_iterations == 0
     # The team runs the first two iterations, then whichever of it and one thread is faster.
     assert 2 <= two.team_iterations <= 20
+    always = bluff.solve(game, algo="dcfr", iterations=20, threads=2, always_threads=True)
+    assert always.team_iterations == 20
+    assert np.array_equal(one.policy.to_numpy()[0], always.policy.to_numpy()[0])
     small = bluff.solve(bluff.game("leduc"), algo="dcfr", iterations=5, threads=2)
     assert small.team_iterations == 0
 
