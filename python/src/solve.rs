@@ -89,12 +89,12 @@ fn regret_params(algo: &str, iterations: Option<u64>) -> PyResult<RegretParams> 
 }
 
 fn thread_count(threads: Option<usize>) -> PyResult<usize> {
-    let max = bluff::solve::max_threads();
     match threads {
         Some(0) => Err(PyValueError::new_err("threads=0: expected at least 1")),
-        Some(t) if t > max => Err(PyValueError::new_err(format!(
-            "threads={t}: at most {max} (4 per available core, between 4 and 256); results do \
-             not depend on the thread count"
+        Some(t) if bluff::solve::too_many_threads(t) => Err(PyValueError::new_err(format!(
+            "threads={t}: at most {} (4 per available core, between 4 and 256); results do \
+             not depend on the thread count",
+            bluff::solve::max_threads()
         ))),
         Some(t) => Ok(t),
         None => Ok(std::thread::available_parallelism()

@@ -433,9 +433,11 @@ impl CfrSolver {
     /// (see `tree::split`); for checking that the split changes nothing.
     #[doc(hidden)]
     pub fn with_split(mut self, threads: usize, groups: usize) -> anyhow::Result<Self> {
-        let max = crate::solve::max_threads();
-        if threads > max {
-            bail!("{threads} threads: at most {max} (4 per available core, between 4 and 256)");
+        if crate::solve::too_many_threads(threads) {
+            bail!(
+                "{threads} threads: at most {} (4 per available core, between 4 and 256)",
+                crate::solve::max_threads()
+            );
         }
         self.team = None;
         if threads > 1 && self.tree.prepare_split(&self.sets, groups) {
@@ -544,18 +546,20 @@ impl CfrSolver {
 
     fn iteration(&mut self) {
         if self.team.is_none() {
-            self.iteration_on(false);
+            self.iteration_on(false, false);
             return;
         }
         let on_team = self.pacer.team_next();
         let start = Instant::now();
-        let work = self.iteration_on(on_team);
+        let work = self.iteration_on(on_team, true);
         self.pacer.record(on_team, start.elapsed(), work);
     }
 
     /// One iteration, on the team or on the calling thread alone (the same bits either way);
-    /// returns the nodes its passes computed (pruning makes that vary between iterations).
-    fn iteration_on(&mut self, on_team: bool) -> usize {
+    /// with `count`, returns the nodes its passes computed (pruning makes that vary between
+    /// iterations; counting costs a pass over the nodes after a lean pass, so only the pacer
+    /// asks).
+    fn iteration_on(&mut self, on_team: bool, count: bool) -> usize {
         self.iterations += 1;
         let t = self.iterations;
         let mut work = 0;
@@ -563,14 +567,18 @@ impl CfrSolver {
             for p in 0..2 {
                 let team = self.team.as_mut().filter(|_| on_team);
                 self.tree.evaluate(Pass::Learner(p), team, &mut self.sets);
-                work += self.tree.live_nodes();
+                if count {
+                    work += self.tree.live_nodes();
+                }
                 self.update(p..p + 1, t, false, on_team);
             }
         } else {
             // Both players' own reaches come from the strategies this iteration played.
             let team = self.team.as_mut().filter(|_| on_team);
             self.tree.evaluate(Pass::Both, team, &mut self.sets);
-            work += self.tree.live_nodes();
+            if count {
+                work += self.tree.live_nodes();
+            }
             self.update(0..2, t, true, on_team);
         }
         work

@@ -12,11 +12,20 @@ pub mod resumable;
 pub mod sequence_form;
 pub(crate) mod terminal_weights;
 
+/// The least [`max_threads`] can be.
+const MIN_MAX_THREADS: usize = 4;
+
 /// The most worker threads a solver takes: 4 per available core, between 4 and 256 (results
 /// never depend on the count; more threads than that only cost memory and spinning).
 pub fn max_threads() -> usize {
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
-    (4 * cores).clamp(4, 256)
+    (4 * cores).clamp(MIN_MAX_THREADS, 256)
+}
+
+/// Whether `threads` is more than a solver takes (see [`max_threads`]). Counts up to 4 are
+/// accepted without asking the system for its cores, which reads cgroup files.
+pub fn too_many_threads(threads: usize) -> bool {
+    threads > MIN_MAX_THREADS && threads > max_threads()
 }
