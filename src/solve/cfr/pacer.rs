@@ -9,9 +9,9 @@
 //! [`PERIOD_TEAM`] on the team or [`PERIOD_ALONE`] alone (the cheaper check, and the costlier
 //! mistake), and at least [`PERIODS_PER_COMPARISON`] times the last comparison's own time (a
 //! game whose iterations take seconds would otherwise compare all the time), it runs
-//! iterations alone for [`WINDOW`] and then on the team for as long, and
-//! keeps the team only where its median iteration beats the median alone by [`MARGIN`] (a
-//! second core busy for less is not worth it).
+//! iterations alone for [`WINDOW`] and then on the team for as long, and keeps the team only
+//! where its median time per node beats the median alone by [`MARGIN`] (a second core busy
+//! for less is not worth it).
 //!
 //! What made shorter comparisons choose wrongly, measured on liars dice with 6 sides:
 //! - the first iteration after a switch pays for it (the helpers wake up; the data moves
