@@ -33,7 +33,7 @@ pub struct SolveResult {
     /// Iterations run (0 for `"lp"`).
     pub iterations: u64,
     /// Iterations the team of `threads` threads ran; one thread ran the others, where it was
-    /// measured faster (timed every 2 s; the results are the same bits either way).
+    /// measured faster (timed as it ran; the results are the same bits either way).
     pub team_iterations: u64,
     /// `(iteration, exploitability, seconds)` at each measurement; seconds exclude measuring.
     pub curve: Vec<(u64, f64, f64)>,

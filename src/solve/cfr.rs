@@ -424,7 +424,7 @@ impl CfrSolver {
     /// Runs the big passes on a team of `threads` threads, the caller's included (1 = no
     /// team; neither for a game too small to split). Results are identical for every thread
     /// count. The team runs an iteration only where it is faster than the calling thread
-    /// alone, measured every 2 s (see [`CfrSolver::with_pacing`]).
+    /// alone, as timed while it runs (see [`CfrSolver::with_pacing`]).
     pub fn with_threads(self, threads: usize) -> anyhow::Result<Self> {
         self.with_split(threads, tree::GROUPS)
     }
@@ -447,7 +447,7 @@ impl CfrSolver {
     }
 
     /// How the solver chooses between its team and the calling thread alone (by default it
-    /// times both every 2 s and runs the faster; results are bit-identical either way).
+    /// times both now and then and runs the faster; results are bit-identical either way).
     pub fn with_pacing(mut self, pacing: Pacing) -> Self {
         self.pacer = Pacer::new(pacing);
         self
