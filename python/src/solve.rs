@@ -97,9 +97,7 @@ fn thread_count(threads: Option<usize>) -> PyResult<usize> {
             bluff::solve::max_threads()
         ))),
         Some(t) => Ok(t),
-        None => Ok(std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)),
+        None => Ok(bluff::solve::available_cores()),
     }
 }
 

@@ -60,25 +60,17 @@ pub struct Interrupted {
     pub message: String,
 }
 
-/// Most worker threads `--threads` accepts: 4 per available core, at least 4, at most 256.
-/// Results never depend on the thread count, and more threads than cores only cost time.
-pub fn max_threads() -> usize {
-    crate::solve::max_threads()
-}
-
-/// Checks `--threads` (1..=[`max_threads`]) and gives the default, all cores.
+/// Checks `--threads` (1..=[`crate::solve::max_threads`]) and gives the default, all cores.
 pub fn threads_arg(threads: Option<usize>) -> anyhow::Result<usize> {
-    let max = max_threads();
     match threads {
         Some(0) => anyhow::bail!("--threads 0: expected at least 1"),
-        Some(t) if t > max => anyhow::bail!(
-            "--threads {t}: at most {max} (4 per available core, between 4 and 256); results \
-             do not depend on the thread count"
+        Some(t) if crate::solve::too_many_threads(t) => anyhow::bail!(
+            "--threads {t}: at most {} (4 per available core, between 4 and 256); results \
+             do not depend on the thread count",
+            crate::solve::max_threads()
         ),
         Some(t) => Ok(t),
-        None => Ok(std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)),
+        None => Ok(crate::solve::available_cores()),
     }
 }
 

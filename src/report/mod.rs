@@ -344,9 +344,7 @@ pub fn solve_for_report(
             max_rows: DEFAULT_MAX_ROWS,
         });
     }
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
+    let threads = crate::solve::available_cores();
     let mut solver =
         CfrSolver::new(game, RegretParams::discounted_default()).with_threads(threads)?;
     let stop = StopRule {

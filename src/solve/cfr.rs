@@ -546,22 +546,23 @@ impl CfrSolver {
 
     fn iteration(&mut self) {
         if self.team.is_none() {
-            self.iteration_on(false, false);
+            self.iteration_on(false);
             return;
         }
         let on_team = self.pacer.team_next();
         let start = Instant::now();
-        let work = self.iteration_on(on_team, true);
+        let work = self.iteration_on(on_team);
         self.pacer.record(on_team, start.elapsed(), work);
     }
 
-    /// One iteration, on the team or on the calling thread alone (the same bits either way);
-    /// with `count`, returns the nodes its passes computed (pruning makes that vary between
-    /// iterations; counting costs a pass over the nodes after a lean pass, so only the pacer
-    /// asks).
-    fn iteration_on(&mut self, on_team: bool, count: bool) -> usize {
+    /// One iteration, on the team or on the calling thread alone (the same bits either way).
+    /// With a team, returns the nodes its passes computed, for the pacer (pruning makes that
+    /// vary between iterations); without one, 0: counting costs a pass over the nodes after
+    /// a lean pass, and nobody asks.
+    fn iteration_on(&mut self, on_team: bool) -> usize {
         self.iterations += 1;
         let t = self.iterations;
+        let count = self.team.is_some();
         let mut work = 0;
         if self.params.alternating {
             for p in 0..2 {

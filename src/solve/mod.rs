@@ -15,13 +15,18 @@ pub(crate) mod terminal_weights;
 /// The least [`max_threads`] can be.
 const MIN_MAX_THREADS: usize = 4;
 
+/// The cores this process may use (1 if the system cannot tell): the solvers' default
+/// thread count.
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
 /// The most worker threads a solver takes: 4 per available core, between 4 and 256 (results
 /// never depend on the count; more threads than that only cost memory and spinning).
 pub fn max_threads() -> usize {
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    (4 * cores).clamp(MIN_MAX_THREADS, 256)
+    (4 * available_cores()).clamp(MIN_MAX_THREADS, 256)
 }
 
 /// Whether `threads` is more than a solver takes (see [`max_threads`]). Counts up to 4 are
