@@ -3,14 +3,12 @@
 //! a run that was never stopped: regrets, strategy sums and current strategy (the checkpoint's
 //! arrays), the average strategy file and the curve's iterations and exploitabilities.
 
-use assert_cmd::Command;
+mod common;
+
 use bluff::format::checkpoint::{decode, Checkpoint};
+use common::cli::bluff;
 use predicates::str::contains;
 use std::path::{Path, PathBuf};
-
-fn bluff() -> Command {
-    Command::cargo_bin("bluff").unwrap()
-}
 
 /// Runs `bluff solve` with `args`, expecting success.
 fn solve(args: &[&str], paths: &[(&str, &Path)]) {
@@ -182,7 +180,9 @@ fn a_signal_saves_the_run_which_then_resumes_exactly() {
         let dir = tempfile::tempdir().unwrap();
         let part = files(dir.path(), "part");
         let bin = assert_cmd::cargo::cargo_bin("bluff");
-        let child = std::process::Command::new(&bin)
+        let mut cmd = std::process::Command::new(&bin);
+        common::cli::stop_signals(&mut cmd, common::cli::StopSignals::Default);
+        let child = cmd
             .args([
                 "solve",
                 "leduc",

@@ -1,7 +1,9 @@
 //! Conversions between Python numbers and bluff's exact rationals, and error mapping.
 
 use crate::errors::{FormatError, GameError};
+use bluff::format::text::quoted;
 use bluff::scalar::{f64_to_rational, parse_rational, rational_to_f64, Rational};
+use bluff::scalar::{too_many_digits, MAX_NUMBER_DIGITS};
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -54,9 +56,13 @@ pub fn float_to_rational(x: f64) -> Option<Rational> {
 pub fn rational_from_py(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Rational> {
     if let Ok(s) = obj.downcast::<PyString>() {
         let text = s.to_str()?;
+        if let Some(e) = too_many_digits(text, MAX_NUMBER_DIGITS) {
+            return Err(PyValueError::new_err(format!("{what}: {e}")));
+        }
         return parse_rational(text).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "{what}: {text:?} is not a number (expected \"p/q\", an integer or a decimal)"
+                "{what}: {} is not a number (expected \"p/q\", an integer or a decimal)",
+                quoted(text)
             ))
         });
     }
@@ -69,6 +75,14 @@ pub fn rational_from_py(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Rational
         let (n, d): (BigInt, BigInt) = obj.call_method0("as_integer_ratio")?.extract()?;
         if d.is_zero() {
             return Err(PyValueError::new_err(format!("{what}: zero denominator")));
+        }
+        // As the file readers: a number of more digits than any game needs is refused.
+        let digits = (n.bits() + d.bits()) as f64 * std::f64::consts::LOG10_2;
+        if digits > MAX_NUMBER_DIGITS as f64 + 1.0 {
+            return Err(PyValueError::new_err(format!(
+                "{what}: a number of about {digits:.0} digits, more than the {MAX_NUMBER_DIGITS} \
+                 allowed"
+            )));
         }
         return Ok(Rational::new(n, d));
     }
@@ -87,11 +101,14 @@ pub fn f64_from_py(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
         .map_err(|_| PyValueError::new_err(format!("{what}: expected a number")))
 }
 
-/// Maps a library error to a Python exception: I/O to `OSError`, game-model errors to
+/// Maps a library error to a Python exception: I/O and refused outputs to `OSError`, game-model errors to
 /// [`GameError`], everything else to `ValueError` (or [`FormatError`] when `format` is set).
 pub fn to_py_err(err: anyhow::Error, format: bool) -> PyErr {
     let message = format!("{err:#}");
-    if err.chain().any(|e| e.is::<std::io::Error>()) {
+    if err
+        .chain()
+        .any(|e| e.is::<std::io::Error>() || e.is::<bluff::format::output::WriteError>())
+    {
         return PyOSError::new_err(message);
     }
     if format {

@@ -2,6 +2,7 @@
 
 use crate::convert::{rational_from_py, to_fraction, to_py_err};
 use crate::errors::{BluffWarning, GameError, PolicyError};
+use bluff::format::text::quoted;
 use bluff::game::{self as model, GameBuilder as RustBuilder, NodeRef};
 use bluff::scalar::Rational;
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -42,10 +43,13 @@ impl Game {
 
     /// Resolves an information set given as a label or an index.
     pub fn resolve(&self, player: usize, infoset: &Bound<'_, PyAny>) -> PyResult<usize> {
-        check_player(player)?;
+        check_player(player as i64)?;
         if let Ok(label) = infoset.extract::<String>() {
             return self.infoset_id(player, &label).ok_or_else(|| {
-                PolicyError::new_err(format!("player {player} has no information set {label:?}"))
+                PolicyError::new_err(format!(
+                    "player {player} has no information set {}",
+                    quoted(&label)
+                ))
             });
         }
         let id: usize = infoset.extract()?;
@@ -59,14 +63,15 @@ impl Game {
     }
 }
 
-/// Rejects player indices other than 0 and 1.
-pub fn check_player(player: usize) -> PyResult<()> {
-    if player > 1 {
+/// Rejects player indices other than 0 and 1 (a negative one included, with the same
+/// `ValueError` rather than Python's `OverflowError` for a negative unsigned).
+pub fn check_player(player: i64) -> PyResult<usize> {
+    if !(0..=1).contains(&player) {
         return Err(PyValueError::new_err(format!(
             "player {player}: expected 0 or 1"
         )));
     }
-    Ok(())
+    Ok(player as usize)
 }
 
 #[pymethods]
@@ -127,8 +132,8 @@ impl Game {
     }
 
     /// The labels of `player`'s information sets, in id order.
-    fn infosets(&self, player: usize) -> PyResult<Vec<String>> {
-        check_player(player)?;
+    fn infosets(&self, player: i64) -> PyResult<Vec<String>> {
+        let player = check_player(player)?;
         Ok(self.inner.infosets[player]
             .iter()
             .map(|s| s.label.clone())
@@ -136,15 +141,16 @@ impl Game {
     }
 
     /// The action labels of one information set, given by label or index.
-    fn actions(&self, player: usize, infoset: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    fn actions(&self, player: i64, infoset: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let player = check_player(player)?;
         let id = self.resolve(player, infoset)?;
         Ok(self.inner.infosets[player][id].actions.to_vec())
     }
 
     /// `(information set, action)` label pairs of `player` in the flat layout of
     /// `Policy.to_numpy()`.
-    fn action_labels(&self, player: usize) -> PyResult<Vec<(String, String)>> {
-        check_player(player)?;
+    fn action_labels(&self, player: i64) -> PyResult<Vec<(String, String)>> {
+        let player = check_player(player)?;
         let mut out = Vec::with_capacity(self.inner.num_actions[player]);
         for set in &self.inner.infosets[player] {
             for a in set.actions.iter() {
@@ -155,12 +161,12 @@ impl Game {
     }
 
     /// Writes the game as a Gambit `.efg` file that Gambit and OpenSpiel's `efg_game` both read
-    /// (written to a temporary file, then renamed).
+    /// (by bluff's safe-write rules: a regular file is replaced atomically and keeps its mode).
     fn write_efg(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         let game = self.inner.clone();
         py.allow_threads(move || -> anyhow::Result<()> {
             let text = bluff::format::efg::write_efg(&bluff::format::efg::game_to_efg(&game))?;
-            bluff::format::atomic::write_atomic(&path, text.as_bytes())
+            Ok(bluff::format::output::write_file(&path, text.as_bytes())?)
         })
         .map_err(|e| to_py_err(e, false))
     }
@@ -184,7 +190,8 @@ pub fn game(spec: &str) -> PyResult<Game> {
     let lower = spec.trim_end().to_ascii_lowercase();
     if lower.ends_with(".efg") || lower.ends_with(".nfg") {
         return Err(PyValueError::new_err(format!(
-            "{spec:?} is a file name: use bluff.read_efg or bluff.read_nfg"
+            "{} is a file name: use bluff.read_efg or bluff.read_nfg",
+            quoted(spec)
         )));
     }
     bluff::games::load(spec)
@@ -202,7 +209,8 @@ pub fn builtin_games() -> Vec<(String, String)> {
         .collect()
 }
 
-fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
+/// Issues `message` as a `bluff.BluffWarning`.
+pub fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
     let category = py.get_type::<BluffWarning>();
     PyErr::warn(py, &category, &std::ffi::CString::new(message)?, 1)
 }
@@ -242,8 +250,9 @@ impl GameBuilder {
             .ok_or_else(|| PyValueError::new_err("this GameBuilder has already been built"))
     }
 
-    fn node(&self, node: usize) -> PyResult<NodeRef> {
-        self.refs.get(node).copied().ok_or_else(|| {
+    fn node(&self, node: i64) -> PyResult<NodeRef> {
+        let found = usize::try_from(node).ok().and_then(|n| self.refs.get(n));
+        found.copied().ok_or_else(|| {
             PyIndexError::new_err(format!(
                 "node {node} does not exist (the builder has {} nodes)",
                 self.refs.len()
@@ -296,7 +305,7 @@ impl GameBuilder {
     /// `(label, probability)` pairs; probabilities are `Fraction`, `int`, `"p/q"` strings or
     /// floats (a float means the simplest fraction that rounds to it: 0.1 is 1/10) and must sum
     /// to exactly 1. Returns the children's handles.
-    fn chance(&mut self, node: usize, outcomes: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    fn chance(&mut self, node: i64, outcomes: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
         let at = self.node(node)?;
         let pairs: Vec<(String, Bound<'_, PyAny>)> = match outcomes.downcast::<PyDict>() {
             Ok(d) => d
@@ -310,7 +319,7 @@ impl GameBuilder {
         };
         let mut parsed: Vec<(String, Rational)> = Vec::with_capacity(pairs.len());
         for (label, p) in pairs {
-            let what = format!("chance node {node}, outcome {label:?}");
+            let what = format!("chance node {node}, outcome {}", quoted(&label));
             let r = rational_from_py(&p, &what)?;
             parsed.push((label, r));
         }
@@ -323,13 +332,13 @@ impl GameBuilder {
     /// have the same actions. Returns the children's handles.
     fn decision(
         &mut self,
-        node: usize,
-        player: usize,
+        node: i64,
+        player: i64,
         infoset: &str,
         actions: Vec<String>,
     ) -> PyResult<Vec<usize>> {
         let at = self.node(node)?;
-        check_player(player)?;
+        let player = check_player(player)?;
         let children = self
             .builder()?
             .decision(at, player, infoset, &actions)
@@ -340,7 +349,7 @@ impl GameBuilder {
     /// Makes `node` terminal. `payoffs` is a pair `(player 0, player 1)` or one number (player
     /// 0's payoff in a zero-sum game); numbers are read exactly as in `chance`.
     #[pyo3(signature = (node, payoffs, label = ""))]
-    fn terminal(&mut self, node: usize, payoffs: &Bound<'_, PyAny>, label: &str) -> PyResult<()> {
+    fn terminal(&mut self, node: i64, payoffs: &Bound<'_, PyAny>, label: &str) -> PyResult<()> {
         let at = self.node(node)?;
         let what = format!("terminal node {node}, payoff");
         let pair = if let Ok(t) = payoffs.downcast::<PyTuple>() {

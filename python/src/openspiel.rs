@@ -15,6 +15,7 @@ use bluff::games::openspiel::{NativeGame, ParamValue};
 use bluff::scalar::Rational;
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use num_traits::{One, Signed, Zero};
+use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
@@ -36,9 +37,19 @@ fn enum_name(obj: &Bound<'_, PyAny>, attr: &str) -> PyResult<String> {
     obj.getattr(attr)?.getattr("name")?.extract()
 }
 
+/// What the game says of its payoffs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Declared {
+    /// Zero-sum or constant-sum: the builder's exact check confirms it.
+    ConstantSum,
+    /// General-sum: accepted only if every terminal's returns sum exactly to one constant
+    /// (OpenSpiel declares some such games general-sum), refused otherwise.
+    GeneralSum,
+}
+
 /// Checks the game type; returns the game to traverse (simultaneous-move games through
-/// OpenSpiel's own turn-based conversion).
-fn checked_game<'py>(game: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+/// OpenSpiel's own turn-based conversion) and what it declares of its payoffs.
+fn checked_game<'py>(game: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, Declared)> {
     let py = game.py();
     let name: String = game.str()?.extract()?;
     let gt = game.call_method0("get_type")?;
@@ -48,13 +59,14 @@ fn checked_game<'py>(game: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             "OpenSpiel game {name} has {players} players; bluff solves two-player games"
         )));
     }
-    let utility = enum_name(&gt, "utility")?;
-    if utility != "ZERO_SUM" && utility != "CONSTANT_SUM" {
-        return Err(UnsupportedGameError::new_err(format!(
+    let declared = match enum_name(&gt, "utility")?.as_str() {
+        "ZERO_SUM" | "CONSTANT_SUM" => Declared::ConstantSum,
+        "GENERAL_SUM" => Declared::GeneralSum,
+        utility => return Err(UnsupportedGameError::new_err(format!(
             "OpenSpiel game {name} is {} ({utility}); bluff solves zero-sum and constant-sum games",
             utility.to_lowercase().replace('_', "-")
-        )));
-    }
+        ))),
+    };
     let chance = enum_name(&gt, "chance_mode")?;
     if chance == "SAMPLED_STOCHASTIC" {
         return Err(UnsupportedGameError::new_err(format!(
@@ -67,15 +79,18 @@ fn checked_game<'py>(game: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             "OpenSpiel game {name} provides no information_state_string, so its information sets are unknown"
         )));
     }
-    match enum_name(&gt, "dynamics")?.as_str() {
-        "SEQUENTIAL" => Ok(game.clone()),
+    let game = match enum_name(&gt, "dynamics")?.as_str() {
+        "SEQUENTIAL" => game.clone(),
         "SIMULTANEOUS" => py
             .import("pyspiel")?
-            .call_method1("convert_to_turn_based", (game,)),
-        other => Err(UnsupportedGameError::new_err(format!(
+            .call_method1("convert_to_turn_based", (game,))?,
+        other => {
+            return Err(UnsupportedGameError::new_err(format!(
             "OpenSpiel game {name} has {other} dynamics; bluff takes sequential and simultaneous-move games"
-        ))),
-    }
+        )))
+        }
+    };
+    Ok((game, declared))
 }
 
 /// A fast non-cryptographic hasher for the information-state strings (FxHash's word-at-a-time
@@ -195,6 +210,15 @@ pub fn from_openspiel(
     progress: Option<bool>,
     native: Option<bool>,
 ) -> PyResult<Game> {
+    for method in ["new_initial_state", "num_players", "get_type"] {
+        if !game.hasattr(method)? {
+            return Err(PyTypeError::new_err(format!(
+                "from_openspiel takes a pyspiel game (or an object with its methods), got {} \
+                 without {method}()",
+                game.get_type().name()?
+            )));
+        }
+    }
     let name: String = game.str()?.extract()?;
     if native != Some(false) {
         // A pyspiel-like object without OpenSpiel's type information is traversed.
@@ -211,7 +235,7 @@ pub fn from_openspiel(
             }
         }
     }
-    let game = checked_game(game)?;
+    let (game, declared) = checked_game(game)?;
     let show = progress.unwrap_or_else(|| std::io::stderr().is_terminal());
     let bar = if show {
         ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
@@ -241,7 +265,7 @@ pub fn from_openspiel(
         let mut send = |batch: Vec<Record>| -> bool {
             let (sender, _) = worker.get_or_insert_with(|| {
                 let (sender, receiver) = mpsc::sync_channel::<Vec<Record>>(IN_FLIGHT);
-                let replaying = scope.spawn(|| replay(&name, receiver, &abort));
+                let replaying = scope.spawn(|| replay(&name, declared, receiver, &abort));
                 (sender, replaying)
             });
             // Blocking here (without the GIL) while the builder is behind bounds the memory.
@@ -253,7 +277,7 @@ pub fn from_openspiel(
                 let (sender, receiver) = mpsc::sync_channel(1);
                 sender.send(last).expect("the receiver is alive");
                 drop(sender);
-                (Ok(()), Ok(replay(&name, receiver, &abort)))
+                (Ok(()), Ok(replay(&name, declared, receiver, &abort)))
             }
             (walked, Some((sender, replaying))) => {
                 let walked = match walked {
@@ -282,8 +306,22 @@ pub fn from_openspiel(
     match (walked, built) {
         (Err(e), _) => Err(e),
         // A refused record stops the builder first; the walk then only saw the channel close.
-        (_, Err(Some(message))) => Err(GameError::new_err(message)),
-        (Ok(()), Ok(game)) => Ok(Game::new(game)),
+        (_, Err(Some(Refusal::Invalid(message)))) => Err(GameError::new_err(message)),
+        (_, Err(Some(Refusal::GeneralSum(message)))) => Err(UnsupportedGameError::new_err(message)),
+        (Ok(()), Ok(game)) => {
+            if declared == Declared::GeneralSum {
+                crate::game::warn(
+                    py,
+                    &format!(
+                        "OpenSpiel game {name} is declared general-sum, but every terminal's \
+                         returns sum exactly to {}: imported as a constant-sum game (values are \
+                         in the game's own payoffs)",
+                        bluff::scalar::format_rational(&game.constant_sum)
+                    ),
+                )?;
+            }
+            Ok(Game::new(game))
+        }
         (Ok(()), Err(None)) => unreachable!("the builder stops early only on error or abort"),
     }
 }
@@ -472,22 +510,35 @@ fn walk(
     Ok(batch)
 }
 
+/// Why the builder side refused a game.
+enum Refusal {
+    /// An invalid game (bad probabilities, inconsistent sets, imperfect recall...).
+    Invalid(String),
+    /// A game declared general-sum whose returns do not sum to one constant.
+    GeneralSum(String),
+}
+
 /// The builder side: replays the records into a `GameBuilder` in the walk's depth-first order
-/// and compiles the game. `Err(None)` when told to stop, `Err(Some(message))` on a refusal.
+/// and compiles the game. `Err(None)` when told to stop, `Err(Some(refusal))` on a refusal.
 fn replay(
     name: &str,
+    declared: Declared,
     receiver: mpsc::Receiver<Vec<Record>>,
     abort: &AtomicBool,
-) -> Result<model::Game, Option<String>> {
-    let refuse = |e: model::GameError| Some(format!("OpenSpiel game {name}: {e}"));
+) -> Result<model::Game, Option<Refusal>> {
+    let refuse =
+        |e: model::GameError| Some(Refusal::Invalid(format!("OpenSpiel game {name}: {e}")));
     let mut builder = GameBuilder::new(name, "Player 0", "Player 1");
     let mut numbers: FxMap<u64, Rational> = FxMap::default();
-    let mut exact = |x: f64, what: &str| -> Result<Rational, Option<String>> {
+    let mut exact = |x: f64, what: &str| -> Result<Rational, Option<Refusal>> {
         if let Some(r) = numbers.get(&x.to_bits()) {
             return Ok(r.clone());
         }
-        let r = float_to_rational(x)
-            .ok_or_else(|| Some(format!("OpenSpiel game {name}: {what} {x} is not finite")))?;
+        let r = float_to_rational(x).ok_or_else(|| {
+            Some(Refusal::Invalid(format!(
+                "OpenSpiel game {name}: {what} {x} is not finite"
+            )))
+        })?;
         numbers.insert(x.to_bits(), r.clone());
         Ok(r)
     };
@@ -547,7 +598,17 @@ fn replay(
     if abort.load(Ordering::Relaxed) {
         return Err(None);
     }
-    builder.build().map_err(refuse)
+    builder.build().map_err(|e| match e {
+        model::GameError::NotConstantSum {
+            path,
+            sum,
+            expected,
+        } if declared == Declared::GeneralSum => Some(Refusal::GeneralSum(format!(
+            "OpenSpiel game {name} is general-sum: the returns at the terminal {path} sum to \
+             {sum}, the first terminal's to {expected}; bluff solves zero-sum and constant-sum games"
+        ))),
+        e => refuse(e),
+    })
 }
 
 /// A chance node's probabilities as exact fractions; OpenSpiel's doubles may sum to 1 only
@@ -555,8 +616,8 @@ fn replay(
 fn chance_distribution(
     name: &str,
     probs: &[f64],
-    exact: &mut impl FnMut(f64, &str) -> Result<Rational, Option<String>>,
-) -> Result<Vec<Rational>, Option<String>> {
+    exact: &mut impl FnMut(f64, &str) -> Result<Rational, Option<Refusal>>,
+) -> Result<Vec<Rational>, Option<Refusal>> {
     let mut exact_probs = Vec::with_capacity(probs.len());
     for &p in probs {
         exact_probs.push(exact(p, "a chance probability")?);
@@ -565,10 +626,10 @@ fn chance_distribution(
     if !sum.is_one() {
         let off = (&sum - Rational::one()).abs();
         if off > Rational::new(1.into(), 1_000_000_000.into()) || sum.is_zero() {
-            return Err(Some(format!(
+            return Err(Some(Refusal::Invalid(format!(
                 "OpenSpiel game {name}: chance probabilities {probs:?} sum to {}, not 1",
                 bluff::scalar::rational_to_f64(&sum)
-            )));
+            ))));
         }
         for p in exact_probs.iter_mut() {
             *p = &*p / &sum;

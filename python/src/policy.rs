@@ -3,12 +3,16 @@
 use crate::convert::{f64_from_py, rational_from_py, to_fraction};
 use crate::errors::PolicyError;
 use crate::game::Game;
+use bluff::format::strategy_json::{profile_from_json, profile_to_json};
+use bluff::format::text::{quoted, quoted_list};
 use bluff::scalar::{rational_to_f64, Rational};
 use bluff::strategy::{normalize_exact, ExactProfile, Profile};
 use num_traits::{One, Signed, Zero};
 use numpy::{PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use std::path::PathBuf;
 
 /// Probabilities in floating point or exactly.
 #[derive(Clone)]
@@ -66,17 +70,17 @@ fn validate_exact(game: &bluff::game::Game, probs: &mut [Vec<Rational>; 2]) -> P
             let slice = &probs[p][set.action_range()];
             if let Some(k) = slice.iter().position(|x| x.is_negative()) {
                 return Err(PolicyError::new_err(format!(
-                    "player {p}, information set {:?}: action {:?} has negative probability {}",
-                    set.label,
-                    set.actions[k],
+                    "player {p}, information set {}: action {} has negative probability {}",
+                    quoted(&set.label),
+                    quoted(&set.actions[k]),
                     rational_to_f64(&slice[k])
                 )));
             }
             let sum: Rational = slice.iter().sum();
             if (&sum - Rational::one()).abs() > tolerance {
                 return Err(PolicyError::new_err(format!(
-                    "player {p}, information set {:?}: probabilities sum to {}, expected 1 (within 1e-6)",
-                    set.label,
+                    "player {p}, information set {}: probabilities sum to {}, expected 1 (within 1e-6)",
+                    quoted(&set.label),
                     rational_to_f64(&sum)
                 )));
             }
@@ -92,15 +96,15 @@ fn validate_float(game: &bluff::game::Game, probs: &mut [Vec<f64>; 2]) -> PyResu
             let slice = &mut probs[p][set.action_range()];
             if let Some(k) = slice.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
                 return Err(PolicyError::new_err(format!(
-                    "player {p}, information set {:?}: action {:?} has probability {}, expected a finite non-negative number",
-                    set.label, set.actions[k], slice[k]
+                    "player {p}, information set {}: action {} has probability {}, expected a finite non-negative number",
+                    quoted(&set.label), quoted(&set.actions[k]), slice[k]
                 )));
             }
             let sum: f64 = slice.iter().sum();
             if (sum - 1.0).abs() > 1e-6 {
                 return Err(PolicyError::new_err(format!(
-                    "player {p}, information set {:?}: probabilities sum to {sum}, expected 1 (within 1e-6)",
-                    set.label
+                    "player {p}, information set {}: probabilities sum to {sum}, expected 1 (within 1e-6)",
+                    quoted(&set.label)
                 )));
             }
             for x in slice.iter_mut() {
@@ -133,41 +137,45 @@ fn read_player_dict<T>(
         })?;
         if game.infoset_id(player, &label).is_none() {
             return Err(PolicyError::new_err(format!(
-                "player {player} has no information set {label:?}"
+                "player {player} has no information set {}",
+                quoted(&label)
             )));
         }
     }
     for set in &g.infosets[player] {
         let actions = dict.get_item(&set.label)?.ok_or_else(|| {
             PolicyError::new_err(format!(
-                "player {player}: information set {:?} is missing",
-                set.label
+                "player {player}: information set {} is missing",
+                quoted(&set.label)
             ))
         })?;
         let actions = actions.downcast::<PyDict>().map_err(|_| {
             PolicyError::new_err(format!(
-                "player {player}, information set {:?}: expected a dict {{action: probability}}",
-                set.label
+                "player {player}, information set {}: expected a dict {{action: probability}}",
+                quoted(&set.label)
             ))
         })?;
         if actions.len() != set.actions.len() {
             return Err(PolicyError::new_err(format!(
-                "player {player}, information set {:?}: {} actions given, expected {:?}",
-                set.label,
+                "player {player}, information set {}: {} actions given, expected {}",
+                quoted(&set.label),
                 actions.len(),
-                set.actions
+                quoted_list(&set.actions)
             )));
         }
         for (k, a) in set.actions.iter().enumerate() {
             let v = actions.get_item(a)?.ok_or_else(|| {
                 PolicyError::new_err(format!(
-                    "player {player}, information set {:?}: action {a:?} is missing (expected {:?})",
-                    set.label, set.actions
+                    "player {player}, information set {}: action {} is missing (expected {})",
+                    quoted(&set.label),
+                    quoted(a),
+                    quoted_list(&set.actions)
                 ))
             })?;
             let what = format!(
-                "player {player}, information set {:?}, action {a:?}",
-                set.label
+                "player {player}, information set {}, action {}",
+                quoted(&set.label),
+                quoted(a)
             );
             out[set.action_offset + k] = read(&v, &what)?;
         }
@@ -219,9 +227,10 @@ impl Policy {
     fn probabilities<'py>(
         &self,
         py: Python<'py>,
-        player: usize,
+        player: i64,
         infoset: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let player = crate::game::check_player(player)?;
         let game = self.game.get();
         let id = game.resolve(player, infoset)?;
         let set = &game.inner.infosets[player][id];
@@ -331,6 +340,36 @@ impl Policy {
         let py = slf.py();
         py.import("bluff._openspiel")?
             .call_method1("to_tabular_policy", (slf, pyspiel_game))
+    }
+
+    /// Writes the policy as a strategy JSON file, the format `bluff eval` and
+    /// `Policy.read_json` read (exact policies as `"p/q"` strings, float ones as numbers). A
+    /// regular file is replaced atomically and keeps its mode; devices and pipes are written in
+    /// place.
+    fn write_json(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let game = &self.game.get().inner;
+        let value = match &self.probs {
+            Probs::Float(p) => profile_to_json(game, &game.name, p),
+            Probs::Exact(p) => profile_to_json(game, &game.name, p),
+        };
+        let text = serde_json::to_string_pretty(&value).expect("JSON values serialise") + "\n";
+        py.allow_threads(|| bluff::format::output::write_file(&path, text.as_bytes()))
+            .map_err(|e| PyOSError::new_err(e.to_string()))
+    }
+
+    /// Reads a strategy JSON file (as `bluff eval` does: every information set and action
+    /// present, probabilities read exactly and summing to 1 within 1e-6); the policy is exact.
+    #[staticmethod]
+    fn read_json(py: Python<'_>, game: Py<Game>, path: PathBuf) -> PyResult<Self> {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
+        let (profile, _) = py
+            .allow_threads(|| profile_from_json(&game.get().inner, &text))
+            .map_err(|e| PolicyError::new_err(format!("{}: {e}", path.display())))?;
+        Ok(Policy {
+            game,
+            probs: Probs::Exact(profile),
+        })
     }
 
     /// Reads an OpenSpiel policy (a `TabularPolicy`, or any `open_spiel` `Policy`) on `game`,

@@ -82,7 +82,8 @@ fn regret_params(algo: &str, iterations: Option<u64>) -> PyResult<RegretParams> 
         "hs-pcfr+" => RegretParams::hs_pcfr_plus(30.0, horizon()?),
         other => {
             return Err(PyValueError::new_err(format!(
-                "algo {other:?}: expected \"dcfr\", \"cfr\", \"cfr+\", \"lcfr\", \"pcfr+\", \"dcfr+\", \"pdcfr+\", \"hs-dcfr\", \"hs-pcfr+\" or \"lp\""
+                "algo {}: expected \"dcfr\", \"cfr\", \"cfr+\", \"lcfr\", \"pcfr+\", \"dcfr+\", \"pdcfr+\", \"hs-dcfr\", \"hs-pcfr+\" or \"lp\"",
+                bluff::format::text::quoted(other)
             )))
         }
     })

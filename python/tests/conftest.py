@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import pathlib
+import signal
+from collections.abc import Iterator
 
 import pytest
 
@@ -17,3 +19,15 @@ def cli() -> pathlib.Path:
     if not path.is_file():
         pytest.fail(f"the bluff CLI is not built at {path}: run `cargo build --release` first")
     return path
+
+
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt during the test, whatever the suite's start left: a suite
+    started in the background (nohup, a non-interactive shell's `&`) ignores SIGINT, and then
+    `_thread.interrupt_main()` does nothing. The previous action is restored after."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import _thread
 import json
+import pathlib
+import signal
 import subprocess
+import sys
 import threading
 import time
 from fractions import Fraction
@@ -161,6 +164,7 @@ def test_policy_dict_and_numpy_round_trips():
     assert abs(bluff.evaluate(game, exact).exploitability) < 1e-15
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_keyboard_interrupt_stops_a_solve():
     game = bluff.game("leduc")
     timer = threading.Timer(0.5, _thread.interrupt_main)
@@ -169,6 +173,67 @@ def test_keyboard_interrupt_stops_a_solve():
     with pytest.raises(KeyboardInterrupt):
         bluff.solve(game, algo="cfr", target=0.0, time=60.0, threads=1)
     assert time.monotonic() - start < 10
+
+
+def test_a_solve_started_with_sigint_ignored_is_not_stopped_by_it():
+    """A process started with SIGINT ignored (nohup, background jobs) keeps it ignored: the
+    solve ends by its own stop rule, not by the signal."""
+    code = (
+        "import sys, bluff\n"
+        "game = bluff.game('leduc')\n"
+        "print('solving', flush=True)\n"
+        "r = bluff.solve(game, algo='cfr', target=0.0, time=1.5, threads=1)\n"
+        "print(r.iterations)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline() == "solving\n"
+    time.sleep(0.3)
+    for _ in range(3):
+        child.send_signal(signal.SIGINT)
+        time.sleep(0.1)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    assert int(out) > 0
+    assert "KeyboardInterrupt" not in err
+
+
+def test_policy_json_files_round_trip_and_keep_their_mode(tmp_path, cli):
+    game = bluff.game("kuhn")
+    exact = bluff.solve(game, algo="lp").policy
+    path = tmp_path / "kuhn.json"
+    path.write_text("old")
+    path.chmod(0o600)
+    exact.write_json(path)
+    assert path.stat().st_mode & 0o777 == 0o600
+    again = bluff.Policy.read_json(game, path)
+    assert again.exact and again.to_dict() == exact.to_dict()
+    # The CLI reads it and finds the exact equilibrium (NashConv 0).
+    out = subprocess.run(
+        [str(cli), "eval", "kuhn", str(path), "--json"], check=True, capture_output=True, text=True
+    ).stdout
+    assert json.loads(out)["nash_conv"]["exact"] == "0"
+    # A float policy writes numbers; a link stays a link; a device stays a device.
+    floats = bluff.solve(game, algo="cfr+", iterations=50).policy
+    link = tmp_path / "link.json"
+    link.symlink_to("kuhn.json")
+    floats.write_json(link)
+    assert link.is_symlink()
+    assert bluff.Policy.read_json(game, link).to_dict() != exact.to_dict()
+    floats.write_json("/dev/null")
+    assert pathlib.Path("/dev/null").is_char_device()
+    with pytest.raises(OSError, match="a folder"):
+        floats.write_json(tmp_path)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"strategy": {"P1": {}}}')
+    with pytest.raises(bluff.PolicyError, match="bad.json"):
+        bluff.Policy.read_json(game, bad)
 
 
 def test_bad_builder_input_raises_value_errors():

@@ -204,8 +204,9 @@ class TreeState:
 class TreeGame:
     """A pyspiel-like two-player zero-sum sequential game over a TreeState tree."""
 
-    def __init__(self, root):
+    def __init__(self, root, utility="ZERO_SUM"):
         self.root = root
+        self.utility = utility
 
     def __str__(self):
         return "tree()"
@@ -216,7 +217,7 @@ class TreeGame:
     def get_type(self):
         name = types.SimpleNamespace
         return name(
-            utility=name(name="ZERO_SUM"),
+            utility=name(name=self.utility),
             chance_mode=name(name="EXPLICIT_STOCHASTIC"),
             dynamics=name(name="SEQUENTIAL"),
             provides_information_state_string=True,
@@ -248,6 +249,40 @@ def test_import_of_a_hand_made_pyspiel_like_game_has_the_closed_form_value():
     assert game.num_infosets == (2, 2)
     # 3/4 * 1/5 + 1/4 * 2/5, exactly.
     assert bluff.solve(game, algo="lp").value == Fraction(1, 4)
+
+
+def test_a_general_sum_declaration_with_constant_sum_returns_imports_as_constant_sum():
+    """OpenSpiel's declaration is not trusted either way: a game declared general-sum whose
+    returns all sum exactly to one constant is imported (with a warning) in its own payoffs;
+    one whose sums differ is refused, naming the first terminal that breaks it."""
+    zero_sum = pennies()
+    shifted = pennies()
+
+    def shift(node):
+        # Every terminal (a, b) becomes (a + 3, b + 1): constant sum 4.
+        if node[0] == "end":
+            return ("end", [node[1][0] + 3, node[1][1] + 1])
+        if node[0] == "chance":
+            return ("chance", [(a, p, shift(c)) for a, p, c in node[1]])
+        return (node[0], node[1], node[2], {a: shift(c) for a, c in node[3].items()})
+
+    shifted = TreeGame(shift(zero_sum.root), utility="GENERAL_SUM")
+    with pytest.warns(bluff.BluffWarning, match="declared general-sum.*sum exactly to 4"):
+        game = bluff.from_openspiel(shifted)
+    assert game.constant_sum == 4
+    # Row's value in the game's own payoffs: 1/4 (the zero-sum value) + 3.
+    assert bluff.solve(game, algo="lp").value == Fraction(13, 4)
+    uneven = TreeGame(zero_sum.root, utility="GENERAL_SUM")
+    uneven.root = shift(uneven.root)
+    uneven.root[1][1][2][3][1][3][0] = ("end", [9, 9])
+    refusal = "general-sum: the returns at the terminal"
+    with pytest.raises(bluff.UnsupportedGameError, match=refusal + " .* sum to 18"):
+        bluff.from_openspiel(uneven)
+    # OpenSpiel's goofspiel with total points is declared general-sum, and is: a tie discards
+    # the point card, so the totals differ.
+    og = pyspiel.load_game("goofspiel(num_cards=3,imp_info=True,returns_type=total_points)")
+    with pytest.raises(bluff.UnsupportedGameError, match=refusal):
+        bluff.from_openspiel(og)
 
 
 def test_importer_refuses_inconsistent_or_broken_games():
@@ -290,6 +325,7 @@ def _forgetful():
     return TreeGame(("move", 1, "again", second))
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_keyboard_interrupt_stops_an_import():
     """Ctrl-C during a multi-million-node traversal raises KeyboardInterrupt promptly (the
     builder thread is told to stop, not left compiling a cut tree); importing works after."""
@@ -303,6 +339,7 @@ def test_keyboard_interrupt_stops_an_import():
     assert bluff.from_openspiel(pyspiel.load_game("kuhn_poker")).num_nodes == 58
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_keyboard_interrupt_during_a_native_build_is_raised_when_it_ends():
     """The native build runs without the GIL and cannot be cut short: Ctrl-C meanwhile raises
     KeyboardInterrupt as soon as it returns, not later in unrelated code."""

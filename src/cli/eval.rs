@@ -30,9 +30,10 @@ pub fn run(args: EvalArgs) -> Result<()> {
     if let Some(named) = named {
         if named != args.game {
             eprintln!(
-                "warning: {} says it is for game {named:?}, evaluating it as {:?}",
+                "warning: {} says it is for game {}, evaluating it as {}",
                 args.strategy.display(),
-                args.game
+                crate::format::text::quoted(&named),
+                crate::format::text::quoted(&args.game)
             );
         }
     }

@@ -1,7 +1,7 @@
 //! `bluff export`: write a game as a Gambit file (`.efg` extensive form, or `.nfg` reduced
 //! strategic form).
 
-use crate::format::atomic::write_atomic;
+use crate::cli::files::write_output;
 use crate::format::{efg, nfg};
 use crate::games;
 use anyhow::Result;
@@ -61,7 +61,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
         return Ok(());
     }
     let path = args.output.expect("checked above");
-    write_atomic(&path, text.as_bytes())?;
+    write_output(&path, text.as_bytes())?;
     eprintln!(
         "wrote {} ({}) to {}",
         args.game,

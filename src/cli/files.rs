@@ -3,14 +3,11 @@
 //! (same file by device and inode, or the same canonical path), two outputs may not share a
 //! path, and `-` means standard output.
 
+use crate::format::output::{self, parent_dir};
 use anyhow::{bail, Context, Result};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// `true` when `path` is `-`, the conventional name of standard output.
-pub fn is_stdout(path: &Path) -> bool {
-    path == Path::new("-")
-}
+pub use crate::format::output::is_stdout;
 
 /// What a command reads and writes, checked together before the work starts.
 #[derive(Default, Debug)]
@@ -60,8 +57,17 @@ impl FilePlan {
     /// Checks every output: its folder exists and takes new files, it is not a folder, it is no
     /// input, and no two outputs are the same file.
     pub fn check(&self) -> Result<()> {
+        let mut devices = Vec::with_capacity(self.outputs.len());
         for (i, (what, out)) in self.outputs.iter().enumerate() {
-            check_writable(what, out)?;
+            // A character device (`/dev/null`) may take several outputs.
+            let device = matches!(
+                check_writable(what, out)?,
+                output::Destination::InPlace {
+                    kind: output::InPlaceKind::CharacterDevice,
+                    ..
+                }
+            );
+            devices.push(device);
             for input in &self.inputs {
                 if same_file(input, out) && !self.replaceable.iter().any(|r| same_file(r, out)) {
                     bail!(
@@ -72,8 +78,8 @@ impl FilePlan {
                     );
                 }
             }
-            for (other_what, other) in &self.outputs[..i] {
-                if same_file(other, out) {
+            for (j, (other_what, other)) in self.outputs[..i].iter().enumerate() {
+                if !(device && devices[j]) && same_file(other, out) {
                     bail!(
                         "{other_what} {} and {what} {} are the same file",
                         other.display(),
@@ -86,53 +92,9 @@ impl FilePlan {
     }
 }
 
-/// The folder a file path will be created in.
-fn parent_dir(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// Fails unless a file can be created at `path` (by a temporary sibling and a rename).
-pub fn check_writable(what: &str, path: &Path) -> Result<()> {
-    if path.file_name().is_none() {
-        bail!("{what} {}: not a file name", path.display());
-    }
-    if path.is_dir() {
-        bail!(
-            "{what} {}: is a folder, expected a file name",
-            path.display()
-        );
-    }
-    let dir = parent_dir(path);
-    if !dir.is_dir() {
-        bail!(
-            "{what} {}: the folder {} does not exist",
-            path.display(),
-            dir.display()
-        );
-    }
-    // Try to create (and remove) a temporary file where the atomic write will put its own.
-    let probe = dir.join(format!(".bluff-probe.{}.tmp", std::process::id()));
-    let created = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe);
-    match created {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(e).with_context(|| {
-            format!(
-                "{what} {}: cannot create files in {}",
-                path.display(),
-                dir.display()
-            )
-        }),
-    }
+/// Fails unless `path` can be written by [`output::write_file`]: see [`output::check_writable`].
+pub fn check_writable(what: &str, path: &Path) -> Result<output::Destination> {
+    output::check_writable(path).with_context(|| format!("{what} {}", path.display()))
 }
 
 /// `true` when `a` and `b` name the same file: the same device and inode when both exist, else
@@ -158,14 +120,32 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Writes `bytes` to standard output for `-`, else atomically to the file.
+/// Writes `bytes` to standard output for `-`, else to the file by the safe-write rules.
 pub fn write_output(path: &Path, bytes: &[u8]) -> Result<()> {
-    if is_stdout(path) {
-        let mut out = std::io::stdout().lock();
-        out.write_all(bytes)
-            .and_then(|_| out.flush())
-            .context("writing to standard output")
-    } else {
-        crate::format::atomic::write_atomic(path, bytes)
+    Ok(output::write_file(path, bytes)?)
+}
+
+/// Most bytes read from standard input where a command expects one short line (`N A B`,
+/// `m n`): a megabyte is far more than any valid input and bounds what a stray pipe allocates.
+pub const STDIN_LIMIT: u64 = 1 << 20;
+
+/// Reads standard input whole, refusing more than [`STDIN_LIMIT`] bytes; `what` names the
+/// expected input in messages.
+pub fn read_stdin(what: &str) -> Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(STDIN_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {what} from stdin"))?;
+    if bytes.len() as u64 > STDIN_LIMIT {
+        bail!("stdin: more than {STDIN_LIMIT} bytes; expected {what}");
     }
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "stdin: not UTF-8 text (byte {} is invalid); expected {what}",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }

@@ -1,7 +1,7 @@
 //! `bluff one-card-poker`: the contest task end to end: solve (`N A B` on stdin), `validate` a
 //! 4N-line file, `batch` a set of tests into a directory and a ZIP.
 
-use crate::format::atomic::write_atomic;
+use crate::cli::files::write_output;
 use crate::format::ocp::{parse_input, parse_strategy, write_strategy, FileErrors, Precision};
 use crate::scalar::{format_rational, rational_to_f64, Rational};
 use crate::solve::one_card::exact::solve_exact;
@@ -12,7 +12,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_traits::Zero;
 use serde_json::{json, Value};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -223,10 +223,7 @@ fn read_params(args: &SolveArgs) -> Result<OcpParams> {
     if let (Some(n), Some(a), Some(b)) = (args.n, args.ante, args.bet) {
         // Input piped in as well would be ignored silently; say so instead.
         if !std::io::stdin().is_terminal() {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .context("reading stdin")?;
+            let text = crate::cli::files::read_stdin("nothing (N A B came as options)")?;
             if !text.trim().is_empty() {
                 bail!(
                     "`N A B` given twice: with --n/--ante/--bet and on stdin ({}); give one",
@@ -236,10 +233,7 @@ fn read_params(args: &SolveArgs) -> Result<OcpParams> {
         }
         return parse_input(&format!("{n} {a} {b}")).map_err(|e| anyhow::anyhow!("{e}"));
     }
-    let mut text = String::new();
-    std::io::stdin()
-        .read_to_string(&mut text)
-        .context("reading `N A B` from stdin")?;
+    let text = crate::cli::files::read_stdin("`N A B`")?;
     parse_input(&text).map_err(|e| anyhow::anyhow!("stdin: {e}"))
 }
 
@@ -448,7 +442,7 @@ fn batch(args: BatchArgs) -> Result<()> {
         )
         .with_context(|| format!("solving {}", input.display()))?;
         let path = args.out.join(name);
-        write_atomic(&path, out.text.as_bytes())?;
+        write_output(&path, out.text.as_bytes())?;
         // Validate the file as written on disk.
         let on_disk = read_file(&path)?;
         let strategy = parse_strategy(&on_disk, params.n).map_err(|e| file_errors(&path, e))?;
@@ -470,7 +464,7 @@ fn batch(args: BatchArgs) -> Result<()> {
             }
             zip.finish()?;
         }
-        write_atomic(zip_path, buffer.get_ref())?;
+        write_output(zip_path, buffer.get_ref())?;
     }
     if o.json {
         let tests: Vec<Value> = rows

@@ -1,6 +1,6 @@
 //! `bluff report` (and `bluff solve --report`): writes the HTML report of `crate::report`.
 
-use crate::format::atomic::write_atomic;
+use crate::cli::files::write_output;
 use crate::format::strategy_json::profile_from_json;
 use crate::game::Game;
 use crate::games;
@@ -102,9 +102,10 @@ pub fn run(args: ReportArgs) -> Result<()> {
             if let Some(named) = named {
                 if named != args.game {
                     eprintln!(
-                        "warning: {} says it is for game {named:?}, reporting it as {:?}",
+                        "warning: {} says it is for game {}, reporting it as {}",
                         path.display(),
-                        args.game
+                        crate::format::text::quoted(&named),
+                        crate::format::text::quoted(&args.game)
                     );
                 }
             }
@@ -143,7 +144,7 @@ pub(crate) fn write(
     png: Option<&Path>,
 ) -> Result<()> {
     let report = Report::build(game, input)?;
-    write_atomic(output, report.to_html().as_bytes())?;
+    write_output(output, report.to_html().as_bytes())?;
     let rows = report.analysis.rows.len();
     eprintln!(
         "report written to {} ({} of {rows} information sets, {} pictures; {} evaluation)",

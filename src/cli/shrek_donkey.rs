@@ -7,6 +7,7 @@
 //! 3e-12 of the exact one.
 
 use crate::eval::{expected_value, exploitability};
+use crate::format::text::quoted;
 use crate::games::shrek_donkey::{build_explicit, dp_profile, MAX_EXPLICIT_CARDS};
 use crate::scalar::{format_rational, rational_to_f64, Rational, Scalar};
 use crate::solve::card_guessing::{CardGuessing, StateStrategy, MAX_HAND};
@@ -16,7 +17,6 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_traits::Zero;
 use serde_json::{json, Value};
-use std::io::Read;
 
 /// Largest `m + n` solved in exact rationals (m + n = 26 takes about 3.5 s; the numbers have
 /// about 28 000 digits, and every two more cards multiply the time by about six).
@@ -61,7 +61,10 @@ pub struct ShrekDonkeyArgs {
 fn parse_hand(text: &str, what: &str) -> Result<usize> {
     let t = text.trim();
     let v: i64 = t.parse().map_err(|_| {
-        anyhow::anyhow!("{what}: expected a whole number in 0..={MAX_HAND}, got {t:?}")
+        anyhow::anyhow!(
+            "{what}: expected a whole number in 0..={MAX_HAND}, got {}",
+            quoted(t)
+        )
     })?;
     if v < 0 || v > MAX_HAND as i64 {
         bail!("{what} = {v} is out of range 0..={MAX_HAND}");
@@ -75,16 +78,16 @@ pub fn parse_input(text: &str) -> Result<(usize, usize)> {
     match tokens.len() {
         0 => bail!("stdin: expected two whole numbers `m n`, got nothing"),
         1 => bail!(
-            "stdin: expected two whole numbers `m n`, got only {:?}",
-            tokens[0]
+            "stdin: expected two whole numbers `m n`, got only {}",
+            quoted(tokens[0])
         ),
         2 => Ok((
             parse_hand(tokens[0], "m (first value on stdin)")?,
             parse_hand(tokens[1], "n (second value on stdin)")?,
         )),
         k => bail!(
-            "stdin: expected exactly two whole numbers `m n`, got {k} values (extra: {:?})",
-            &tokens[2..]
+            "stdin: expected exactly two whole numbers `m n`, got {k} values (the third: {})",
+            quoted(tokens[2])
         ),
     }
 }
@@ -92,7 +95,10 @@ pub fn parse_input(text: &str) -> Result<(usize, usize)> {
 fn parse_state(text: &str) -> Result<(usize, usize)> {
     let parts: Vec<&str> = text.split(',').collect();
     if parts.len() != 2 {
-        bail!("--state: expected OWN,OPP (two whole numbers separated by a comma), got {text:?}");
+        bail!(
+            "--state: expected OWN,OPP (two whole numbers separated by a comma), got {}",
+            quoted(text)
+        );
     }
     Ok((
         parse_hand(parts[0], "--state OWN")?,
@@ -211,13 +217,7 @@ pub fn run(args: ShrekDonkeyArgs) -> Result<()> {
         (Some(_), None) => bail!("--m was given without --n; give both, or `m n` on stdin"),
         (None, Some(_)) => bail!("--n was given without --m; give both, or `m n` on stdin"),
         (None, None) if args.state.is_some() => None,
-        (None, None) => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .context("reading `m n` from stdin")?;
-            Some(parse_input(&text)?)
-        }
+        (None, None) => Some(parse_input(&crate::cli::files::read_stdin("`m n`")?)?),
     };
     let state = args.state.as_deref().map(parse_state).transpose()?;
     for (what, (a, b)) in [("m + n", hands), ("--state OWN + OPP", state)]

@@ -1,5 +1,5 @@
-//! Signals, with std only and the C library's `signal()` (no extra crate; both handlers below
-//! are async-signal-safe: one atomic store, one `signal()` call):
+//! Signals, with the C library's `signal()` and `sigaction()` (through `libc`; the handler below
+//! is async-signal-safe: one atomic store, one `signal()` call):
 //!
 //! - SIGPIPE gets its default action back (Rust ignores it, which turns a closed pipe such as
 //!   `bluff ... | head -1` into a panic in `println!`). A closed pipe now ends the process the
@@ -7,6 +7,9 @@
 //! - SIGINT and SIGTERM, while a long run is under way, set a flag that the run polls, so it can
 //!   write its checkpoint and strategy and exit with 130 or 143 (128 + the signal number). A
 //!   second signal ends the process at once (the handler restores the default action).
+//! - A stop signal that was ignored when the process started stays ignored: `nohup` and the
+//!   shell's background jobs ignore SIGINT on purpose, and a run started that way must not stop
+//!   when the terminal's Ctrl-C reaches its process group.
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -21,22 +24,23 @@ pub const SIGTERM: i32 = 15;
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
 #[cfg(unix)]
-mod sys {
-    extern "C" {
-        /// `sighandler_t signal(int, sighandler_t)` from the C library that std links anyway.
-        pub fn signal(signum: i32, handler: usize) -> usize;
-    }
-    /// `SIG_DFL`.
-    pub const SIG_DFL: usize = 0;
-}
-
-#[cfg(unix)]
 extern "C" fn on_stop_signal(signum: i32) {
     RECEIVED.store(signum, Ordering::SeqCst);
     // A second Ctrl-C must still work if the run is stuck in one long iteration.
     // SAFETY: signal() is async-signal-safe (POSIX).
     unsafe {
-        sys::signal(signum, sys::SIG_DFL);
+        libc::signal(signum, libc::SIG_DFL);
+    }
+}
+
+/// `true` when `signum`'s action is to ignore it (read with `sigaction`, which changes nothing).
+#[cfg(unix)]
+fn ignored(signum: i32) -> bool {
+    // SAFETY: a zeroed sigaction is a valid out-parameter; a null new action only reads.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signum, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
     }
 }
 
@@ -45,18 +49,22 @@ pub fn default_sigpipe() {
     #[cfg(unix)]
     // SAFETY: installing the default action has no preconditions.
     unsafe {
-        sys::signal(SIGPIPE, sys::SIG_DFL);
+        libc::signal(SIGPIPE, libc::SIG_DFL);
     }
 }
 
-/// Catches SIGINT and SIGTERM from now on; see [`stop_signal`].
+/// Catches SIGINT and SIGTERM from now on, except one the process was started ignoring, which
+/// stays ignored; see [`stop_signal`].
 pub fn catch_stop_signals() {
     #[cfg(unix)]
     // SAFETY: the handler only stores to an atomic and calls signal().
     unsafe {
         let handler: extern "C" fn(i32) = on_stop_signal;
-        sys::signal(SIGINT, handler as usize);
-        sys::signal(SIGTERM, handler as usize);
+        for signum in [SIGINT, SIGTERM] {
+            if !ignored(signum) {
+                libc::signal(signum, handler as libc::sighandler_t);
+            }
+        }
     }
 }
 

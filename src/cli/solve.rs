@@ -3,7 +3,6 @@
 
 use crate::cli::files::{is_stdout, write_output, FilePlan};
 use crate::eval::exploitability;
-use crate::format::atomic::write_atomic;
 use crate::format::checkpoint::{self, Checkpoint};
 use crate::format::strategy_json::profile_to_json;
 use crate::games;
@@ -325,14 +324,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
 
     // Read the checkpoint (if any) whole before anything else, then check every output.
     let resumed = match &args.resume {
-        Some(path) => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-            Some(
-                checkpoint::decode(&bytes)
-                    .with_context(|| format!("checkpoint {}", path.display()))?,
-            )
-        }
+        Some(path) => Some(
+            checkpoint::read_file(path)
+                .with_context(|| format!("checkpoint {}", path.display()))?,
+        ),
         None => None,
     };
     let spec = match (&args.game, &resumed) {
@@ -383,10 +378,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
             let resume = args.resume.as_deref().expect("resumed").display();
             if c.fingerprint != fingerprint {
                 bail!(
-                    "checkpoint {resume} was written for another game (spec {:?}, fingerprint \
-                     {:016x}); {spec:?} has fingerprint {fingerprint:016x}",
-                    c.game_spec,
-                    c.fingerprint
+                    "checkpoint {resume} was written for another game (spec {}, fingerprint \
+                     {:016x}); {} has fingerprint {fingerprint:016x}",
+                    crate::format::text::quoted(&c.game_spec),
+                    c.fingerprint,
+                    crate::format::text::quoted(&spec)
                 );
             }
             if c.algo != algo.name() {
@@ -488,7 +484,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     };
     let mut save = |solver: &CfrSolver, schedule: &Schedule| -> Result<()> {
         if let Some(path) = &args.checkpoint {
-            write_atomic(
+            write_output(
                 path,
                 &checkpoint::encode(&make_checkpoint(solver, schedule)),
             )?;
@@ -747,7 +743,12 @@ fn algo_by_name(name: &str) -> Result<Algo> {
         .iter()
         .copied()
         .find(|a| a.name() == name)
-        .with_context(|| format!("unknown algorithm {name:?} in the checkpoint"))
+        .with_context(|| {
+            format!(
+                "unknown algorithm {} in the checkpoint",
+                crate::format::text::quoted(name)
+            )
+        })
 }
 
 /// `--algo lp`: one exact run; the CFR-only options are refused.

@@ -58,6 +58,71 @@ pub enum CheckpointError {
     /// faulty writer).
     #[error("malformed payload: {0}")]
     Payload(String),
+    /// Longer than its header says (a file that grew, or bytes appended).
+    #[error("{found} bytes or more, the header says {expected}")]
+    TooLong {
+        /// Bytes present (at least).
+        found: u64,
+        /// Bytes the header announces.
+        expected: u64,
+    },
+    /// The file could not be read.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// Reads a checkpoint from `path`: the header first, so that a file of the wrong kind or size
+/// (a 40 GB file, `/dev/zero`) is refused before its payload is read into memory, then exactly
+/// the bytes the header announces, then [`decode`].
+pub fn read_file(path: &std::path::Path) -> Result<Checkpoint, CheckpointError> {
+    use std::io::Read;
+    let io = |e: std::io::Error| CheckpointError::Io(e.to_string());
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut header = Vec::with_capacity(HEADER);
+    (&mut file)
+        .take(HEADER as u64)
+        .read_to_end(&mut header)
+        .map_err(io)?;
+    if header.len() < 8 || &header[..8] != MAGIC {
+        return Err(CheckpointError::Magic);
+    }
+    if header.len() < HEADER {
+        return decode(&header);
+    }
+    let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
+    if !(OLDEST_READ..=VERSION).contains(&version) {
+        return Err(CheckpointError::Version(version));
+    }
+    let len = u64::from_le_bytes(header[12..20].try_into().expect("8 bytes"));
+    let expected = (HEADER as u64).saturating_add(len).saturating_add(8);
+    // A regular file's size is known: compare before reading (and allocating) anything more.
+    let meta = file.metadata().map_err(io)?;
+    if meta.is_file() && meta.len() != expected {
+        return Err(if meta.len() < expected {
+            CheckpointError::Truncated {
+                found: meta.len(),
+                expected,
+            }
+        } else {
+            CheckpointError::TooLong {
+                found: meta.len(),
+                expected,
+            }
+        });
+    }
+    // Otherwise (a pipe) read what the header announces, growing with the bytes that arrive.
+    let mut bytes = header;
+    (&mut file)
+        .take(expected - HEADER as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 == expected && file.read(&mut [0u8; 1]).map_err(io)? != 0 {
+        return Err(CheckpointError::TooLong {
+            found: expected + 1,
+            expected,
+        });
+    }
+    decode(&bytes)
 }
 
 /// A CFR-family run, frozen.

@@ -43,10 +43,10 @@ pub fn first_duplicate_key(text: &str) -> Option<String> {
                             .map(|(_, k)| k.clone())
                             .filter(|k| !k.is_empty())
                             .collect();
-                        path.push(format!("{key:?}"));
+                        path.push(crate::format::text::quoted(&key));
                         return Some(path.join("."));
                     }
-                    pending_key = Some(format!("{key:?}"));
+                    pending_key = Some(crate::format::text::quoted(&key));
                 }
                 i = end;
                 continue;

@@ -1,10 +1,10 @@
 //! File formats: strategy profiles as JSON (and, with their own modules, game interchange).
 
-pub mod atomic;
 pub mod checkpoint;
 pub mod efg;
 pub mod json_keys;
 pub mod nfg;
 pub mod ocp;
+pub mod output;
 pub mod strategy_json;
 pub mod text;

@@ -9,6 +9,7 @@
 //! outcome number (1-based, 0 = all zero) per profile.
 
 use super::efg::{normalize_labels, quote, quote_label, read_header, Lexer, ParseError, Tok};
+use crate::format::text::quoted;
 use crate::game::{Game, GameBuilder};
 use crate::scalar::{format_rational, Rational};
 use crate::solve::matrix::MatrixGame;
@@ -61,9 +62,9 @@ impl NfgGame {
                 let u = &self.payoffs[self.profile_index(&[r, c])];
                 if !(&u[0] + &u[1]).is_zero() {
                     bail!(
-                        "the game is not zero-sum: profile ({:?}, {:?}) pays {} and {}",
-                        self.strategies[0][r],
-                        self.strategies[1][c],
+                        "the game is not zero-sum: profile ({}, {}) pays {} and {}",
+                        quoted(&self.strategies[0][r]),
+                        quoted(&self.strategies[1][c]),
                         format_rational(&u[0]),
                         format_rational(&u[1])
                     );
@@ -267,12 +268,12 @@ pub fn nfg_to_game(nfg: &NfgGame) -> Result<Game> {
             if &u[0] + &u[1] != sum0 {
                 bail!(
                     "the payoffs are not constant-sum, which bluff's solvers need: profile \
-                     ({:?}, {:?}) sums to {}, the first profile ({:?}, {:?}) to {}",
-                    rows[r],
-                    cols[c],
+                     ({}, {}) sums to {}, the first profile ({}, {}) to {}",
+                    quoted(&rows[r]),
+                    quoted(&cols[c]),
                     format_rational(&(&u[0] + &u[1])),
-                    rows[0],
-                    cols[0],
+                    quoted(&rows[0]),
+                    quoted(&cols[0]),
                     format_rational(&sum0)
                 );
             }

@@ -7,6 +7,7 @@
 //! Probabilities are JSON numbers (read exactly from their decimal text) or strings holding a
 //! decimal or a fraction `p/q`. Every information set must be present.
 
+use crate::format::text::{quoted, quoted_list};
 use crate::game::Game;
 use crate::scalar::{
     format_rational, is_probability, parse_rational, too_many_digits, Rational, Scalar,
@@ -132,10 +133,11 @@ pub fn profile_from_json(
     for key in strategy.keys() {
         if !game.player_names.contains(key) {
             return Err(field_err(
-                format!("strategy.{key:?}"),
+                format!("strategy.{}", quoted(key)),
                 format!(
-                    "unknown player; expected {:?} or {:?}",
-                    game.player_names[0], game.player_names[1]
+                    "unknown player; expected {} or {}",
+                    quoted(&game.player_names[0]),
+                    quoted(&game.player_names[1])
                 ),
             ));
         }
@@ -143,7 +145,7 @@ pub fn profile_from_json(
     let mut profile = ExactProfile::uniform(game);
     for p in 0..2 {
         let name = &game.player_names[p];
-        let player_field = format!("strategy.{name:?}");
+        let player_field = format!("strategy.{}", quoted(name));
         let sets = strategy
             .get(name)
             .ok_or_else(|| field_err(&player_field, "missing player"))?;
@@ -159,13 +161,13 @@ pub fn profile_from_json(
         for key in sets.keys() {
             if !labels.contains(key.as_str()) {
                 return Err(field_err(
-                    format!("{player_field}.{key:?}"),
+                    format!("{player_field}.{}", quoted(key)),
                     "no such information set in this game",
                 ));
             }
         }
         for set in &game.infosets[p] {
-            let set_field = format!("{player_field}.{:?}", set.label);
+            let set_field = format!("{player_field}.{}", quoted(&set.label));
             let actions = sets
                 .get(&set.label)
                 .ok_or_else(|| field_err(&set_field, "missing information set"))?;
@@ -175,14 +177,17 @@ pub fn profile_from_json(
             for key in actions.keys() {
                 if !set.actions.contains(key) {
                     return Err(field_err(
-                        format!("{set_field}.{key:?}"),
-                        format!("no such action; expected one of {:?}", set.actions),
+                        format!("{set_field}.{}", quoted(key)),
+                        format!(
+                            "no such action; expected one of {}",
+                            quoted_list(&set.actions)
+                        ),
                     ));
                 }
             }
             let mut sum = Rational::from_integer(0.into());
             for (k, a) in set.action_range().enumerate() {
-                let action_field = format!("{set_field}.{:?}", set.actions[k]);
+                let action_field = format!("{set_field}.{}", quoted(&set.actions[k]));
                 let value = actions
                     .get(&set.actions[k])
                     .ok_or_else(|| field_err(&action_field, "missing action probability"))?;

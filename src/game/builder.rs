@@ -236,7 +236,7 @@ impl GameBuilder {
         match duplicate {
             Some(l) => Err(GameError::BadActions {
                 path: self.path(node.0),
-                detail: format!("duplicate action {l:?}"),
+                detail: format!("duplicate action {}", crate::format::text::quoted(l)),
             }),
             None => Ok(()),
         }
@@ -636,9 +636,9 @@ pub(crate) fn check_perfect_recall(game: &mut Game) -> Result<(), GameError> {
                         Some(a) => {
                             let s = &game.infosets[p][game.action_infoset[p][a] as usize];
                             format!(
-                                "action {:?} at {:?}",
-                                s.actions[a - s.action_offset],
-                                s.label
+                                "action {} at {}",
+                                crate::format::text::quoted(&s.actions[a - s.action_offset]),
+                                crate::format::text::quoted(&s.label)
                             )
                         }
                     };

@@ -10,6 +10,7 @@ mod builder;
 pub(crate) use builder::{check_perfect_recall, shared_labels};
 pub use builder::{GameBuilder, NodeRef};
 
+use crate::format::text::{quoted, quoted_list};
 use crate::scalar::Rational;
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -242,7 +243,10 @@ pub enum GameError {
         detail: String,
     },
     /// An information set was used with different action lists.
-    #[error("information set {label:?} of player {player}: actions {got:?} differ from {expected:?} given before")]
+    #[error(
+        "information set {} of player {player}: actions {} differ from {} given before",
+        quoted(.label), quoted_list(.got), quoted_list(.expected)
+    )]
     InconsistentActions {
         /// Player (1-based in messages).
         player: usize,
@@ -262,7 +266,10 @@ pub enum GameError {
         detail: String,
     },
     /// Perfect recall fails at an information set.
-    #[error("information set {label:?} of player {player} breaks perfect recall: {detail}")]
+    #[error(
+        "information set {} of player {player} breaks perfect recall: {detail}",
+        quoted(.label)
+    )]
     ImperfectRecall {
         /// Player (1-based in messages).
         player: usize,
@@ -449,10 +456,27 @@ impl Game {
 
 /// Formats a path of labels for messages.
 pub(crate) fn format_path(labels: &[String]) -> String {
+    use crate::format::text::shortened;
+    /// Labels kept at each end of a long path.
+    const ENDS: usize = 4;
     if labels.is_empty() {
-        "the root".to_string()
+        return "the root".to_string();
+    }
+    let show = |ls: &[String]| {
+        ls.iter()
+            .map(|l| shortened(l))
+            .collect::<Vec<_>>()
+            .join(" > ")
+    };
+    if labels.len() <= 2 * ENDS + 1 {
+        show(labels)
     } else {
-        labels.join(" > ")
+        format!(
+            "{} > ... ({} more) ... > {}",
+            show(&labels[..ENDS]),
+            labels.len() - 2 * ENDS,
+            show(&labels[labels.len() - ENDS..])
+        )
     }
 }
 

@@ -288,5 +288,6 @@ pub fn load(spec: &str) -> Result<Game> {
         return Ok(game);
     }
     let (info, params) = parse_spec(spec)?;
-    (info.build)(&params).with_context(|| format!("building game {spec:?}"))
+    (info.build)(&params)
+        .with_context(|| format!("building game {}", crate::format::text::quoted(spec)))
 }

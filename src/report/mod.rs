@@ -195,9 +195,11 @@ impl Report {
         let mut out = Vec::new();
         for p in &self.pictures {
             let path = dir.join(format!("{}.png", p.id));
-            p.scene
-                .write_png(&path, 2)
-                .with_context(|| format!("writing picture {}", p.id))?;
+            let png = p
+                .scene
+                .to_png(2)
+                .with_context(|| format!("drawing picture {}", p.id))?;
+            crate::format::output::write_file(&path, &png)?;
             out.push(path);
         }
         Ok(out)
@@ -402,7 +404,11 @@ pub fn parse_curve_csv(text: &str) -> Result<Vec<(f64, f64)>> {
     let cols: Vec<&str> = header.split(',').map(str::trim).collect();
     let find = |name: &str| {
         cols.iter().position(|c| *c == name).with_context(|| {
-            format!("line 1: the header {header:?} has no column {name:?} (expected iteration,exploitability,...)")
+            format!(
+                "line 1: the header {} has no column {name:?} (expected \
+                 iteration,exploitability,...)",
+                crate::format::text::quoted(header)
+            )
         })
     };
     let (ci, ce) = (find("iteration")?, find("exploitability")?);
@@ -422,8 +428,9 @@ pub fn parse_curve_csv(text: &str) -> Result<Vec<(f64, f64)>> {
                 .filter(|v: &f64| v.is_finite() && *v >= 0.0)
                 .with_context(|| {
                     format!(
-                        "line {}: {name} {f:?} is not a finite non-negative number",
-                        i + 1
+                        "line {}: {name} {} is not a finite non-negative number",
+                        i + 1,
+                        crate::format::text::quoted(f)
                     )
                 })?;
             Ok(v)

@@ -1,9 +1,8 @@
 //! Pictures as lists of shapes, written either as inline SVG (for the HTML page) or as PNG
 //! (through plotters' bitmap backend, with text drawn by the built-in pixel font).
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, Result};
 use std::fmt::Write as _;
-use std::path::Path;
 
 /// An RGB colour.
 pub type Rgb = (u8, u8, u8);
@@ -315,27 +314,15 @@ impl Scene {
         s
     }
 
-    /// Writes the picture as a PNG at `scale` times its size (atomically: a temporary PNG in
-    /// the same directory, then a rename).
-    pub fn write_png(&self, path: &Path, scale: u32) -> Result<()> {
+    /// The picture as PNG bytes at `scale` times its size (drawn in memory; written by the
+    /// caller through the one safe-write path, `format::output`).
+    pub fn to_png(&self, scale: u32) -> Result<Vec<u8>> {
         use plotters::prelude::*;
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => std::path::PathBuf::from("."),
-        };
-        let name = path
-            .file_name()
-            .with_context(|| format!("{} is not a file path", path.display()))?;
-        // The bitmap backend picks the format from the extension, so the temporary ends in .png.
-        let tmp = dir.join(format!(
-            ".{}.{}.tmp.png",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let result = (|| -> Result<()> {
-            let (w, h) = (self.width * scale, self.height * scale);
-            let mut backend = BitMapBackend::new(&tmp, (w, h));
-            let err = |e: &dyn std::fmt::Display| anyhow!("drawing {}: {e}", path.display());
+        let (w, h) = (self.width * scale, self.height * scale);
+        let mut rgb = vec![0u8; w as usize * h as usize * 3];
+        {
+            let mut backend = BitMapBackend::with_buffer(&mut rgb, (w, h));
+            let err = |e: &dyn std::fmt::Display| anyhow!("drawing a picture: {e}");
             let k = scale as f64;
             let pt = |p: (f64, f64)| ((p.0 * k).round() as i32, (p.1 * k).round() as i32);
             let style = |c: Rgb, alpha: f64, filled: bool, width: f64| ShapeStyle {
@@ -453,15 +440,16 @@ impl Scene {
                 }
             }
             backend.present().map_err(|e| err(&e))?;
-            Ok(())
-        })();
-        let result = result.and_then(|()| {
-            std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
-        });
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
         }
-        result
+        let mut png = Vec::new();
+        let mut encoder = png::Encoder::new(&mut png, w, h);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder
+            .write_header()
+            .and_then(|mut writer| writer.write_image_data(&rgb))
+            .map_err(|e| anyhow!("encoding a picture as PNG: {e}"))?;
+        Ok(png)
     }
 }
 
@@ -544,15 +532,16 @@ mod tests {
     }
 
     #[test]
-    fn png_is_written_whole_with_ink_where_text_is() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.png");
-        sample().write_png(&path, 2).unwrap();
-        let bytes = std::fs::read(&path).unwrap();
+    fn png_has_the_scaled_size_and_ink_where_text_is() {
+        let bytes = sample().to_png(2).unwrap();
         assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
         // Width and height in the IHDR chunk: twice the scene's size.
         assert_eq!(&bytes[16..24], &[0, 0, 0, 240, 0, 0, 0, 120]);
-        // Only the PNG is left (the temporary was renamed).
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        // Decoded, the picture is not blank: the text and shapes left dark pixels.
+        let decoder = png::Decoder::new(&bytes[..]);
+        let mut reader = decoder.read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size()];
+        reader.next_frame(&mut pixels).unwrap();
+        assert!(pixels.chunks(3).any(|p| p.iter().all(|&c| c < 128)));
     }
 }

@@ -381,6 +381,30 @@ impl CfrSolver {
             if let Some(x) = values.iter().find(|x| !x.is_finite()) {
                 bail!("solver state array {name:?} holds a non-finite value {x}");
             }
+            if name.starts_with("strategy_sum") || name.starts_with("current") {
+                if let Some(x) = values.iter().find(|x| **x < 0.0) {
+                    bail!("solver state array {name:?} holds a negative value {x}");
+                }
+            }
+        }
+        // Each current strategy is a distribution: the next iteration plays it.
+        for p in 0..2 {
+            let current = &state.arrays[expected
+                .iter()
+                .position(|e| e.0 == format!("current{p}"))
+                .expect("listed")]
+            .1;
+            for set in &game.infosets[p] {
+                let sum: f64 = current[set.action_range()].iter().sum();
+                if (sum - 1.0).abs() > 1e-9 {
+                    bail!(
+                        "solver state: player {}'s current strategy at information set {} sums \
+                         to {sum}, not 1",
+                        p + 1,
+                        crate::format::text::quoted(&set.label)
+                    );
+                }
+            }
         }
         let find = |name: &str| {
             &state.arrays[expected.iter().position(|e| e.0 == name).expect("listed")].1

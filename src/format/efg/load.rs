@@ -16,6 +16,7 @@ use super::lexer::{Lexer, Number, Tok};
 use super::reader::chance_sum_warning;
 use super::writer::is_gambit_label;
 use super::{normalize_labels, unique_set_labels, ParseError, Pos, Warning};
+use crate::format::text::{quoted, quoted_list};
 use crate::fxhash::FxMap;
 use crate::game::{
     check_perfect_recall, shared_labels, Game, Infoset, Interned, Labels, Node, NodeKind, Terminal,
@@ -229,7 +230,7 @@ pub fn load_efg<R: BufRead>(
     let mut bad_seen = HashSet::new();
     for p in &players {
         if !is_gambit_label(p) {
-            let item = format!("player name {p:?}");
+            let item = format!("player name {}", quoted(p));
             bad_seen.insert(item.clone());
             bad_labels.push((Pos { line: 1, column: 1 }, item));
         }
@@ -331,7 +332,7 @@ impl<R: BufRead> Loader<R> {
         if is_gambit_label(label) {
             return;
         }
-        let item = format!("{what} {label:?}");
+        let item = format!("{what} {}", quoted(label));
         if self.bad_seen.insert(item.clone()) {
             self.bad_labels.push((pos, item));
         }
@@ -540,17 +541,14 @@ impl<R: BufRead> Loader<R> {
             m = node.parent;
         }
         labels.reverse();
-        let path = if labels.is_empty() {
-            "the root".to_string()
-        } else {
-            labels.join(" > ")
-        };
+        let path = crate::game::format_path(&labels);
         if name.is_empty() {
             format!("node {} in file order (path {path})", self.nodes_read)
         } else {
             format!(
-                "node {:?} ({} in file order, path {path})",
-                name, self.nodes_read
+                "node {} ({} in file order, path {path})",
+                quoted(name),
+                self.nodes_read
             )
         }
     }
@@ -637,15 +635,17 @@ impl<R: BufRead> Loader<R> {
                 let describe = |pairs: Vec<(&String, &Number)>| {
                     pairs
                         .iter()
-                        .map(|(a, p)| format!("{a:?} {}", format_rational(&p.to_rational())))
+                        .map(|(a, p)| {
+                            format!("{} {}", quoted(a), format_rational(&p.to_rational()))
+                        })
                         .collect::<Vec<_>>()
                         .join(" ")
                 };
                 return Err(ParseError {
                     pos: id_pos,
                     message: format!(
-                        "chance information set {id} is described again differently: {:?} {{ {} }} here, {:?} {{ {} }} before",
-                        self.scratch_label,
+                        "chance information set {id} is described again differently: {} {{ {} }} here, {} {{ {} }} before",
+                        quoted(&self.scratch_label),
                         describe(self.scratch[..n].iter().zip(&self.scratch_numbers).collect()),
                         set.label,
                         describe(
@@ -784,11 +784,11 @@ impl<R: BufRead> Loader<R> {
                 return Err(ParseError {
                     pos: id_pos,
                     message: format!(
-                        "information set {id} of player {number} is described again differently: {:?} {:?} here, {:?} {:?} before",
-                        self.scratch_label,
-                        &self.scratch[..n],
-                        set.label,
-                        set.actions
+                        "information set {id} of player {number} is described again differently: {} {} here, {} {} before",
+                        quoted(&self.scratch_label),
+                        quoted_list(&self.scratch[..n]),
+                        quoted(&set.label),
+                        quoted_list(&set.actions)
                     ),
                 }
                 .into());
@@ -877,10 +877,10 @@ impl<R: BufRead> Loader<R> {
                 return Err(ParseError {
                     pos: id_pos,
                     message: format!(
-                        "outcome {id} is described again differently: {:?} {{ {} }} here, {:?} {{ {} }} before",
-                        self.labels.values[label as usize],
+                        "outcome {id} is described again differently: {} {{ {} }} here, {} {{ {} }} before",
+                        quoted(&self.labels.values[label as usize]),
                         describe(&self.pays.values[pays as usize]),
-                        self.labels.values[o.label as usize],
+                        quoted(&self.labels.values[o.label as usize]),
                         describe(&self.pays.values[o.payoffs as usize])
                     ),
                 }

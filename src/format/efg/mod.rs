@@ -364,16 +364,16 @@ fn node_description(efg: &EfgGame, parents: &[(usize, usize)], n: usize) -> Stri
         m = p;
     }
     labels.reverse();
-    let path = if labels.is_empty() {
-        "the root".to_string()
-    } else {
-        labels.join(" > ")
-    };
+    let path = crate::game::format_path(&labels);
     let name = &efg.nodes[n].name;
     if name.is_empty() {
         format!("node {} in file order (path {path})", n + 1)
     } else {
-        format!("node {:?} ({} in file order, path {path})", name, n + 1)
+        format!(
+            "node {} ({} in file order, path {path})",
+            crate::format::text::quoted(name),
+            n + 1
+        )
     }
 }
 

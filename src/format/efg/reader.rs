@@ -6,6 +6,7 @@ use super::{
     EfgChanceInfoset, EfgGame, EfgInfoset, EfgNode, EfgNodeKind, EfgOutcome, ParseError, ParsedEfg,
     Pos, Warning,
 };
+use crate::format::text::{quoted, quoted_list};
 use crate::scalar::{format_rational, Rational};
 use num_traits::{One, Signed, Zero};
 use std::collections::HashMap;
@@ -111,7 +112,12 @@ fn label_rule_warning(game: &EfgGame, node_pos: &[Pos]) -> Option<Warning> {
         .players
         .iter()
         .filter(|p| !is_gambit_label(p))
-        .map(|p| (Pos { line: 1, column: 1 }, format!("player name {p:?}")))
+        .map(|p| {
+            (
+                Pos { line: 1, column: 1 },
+                format!("player name {}", quoted(p)),
+            )
+        })
         .collect();
     for (n, node) in game.nodes.iter().enumerate() {
         let pos = node_pos.get(n).copied().unwrap_or_default();
@@ -120,7 +126,7 @@ fn label_rule_warning(game: &EfgGame, node_pos: &[Pos]) -> Option<Warning> {
             if is_gambit_label(label) {
                 return;
             }
-            let item = format!("{what} {label:?}");
+            let item = format!("{what} {}", quoted(label));
             if !bad.iter().any(|(_, b)| *b == item) {
                 bad.push((pos, item));
             }
@@ -304,10 +310,10 @@ impl<R: BufRead> Reader<R> {
                 return Err(ParseError {
                     pos: id_pos,
                     message: format!(
-                        "chance information set {id} is described again differently: {:?} {{ {} }} here, {:?} {{ {} }} before",
-                        label,
+                        "chance information set {id} is described again differently: {} {{ {} }} here, {} {{ {} }} before",
+                        quoted(&label),
                         describe_chance(&actions, &probs),
-                        set.label,
+                        quoted(&set.label),
                         describe_chance(&set.actions, &set.probs)
                     ),
                 });
@@ -369,8 +375,11 @@ impl<R: BufRead> Reader<R> {
                 return Err(ParseError {
                     pos: id_pos,
                     message: format!(
-                        "information set {id} of player {number} is described again differently: {label:?} {actions:?} here, {:?} {:?} before",
-                        set.label, set.actions
+                        "information set {id} of player {number} is described again differently: {} {} here, {} {} before",
+                        quoted(&label),
+                        quoted_list(&actions),
+                        quoted(&set.label),
+                        quoted_list(&set.actions)
                     ),
                 });
             }
@@ -423,9 +432,10 @@ impl<R: BufRead> Reader<R> {
                 return Err(ParseError {
                     pos: id_pos,
                     message: format!(
-                        "outcome {id} is described again differently: {label:?} {{ {} }} here, {:?} {{ {} }} before",
+                        "outcome {id} is described again differently: {} {{ {} }} here, {} {{ {} }} before",
+                        quoted(&label),
                         describe_numbers(&payoffs),
-                        o.label,
+                        quoted(&o.label),
                         describe_numbers(&o.payoffs)
                     ),
                 });
@@ -447,7 +457,7 @@ fn describe_chance(actions: &[String], probs: &[Rational]) -> String {
     actions
         .iter()
         .zip(probs)
-        .map(|(a, p)| format!("{a:?} {}", format_rational(p)))
+        .map(|(a, p)| format!("{} {}", quoted(a), format_rational(p)))
         .collect::<Vec<_>>()
         .join(" ")
 }

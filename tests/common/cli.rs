@@ -1,0 +1,38 @@
+//! Running the `bluff` binary from tests.
+
+use assert_cmd::Command;
+
+/// The `bluff` binary of this build.
+pub fn bluff() -> Command {
+    Command::cargo_bin("bluff").unwrap()
+}
+
+/// How a child starts with SIGINT and SIGTERM. A test that sends signals sets this itself:
+/// children inherit ignored signals, and a suite started in the background (a non-interactive
+/// shell's `&`, nohup) ignores SIGINT.
+#[derive(Clone, Copy, Debug)]
+pub enum StopSignals {
+    /// The default actions (end the process), which bluff then catches.
+    Default,
+    /// Ignored, as nohup and background jobs start a process.
+    Ignored,
+}
+
+/// Sets the child's SIGINT and SIGTERM actions before it executes.
+#[cfg(unix)]
+pub fn stop_signals(cmd: &mut std::process::Command, how: StopSignals) {
+    use std::os::unix::process::CommandExt;
+    let action = match how {
+        StopSignals::Default => libc::SIG_DFL,
+        StopSignals::Ignored => libc::SIG_IGN,
+    };
+    // SAFETY: between fork and exec only async-signal-safe calls may run; signal() is one, and
+    // the closure allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGINT, action);
+            libc::signal(libc::SIGTERM, action);
+            Ok(())
+        });
+    }
+}
