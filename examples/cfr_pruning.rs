@@ -15,7 +15,7 @@ fn main() -> anyhow::Result<()> {
             "usage: cfr_pruning <game> <cfr|cfr+|dcfr|pcfr+> <threads> <iterations> <reps>"
         );
     };
-    let g = bluff::games::load(game)?;
+    let g = bluff::games::load(game)?.game;
     let params = match algo.as_str() {
         "cfr" => RegretParams::vanilla(),
         "cfr+" => RegretParams::cfr_plus(),

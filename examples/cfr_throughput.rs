@@ -14,7 +14,7 @@ fn main() -> anyhow::Result<()> {
     let [game, algo, threads, counts] = args.as_slice() else {
         anyhow::bail!("usage: cfr_throughput <game> <cfr|cfr+> <threads> <N1,N2,...>");
     };
-    let g = bluff::games::load(game)?;
+    let g = bluff::games::load(game)?.game;
     // OpenSpiel's CFRSolver and CFRPlusSolver both use alternating updates.
     let params = match algo.as_str() {
         "cfr" => RegretParams::vanilla_alternating(),

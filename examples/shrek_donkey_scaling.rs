@@ -10,7 +10,7 @@ use bluff::eval::exploitability;
 use bluff::games::shrek_donkey::{build_explicit, dp_profile};
 use bluff::scalar::Rational;
 use bluff::solve::card_guessing::CardGuessing;
-use bluff::solve::sequence_form::solve_exact;
+use bluff::solve::exact::solve_exact;
 use num_traits::Zero;
 use std::time::Instant;
 

@@ -3,7 +3,8 @@
 //!
 //! Layout: [`game`] is the model and builder, [`games`] the built-in games, [`solve`] the
 //! solvers, [`eval`] values, best responses and exploitability, [`format`](mod@format) file
-//! formats and [`cli`] the command line.
+//! formats and [`report`] the HTML report. The command line is the `bluff-cli` crate of the
+//! workspace (`cli/`), the Python package the `bluff-python` crate (`python/`).
 
 // The module docs explain the design by linking the private modules that carry it out; they
 // resolve with `cargo doc --document-private-items`, the developers' view.
@@ -11,7 +12,6 @@
 // Player-indexed loops (`for p in 0..2`) read better than iterator chains over paired arrays.
 #![allow(clippy::needless_range_loop)]
 
-pub mod cli;
 pub mod eval;
 pub mod format;
 mod fxhash;

@@ -8,7 +8,7 @@ use bluff::solve::cfr::{CfrSolver, RegretParams};
 /// (1 die, 4 sides), the figure the DDCFR paper also reports (4.53e-5).
 #[test]
 fn cfr_plus_on_liars_dice_4_sides_matches_openspiel() {
-    let game = load("liars-dice(sides=4)").unwrap();
+    let game = load("liars-dice(sides=4)").unwrap().game;
     let mut solver = CfrSolver::new(&game, RegretParams::cfr_plus());
     solver.iterate(1000);
     let e = exploitability(&game, &solver.average_profile()).exploitability;

@@ -125,7 +125,7 @@ const PINNED: &[&[u64]] = &[
 fn kernels_reproduce_the_pinned_bits() {
     let print = std::env::var("PIN_PRINT").is_ok();
     for (g, (spec, iterations)) in games().into_iter().enumerate() {
-        let game = load(&spec).unwrap();
+        let game = load(&spec).unwrap().game;
         let mut row = Vec::new();
         for (v, (name, params)) in variants(iterations).into_iter().enumerate() {
             let mut hashes = Vec::new();

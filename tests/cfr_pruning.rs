@@ -44,7 +44,7 @@ fn check(game: &Game, name: &str, params: RegretParams, iterations: u64) -> usiz
 
 #[test]
 fn pruning_is_exact_on_leduc_for_every_variant() {
-    let game = load("leduc").unwrap();
+    let game = load("leduc").unwrap().game;
     for (name, params) in variants(60) {
         let live = check(&game, name, params, 60);
         // Regret matching puts exactly 0 on actions in every variant, so passes shrink.
@@ -55,7 +55,7 @@ fn pruning_is_exact_on_leduc_for_every_variant() {
 /// 51 181 nodes: levels big enough for the parallel kernels.
 #[test]
 fn pruning_is_exact_on_liars_dice_5_sides_at_every_thread_count() {
-    let game = load("liars-dice(sides=5)").unwrap();
+    let game = load("liars-dice(sides=5)").unwrap().game;
     for (name, params) in variants(25) {
         let live = check(&game, name, params, 25);
         assert!(
@@ -69,7 +69,7 @@ fn pruning_is_exact_on_liars_dice_5_sides_at_every_thread_count() {
 #[test]
 fn pruning_is_exact_with_a_probability_zero_chance_branch() {
     let path = format!("{}/tests/data/prob0_chance.efg", env!("CARGO_MANIFEST_DIR"));
-    let game = load(&path).unwrap();
+    let game = load(&path).unwrap().game;
     for (name, params) in variants(30) {
         let live = check(&game, name, params, 30);
         // The dead chance branch (4 of 14 nodes below it) is never computed.
@@ -134,7 +134,7 @@ fn lean_passes_equal_pruned_passes() {
         ("goofspiel(cards=4,order=descending)", 30),
     ];
     for (spec, iterations) in games {
-        let game = load(spec).unwrap();
+        let game = load(spec).unwrap().game;
         for (name, params) in variants(iterations) {
             let mut lean = CfrSolver::new(&game, params).with_lean_passes(true);
             let mut general = CfrSolver::new(&game, params).with_lean_passes(false);

@@ -4,13 +4,13 @@
 
 use bluff::eval::exploitability;
 use bluff::scalar::rat;
-use bluff::solve::sequence_form::solve_exact;
+use bluff::solve::exact::solve_exact;
 use num_traits::Zero;
 
 #[test]
 fn probability_zero_branch_gives_a_true_equilibrium() {
     let path = format!("{}/tests/data/prob0_chance.efg", env!("CARGO_MANIFEST_DIR"));
-    let game = bluff::games::load(&path).unwrap();
+    let game = bluff::games::load(&path).unwrap().game;
     assert!(game.chance_prob.iter().any(|p| p.is_zero()));
     let solution = solve_exact(&game).unwrap();
     assert_eq!(solution.value, rat(1, 7));

@@ -165,7 +165,7 @@ fn n_player_and_general_sum_files_load_but_are_refused_by_the_solvers_with_reaso
 #[test]
 fn every_built_in_game_round_trips() {
     for info in bluff::games::registry() {
-        let game = bluff::games::load(info.name).unwrap();
+        let game = bluff::games::load(info.name).unwrap().game;
         let efg = game_to_efg(&game);
         let text = write_efg(&efg).unwrap();
         let back = read_efg(&text).unwrap();
@@ -178,7 +178,7 @@ fn every_built_in_game_round_trips() {
 #[test]
 fn load_accepts_efg_paths() {
     let path = format!("{}/tests/data/tiny_bluff.efg", env!("CARGO_MANIFEST_DIR"));
-    let game = bluff::games::load(&path).unwrap();
+    let game = bluff::games::load(&path).unwrap().game;
     assert_eq!(game.name, "Tiny bluff");
     let missing = bluff::games::load("/nonexistent/x.efg").unwrap_err();
     assert!(format!("{missing:#}").contains("reading /nonexistent/x.efg"));
@@ -417,7 +417,7 @@ fn streaming_loader_equals_tree_route_on_fixtures_and_built_in_games() {
     assert!(read_efg_bytes(&trailing).is_err());
     assert_routes_agree(&trailing);
     for info in bluff::games::registry() {
-        let game = bluff::games::load(info.name).unwrap();
+        let game = bluff::games::load(info.name).unwrap().game;
         let text = write_efg(&game_to_efg(&game)).unwrap();
         assert_routes_agree(text.as_bytes());
         let (back, _) = load_efg(text.as_bytes(), |_| {}).unwrap();

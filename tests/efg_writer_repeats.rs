@@ -7,7 +7,7 @@ use bluff::format::efg::{efg_to_game, game_to_efg, read_efg, write_efg};
 #[test]
 fn every_decision_and_chance_node_carries_its_set_description() {
     for spec in ["kuhn", "leduc", "shrek-donkey(m=1,n=1)"] {
-        let game = bluff::games::load(spec).unwrap();
+        let game = bluff::games::load(spec).unwrap().game;
         let text = write_efg(&game_to_efg(&game)).unwrap();
         let mut decisions = 0;
         for line in text.lines() {

@@ -62,7 +62,7 @@ fn measure(text: &[u8]) -> (Game, usize, usize) {
 fn heap_estimate_matches_the_bytes_held_and_loading_stays_under_200_bytes_per_node() {
     let _guard = LOCK.lock().unwrap();
     for spec in ["leduc", "liars-dice", "goofspiel(cards=4)"] {
-        let text = write_efg(&game_to_efg(&bluff::games::load(spec).unwrap())).unwrap();
+        let text = write_efg(&game_to_efg(&bluff::games::load(spec).unwrap().game)).unwrap();
         let (game, held, peak) = measure(text.as_bytes());
         let n = game.nodes.len() as f64;
         let estimate = game.heap_bytes();
@@ -101,7 +101,7 @@ fn building_stays_under_200_bytes_per_node() {
     for spec in ["liars-dice", "goofspiel(cards=4)"] {
         let base = LIVE.load(Relaxed);
         PEAK.store(base, Relaxed);
-        let game = bluff::games::load(spec).unwrap();
+        let game = bluff::games::load(spec).unwrap().game;
         let peak = PEAK.load(Relaxed) - base;
         let n = game.nodes.len() as f64;
         eprintln!("{spec}: build peak {:.1} B/node", peak as f64 / n);

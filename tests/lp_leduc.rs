@@ -5,7 +5,7 @@ mod common;
 
 use bluff::eval::{expected_value, exploitability};
 use bluff::scalar::{format_rational, rational_to_f64};
-use bluff::solve::sequence_form::solve_exact;
+use bluff::solve::exact::solve_exact;
 use bluff::strategy::ExactProfile;
 use num_traits::Zero;
 
@@ -13,7 +13,7 @@ use num_traits::Zero;
 /// same size, and the same exact value and best-response values under uniform play.
 #[test]
 fn registry_leduc_equals_the_independent_builder() {
-    let ours = bluff::games::load("leduc").unwrap();
+    let ours = bluff::games::load("leduc").unwrap().game;
     let other = common::leduc::leduc();
     assert_eq!(ours.nodes.len(), other.nodes.len());
     assert_eq!(ours.num_infosets(), other.num_infosets());
@@ -25,7 +25,7 @@ fn registry_leduc_equals_the_independent_builder() {
 
 #[test]
 fn leduc_exact_value_matches_openspiel_float() {
-    let game = bluff::games::load("leduc").unwrap();
+    let game = bluff::games::load("leduc").unwrap().game;
     assert_eq!(
         game.num_infosets(),
         936,

@@ -4,12 +4,14 @@
 
 use bluff::eval::exploitability;
 use bluff::scalar::{format_rational, rat, rational_to_f64};
-use bluff::solve::sequence_form::solve_exact;
+use bluff::solve::exact::solve_exact;
 use num_traits::Zero;
 
 #[test]
 fn liars_dice_six_sides_exact_value() {
-    let game = bluff::games::load("liars-dice(dice=1,sides=6)").unwrap();
+    let game = bluff::games::load("liars-dice(dice=1,sides=6)")
+        .unwrap()
+        .game;
     assert_eq!(game.num_infosets(), 24_576, "OpenSpiel's count");
     let s = solve_exact(&game).unwrap();
     eprintln!(

@@ -1,9 +1,10 @@
 //! The LP's memory estimate (checked against `--max-memory` before anything is built) bounds
 //! what building and solving really allocate: a counting allocator measures the peak heap
-//! growth of `solve_exact_with_options`, the LP build included, on several games.
+//! growth of `solve_exact_with`, the LP build included, on several games.
 
+use bluff::solve::exact::{solve_exact_with, ExactOptions};
 use bluff::solve::lp::{Method, SolveOptions};
-use bluff::solve::sequence_form::{memory_estimate, solve_exact_with_options};
+use bluff::solve::sequence_form::memory_estimate;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -45,11 +46,15 @@ static GLOBAL: Counting = Counting;
 
 /// Peak heap growth of solving `spec` exactly (the game already built), and the estimate.
 fn measured_and_estimated(spec: &str, method: Method) -> (usize, u128) {
-    let game = bluff::games::load(spec).unwrap();
+    let game = bluff::games::load(spec).unwrap().game;
     let (_, _, estimate) = memory_estimate(&game, method);
     let start = LIVE.load(Ordering::Relaxed);
     PEAK.store(start, Ordering::Relaxed);
-    let solution = solve_exact_with_options(&game, &SolveOptions::new(method)).unwrap();
+    let options = ExactOptions {
+        lp: SolveOptions::new(method),
+        ..Default::default()
+    };
+    let solution = solve_exact_with(&game, &options).unwrap();
     let peak = PEAK.load(Ordering::Relaxed) - start;
     drop(solution);
     (peak, estimate)

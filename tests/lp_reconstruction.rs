@@ -4,17 +4,20 @@
 
 use bluff::eval::exploitability;
 use bluff::scalar::rat;
+use bluff::solve::exact::{solve_exact_with, ExactOptions, ExactSolution};
 use bluff::solve::lp::{ExactRoute, Method, SolveOptions};
-use bluff::solve::sequence_form::{solve_exact_with_options, ExactSolution};
 use num_traits::Zero;
 
 fn solve(spec: &str, reconstruct: bool) -> ExactSolution {
-    let game = bluff::games::load(spec).unwrap();
-    let options = SolveOptions {
-        reconstruct,
-        ..SolveOptions::new(Method::FloatThenExact)
+    let game = bluff::games::load(spec).unwrap().game;
+    let options = ExactOptions {
+        lp: SolveOptions {
+            reconstruct,
+            ..SolveOptions::new(Method::FloatThenExact)
+        },
+        ..Default::default()
     };
-    solve_exact_with_options(&game, &options).unwrap()
+    solve_exact_with(&game, &options).unwrap()
 }
 
 /// Both routes give the same exact value and the same strategies (the same basis has one
@@ -26,7 +29,7 @@ fn both_routes_agree(spec: &str) -> ExactSolution {
     assert_eq!(old.stats.lp.route, ExactRoute::ExactLu, "{spec}");
     assert_eq!(fast.value, old.value, "{spec}");
     assert_eq!(fast.profile.probs, old.profile.probs, "{spec}");
-    let game = bluff::games::load(spec).unwrap();
+    let game = bluff::games::load(spec).unwrap().game;
     let e = exploitability(&game, &fast.profile);
     assert!(e.nash_conv.is_zero(), "{spec}");
     assert_eq!(e.value[0], fast.value, "{spec}");

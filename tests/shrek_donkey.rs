@@ -6,7 +6,7 @@ use bluff::eval::{expected_value, exploitability};
 use bluff::games::shrek_donkey::{build_explicit, dp_profile};
 use bluff::scalar::{rat, Rational};
 use bluff::solve::card_guessing::CardGuessing;
-use bluff::solve::sequence_form::solve_exact;
+use bluff::solve::exact::solve_exact;
 use num_traits::{Signed, Zero};
 
 fn sizes(max_total: usize) -> impl Iterator<Item = (usize, usize)> {

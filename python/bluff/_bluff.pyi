@@ -120,14 +120,19 @@ def from_openspiel(
 ) -> Game: ...
 def solve(
     game: Game,
-    algo: Algo = "dcfr",
+    algo: Algo | None = None,
     iterations: int | None = None,
     target: float | None = None,
     time: float | None = None,
     threads: int | None = None,
     check_every: int = 1000,
     always_threads: bool = False,
+    alpha: float | None = None,
+    beta: float | None = None,
+    gamma: float | None = None,
+    updates: Literal["simultaneous", "alternating"] | None = None,
 ) -> SolveResult: ...
+def algorithms() -> tuple[list[tuple[str, str]], str]: ...
 def evaluate(
     game: Game, policy: Policy | Sequence[PlayerDict] | Any, exact: bool = False
 ) -> Evaluation: ...

@@ -187,14 +187,13 @@ impl Game {
 /// `bluff games`).
 #[pyfunction]
 pub fn game(spec: &str) -> PyResult<Game> {
-    let lower = spec.trim_end().to_ascii_lowercase();
-    if lower.ends_with(".efg") || lower.ends_with(".nfg") {
+    if bluff::games::is_file_spec(spec) {
         return Err(PyValueError::new_err(format!(
             "{} is a file name: use bluff.read_efg or bluff.read_nfg",
             quoted(spec)
         )));
     }
-    bluff::games::load(spec)
+    bluff::games::builtin(spec)
         .map(Game::new)
         .map_err(|e| to_py_err(e, false))
 }

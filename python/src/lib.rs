@@ -29,6 +29,7 @@ fn _bluff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::read_efg, m)?)?;
     m.add_function(wrap_pyfunction!(game::read_nfg, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solve::algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(policy::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(openspiel::from_openspiel, m)?)?;
     m.add("GameError", py.get_type::<errors::GameError>())?;

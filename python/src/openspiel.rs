@@ -13,7 +13,6 @@ use crate::game::Game;
 use bluff::game::{self as model, GameBuilder, NodeRef};
 use bluff::games::openspiel::{NativeGame, ParamValue};
 use bluff::scalar::Rational;
-use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use num_traits::{One, Signed, Zero};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
@@ -62,10 +61,12 @@ fn checked_game<'py>(game: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, D
     let declared = match enum_name(&gt, "utility")?.as_str() {
         "ZERO_SUM" | "CONSTANT_SUM" => Declared::ConstantSum,
         "GENERAL_SUM" => Declared::GeneralSum,
-        utility => return Err(UnsupportedGameError::new_err(format!(
+        utility => {
+            return Err(UnsupportedGameError::new_err(format!(
             "OpenSpiel game {name} is {} ({utility}); bluff solves zero-sum and constant-sum games",
             utility.to_lowercase().replace('_', "-")
-        ))),
+        )))
+        }
     };
     let chance = enum_name(&gt, "chance_mode")?;
     if chance == "SAMPLED_STOCHASTIC" {
@@ -237,17 +238,7 @@ pub fn from_openspiel(
     }
     let (game, declared) = checked_game(game)?;
     let show = progress.unwrap_or_else(|| std::io::stderr().is_terminal());
-    let bar = if show {
-        ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
-            ProgressStyle::with_template(
-                "{spinner} importing {prefix}: {human_pos} nodes, {msg} ({elapsed})",
-            )
-            .expect("valid template"),
-        )
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_prefix(name.clone());
+    let mut bar = ProgressLine::new(show, &name);
 
     // The walk makes millions of short-lived lists and tuples (legal actions, chance
     // outcomes) but no reference cycles: Python's cyclic collector, which they would keep
@@ -271,7 +262,7 @@ pub fn from_openspiel(
             // Blocking here (without the GIL) while the builder is behind bounds the memory.
             py.allow_threads(|| sender.send(batch)).is_ok()
         };
-        let walked = walk(py, &game, &name, max_nodes, &bar, &mut send);
+        let walked = walk(py, &game, &name, max_nodes, &mut bar, &mut send);
         match (walked, worker) {
             (Ok(last), None) => {
                 let (sender, receiver) = mpsc::sync_channel(1);
@@ -298,7 +289,7 @@ pub fn from_openspiel(
             (Err(e), None) => (Err(e), Ok(Err(None))),
         }
     });
-    bar.finish_and_clear();
+    bar.finish();
     if collecting {
         gc.call_method0("enable")?;
     }
@@ -393,7 +384,7 @@ fn walk(
     game: &Bound<'_, PyAny>,
     name: &str,
     max_nodes: usize,
-    bar: &ProgressBar,
+    bar: &mut ProgressLine,
     send: &mut dyn FnMut(Vec<Record>) -> bool,
 ) -> PyResult<Vec<Record>> {
     let player_ids = py.import("pyspiel")?.getattr("PlayerId")?;
@@ -422,13 +413,7 @@ fn walk(
     while let Some(state) = stack.pop() {
         visited += 1;
         if visited.is_multiple_of(TICK) {
-            bar.set_position(visited as u64);
-            let rate = visited as f64 / bar.elapsed().as_secs_f64().max(1e-3);
-            bar.set_message(format!(
-                "{} information sets, {} nodes/s",
-                HumanCount(set_legal.len() as u64),
-                HumanCount(rate as u64)
-            ));
+            bar.show(visited, set_legal.len());
             py.check_signals()?;
         }
         // One call classifies the node: OpenSpiel's current player is TERMINAL (-4) at
@@ -506,8 +491,60 @@ fn walk(
             return Ok(Vec::new()); // the builder stopped on an error, which it reports
         }
     }
-    bar.set_position(visited as u64);
     Ok(batch)
+}
+
+/// The import's progress, one line on stderr redrawn in place (at most ten times a second):
+/// nodes, information sets, nodes per second and the time so far; cleared when done.
+struct ProgressLine {
+    name: Option<String>,
+    start: std::time::Instant,
+    last: std::time::Instant,
+    drawn: bool,
+}
+
+impl ProgressLine {
+    /// A line for `name`, drawn only when `show`.
+    fn new(show: bool, name: &str) -> Self {
+        let now = std::time::Instant::now();
+        ProgressLine {
+            name: show.then(|| name.to_string()),
+            start: now,
+            last: now,
+            drawn: false,
+        }
+    }
+
+    /// Redraws the line (if due).
+    fn show(&mut self, nodes: usize, sets: usize) {
+        use std::io::Write;
+        let Some(name) = &self.name else { return };
+        if self.drawn && self.last.elapsed() < std::time::Duration::from_millis(100) {
+            return;
+        }
+        self.last = std::time::Instant::now();
+        let seconds = self.start.elapsed().as_secs_f64();
+        let rate = nodes as f64 / seconds.max(1e-3);
+        let mut err = std::io::stderr().lock();
+        // `\r` and "erase to the end of the line": the terminal this is drawn on only.
+        let _ = write!(
+            err,
+            "\r\x1b[Kimporting {name}: {nodes} nodes, {sets} information sets, {rate:.0} nodes/s \
+             ({seconds:.0} s)"
+        );
+        let _ = err.flush();
+        self.drawn = true;
+    }
+
+    /// Clears the line.
+    fn finish(&mut self) {
+        use std::io::Write;
+        if self.drawn {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[K");
+            let _ = err.flush();
+        }
+    }
 }
 
 /// Why the builder side refused a game.

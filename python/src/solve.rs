@@ -3,13 +3,13 @@
 use crate::convert::{to_fraction, to_py_err};
 use crate::game::Game;
 use crate::policy::{Policy, Probs};
-use bluff::solve::cfr::{CfrSolver, Pacing, RegretParams, StopRule, Target};
-use bluff::solve::lp::Method;
-use bluff::solve::sequence_form::solve_exact_with;
+use bluff::solve::exact::{solve_exact_with, ExactOptions};
+use bluff::solve::registry::{self, CfrOptions, Family, Updates};
+use bluff::solve::run::{CfrRequest, CfrRun, Hooks, StopRule, Target};
+use bluff::solve::{Threads, ThreadsError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// How often a running solve takes the GIL back to look for Ctrl-C.
@@ -61,47 +61,6 @@ impl SolveResult {
     }
 }
 
-fn regret_params(algo: &str, iterations: Option<u64>) -> PyResult<RegretParams> {
-    // The hyperparameter schedules plan their exponents over the run's length, as on the CLI.
-    let horizon = || {
-        iterations.ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "algo {algo:?} schedules its exponents over the run's length: give iterations=N"
-            ))
-        })
-    };
-    Ok(match algo {
-        "cfr" => RegretParams::vanilla(),
-        "cfr+" => RegretParams::cfr_plus(),
-        "lcfr" => RegretParams::linear(),
-        "dcfr" => RegretParams::discounted_default(),
-        "pcfr+" => RegretParams::predictive_plus(),
-        "dcfr+" => RegretParams::dcfr_plus(),
-        "pdcfr+" => RegretParams::pdcfr_plus(),
-        "hs-dcfr" => RegretParams::hs_dcfr(30.0, horizon()?),
-        "hs-pcfr+" => RegretParams::hs_pcfr_plus(30.0, horizon()?),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "algo {}: expected \"dcfr\", \"cfr\", \"cfr+\", \"lcfr\", \"pcfr+\", \"dcfr+\", \"pdcfr+\", \"hs-dcfr\", \"hs-pcfr+\" or \"lp\"",
-                bluff::format::text::quoted(other)
-            )))
-        }
-    })
-}
-
-fn thread_count(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        Some(0) => Err(PyValueError::new_err("threads=0: expected at least 1")),
-        Some(t) if bluff::solve::too_many_threads(t) => Err(PyValueError::new_err(format!(
-            "threads={t}: at most {} (4 per available core, between 4 and 256); results do \
-             not depend on the thread count",
-            bluff::solve::max_threads()
-        ))),
-        Some(t) => Ok(t),
-        None => Ok(bluff::solve::available_cores()),
-    }
-}
-
 fn non_negative(name: &str, v: Option<f64>) -> PyResult<()> {
     match v {
         Some(x) if !(x.is_finite() && x >= 0.0) => Err(PyValueError::new_err(format!(
@@ -111,97 +70,143 @@ fn non_negative(name: &str, v: Option<f64>) -> PyResult<()> {
     }
 }
 
-/// Solves `game`. CFR family (`"dcfr"`, `"cfr"`, `"cfr+"`, `"lcfr"`, `"pcfr+"`, `"dcfr+"`,
-/// `"pdcfr+"`, `"hs-dcfr"`, `"hs-pcfr+"`, the last two needing `iterations`): stops at
-/// `iterations`, at exploitability `target` (payoff units) or after `time` seconds, whichever
-/// comes first, measuring exploitability at most `check_every` iterations apart. `"lp"`: the
-/// exact sequence-form LP, certified by exact best responses. `threads` defaults to all cores;
-/// results do not depend on it, and the CFR family runs an iteration on one thread where that
-/// was timed faster, unless `always_threads`. Ctrl-C raises `KeyboardInterrupt`.
+/// A count given from Python: `None`, or at least 1 (a clear `ValueError` for 0 and negative
+/// numbers, where an unsigned argument would raise `OverflowError`).
+fn count(name: &str, v: Option<i64>) -> PyResult<Option<u64>> {
+    match v {
+        Some(x) if x < 1 => Err(PyValueError::new_err(format!(
+            "{name}={x}: expected at least 1"
+        ))),
+        Some(x) => Ok(Some(x as u64)),
+        None => Ok(None),
+    }
+}
+
+/// Maps a solve-layer error to `ValueError` (the caller's request) with its message.
+fn request_err(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Solves `game` with `algo`, by name (`bluff.algorithms()` lists them; `None`: the default of
+/// every front end, the algorithm with the lowest exploitability after 1000 iterations on most
+/// games of bluff's convergence leaderboard). The CFR family stops at `iterations`, at
+/// exploitability `target` (payoff units) or after `time` seconds, whichever comes first,
+/// measuring exploitability at roughly geometrically spaced iterations at most `check_every`
+/// apart; `alpha`, `beta`, `gamma` and `updates` (`"simultaneous"` or `"alternating"`) override
+/// the algorithm's own where it takes them (as the CLI's options). `"lp"`: the exact
+/// sequence-form LP, certified by exact best responses. `threads` defaults to all cores; results
+/// do not depend on it, and the CFR family runs an iteration on one thread where that was timed
+/// faster, unless `always_threads`. Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = "dcfr", iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false))]
+#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false, alpha = None, beta = None, gamma = None, updates = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
     game: Py<Game>,
-    algo: &str,
-    iterations: Option<u64>,
+    algo: Option<&str>,
+    iterations: Option<i64>,
     target: Option<f64>,
     time: Option<f64>,
-    threads: Option<usize>,
-    check_every: u64,
+    threads: Option<i64>,
+    check_every: i64,
     always_threads: bool,
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    gamma: Option<f64>,
+    updates: Option<&str>,
 ) -> PyResult<SolveResult> {
-    let threads = thread_count(threads)?;
-    if algo == "lp" {
-        if iterations.is_some() || target.is_some() || time.is_some() {
+    let threads = match count("threads", threads)? {
+        None => Threads::Available,
+        Some(n) => Threads::Exactly(usize::try_from(n).unwrap_or(usize::MAX)),
+    };
+    let thread_count = threads.count().map_err(|e| match e {
+        ThreadsError::TooMany { asked, max } => PyValueError::new_err(format!(
+            "threads={asked}: at most {max} (4 per available core, between 4 and 256); results \
+             do not depend on the thread count"
+        )),
+        e => PyValueError::new_err(e.to_string()),
+    })?;
+    let algorithm = match algo {
+        Some(name) => registry::algorithm(name).map_err(request_err)?,
+        None => registry::default_algorithm(),
+    };
+    let iterations = count("iterations", iterations)?;
+    if algorithm.family == Family::ExactLp {
+        let cfr_only = iterations.is_some()
+            || target.is_some()
+            || time.is_some()
+            || alpha.is_some()
+            || beta.is_some()
+            || gamma.is_some()
+            || updates.is_some();
+        if cfr_only {
             return Err(PyValueError::new_err(
-                "iterations=, target= and time= apply to the CFR family; algo=\"lp\" solves exactly in one run",
+                "iterations=, target=, time=, alpha=, beta=, gamma= and updates= apply to the CFR family; algo=\"lp\" solves exactly in one run",
             ));
         }
-        return solve_lp(py, game, threads);
+        return solve_lp(py, game, thread_count);
     }
-    let params = regret_params(algo, iterations)?;
     non_negative("target", target)?;
     non_negative("time", time)?;
-    if iterations.is_none() && target.is_none() && time.is_none() {
-        return Err(PyValueError::new_err(
-            "give a stop rule: iterations=N, target=E or time=S",
-        ));
-    }
-    if iterations == Some(0) {
-        return Err(PyValueError::new_err("iterations=0: expected at least 1"));
-    }
-    if check_every == 0 {
-        return Err(PyValueError::new_err("check_every=0: expected at least 1"));
-    }
-    let g = game.get().inner.clone();
+    let check_every = count("check_every", Some(check_every))?.expect("given");
+    let options = CfrOptions {
+        updates: match updates {
+            None => None,
+            Some("simultaneous") => Some(Updates::Simultaneous),
+            Some("alternating") => Some(Updates::Alternating),
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "updates={}: expected \"simultaneous\" or \"alternating\"",
+                    bluff::format::text::quoted(other)
+                )))
+            }
+        },
+        alpha,
+        beta,
+        gamma,
+    };
     let stop = StopRule {
         max_iterations: iterations,
         target: target.map(Target::Absolute),
         time: time.map(Duration::from_secs_f64),
     };
+    if !stop.is_set() {
+        return Err(PyValueError::new_err(
+            "give a stop rule: iterations=N, target=E or time=S",
+        ));
+    }
+    let request = CfrRequest {
+        algorithm: Some(algorithm),
+        options,
+        horizon: iterations,
+        threads,
+        always_threads,
+        check_every,
+    };
+    let g = game.get().inner.clone();
     let wall = Instant::now();
-    let (points, avg, current, (iters, team_iters), interrupted, setup) =
+    let (outcome, avg, current, (iters, team_iters), setup) =
         py.allow_threads(|| -> PyResult<_> {
             let setup = Instant::now();
-            let pacing = if always_threads {
-                Pacing::Team
-            } else {
-                Pacing::Measured
-            };
-            let mut solver = CfrSolver::new(&g, params)
-                .with_pacing(pacing)
-                .with_threads(threads)
-                .map_err(|e| to_py_err(e, false))?;
+            let mut run = CfrRun::start(&g, &g.name, &request).map_err(request_err)?;
             let setup = setup.elapsed().as_secs_f64();
-            let mut last_check = Instant::now();
-            let mut interrupted: Option<PyErr> = None;
-            let points = solver.run_interruptible(&g, &stop, check_every, |_| {
-                if last_check.elapsed() < SIGNAL_CHECK {
-                    return ControlFlow::Continue(());
-                }
-                last_check = Instant::now();
-                match Python::with_gil(|py| py.check_signals()) {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(e) => {
-                        interrupted = Some(e);
-                        ControlFlow::Break(())
-                    }
-                }
-            });
+            let mut hooks = PythonHooks {
+                last_check: Instant::now(),
+                interrupted: None,
+            };
+            let outcome = run.run(&g, &stop, &mut hooks).map_err(request_err)?;
+            if let Some(e) = hooks.interrupted {
+                return Err(e);
+            }
             Ok((
-                points,
-                solver.average_profile(),
-                solver.current_profile(),
-                (solver.iterations(), solver.team_iterations()),
-                interrupted,
+                outcome,
+                run.average_profile(),
+                run.current_profile(),
+                (run.iterations(), run.team_iterations()),
                 setup,
             ))
         })?;
-    if let Some(e) = interrupted {
-        return Err(e);
-    }
+    let points = outcome.points;
     let last = points
         .last()
         .copied()
@@ -223,7 +228,7 @@ pub fn solve(
     )?;
     let f = |x: f64| -> PyResult<PyObject> { Ok(x.into_pyobject(py)?.into_any().unbind()) };
     Ok(SolveResult {
-        algo: algo.to_string(),
+        algo: algorithm.name.to_string(),
         policy,
         current_policy: Some(current_policy),
         exploitability: f(last.exploitability)?,
@@ -242,18 +247,46 @@ pub fn solve(
     })
 }
 
+/// A running solve's hooks: every 50 ms it takes the GIL back to look for Ctrl-C.
+struct PythonHooks {
+    last_check: Instant,
+    interrupted: Option<PyErr>,
+}
+
+impl Hooks for PythonHooks {
+    fn interrupted(&mut self) -> bool {
+        if self.interrupted.is_none() && self.last_check.elapsed() >= SIGNAL_CHECK {
+            self.last_check = Instant::now();
+            self.interrupted = Python::with_gil(|py| py.check_signals()).err();
+        }
+        self.interrupted.is_some()
+    }
+}
+
+/// The registered algorithms as `(name, summary)` pairs, and which one `bluff.solve` runs by
+/// default: `(algorithms, default)`.
+#[pyfunction]
+pub fn algorithms() -> (Vec<(String, String)>, String) {
+    (
+        registry::ALGORITHMS
+            .iter()
+            .map(|a| (a.name.to_string(), a.summary.to_string()))
+            .collect(),
+        registry::default_algorithm().name.to_string(),
+    )
+}
+
 fn solve_lp(py: Python<'_>, game: Py<Game>, threads: usize) -> PyResult<SolveResult> {
     let g = game.get().inner.clone();
     let wall = Instant::now();
     // The float simplex splits large pivots over rayon's threads (bit-identical results).
+    let options = ExactOptions {
+        threads: Some(threads),
+        ..Default::default()
+    };
     let solution = py
-        .allow_threads(|| -> anyhow::Result<_> {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()?
-                .install(|| solve_exact_with(&g, Method::FloatThenExact, false))
-        })
-        .map_err(|e| to_py_err(e, false))?;
+        .allow_threads(|| solve_exact_with(&g, &options))
+        .map_err(|e| to_py_err(e.into(), false))?;
     let st = &solution.stats;
     let stats = PyDict::new(py);
     stats.set_item("sequences", (st.sequences[0], st.sequences[1]))?;

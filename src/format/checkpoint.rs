@@ -19,7 +19,8 @@
 //! before anything is allocated, so a truncated or corrupted file is an error, never a run.
 
 use crate::game::{Game, NodeKind};
-use crate::solve::cfr::{CurvePoint, RegretParams, SolverState};
+use crate::solve::cfr::{RegretParams, SolverState};
+use crate::solve::run::CurvePoint;
 use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"BLUFFCKP";

@@ -15,11 +15,11 @@
 use crate::eval::best_response;
 use crate::game::{Game, GameBuilder, GameError};
 use crate::scalar::{int, Rational};
-use crate::solve::lp::{LinearProgram, Method, Relation};
+use crate::solve::exact::solve_exact;
+use crate::solve::lp::{LinearProgram, Method, Relation, SolveOptions};
 use crate::solve::matrix::{MatrixGame, MatrixSolution, OptimalSet, PureAnalysis};
 use crate::solve::normal_form::{reduced_normal_form, NormalForm};
 use crate::solve::polytope::{unit, Description, Polytope};
-use crate::solve::sequence_form::solve_exact;
 use crate::strategy::ExactProfile;
 use anyhow::{anyhow, bail, Result};
 use num_traits::{One, Zero};
@@ -199,7 +199,7 @@ pub fn behavioural_lp(sides: usize, raise: i64) -> Result<BehaviouralSolution> {
         }
     }
     let a = lp
-        .solve_with(Method::FloatThenExact)
+        .solve_with(&SolveOptions::new(Method::FloatThenExact))
         .map(|s| s.0)
         .map_err(|e| anyhow!("A's behavioural LP failed: {e:?}"))?;
     // B's LP: variables q_0..q_{S-1} (>= 0), t_0..t_{S-1} (free); maximise -sum t / S^2.
@@ -227,7 +227,7 @@ pub fn behavioural_lp(sides: usize, raise: i64) -> Result<BehaviouralSolution> {
         lp.add_constraint(coeffs, Relation::Ge, constant);
     }
     let b = lp
-        .solve_with(Method::FloatThenExact)
+        .solve_with(&SolveOptions::new(Method::FloatThenExact))
         .map(|s| s.0)
         .map_err(|e| anyhow!("B's behavioural LP failed: {e:?}"))?;
     Ok(BehaviouralSolution {

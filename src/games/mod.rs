@@ -272,22 +272,56 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
     Ok((info, params))
 }
 
-/// Builds the game a spec names: a built-in game, or a path ending in `.efg` (Gambit extensive
-/// form; its warnings are printed to stderr) or `.nfg` (Gambit strategic form, played as
-/// player 1 choosing a row and player 2 a column without seeing it).
-pub fn load(spec: &str) -> Result<Game> {
-    if spec.trim_end().to_ascii_lowercase().ends_with(".nfg") {
-        return crate::format::nfg::load_nfg_file(std::path::Path::new(spec.trim_end()));
-    }
-    if spec.trim_end().to_ascii_lowercase().ends_with(".efg") {
-        let path = std::path::Path::new(spec.trim_end());
-        let (game, warnings) = crate::format::efg::load_efg_file(path)?;
-        for w in warnings {
-            eprintln!("warning: {}: {w}", path.display());
-        }
-        return Ok(game);
-    }
+/// A game loaded from a spec, with what the reader had to say about it.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The game.
+    pub game: Game,
+    /// Warnings about the file (probabilities renormalised, labels Gambit 16 would refuse,
+    /// text after the last node), each with its position; empty for built-in games.
+    pub warnings: Vec<String>,
+}
+
+/// `true` when a spec names a game file (`.efg` or `.nfg`, any case) rather than a built-in
+/// game: the one rule every front end uses.
+pub fn is_file_spec(spec: &str) -> bool {
+    let lower = spec.trim_end().to_ascii_lowercase();
+    lower.ends_with(".efg") || lower.ends_with(".nfg")
+}
+
+/// Builds the built-in game a spec names (`kuhn`, `liars-dice(sides=4)`).
+pub fn builtin(spec: &str) -> Result<Game> {
     let (info, params) = parse_spec(spec)?;
     (info.build)(&params)
         .with_context(|| format!("building game {}", crate::format::text::quoted(spec)))
+}
+
+/// Loads the game a spec names: a built-in game, or a path ending in `.efg` (Gambit extensive
+/// form) or `.nfg` (Gambit strategic form, played as player 1 choosing a row and player 2 a
+/// column without seeing it). `progress(bytes read, file size)` is called as a `.efg` file
+/// streams in.
+pub fn load_with_progress(spec: &str, progress: &mut dyn FnMut(u64, u64)) -> Result<Loaded> {
+    let path = std::path::Path::new(spec.trim_end());
+    if !is_file_spec(spec) {
+        return Ok(Loaded {
+            game: builtin(spec)?,
+            warnings: Vec::new(),
+        });
+    }
+    if spec.trim_end().to_ascii_lowercase().ends_with(".nfg") {
+        return Ok(Loaded {
+            game: crate::format::nfg::load_nfg_file(path)?,
+            warnings: Vec::new(),
+        });
+    }
+    let (game, warnings) = crate::format::efg::load_efg_file_with_progress(path, progress)?;
+    Ok(Loaded {
+        game,
+        warnings: warnings.iter().map(|w| w.to_string()).collect(),
+    })
+}
+
+/// [`load_with_progress`] without progress.
+pub fn load(spec: &str) -> Result<Loaded> {
+    load_with_progress(spec, &mut |_, _| {})
 }

@@ -5,10 +5,11 @@
 //! [`Report::build`] computes everything (exactly where the strategy is exact and the game
 //! small, in `f64` otherwise); [`Report::to_html`] renders it with inline CSS, SVG and a little
 //! optional JavaScript (sorting and filtering; every table is rendered server-side);
-//! [`Report::write_pngs`] writes each picture as a PNG.
+//! [`Report::write_pngs`] writes each picture as a PNG (feature `png`).
 
 pub mod analysis;
 pub mod charts;
+#[cfg(feature = "png")]
 pub mod font;
 mod html;
 mod pictures;
@@ -16,19 +17,14 @@ pub mod scene;
 
 use crate::game::Game;
 use crate::scalar::{format_rational, Rational};
-use crate::solve::cfr::{CfrSolver, CurvePoint, RegretParams, StopRule, Target};
-use crate::solve::lp::Method;
-use crate::solve::sequence_form::solve_exact_with;
+use crate::solve::run::CurvePoint;
 use crate::strategy::{ExactProfile, Profile};
 use analysis::{analyse, Analysis};
 use anyhow::{bail, Context, Result};
 use scene::Scene;
+#[cfg(feature = "png")]
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
-/// Games with at most this many sequences (both players together) are solved by the exact LP
-/// when no strategy is given, and get their exact value from it otherwise (Leduc has 2186).
-pub const LP_MAX_SEQUENCES: usize = 2500;
 /// Strategy files are evaluated in rationals by default on games with at most this many nodes.
 pub const EXACT_MAX_NODES: usize = 60_000;
 /// A strategy file is evaluated exactly by default when every probability's denominator is
@@ -185,6 +181,7 @@ impl Report {
     }
 
     /// Writes every picture as `DIR/<id>.png` (twice the on-page size); returns the paths.
+    #[cfg(feature = "png")]
     pub fn write_pngs(&self, dir: &Path) -> Result<Vec<PathBuf>> {
         if !dir.is_dir() {
             bail!(
@@ -279,112 +276,6 @@ pub fn strategy_from_file(
         Strategy::Exact(profile),
         "Evaluated exactly: the file's probabilities are simple fractions.".into(),
     )
-}
-
-/// Whether the exact LP is used for this game (by its size in sequences).
-pub fn lp_fits(game: &Game) -> bool {
-    game.num_sequences(0) + game.num_sequences(1) <= LP_MAX_SEQUENCES
-}
-
-/// The exact value by the sequence-form LP, where it fits.
-pub fn exact_value(game: &Game, show_progress: bool) -> Result<Option<KnownValue>> {
-    if !lp_fits(game) {
-        return Ok(None);
-    }
-    let s = solve_exact_with(game, Method::FloatThenExact, show_progress)?;
-    Ok(Some(KnownValue {
-        value: s.value,
-        how: "exact sequence-form LP, certified by exact best responses".into(),
-    }))
-}
-
-/// How a game without a strategy file is solved for its report.
-#[derive(Clone, Copy, Debug)]
-pub struct SolvePlan {
-    /// DCFR stops at this exploitability as a fraction of the payoff range.
-    pub target_relative: f64,
-    /// ... or after this much time.
-    pub time_limit: Duration,
-}
-
-impl Default for SolvePlan {
-    fn default() -> Self {
-        SolvePlan {
-            target_relative: 1e-3,
-            time_limit: Duration::from_secs(300),
-        }
-    }
-}
-
-/// Solves a game for its report: the exact LP where it fits ([`lp_fits`]), else DCFR until
-/// the plan's target or time limit. Returns the report input (strategy, provenance, value,
-/// curve).
-pub fn solve_for_report(
-    game: &Game,
-    spec: &str,
-    plan: SolvePlan,
-    show_progress: bool,
-) -> Result<ReportInput> {
-    if lp_fits(game) {
-        let start = Instant::now();
-        let s = solve_exact_with(game, Method::FloatThenExact, show_progress)?;
-        let seconds = start.elapsed().as_secs_f64();
-        return Ok(ReportInput {
-            spec: spec.to_string(),
-            strategy: Strategy::Exact(s.profile),
-            provenance: format!(
-                "No strategy was given: solved exactly by the sequence-form LP ({} + {} \
-                 sequences, {seconds:.2} s), certified by exact best responses (NashConv = 0).",
-                s.stats.sequences[0], s.stats.sequences[1]
-            ),
-            known_value: Some(KnownValue {
-                value: s.value,
-                how: "exact sequence-form LP, certified by exact best responses".into(),
-            }),
-            curve: None,
-            curve_source: String::new(),
-            max_rows: DEFAULT_MAX_ROWS,
-        });
-    }
-    let threads = crate::solve::available_cores();
-    let mut solver =
-        CfrSolver::new(game, RegretParams::discounted_default()).with_threads(threads)?;
-    let stop = StopRule {
-        max_iterations: None,
-        target: Some(Target::FractionOfRange(plan.target_relative)),
-        time: Some(plan.time_limit),
-    };
-    let points = solver.run(game, &stop, 1000, |_| {});
-    let last = *points.last().context("the DCFR run did no iterations")?;
-    let (lo, hi) = game.payoff_range();
-    let reached = last.exploitability <= plan.target_relative * (hi - lo);
-    Ok(ReportInput {
-        spec: spec.to_string(),
-        strategy: Strategy::Float(solver.average_profile()),
-        provenance: format!(
-            "No strategy was given and the game is too large for the exact LP ({} + {} \
-             sequences > {LP_MAX_SEQUENCES}): solved by DCFR (alpha 1.5, beta 0, gamma 2) with \
-             target exploitability {:e} of the payoff range ({:e}) or {} s; {} after {} \
-             iterations in {:.1} s with exploitability {:.3e}.",
-            game.num_sequences(0),
-            game.num_sequences(1),
-            plan.target_relative,
-            plan.target_relative * (hi - lo),
-            plan.time_limit.as_secs(),
-            if reached {
-                "target reached"
-            } else {
-                "TIME LIMIT reached before the target"
-            },
-            last.iteration,
-            last.seconds,
-            last.exploitability
-        ),
-        known_value: None,
-        curve: Some(curve_pairs(&points)),
-        curve_source: "DCFR run made for this report".into(),
-        max_rows: DEFAULT_MAX_ROWS,
-    })
 }
 
 /// `(iteration, exploitability)` pairs of a CFR run.

@@ -1,6 +1,7 @@
 //! Pictures as lists of shapes, written either as inline SVG (for the HTML page) or as PNG
 //! (through plotters' bitmap backend, with text drawn by the built-in pixel font).
 
+#[cfg(feature = "png")]
 use anyhow::{anyhow, Result};
 use std::fmt::Write as _;
 
@@ -314,8 +315,9 @@ impl Scene {
         s
     }
 
-    /// The picture as PNG bytes at `scale` times its size (drawn in memory; written by the
+    /// The picture as PNG bytes at `scale` times its size (feature `png`) (drawn in memory; written by the
     /// caller through the one safe-write path, `format::output`).
+    #[cfg(feature = "png")]
     pub fn to_png(&self, scale: u32) -> Result<Vec<u8>> {
         use plotters::prelude::*;
         let (w, h) = (self.width * scale, self.height * scale);
@@ -454,6 +456,7 @@ impl Scene {
 }
 
 /// Draws text with the pixel font: each font pixel becomes a square of `dot` device pixels.
+#[cfg(feature = "png")]
 #[allow(clippy::too_many_arguments)]
 fn draw_text(
     backend: &mut plotters::prelude::BitMapBackend,
@@ -531,6 +534,7 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
     }
 
+    #[cfg(feature = "png")]
     #[test]
     fn png_has_the_scaled_size_and_ink_where_text_is() {
         let bytes = sample().to_png(2).unwrap();

@@ -15,14 +15,13 @@ mod pacer;
 mod team;
 mod tree;
 
-use crate::eval::exploitability;
 use crate::game::Game;
 use crate::strategy::Profile;
 use anyhow::{bail, Result};
 use pacer::Pacer;
 pub use pacer::Pacing;
-use std::ops::{ControlFlow, Range};
-use std::time::{Duration, Instant};
+use std::ops::Range;
+use std::time::Instant;
 use team::Team;
 use tree::{Factors, Pass, Sets, Tree};
 
@@ -258,46 +257,6 @@ impl RegretParams {
     }
 }
 
-/// When a run stops: whichever given limit is reached first.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct StopRule {
-    /// Stop after this many iterations.
-    pub max_iterations: Option<u64>,
-    /// Stop once the average strategy's exploitability is at most this.
-    pub target: Option<Target>,
-    /// Stop after this much wall time.
-    pub time: Option<Duration>,
-}
-
-/// A target exploitability.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Target {
-    /// In payoff units (chips), OpenSpiel's exploitability = NashConv / 2.
-    Absolute(f64),
-    /// As a fraction of the payoff range `max payoff0 - min payoff0` over terminals.
-    FractionOfRange(f64),
-}
-
-/// One measured point of a run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CurvePoint {
-    /// Iterations done.
-    pub iteration: u64,
-    /// Exploitability of the average strategy (f64 evaluation by `crate::eval`).
-    pub exploitability: f64,
-    /// Wall time since the run started, excluding exploitability evaluations.
-    pub seconds: f64,
-}
-
-/// What a run reports as it goes.
-#[derive(Clone, Copy, Debug)]
-pub struct Progress<'a> {
-    /// Iterations done.
-    pub iteration: u64,
-    /// The point measured at this iteration, if any.
-    pub point: Option<&'a CurvePoint>,
-}
-
 /// Everything a [`CfrSolver`] accumulates, for checkpoints: restoring it continues the run
 /// bit for bit. Arrays are named so a checkpoint can say what it holds; each is in the
 /// player's flat action order of the game.
@@ -449,23 +408,24 @@ impl CfrSolver {
     /// team; neither for a game too small to split). Results are identical for every thread
     /// count. The team runs an iteration only where it is faster than the calling thread
     /// alone, as timed while it runs (see [`CfrSolver::with_pacing`]).
-    pub fn with_threads(self, threads: usize) -> anyhow::Result<Self> {
+    pub fn with_threads(self, threads: usize) -> Result<Self, crate::solve::ThreadsError> {
         self.with_split(threads, tree::GROUPS)
     }
 
     /// [`CfrSolver::with_threads`], cutting the tree into about `groups` groups of subtrees
     /// (see `tree::split`); for checking that the split changes nothing.
     #[doc(hidden)]
-    pub fn with_split(mut self, threads: usize, groups: usize) -> anyhow::Result<Self> {
-        if crate::solve::too_many_threads(threads) {
-            bail!(
-                "{threads} threads: at most {} (4 per available core, between 4 and 256)",
-                crate::solve::max_threads()
-            );
-        }
+    pub fn with_split(
+        mut self,
+        threads: usize,
+        groups: usize,
+    ) -> Result<Self, crate::solve::ThreadsError> {
+        let threads = crate::solve::Threads::Exactly(threads).count()?;
         self.team = None;
         if threads > 1 && self.tree.prepare_split(&self.sets, groups) {
-            self.team = Some(Team::new(threads)?);
+            let team =
+                Team::new(threads).map_err(|e| crate::solve::ThreadsError::Spawn(e.to_string()))?;
+            self.team = Some(team);
         }
         Ok(self)
     }
@@ -695,89 +655,12 @@ impl CfrSolver {
         }
         Profile { probs }
     }
-
-    /// Runs until `stop` is met, measuring the average strategy's exploitability at roughly
-    /// geometrically spaced iterations (at most `max_check_gap` apart) and at the end.
-    /// `on_progress` is called after every iteration and with every measured point.
-    /// Returns all measured points.
-    pub fn run(
-        &mut self,
-        game: &Game,
-        stop: &StopRule,
-        max_check_gap: u64,
-        mut on_progress: impl FnMut(Progress),
-    ) -> Vec<CurvePoint> {
-        self.run_interruptible(game, stop, max_check_gap, |p| {
-            on_progress(p);
-            ControlFlow::Continue(())
-        })
-    }
-
-    /// [`CfrSolver::run`] whose callback can also stop the run early by returning
-    /// `ControlFlow::Break` (a Ctrl-C from a host language, say); the points measured so far
-    /// are returned, and the solver is left in a consistent state after a whole iteration.
-    pub fn run_interruptible(
-        &mut self,
-        game: &Game,
-        stop: &StopRule,
-        max_check_gap: u64,
-        mut on_progress: impl FnMut(Progress) -> ControlFlow<()>,
-    ) -> Vec<CurvePoint> {
-        let (lo, hi) = game.payoff_range();
-        let target = stop.target.map(|t| match t {
-            Target::Absolute(e) => e,
-            Target::FractionOfRange(f) => f * (hi - lo),
-        });
-        let start = Instant::now();
-        let mut eval_time = Duration::ZERO;
-        let mut points = Vec::new();
-        let mut next_check = self.iterations + 1;
-        loop {
-            let solve_time = start.elapsed() - eval_time;
-            let out_of_time = stop.time.is_some_and(|limit| solve_time >= limit);
-            let out_of_iterations = stop.max_iterations.is_some_and(|n| self.iterations >= n);
-            let finishing = out_of_time || out_of_iterations;
-            if (self.iterations >= next_check || finishing) && self.iterations > 0 {
-                let eval_start = Instant::now();
-                let e = exploitability(game, &self.average_profile()).exploitability;
-                eval_time += eval_start.elapsed();
-                let point = CurvePoint {
-                    iteration: self.iterations,
-                    exploitability: e,
-                    seconds: solve_time.as_secs_f64(),
-                };
-                let flow = on_progress(Progress {
-                    iteration: self.iterations,
-                    point: Some(&point),
-                });
-                points.push(point);
-                if flow.is_break() {
-                    return points;
-                }
-                let gap = (self.iterations / 10).clamp(1, max_check_gap.max(1));
-                next_check = self.iterations + gap;
-                if finishing || target.is_some_and(|t| e <= t) {
-                    return points;
-                }
-            } else if finishing {
-                return points;
-            }
-            self.iterate(1);
-            if on_progress(Progress {
-                iteration: self.iterations,
-                point: None,
-            })
-            .is_break()
-            {
-                return points;
-            }
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::exploitability;
     use crate::games::kuhn::kuhn_poker;
     use crate::scalar::rational_to_f64;
 
@@ -942,7 +825,7 @@ mod tests {
             "goofspiel(cards=5)",
             "leduc",
         ] {
-            let g = crate::games::load(spec).unwrap();
+            let g = crate::games::builtin(spec).unwrap();
             let s = CfrSolver::new(&g, RegretParams::vanilla())
                 .with_threads(2)
                 .unwrap();
@@ -987,29 +870,5 @@ mod tests {
         let float = exploitability(&g, &avg).exploitability;
         let exact = exploitability(&g, &avg.to_exact(&g)).exploitability;
         assert!((rational_to_f64(&exact) - float).abs() < 1e-12);
-    }
-
-    #[test]
-    fn stop_rule_stops_at_target_and_iteration_cap() {
-        let g = kuhn_poker().unwrap();
-        let mut s = CfrSolver::new(&g, RegretParams::cfr_plus());
-        let stop = StopRule {
-            target: Some(Target::Absolute(1e-2)),
-            ..StopRule::default()
-        };
-        let points = s.run(&g, &stop, 100, |_| {});
-        let last = points.last().unwrap();
-        assert!(last.exploitability <= 1e-2);
-        assert!(points[..points.len() - 1]
-            .iter()
-            .all(|p| p.exploitability > 1e-2));
-        let mut s = CfrSolver::new(&g, RegretParams::vanilla());
-        let stop = StopRule {
-            max_iterations: Some(37),
-            ..StopRule::default()
-        };
-        let points = s.run(&g, &stop, 100, |_| {});
-        assert_eq!(s.iterations(), 37);
-        assert_eq!(points.last().unwrap().iteration, 37);
     }
 }

@@ -3,7 +3,7 @@
 //! exact polytope (vertices, facets, affine hull).
 
 use crate::scalar::Rational;
-use crate::solve::lp::{LinearProgram, LpError, Method, Relation};
+use crate::solve::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
 use crate::solve::polytope::{unit, Description, Polytope};
 use anyhow::{bail, Context, Result};
 use num_traits::{One, Signed, Zero};
@@ -217,7 +217,7 @@ impl MatrixGame {
             Rational::one(),
         );
         let row = lp
-            .solve_with(Method::FloatThenExact)
+            .solve_with(&SolveOptions::new(Method::FloatThenExact))
             .map(|s| s.0)
             .map_err(lp_failure)
             .context("row player's LP")?;
@@ -239,7 +239,7 @@ impl MatrixGame {
             Rational::one(),
         );
         let col = lp
-            .solve_with(Method::FloatThenExact)
+            .solve_with(&SolveOptions::new(Method::FloatThenExact))
             .map(|s| s.0)
             .map_err(lp_failure)
             .context("column player's LP")?;

@@ -1,14 +1,19 @@
-//! Equilibrium solvers: the CFR family, exact linear programming, matrix games.
+//! Equilibrium solvers: the CFR family, exact linear programming, matrix games; and the one
+//! solve layer every front end calls: the algorithm [`registry`], the thread policy
+//! ([`Threads`]), the CFR family's run loop ([`run`]) and the exact LP's door ([`exact`]).
 
+pub mod best_effort;
 pub mod card_guessing;
 pub mod cfr;
+pub mod exact;
 pub mod lp;
 pub mod matrix;
 pub mod normal_form;
 pub mod one_card;
 pub mod plan_certificate;
 pub mod polytope;
-pub mod resumable;
+pub mod registry;
+pub mod run;
 pub mod sequence_form;
 pub(crate) mod terminal_weights;
 
@@ -33,4 +38,57 @@ pub fn max_threads() -> usize {
 /// accepted without asking the system for its cores, which reads cgroup files.
 pub fn too_many_threads(threads: usize) -> bool {
     threads > MIN_MAX_THREADS && threads > max_threads()
+}
+
+/// How many worker threads a solver runs: the thread policy of every front end. Results never
+/// depend on the count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Threads {
+    /// All available cores (the default).
+    #[default]
+    Available,
+    /// This many (checked: at least 1, at most [`max_threads`]).
+    Exactly(usize),
+}
+
+impl Threads {
+    /// `Some(n)` is exactly `n`, `None` all available cores.
+    pub fn from_option(threads: Option<usize>) -> Self {
+        threads.map_or(Threads::Available, Threads::Exactly)
+    }
+
+    /// The checked count.
+    pub fn count(self) -> Result<usize, ThreadsError> {
+        match self {
+            Threads::Available => Ok(available_cores()),
+            Threads::Exactly(0) => Err(ThreadsError::Zero),
+            Threads::Exactly(n) if too_many_threads(n) => Err(ThreadsError::TooMany {
+                asked: n,
+                max: max_threads(),
+            }),
+            Threads::Exactly(n) => Ok(n),
+        }
+    }
+}
+
+/// A thread count a solver does not take, or threads that could not be started.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ThreadsError {
+    /// No thread at all.
+    #[error("0 threads: expected at least 1")]
+    Zero,
+    /// More than [`max_threads`].
+    #[error(
+        "{asked} threads: at most {max} (4 per available core, between 4 and 256); results do \
+         not depend on the thread count"
+    )]
+    TooMany {
+        /// The count asked for.
+        asked: usize,
+        /// The most allowed here.
+        max: usize,
+    },
+    /// The system refused to start a thread.
+    #[error("starting the worker threads: {0}")]
+    Spawn(String),
 }

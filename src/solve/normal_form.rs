@@ -337,14 +337,14 @@ mod tests {
     #[test]
     fn counts_match_enumeration_and_huge_limits_are_checked_first() {
         for spec in ["kuhn", "baby-poker(sides=4)", "one-card-poker(n=3,a=2,b=1)"] {
-            let g = crate::games::load(spec).unwrap();
+            let g = crate::games::builtin(spec).unwrap();
             for p in 0..2 {
                 let listed = reduced_strategies(&g, p, 1 << 20).unwrap().len();
                 assert_eq!(count_reduced_strategies(&g, p), listed as f64, "{spec} {p}");
             }
         }
         // Leduc: refused at once, with the count, whatever the limit.
-        let leduc = crate::games::load("leduc").unwrap();
+        let leduc = crate::games::builtin("leduc").unwrap();
         let err = reduced_normal_form(&leduc, usize::MAX)
             .unwrap_err()
             .to_string();

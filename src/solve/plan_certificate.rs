@@ -254,7 +254,7 @@ mod tests {
     /// non-equilibrium profile: the values and both best responses agree exactly.
     #[test]
     fn agrees_with_rational_exploitability_off_equilibrium() {
-        let game = crate::games::load("kuhn").unwrap();
+        let game = crate::games::builtin("kuhn").unwrap();
         let mut profile = Profile::<Rational>::uniform(&game);
         for (k, p) in profile.probs[0].iter_mut().enumerate() {
             // Skewed but valid: action 0 with 1/3 or 2/3 alternately.
@@ -291,7 +291,7 @@ mod tests {
     /// where the small one fits.
     #[test]
     fn big_plans_fall_back_to_big_integers() {
-        let game = crate::games::load("kuhn").unwrap();
+        let game = crate::games::builtin("kuhn").unwrap();
         let big = BigInt::from(7u8).pow(120u32);
         let mut profile = Profile::<Rational>::uniform(&game);
         for pair in profile.probs[0].chunks_mut(2) {
@@ -325,7 +325,7 @@ mod tests {
     /// A profile that does not play the plans it comes with is refused, not evaluated.
     #[test]
     fn a_profile_that_does_not_play_its_plan_is_refused() {
-        let game = crate::games::load("kuhn").unwrap();
+        let game = crate::games::builtin("kuhn").unwrap();
         let profile = Profile::<Rational>::uniform(&game);
         let mut plan0 = realization_plan(&game, 0, &profile.probs[0]);
         let plan1 = realization_plan(&game, 1, &profile.probs[1]);

@@ -11,7 +11,7 @@
 //! Everything is exact; no tolerance appears anywhere.
 
 use crate::scalar::Rational;
-use crate::solve::lp::{LinearProgram, LpError, Method, Relation};
+use crate::solve::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
 use anyhow::{bail, Result};
 use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeSet, HashMap};
@@ -154,12 +154,17 @@ impl Polytope {
                 lp.add_constraint(sparse(c), Relation::Le, c.rhs.clone());
             }
         }
-        Ok(match lp.solve_with(Method::FloatThenExact).map(|s| s.0) {
-            Ok(sol) => Optimum::Finite(sol.objective, sol.values),
-            Err(LpError::Unbounded) => Optimum::Unbounded,
-            Err(LpError::Infeasible) => Optimum::Infeasible,
-            Err(e) => bail!("exact LP failed: {e}"),
-        })
+        Ok(
+            match lp
+                .solve_with(&SolveOptions::new(Method::FloatThenExact))
+                .map(|s| s.0)
+            {
+                Ok(sol) => Optimum::Finite(sol.objective, sol.values),
+                Err(LpError::Unbounded) => Optimum::Unbounded,
+                Err(LpError::Infeasible) => Optimum::Infeasible,
+                Err(e) => bail!("exact LP failed: {e}"),
+            },
+        )
     }
 
     /// `(min, max)` of `objective . x` over the polytope, by two exact LPs.

@@ -18,48 +18,10 @@ use crate::game::Game;
 use crate::scalar::Rational;
 use crate::solve::cfr::{CfrSolver, RegretParams};
 use crate::solve::lp::memory::{self, LpSize};
-use crate::solve::lp::{
-    BasisEntry, LinearProgram, LpError, LpStats, Method, Relation, SolveOptions,
-};
-use crate::solve::plan_certificate;
+use crate::solve::lp::{BasisEntry, LinearProgram, LpError, Method, Relation, SolveOptions};
 use crate::solve::terminal_weights::TerminalWeights;
-use crate::strategy::{normalize_exact, ExactProfile, Profile};
-use anyhow::{bail, Context, Result};
+use crate::strategy::normalize_exact;
 use num_traits::{One, Signed, Zero};
-use std::time::{Duration, Instant};
-
-/// An exact equilibrium with its certificate.
-#[derive(Clone, Debug)]
-pub struct ExactSolution {
-    /// The game value for player 0 (player 1 gets `constant_sum - value`).
-    pub value: Rational,
-    /// Equilibrium behavioural strategies of both players (uniform at sets the player's own
-    /// earlier choices never reach).
-    pub profile: ExactProfile,
-    /// Sizes, pivots and timings.
-    pub stats: SequenceFormStats,
-}
-
-/// Counts and timings of a sequence-form solve.
-#[derive(Clone, Debug, Default)]
-pub struct SequenceFormStats {
-    /// Sequences per player (empty sequence included).
-    pub sequences: [usize; 2],
-    /// LP variables.
-    pub lp_vars: usize,
-    /// LP constraint rows.
-    pub lp_rows: usize,
-    /// Non-zero entries of the payoff matrix `A`.
-    pub payoff_nonzeros: usize,
-    /// Simplex counts.
-    pub lp: LpStats,
-    /// Time to build the LP.
-    pub build_time: Duration,
-    /// Time to solve it exactly.
-    pub solve_time: Duration,
-    /// Time of the exact best-response certificate.
-    pub certify_time: Duration,
-}
 
 /// The sequence-form LP of a game, with the layout needed to read it back.
 #[derive(Clone, Debug)]
@@ -185,7 +147,7 @@ pub fn build_lp_as(game: &Game, form: LpForm) -> SequenceFormLp {
 
 /// [`build_lp_as`], with the crash basis only if `with_start` (the dense exact tableau does
 /// not use one, so it is spared the DCFR iterations of [`start_choice`]).
-fn build(game: &Game, form: LpForm, with_start: bool) -> SequenceFormLp {
+pub(crate) fn build(game: &Game, form: LpForm, with_start: bool) -> SequenceFormLp {
     // First, so that the CFR solver is gone before the LP's arrays are allocated. The outer
     // `None` is no crash basis at all, the inner one the best-response start.
     let choice = with_start.then(|| start_choice(game));
@@ -503,99 +465,6 @@ pub fn check_memory(game: &Game, options: &SolveOptions) -> Result<(), LpError> 
     options.check(size, method, bytes)
 }
 
-/// Solves a game exactly with the float-guided exact simplex (see [`solve_exact_with`]).
-pub fn solve_exact(game: &Game) -> Result<ExactSolution> {
-    solve_exact_with(game, Method::FloatThenExact, false)
-}
-
-/// Solves a game exactly by the sequence-form LP with the given simplex method, then
-/// certifies the result with exact best responses (exploitability must be exactly 0;
-/// [`plan_certificate`]).
-pub fn solve_exact_with(game: &Game, method: Method, show_progress: bool) -> Result<ExactSolution> {
-    solve_exact_with_options(
-        game,
-        &SolveOptions {
-            show_progress,
-            ..SolveOptions::new(method)
-        },
-    )
-}
-
-/// As [`solve_exact_with`] with all options, the memory budget among them: the LP's estimated
-/// memory is checked before it is built, and a program over the budget is an error naming its
-/// size.
-pub fn solve_exact_with_options(game: &Game, options: &SolveOptions) -> Result<ExactSolution> {
-    solve_exact_as(game, options, LpForm::Merged)
-}
-
-/// As [`solve_exact_with_options`], on the LP of the given form.
-pub fn solve_exact_as(game: &Game, options: &SolveOptions, form: LpForm) -> Result<ExactSolution> {
-    solve_exact_inspecting(game, options, form, |_| Ok(()))
-}
-
-/// As [`solve_exact_as`], handing the built program to `inspect` (untimed) before it is solved:
-/// `bluff solve --write-mps` writes it there instead of building it a second time.
-pub fn solve_exact_inspecting(
-    game: &Game,
-    options: &SolveOptions,
-    form: LpForm,
-    inspect: impl FnOnce(&LinearProgram) -> Result<()>,
-) -> Result<ExactSolution> {
-    check_memory(game, options).context("planning the sequence-form LP")?;
-    let start = Instant::now();
-    let sf = build(game, form, options.method == Method::FloatThenExact);
-    let build_time = start.elapsed();
-    inspect(&sf.lp)?;
-    let start = Instant::now();
-    let (solution, lp_stats) = sf
-        .lp
-        .solve_with_options(options)
-        .map_err(|e| match e {
-            LpError::Infeasible | LpError::Unbounded => anyhow::anyhow!(
-                "the sequence-form LP is reported {e}; a finite game always has a solution, so this is a bug"
-            ),
-            other => anyhow::Error::new(other),
-        })
-        .context("solving the sequence-form LP")?;
-    let solve_time = start.elapsed();
-    let plan0 = sf.expand_plan(0, &solution.values);
-    let plan1 = sf.expand_plan(1, &solution.duals);
-    let profile = Profile {
-        probs: [
-            behavioural_from_plan(game, 0, &plan0),
-            behavioural_from_plan(game, 1, &plan1),
-        ],
-    };
-    let value = solution.objective.clone();
-    let start = Instant::now();
-    // Exact best responses, walked on the game tree in integers (the profile is first checked
-    // to play the LP's plans exactly).
-    let plans = [plan0.as_slice(), plan1.as_slice()];
-    let check = plan_certificate::evaluate(game, &profile, plans)
-        .map_err(|e| anyhow::anyhow!("internal error: the LP equilibrium: {e}"))?;
-    let certify_time = start.elapsed();
-    if check.value != value || check.best_response_0 != value || check.best_response_1 != value {
-        bail!(
-            "internal error: the LP equilibrium failed its exact best-response check (NashConv {})",
-            check.nash_conv()
-        );
-    }
-    Ok(ExactSolution {
-        value,
-        profile,
-        stats: SequenceFormStats {
-            sequences: sf.sequences,
-            lp_vars: sf.lp.num_vars(),
-            lp_rows: sf.lp.num_constraints(),
-            payoff_nonzeros: sf.payoff_nonzeros,
-            lp: lp_stats,
-            build_time,
-            solve_time,
-            certify_time,
-        },
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -604,9 +473,13 @@ mod tests {
 
     #[test]
     fn kuhn_value_and_closed_form_strategies_by_both_methods() {
-        let game = crate::games::load("kuhn").unwrap();
+        let game = crate::games::builtin("kuhn").unwrap();
         for method in [Method::ExactTableau, Method::FloatThenExact] {
-            let s = solve_exact_with(&game, method, false).unwrap();
+            let options = crate::solve::exact::ExactOptions {
+                lp: SolveOptions::new(method),
+                ..Default::default()
+            };
+            let s = crate::solve::exact::solve_exact_with(&game, &options).unwrap();
             assert_eq!(s.value, rat(-1, 18), "{method:?}");
             let e = exploitability(&game, &s.profile);
             assert!(e.nash_conv.is_zero());
@@ -668,7 +541,12 @@ mod tests {
             (Method::ExactTableau, LpForm::Textbook),
             (Method::FloatThenExact, LpForm::Textbook),
         ] {
-            let s = solve_exact_as(&game, &SolveOptions::new(method), form).unwrap();
+            let options = crate::solve::exact::ExactOptions {
+                lp: SolveOptions::new(method),
+                form,
+                ..Default::default()
+            };
+            let s = crate::solve::exact::solve_exact_with(&game, &options).unwrap();
             assert_eq!(s.value, rat(1, 3), "{method:?} {form:?}");
             let probs = |p: usize, label: &str| {
                 let id = game.find_infoset(p, label).unwrap();

@@ -169,7 +169,7 @@ mod tests {
             "one-card-poker(n=5,a=2,b=1)",
             "goofspiel(cards=3,order=random,returns=win-loss)",
         ] {
-            let game = crate::games::load(spec).unwrap();
+            let game = crate::games::builtin(spec).unwrap();
             let nodes = &game.nodes;
             let mut seq = vec![[0u32; 2]; nodes.len()];
             let mut chance = vec![Rational::one(); nodes.len()];

@@ -1,5 +1,4 @@
-//! Helpers shared by the integration tests (each test file uses some of them).
+//! Helpers shared by the library's integration tests (each test file uses some of them).
 #![allow(dead_code)]
 
-pub mod cli;
 pub mod leduc;

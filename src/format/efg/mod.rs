@@ -511,32 +511,21 @@ fn efg_to_builder(efg: &EfgGame) -> Result<GameBuilder> {
 }
 
 /// Reads a `.efg` file into a [`Game`], returning the warnings met. Errors name the file, and the
-/// line and column where the text is malformed. The file is streamed ([`load_efg`]); on a
-/// terminal a progress bar shows the bytes read.
+/// line and column where the text is malformed. The file is streamed ([`load_efg`]).
 pub fn load_efg_file(path: &std::path::Path) -> Result<(Game, Vec<Warning>)> {
-    use std::io::IsTerminal;
+    load_efg_file_with_progress(path, &mut |_, _| {})
+}
+
+/// [`load_efg_file`], calling `progress(bytes read, file size)` as the file streams in (every
+/// 64 KiB), for a progress bar.
+pub fn load_efg_file_with_progress(
+    path: &std::path::Path,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(Game, Vec<Warning>)> {
     let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let bar = (std::io::stderr().is_terminal() && len >= 1 << 24).then(|| {
-        let bar = indicatif::ProgressBar::new(len);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "loading {msg} {bar:30} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-            )
-            .expect("valid template"),
-        );
-        bar.set_message(path.display().to_string());
-        bar
-    });
     let src = std::io::BufReader::with_capacity(1 << 16, file);
-    let result = load_efg(src, |bytes| {
-        if let Some(b) = &bar {
-            b.set_position(bytes);
-        }
-    });
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    let result = load_efg(src, |bytes| progress(bytes, len));
     result.map_err(|e| match e {
         LoadError::Parse(e) => anyhow::Error::from(e).context(format!("{}", path.display())),
         LoadError::Outside(m) => anyhow::anyhow!(m).context(format!(

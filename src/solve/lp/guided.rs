@@ -24,11 +24,10 @@ use std::time::Instant;
 pub(crate) fn solve(
     sf: &StandardForm,
     stats: &mut LpStats,
-    show_progress: bool,
     options: &SolveOptions,
 ) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
     let start = Instant::now();
-    let outcome = revised::solve(sf, show_progress);
+    let outcome = revised::solve(sf, options.progress);
     stats.float_time = start.elapsed();
     let start = Instant::now();
     let result = finish(sf, stats, outcome, options);

@@ -105,13 +105,27 @@ pub enum Method {
     FloatThenExact,
 }
 
-/// Options of [`LinearProgram::solve_with_options`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SolveOptions {
+/// Where the float simplex stands, for a progress display.
+#[derive(Clone, Copy, Debug)]
+pub struct LpProgress<'a> {
+    /// The phase (`"phase 1"`, `"phase 2"`, `"clean-up"`).
+    pub phase: &'a str,
+    /// Float pivots so far.
+    pub pivots: usize,
+    /// The current objective value (float).
+    pub objective: f64,
+}
+
+/// A progress callback: called every 256 float pivots (from the solving thread).
+pub type ProgressFn<'a> = &'a (dyn Fn(&LpProgress<'_>) + Sync);
+
+/// Options of [`LinearProgram::solve_with`].
+#[derive(Clone, Copy)]
+pub struct SolveOptions<'a> {
     /// The simplex method.
     pub method: Method,
-    /// Draw a progress spinner (on a terminal only).
-    pub show_progress: bool,
+    /// Called as the float simplex goes (none: silent).
+    pub progress: Option<ProgressFn<'a>>,
     /// Memory budget in bytes: a solve whose estimate exceeds it fails with
     /// [`LpError::TooBig`] before allocating.
     pub max_memory: u64,
@@ -120,12 +134,23 @@ pub struct SolveOptions {
     pub reconstruct: bool,
 }
 
-impl SolveOptions {
+impl std::fmt::Debug for SolveOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolveOptions")
+            .field("method", &self.method)
+            .field("progress", &self.progress.is_some())
+            .field("max_memory", &self.max_memory)
+            .field("reconstruct", &self.reconstruct)
+            .finish()
+    }
+}
+
+impl SolveOptions<'_> {
     /// `method` without progress, with the default budget ([`memory::default_budget`]).
     pub fn new(method: Method) -> Self {
         SolveOptions {
             method,
-            show_progress: false,
+            progress: None,
             max_memory: memory::default_budget(),
             reconstruct: true,
         }
@@ -330,24 +355,7 @@ impl LinearProgram {
         } else {
             Method::FloatThenExact
         };
-        self.solve_with(method).map(|(s, _)| s)
-    }
-
-    /// Solves exactly with the given method, also returning counts.
-    pub fn solve_with(&self, method: Method) -> Result<(LpSolution, LpStats), LpError> {
-        self.solve_with_progress(method, false)
-    }
-
-    /// As [`LinearProgram::solve_with`]; `show_progress` draws a progress spinner on a terminal.
-    pub fn solve_with_progress(
-        &self,
-        method: Method,
-        show_progress: bool,
-    ) -> Result<(LpSolution, LpStats), LpError> {
-        self.solve_with_options(&SolveOptions {
-            show_progress,
-            ..SolveOptions::new(method)
-        })
+        self.solve_with(&SolveOptions::new(method)).map(|(s, _)| s)
     }
 
     /// The size of the standard form this program becomes (computed without building it).
@@ -373,10 +381,7 @@ impl LinearProgram {
 
     /// Solves exactly with the given options, also returning counts. The memory estimate of
     /// the method is checked against `options.max_memory` before anything large is allocated.
-    pub fn solve_with_options(
-        &self,
-        options: &SolveOptions,
-    ) -> Result<(LpSolution, LpStats), LpError> {
+    pub fn solve_with(&self, options: &SolveOptions) -> Result<(LpSolution, LpStats), LpError> {
         if let Some(err) = &self.invalid {
             return Err(err.clone());
         }
@@ -395,7 +400,6 @@ impl LinearProgram {
             )?,
         }
         let method = options.method;
-        let show_progress = options.show_progress;
         let sf = StandardForm::new(self);
         let mut stats = LpStats {
             standard_rows: sf.rows,
@@ -408,7 +412,7 @@ impl LinearProgram {
                 stats.exact_pivots = pivots;
                 (x, y)
             }
-            Method::FloatThenExact => guided::solve(&sf, &mut stats, show_progress, options)?,
+            Method::FloatThenExact => guided::solve(&sf, &mut stats, options)?,
         };
         let solution = sf.recover(self, &x, &y);
         certify::certify(self, &solution)?;

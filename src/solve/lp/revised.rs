@@ -16,8 +16,8 @@
 
 use super::sparse_lu::SparseLu;
 use super::StandardForm;
+use super::{LpProgress, ProgressFn};
 use crate::scalar::rational_to_f64;
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// What the float simplex found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -497,7 +497,13 @@ impl<'a> Simplex<'a> {
     }
 
     /// Primal simplex over columns `< allowed` until optimal, unbounded or out of pivots.
-    fn optimize(&mut self, allowed: usize, limit: usize, bar: &ProgressBar, phase: &str) -> Step {
+    fn optimize(
+        &mut self,
+        allowed: usize,
+        limit: usize,
+        progress: Option<ProgressFn>,
+        phase: &str,
+    ) -> Step {
         for w in self.weight.iter_mut() {
             *w = 1.0;
         }
@@ -579,18 +585,21 @@ impl<'a> Simplex<'a> {
             if !self.pivot(p, q, true) {
                 return Step::Singular;
             }
-            if self.pivots.is_multiple_of(256) {
-                bar.set_position(self.pivots as u64);
-                bar.set_message(format!("{phase}, objective {:.12}", self.objective()));
+            if let Some(report) = progress.filter(|_| self.pivots.is_multiple_of(256)) {
+                report(&LpProgress {
+                    phase,
+                    pivots: self.pivots,
+                    objective: self.objective(),
+                });
             }
         }
     }
 }
 
-/// Runs the float simplex on a standard form (`show_progress` draws a spinner on a terminal).
+/// Runs the float simplex on a standard form, reporting to `progress` as it goes.
 // Never inlined: the benchmarks count its instructions (`callgrind --toggle-collect`).
 #[inline(never)]
-pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
+pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOutcome {
     let m = sf.rows;
     let n = sf.cols.len();
     let art_rows: Vec<usize> = (0..m).filter(|&i| sf.unit_col[i].is_none()).collect();
@@ -694,18 +703,6 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
         rejected: Vec::new(),
         rejections: 0,
     };
-    let bar = if show_progress {
-        let bar = ProgressBar::new_spinner();
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} float simplex: {pos} pivots, {msg} [{elapsed}]",
-            )
-            .expect("valid template"),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
     let limit = 50 * (m + n) + 1000;
     let singular = || FloatOutcome::Stalled {
         reason: "the float basis became numerically singular".to_string(),
@@ -718,7 +715,7 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
             return singular();
         }
         if !crashed && !art_rows.is_empty() {
-            match s.optimize(total, limit, &bar, "phase 1") {
+            match s.optimize(total, limit, progress, "phase 1") {
                 Step::Optimal => {}
                 Step::Unbounded | Step::Singular => return singular(),
                 Step::Limit => return stalled(),
@@ -764,7 +761,7 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
                 .map(|&j| if j < n { Some(j) } else { None })
                 .collect()
         };
-        match s.optimize(n, limit, &bar, "phase 2") {
+        match s.optimize(n, limit, progress, "phase 2") {
             Step::Optimal => {
                 // Drop the perturbation and clean up: the perturbed optimum can be slightly
                 // primal infeasible for the true right-hand sides (dual simplex repairs it) and
@@ -781,7 +778,7 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
                         Step::Optimal => {}
                         Step::Unbounded | Step::Singular | Step::Limit => break,
                     }
-                    match s.optimize(n, limit, &bar, "clean-up") {
+                    match s.optimize(n, limit, progress, "clean-up") {
                         Step::Optimal => {}
                         Step::Unbounded => {
                             return FloatOutcome::Unbounded {
@@ -809,7 +806,6 @@ pub(crate) fn solve(sf: &StandardForm, show_progress: bool) -> FloatOutcome {
             Step::Limit => stalled(),
         }
     })();
-    bar.finish_and_clear();
     outcome
 }
 
@@ -887,10 +883,10 @@ mod tests {
     #[test]
     fn updated_factors_solve_game_bases_to_the_optimum() {
         for (spec, min_pivots) in [("leduc", 1000), ("liars-dice(dice=1,sides=4)", 300)] {
-            let game = crate::games::load(spec).unwrap();
+            let game = crate::games::builtin(spec).unwrap();
             let lp = crate::solve::sequence_form::build_lp(&game);
             let sf = StandardForm::new(&lp.lp);
-            match solve(&sf, false) {
+            match solve(&sf, None) {
                 FloatOutcome::Optimal { pivots, .. } => {
                     assert!(pivots >= min_pivots, "{spec}: {pivots}")
                 }

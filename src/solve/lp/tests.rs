@@ -257,8 +257,8 @@ proptest! {
         for (v, &f) in free.iter().enumerate() {
             if f { lp.set_free(v); }
         }
-        let a = lp.solve_with(Method::ExactTableau).map(|(s, _)| s.objective);
-        let b = lp.solve_with(Method::FloatThenExact).map(|(s, _)| s.objective);
+        let a = lp.solve_with(&SolveOptions::new(Method::ExactTableau)).map(|(s, _)| s.objective);
+        let b = lp.solve_with(&SolveOptions::new(Method::FloatThenExact)).map(|(s, _)| s.objective);
         prop_assert_eq!(a, b);
     }
 }
@@ -276,8 +276,12 @@ fn float_guided_repairs_to_exact_optimum_on_a_degenerate_program() {
         }
     }
     lp.add_constraint((0..n).map(|v| (v, r(1))).collect(), Relation::Le, r(3));
-    let (a, _) = lp.solve_with(Method::ExactTableau).unwrap();
-    let (b, stats) = lp.solve_with(Method::FloatThenExact).unwrap();
+    let (a, _) = lp
+        .solve_with(&SolveOptions::new(Method::ExactTableau))
+        .unwrap();
+    let (b, stats) = lp
+        .solve_with(&SolveOptions::new(Method::FloatThenExact))
+        .unwrap();
     assert_eq!(a.objective, b.objective);
     // Chebyshev's sum inequality: with weights decreasing and x non-decreasing,
     // sum w x <= mean(w) * sum x, so the optimum is x = 3/8 everywhere, worth (3/8) H_8.
@@ -320,8 +324,8 @@ proptest! {
             let coeffs = row.iter().map(|&(v, a)| (v, r(a))).collect();
             lp.add_constraint(coeffs, Relation::Le, r(sum + 1));
         }
-        let (a, _) = lp.solve_with(Method::ExactTableau).unwrap();
-        let (b, stats) = lp.solve_with(Method::FloatThenExact).unwrap();
+        let (a, _) = lp.solve_with(&SolveOptions::new(Method::ExactTableau)).unwrap();
+        let (b, stats) = lp.solve_with(&SolveOptions::new(Method::FloatThenExact)).unwrap();
         prop_assert_eq!(a.objective, b.objective);
         prop_assert!(!stats.tableau_fallback);
     }
@@ -347,7 +351,7 @@ fn memory_budget_is_checked_before_solving() {
             max_memory: 100,
             ..SolveOptions::new(method)
         };
-        let err = lp.solve_with_options(&tight).unwrap_err();
+        let err = lp.solve_with(&tight).unwrap_err();
         assert!(matches!(err, LpError::TooBig { budget: 100, .. }), "{err}");
         let text = err.to_string();
         assert!(text.contains("2 rows x 4 columns, 6 non-zeros"), "{text}");
@@ -355,10 +359,7 @@ fn memory_budget_is_checked_before_solving() {
             max_memory: 1 << 30,
             ..SolveOptions::new(method)
         };
-        assert_eq!(
-            lp.solve_with_options(&roomy).unwrap().0.objective,
-            rat(1, 2)
-        );
+        assert_eq!(lp.solve_with(&roomy).unwrap().0.objective, rat(1, 2));
     }
 }
 
@@ -378,7 +379,7 @@ proptest! {
                 lp.set_free(v);
             }
         }
-        let expected = lp.solve_with(Method::ExactTableau).map(|(s, _)| s.objective);
+        let expected = lp.solve_with(&SolveOptions::new(Method::ExactTableau)).map(|(s, _)| s.objective);
         let entries = hint
             .iter()
             .map(|&(kind, i)| match kind {
@@ -388,7 +389,7 @@ proptest! {
             })
             .collect();
         lp.set_start_basis(entries);
-        let got = lp.solve_with(Method::FloatThenExact).map(|(s, _)| s.objective);
+        let got = lp.solve_with(&SolveOptions::new(Method::FloatThenExact)).map(|(s, _)| s.objective);
         prop_assert_eq!(expected, got);
     }
 }
@@ -400,7 +401,7 @@ proptest! {
 #[test]
 fn sequence_form_start_basis_is_feasible_and_used() {
     let kuhn = crate::games::kuhn::kuhn_poker().unwrap();
-    let dice = crate::games::load("liars-dice(dice=1,sides=3)").unwrap();
+    let dice = crate::games::builtin("liars-dice(dice=1,sides=3)").unwrap();
     for (game, cfr_start, value) in [(&kuhn, false, rat(-1, 18)), (&dice, true, rat(1, 9))] {
         assert_eq!(
             crate::solve::sequence_form::start_choice(game).is_some(),
@@ -414,13 +415,16 @@ fn sequence_form_start_basis_is_feasible_and_used() {
             start.iter().map(|&j| sf.cols[j].as_slice()).collect();
         let lu = lu::ExactLu::factor(sf.rows, &cols).expect("the crash basis is non-singular");
         assert!(lu.solve(&sf.b).iter().all(|v| !v.is_negative()));
-        let (s, _) = sf_lp.lp.solve_with(Method::FloatThenExact).unwrap();
+        let (s, _) = sf_lp
+            .lp
+            .solve_with(&SolveOptions::new(Method::FloatThenExact))
+            .unwrap();
         assert_eq!(s.objective, value);
     }
 }
 
 /// `options` with or without refinement and reconstruction.
-fn guided(reconstruct: bool) -> SolveOptions {
+fn guided(reconstruct: bool) -> SolveOptions<'static> {
     SolveOptions {
         reconstruct,
         ..SolveOptions::new(Method::FloatThenExact)
@@ -438,9 +442,9 @@ proptest! {
         for (v, f) in free.iter().enumerate() {
             if *f { lp.set_free(v); }
         }
-        let tableau = lp.solve_with(Method::ExactTableau).map(|(s, _)| s.objective);
-        let on = lp.solve_with_options(&guided(true));
-        let off = lp.solve_with_options(&guided(false));
+        let tableau = lp.solve_with(&SolveOptions::new(Method::ExactTableau)).map(|(s, _)| s.objective);
+        let on = lp.solve_with(&guided(true));
+        let off = lp.solve_with(&guided(false));
         prop_assert_eq!(&on.clone().map(|(s, _)| s.objective), &tableau);
         prop_assert_eq!(&off.clone().map(|(s, _)| s.objective), &tableau);
         if let Ok((_, st)) = &off {
@@ -452,7 +456,7 @@ proptest! {
 #[test]
 fn reconstruction_certifies_the_textbook_lp_and_says_so() {
     let lp = textbook_lp();
-    let (s, st) = lp.solve_with_options(&guided(true)).unwrap();
+    let (s, st) = lp.solve_with(&guided(true)).unwrap();
     assert_eq!(st.route, ExactRoute::Reconstruction);
     assert_eq!(st.exact_factorizations, 0);
     assert_eq!(s.values, vec![r(3), r(1)]);
@@ -464,7 +468,7 @@ fn reconstruction_certifies_the_textbook_lp_and_says_so() {
         .map(|(b, y)| b * y)
         .sum();
     assert_eq!(by, r(11));
-    let (_, st) = lp.solve_with_options(&guided(false)).unwrap();
+    let (_, st) = lp.solve_with(&guided(false)).unwrap();
     assert_eq!(st.route, ExactRoute::ExactLu);
 }
 
@@ -479,7 +483,7 @@ fn huge_denominators_fall_back_to_the_exact_lu_with_the_same_answer() {
     lp.set_objective(1, r(1));
     lp.add_constraint(vec![(0, rat(1, p)), (1, rat(1, q))], Relation::Le, r(1));
     lp.add_constraint(vec![(0, rat(1, q)), (1, rat(1, p))], Relation::Le, r(1));
-    let (s, st) = lp.solve_with_options(&guided(true)).unwrap();
+    let (s, st) = lp.solve_with(&guided(true)).unwrap();
     assert_ne!(st.route, ExactRoute::Reconstruction);
     let xy = Rational::new(
         num_bigint::BigInt::from(p) * q,

@@ -1,4 +1,5 @@
-//! The `bluff` command line.
+//! The `bluff` command line: parses arguments, calls the library (`bluff`), presents the
+//! results (text, JSON, progress bars, files), and maps errors to exit codes.
 
 mod baby_poker;
 mod eval;
@@ -60,24 +61,26 @@ pub struct Interrupted {
     pub message: String,
 }
 
-/// Checks `--threads` (1..=[`crate::solve::max_threads`]) and gives the default, all cores.
-pub fn threads_arg(threads: Option<usize>) -> anyhow::Result<usize> {
-    match threads {
-        Some(0) => anyhow::bail!("--threads 0: expected at least 1"),
-        Some(t) if crate::solve::too_many_threads(t) => anyhow::bail!(
-            "--threads {t}: at most {} (4 per available core, between 4 and 256); results \
-             do not depend on the thread count",
-            crate::solve::max_threads()
+/// Checks `--threads` by the library's thread policy (`bluff::solve::Threads`) and says what
+/// is wrong in the option's words.
+pub fn threads_arg(threads: Option<usize>) -> anyhow::Result<bluff::solve::Threads> {
+    use bluff::solve::{Threads, ThreadsError};
+    let asked = Threads::from_option(threads);
+    match asked.count() {
+        Ok(_) => Ok(asked),
+        Err(ThreadsError::Zero) => anyhow::bail!("--threads 0: expected at least 1"),
+        Err(ThreadsError::TooMany { asked, max }) => anyhow::bail!(
+            "--threads {asked}: at most {max} (4 per available core, between 4 and 256); \
+             results do not depend on the thread count"
         ),
-        Some(t) => Ok(t),
-        None => Ok(crate::solve::available_cores()),
+        Err(e) => Err(e.into()),
     }
 }
 
 /// Runs the command line. Exit status: 0 success, 1 error (printed as `error: ...`), 2 usage
 /// error (clap), 130/143 after SIGINT/SIGTERM interrupted a run that saved its work; a closed
 /// output pipe ends the process by SIGPIPE, silently.
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     signals::default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
@@ -104,6 +107,73 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Loads the game a spec names (see `bluff::games::load`), with a progress bar on a terminal
+/// for a big `.efg` file, and prints the reader's warnings on stderr.
+pub(crate) fn load_game(spec: &str) -> anyhow::Result<bluff::game::Game> {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use std::io::IsTerminal;
+    let mut bar: Option<ProgressBar> = None;
+    let terminal = std::io::stderr().is_terminal();
+    let loaded = bluff::games::load_with_progress(spec, &mut |read, total| {
+        if !terminal || total < 1 << 24 {
+            return;
+        }
+        bar.get_or_insert_with(|| {
+            ProgressBar::new(total)
+                .with_style(
+                    ProgressStyle::with_template(
+                        "loading {msg} {bar:30} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+                    )
+                    .expect("valid template"),
+                )
+                .with_message(spec.trim_end().to_string())
+        })
+        .set_position(read);
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let loaded = loaded?;
+    for w in &loaded.warnings {
+        eprintln!("warning: {}: {w}", spec.trim_end());
+    }
+    Ok(loaded.game)
+}
+
+/// A spinner that follows the exact LP's float simplex on a terminal (hidden otherwise).
+pub(crate) struct LpSpinner(indicatif::ProgressBar);
+
+impl LpSpinner {
+    /// A spinner on stderr when it is a terminal.
+    pub(crate) fn new() -> Self {
+        use std::io::IsTerminal;
+        if !std::io::stderr().is_terminal() {
+            return LpSpinner(indicatif::ProgressBar::hidden());
+        }
+        LpSpinner(
+            indicatif::ProgressBar::new_spinner().with_style(
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} float simplex: {pos} pivots, {msg} [{elapsed}]",
+                )
+                .expect("valid template"),
+            ),
+        )
+    }
+
+    /// Shows where the simplex stands.
+    pub(crate) fn report(&self, p: &bluff::solve::lp::LpProgress) {
+        self.0.set_position(p.pivots as u64);
+        self.0
+            .set_message(format!("{}, objective {:.12}", p.phase, p.objective));
+    }
+}
+
+impl Drop for LpSpinner {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
 /// Prints JSON to stdout, pretty.
 pub(crate) fn print_json(value: &serde_json::Value) {
     println!(
@@ -118,7 +188,7 @@ pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// A game's size for headings: "9 nodes, 1 information set".
-pub(crate) fn game_size(game: &crate::game::Game) -> String {
+pub(crate) fn game_size(game: &bluff::game::Game) -> String {
     format!(
         "{}, {}",
         plural(game.nodes.len(), "node", "nodes"),

@@ -12,7 +12,7 @@ use bluff::format::efg::{
 };
 use bluff::game::Game;
 use bluff::scalar::{parse_rational, Rational};
-use bluff::solve::sequence_form::solve_exact;
+use bluff::solve::exact::solve_exact;
 use bluff::strategy::ExactProfile;
 use num_traits::Zero;
 use serde_json::Value;
@@ -24,7 +24,7 @@ fn python() -> Option<PathBuf> {
         Some(p) => vec![PathBuf::from(p)],
         None => vec![PathBuf::from(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/bench/.venv/bin/python"
+            "/../bench/.venv/bin/python"
         ))],
     };
     for py in candidates {
@@ -132,10 +132,10 @@ fn gambit_reads_our_files_and_we_read_gambits() {
     let dir = tempfile::tempdir().unwrap();
     let mut files = Vec::new();
     let mut games = Vec::new();
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data");
     for name in ["tiny_bluff.efg", "prob0_chance.efg", "features.efg"] {
         let path = format!("{data}/{name}");
-        games.push(bluff::games::load(&path).unwrap());
+        games.push(bluff::games::load(&path).unwrap().game);
         // Export through bluff's writer, so Gambit reads what bluff writes.
         let out = dir.path().join(name);
         std::fs::write(
@@ -146,7 +146,7 @@ fn gambit_reads_our_files_and_we_read_gambits() {
         files.push(out);
     }
     for info in bluff::games::registry() {
-        let game = bluff::games::load(info.name).unwrap();
+        let game = bluff::games::load(info.name).unwrap().game;
         if game.nodes.len() > 3000 {
             continue;
         }

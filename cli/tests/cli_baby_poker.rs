@@ -79,7 +79,9 @@ fn registry_builds_the_game_with_parameters() {
         .assert()
         .success()
         .stdout(contains("baby-poker"));
-    let g = bluff::games::load("baby-poker(sides=4,raise=3)").unwrap();
+    let g = bluff::games::load("baby-poker(sides=4,raise=3)")
+        .unwrap()
+        .game;
     assert_eq!(g.infosets[0].len(), 4);
     assert!(bluff::games::load("baby-poker(sides=1)").is_err());
 }

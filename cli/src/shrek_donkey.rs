@@ -6,13 +6,13 @@
 //! 1-Lipschitz in its entries), below 2e-12 even at m = n = 1000, so the printed value is within
 //! 3e-12 of the exact one.
 
-use crate::eval::{expected_value, exploitability};
-use crate::format::text::quoted;
-use crate::games::shrek_donkey::{build_explicit, dp_profile, MAX_EXPLICIT_CARDS};
-use crate::scalar::{format_rational, rational_to_f64, Rational, Scalar};
-use crate::solve::card_guessing::{CardGuessing, StateStrategy, MAX_HAND};
-use crate::solve::sequence_form::solve_exact;
 use anyhow::{bail, Context, Result};
+use bluff::eval::{expected_value, exploitability};
+use bluff::format::text::quoted;
+use bluff::games::shrek_donkey::{build_explicit, dp_profile, MAX_EXPLICIT_CARDS};
+use bluff::scalar::{format_rational, rational_to_f64, Rational, Scalar};
+use bluff::solve::card_guessing::{CardGuessing, StateStrategy, MAX_HAND};
+use bluff::solve::exact::solve_exact;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_traits::Zero;
@@ -217,7 +217,7 @@ pub fn run(args: ShrekDonkeyArgs) -> Result<()> {
         (Some(_), None) => bail!("--m was given without --n; give both, or `m n` on stdin"),
         (None, Some(_)) => bail!("--n was given without --m; give both, or `m n` on stdin"),
         (None, None) if args.state.is_some() => None,
-        (None, None) => Some(parse_input(&crate::cli::files::read_stdin("`m n`")?)?),
+        (None, None) => Some(parse_input(&crate::files::read_stdin("`m n`")?)?),
     };
     let state = args.state.as_deref().map(parse_state).transpose()?;
     for (what, (a, b)) in [("m + n", hands), ("--state OWN + OPP", state)]
@@ -337,7 +337,7 @@ fn report<T: Show>(
         }
     }
     if args.json {
-        crate::cli::print_json(&Value::Object(out));
+        crate::print_json(&Value::Object(out));
     }
     Ok(())
 }
@@ -394,7 +394,7 @@ fn check(
         println!(
             "explicit game ({}): the DP's strategies have value {} \
              and NashConv {} (exact best responses, {secs:.2} s)",
-            crate::cli::game_size(&eg.game),
+            crate::game_size(&eg.game),
             format_rational(&value),
             format_rational(&e.nash_conv),
         );

@@ -3,11 +3,11 @@
 //! (same file by device and inode, or the same canonical path), two outputs may not share a
 //! path, and `-` means standard output.
 
-use crate::format::output::{self, parent_dir};
 use anyhow::{bail, Context, Result};
+use bluff::format::output::{self, parent_dir};
 use std::path::{Path, PathBuf};
 
-pub use crate::format::output::is_stdout;
+pub use bluff::format::output::is_stdout;
 
 /// What a command reads and writes, checked together before the work starts.
 #[derive(Default, Debug)]
@@ -32,10 +32,8 @@ impl FilePlan {
 
     /// A game spec: a file when it names a `.efg` or `.nfg` path.
     pub fn game(&mut self, spec: &str) -> &mut Self {
-        let t = spec.trim_end();
-        let lower = t.to_ascii_lowercase();
-        if lower.ends_with(".efg") || lower.ends_with(".nfg") {
-            self.inputs.push(PathBuf::from(t));
+        if bluff::games::is_file_spec(spec) {
+            self.inputs.push(PathBuf::from(spec.trim_end()));
         }
         self
     }

@@ -104,7 +104,7 @@ fn chance_sum_warning_reaches_the_user() {
 /// matching pure behavioural profile, and the matrix game's value is Kuhn's -1/18.
 #[test]
 fn reduced_normal_form_matches_tree_values_and_kuhn_value() {
-    let game = bluff::games::load("kuhn").unwrap();
+    let game = bluff::games::load("kuhn").unwrap().game;
     let nf = reduced_normal_form(&game).unwrap();
     assert_eq!(nf.strategies[0].len(), 27);
     assert_eq!(nf.strategies[1].len(), 64);
@@ -138,7 +138,7 @@ fn nfg_files_load_as_simultaneous_move_games() {
     let tiny = efg_to_game(
         &read_efg(
             &std::fs::read_to_string(format!(
-                "{}/tests/data/tiny_bluff.efg",
+                "{}/../tests/data/tiny_bluff.efg",
                 env!("CARGO_MANIFEST_DIR")
             ))
             .unwrap(),
@@ -148,7 +148,7 @@ fn nfg_files_load_as_simultaneous_move_games() {
     )
     .unwrap();
     std::fs::write(&f, write_nfg(&reduced_normal_form(&tiny).unwrap()).unwrap()).unwrap();
-    let game = bluff::games::load(f.to_str().unwrap()).unwrap();
+    let game = bluff::games::load(f.to_str().unwrap()).unwrap().game;
     assert_eq!(game.infosets[0][0].actions.len(), 4);
     assert_eq!(game.infosets[1][0].actions.len(), 2);
     bluff()

@@ -1,19 +1,19 @@
-//! `bluff report` (and `bluff solve --report`): writes the HTML report of `crate::report`.
+//! `bluff report` (and `bluff solve --report`): writes the HTML report of `bluff::report`.
 
-use crate::cli::files::write_output;
-use crate::format::strategy_json::profile_from_json;
-use crate::game::Game;
-use crate::games;
-use crate::report::{
-    curve_pairs, exact_value, parse_curve_csv, solve_for_report, strategy_from_file, KnownValue,
-    Report, ReportInput, SolvePlan, Strategy, DEFAULT_MAX_ROWS,
-};
-use crate::solve::cfr::CurvePoint;
-use crate::solve::sequence_form::ExactSolution;
-use crate::strategy::Profile;
+use crate::files::write_output;
 use anyhow::{bail, Context, Result};
+use bluff::format::strategy_json::profile_from_json;
+use bluff::game::Game;
+use bluff::report::{
+    curve_pairs, parse_curve_csv, strategy_from_file, KnownValue, Report, ReportInput, Strategy,
+    DEFAULT_MAX_ROWS,
+};
+use bluff::solve::best_effort::{best_effort, BestEffort, Budget, LP_MAX_SEQUENCES};
+use bluff::solve::exact::ExactSolution;
+use bluff::solve::lp::ProgressFn;
+use bluff::solve::run::CurvePoint;
+use bluff::strategy::Profile;
 use clap::Args;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -23,7 +23,7 @@ pub struct ReportArgs {
     /// Game spec (see `bluff games`) or a .efg/.nfg file.
     game: String,
     /// Strategy JSON file; without it the game is solved first (exact LP where it fits, else
-    /// DCFR to --target-relative).
+    /// the default CFR algorithm to --target-relative).
     strategy: Option<PathBuf>,
     /// Convergence curve CSV (as written by `bluff solve --curve`), drawn log-log.
     #[arg(long, value_name = "FILE")]
@@ -37,15 +37,15 @@ pub struct ReportArgs {
     /// Largest number of information-set rows (the biggest local regrets are kept).
     #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N")]
     max_rows: usize,
-    /// Without a strategy, on games too large for the LP: DCFR's target exploitability as a
-    /// fraction of the payoff range.
+    /// Without a strategy, on games too large for the LP: the CFR run's target exploitability
+    /// as a fraction of the payoff range.
     #[arg(long, default_value_t = 1e-3, value_name = "F")]
     target_relative: f64,
     /// Evaluate a strategy file in exact rationals even when its probabilities are long
     /// decimals or the game is large (slow).
     #[arg(long)]
     exact: bool,
-    /// Without a strategy, on games too large for the LP: DCFR's time limit in seconds.
+    /// Without a strategy, on games too large for the LP: the CFR run's time limit in seconds.
     #[arg(long, default_value_t = 300.0, value_name = "S")]
     time: f64,
 }
@@ -68,7 +68,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
         );
     }
     // The report may not replace an input; its folder must take new files.
-    let mut plan = crate::cli::files::FilePlan::new();
+    let mut plan = crate::files::FilePlan::new();
     plan.game(&args.game);
     for path in [&args.strategy, &args.curve].into_iter().flatten() {
         plan.input(path);
@@ -91,8 +91,10 @@ pub fn run(args: ReportArgs) -> Result<()> {
         }
         None => None,
     };
-    let game = games::load(&args.game)?;
-    let progress = std::io::stderr().is_terminal();
+    let game = crate::load_game(&args.game)?;
+    let spinner = crate::LpSpinner::new();
+    let report_progress = |p: &bluff::solve::lp::LpProgress| spinner.report(p);
+    let progress: Option<ProgressFn> = Some(&report_progress);
     let mut input = match &args.strategy {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -104,8 +106,8 @@ pub fn run(args: ReportArgs) -> Result<()> {
                     eprintln!(
                         "warning: {} says it is for game {}, reporting it as {}",
                         path.display(),
-                        crate::format::text::quoted(&named),
-                        crate::format::text::quoted(&args.game)
+                        bluff::format::text::quoted(&named),
+                        bluff::format::text::quoted(&args.game)
                     );
                 }
             }
@@ -121,11 +123,13 @@ pub fn run(args: ReportArgs) -> Result<()> {
             }
         }
         None => {
-            let plan = SolvePlan {
+            let budget = Budget {
                 target_relative: args.target_relative,
                 time_limit: Duration::from_secs_f64(args.time),
+                progress,
+                ..Default::default()
             };
-            solve_for_report(&game, &args.game, plan, progress)?
+            solved_input(&game, &args.game, &budget)?
         }
     };
     input.max_rows = args.max_rows;
@@ -134,6 +138,80 @@ pub fn run(args: ReportArgs) -> Result<()> {
         input.curve_source = format!("from {}", path.display());
     }
     write(&game, input, &args.output, args.png.as_deref())
+}
+
+/// The exact game value, where the LP fits, with where it comes from.
+fn exact_value(game: &Game, progress: Option<ProgressFn>) -> Result<Option<KnownValue>> {
+    Ok(
+        bluff::solve::best_effort::exact_value(game, progress)?.map(|value| KnownValue {
+            value,
+            how: "exact sequence-form LP, certified by exact best responses".into(),
+        }),
+    )
+}
+
+/// A game given without a strategy, solved as well as the budget allows, as report input.
+fn solved_input(game: &Game, spec: &str, budget: &Budget) -> Result<ReportInput> {
+    let input = |strategy, provenance, known_value, curve, curve_source: &str| ReportInput {
+        spec: spec.to_string(),
+        strategy,
+        provenance,
+        known_value,
+        curve,
+        curve_source: curve_source.to_string(),
+        max_rows: DEFAULT_MAX_ROWS,
+    };
+    Ok(match best_effort(game, spec, budget)? {
+        BestEffort::Exact { solution, seconds } => input(
+            Strategy::Exact(solution.profile),
+            format!(
+                "No strategy was given: solved exactly by the sequence-form LP ({} + {} \
+                 sequences, {seconds:.2} s), certified by exact best responses (NashConv = 0).",
+                solution.stats.sequences[0], solution.stats.sequences[1]
+            ),
+            Some(KnownValue {
+                value: solution.value,
+                how: "exact sequence-form LP, certified by exact best responses".into(),
+            }),
+            None,
+            "",
+        ),
+        BestEffort::Approximate {
+            algorithm,
+            profile,
+            outcome,
+            target_reached,
+        } => {
+            let last = outcome.last().context("the CFR run did no iterations")?;
+            let (lo, hi) = game.payoff_range();
+            input(
+                Strategy::Float(profile),
+                format!(
+                    "No strategy was given and the game is too large for the exact LP ({} + {} \
+                     sequences > {LP_MAX_SEQUENCES}): solved by {} with target exploitability \
+                     {:e} of the payoff range ({:e}) or {} s; {} after {} iterations in {:.1} s \
+                     with exploitability {:.3e}.",
+                    game.num_sequences(0),
+                    game.num_sequences(1),
+                    algorithm.name,
+                    budget.target_relative,
+                    budget.target_relative * (hi - lo),
+                    budget.time_limit.as_secs(),
+                    if target_reached {
+                        "target reached"
+                    } else {
+                        "TIME LIMIT reached before the target"
+                    },
+                    last.iteration,
+                    last.seconds,
+                    last.exploitability
+                ),
+                None,
+                Some(curve_pairs(&outcome.points)),
+                &format!("{} run made for this report", algorithm.name),
+            )
+        }
+    })
 }
 
 /// Builds the report and writes the HTML (atomically) and the PNGs; prints what was written.
@@ -206,7 +284,11 @@ pub(crate) fn from_solve_cfr(
         spec: spec.to_string(),
         strategy: Strategy::Float(average.clone()),
         provenance,
-        known_value: exact_value(game, std::io::stderr().is_terminal())?,
+        known_value: {
+            let spinner = crate::LpSpinner::new();
+            let report_progress = |p: &bluff::solve::lp::LpProgress| spinner.report(p);
+            exact_value(game, Some(&report_progress))?
+        },
         curve: Some(curve_pairs(points)),
         curve_source: "this run".into(),
         max_rows: DEFAULT_MAX_ROWS,

@@ -1,11 +1,11 @@
 //! `bluff baby-poker`: the exact analysis of baby poker with dice (GAMES.md section 3).
 
-use crate::cli::plural;
-use crate::games::baby_poker::{analyse, Analysis, ANALYSIS_STEPS, MAX_MATRIX_SIDES};
-use crate::scalar::{format_rational, rational_to_f64, Rational};
-use crate::solve::matrix::OptimalSet;
-use crate::solve::polytope::{format_constraint, integer_normal, Description, LinearConstraint};
+use crate::plural;
 use anyhow::Result;
+use bluff::games::baby_poker::{analyse, Analysis, ANALYSIS_STEPS, MAX_MATRIX_SIDES};
+use bluff::scalar::{format_rational, rational_to_f64, Rational};
+use bluff::solve::matrix::OptimalSet;
+use bluff::solve::polytope::{format_constraint, integer_normal, Description, LinearConstraint};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_integer::Integer;
@@ -46,7 +46,7 @@ pub fn run(args: BabyPokerArgs) -> Result<()> {
     bar.finish_and_clear();
     let a = result?;
     if args.json {
-        crate::cli::print_json(&to_json(&a, args.matrix));
+        crate::print_json(&to_json(&a, args.matrix));
     } else {
         print_text(&a, args.matrix);
     }
@@ -114,9 +114,9 @@ fn facet_texts(d: &Description, a: &Analysis, player: usize) -> Vec<(String, Str
         .map(|&f| poly_names[f].clone())
         .collect();
     let polytope = if player == 0 {
-        crate::games::baby_poker::a_optimal_polytope(a.sides, a.raise, &a.normal_form.value)
+        bluff::games::baby_poker::a_optimal_polytope(a.sides, a.raise, &a.normal_form.value)
     } else {
-        crate::games::baby_poker::b_optimal_polytope(a.sides, a.raise, &a.normal_form.value)
+        bluff::games::baby_poker::b_optimal_polytope(a.sides, a.raise, &a.normal_form.value)
     };
     d.facets
         .iter()
@@ -158,7 +158,7 @@ fn print_text(a: &Analysis, show_matrix: bool) {
     println!(
         "baby poker: {s}-sided dice, raise {} ({})",
         a.raise,
-        crate::cli::game_size(&a.game)
+        crate::game_size(&a.game)
     );
     println!(
         "pure strategies: {n} per player; strategy k is the {s}-digit binary of k, digit i = 1 \

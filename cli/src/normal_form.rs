@@ -1,10 +1,9 @@
 //! `bluff normal-form`: the reduced normal form of a built-in game, its saddle points and its
 //! exact matrix-game solution.
 
-use crate::games;
-use crate::scalar::{format_rational, rational_to_f64, Rational};
-use crate::solve::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
 use anyhow::Result;
+use bluff::scalar::{format_rational, rational_to_f64, Rational};
+use bluff::solve::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
 use clap::Args;
 use num_traits::Zero;
 use serde_json::json;
@@ -35,7 +34,7 @@ fn support(v: &[Rational], labels: &[String]) -> Vec<(String, Rational)> {
 
 /// Runs `bluff normal-form`.
 pub fn run(args: NormalFormArgs) -> Result<()> {
-    let game = games::load(&args.game)?;
+    let game = crate::load_game(&args.game)?;
     let nf = reduced_normal_form(&game, args.max_strategies)?;
     let m = &nf.matrix;
     let pure = m.pure_analysis();
@@ -65,7 +64,7 @@ pub fn run(args: NormalFormArgs) -> Result<()> {
                 "payoff": m.payoff.iter().map(|r| r.iter().map(format_rational).collect::<Vec<_>>()).collect::<Vec<_>>(),
             });
         }
-        crate::cli::print_json(&out);
+        crate::print_json(&out);
         return Ok(());
     }
     println!(

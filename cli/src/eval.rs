@@ -1,10 +1,9 @@
 //! `bluff eval`: score a strategy file against best responses.
 
-use crate::eval::exploitability;
-use crate::format::strategy_json::profile_from_json;
-use crate::games;
-use crate::scalar::{format_rational, rational_to_f64};
 use anyhow::{Context, Result};
+use bluff::eval::exploitability;
+use bluff::format::strategy_json::profile_from_json;
+use bluff::scalar::{format_rational, rational_to_f64};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -22,7 +21,7 @@ pub struct EvalArgs {
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
-    let game = games::load(&args.game)?;
+    let game = crate::load_game(&args.game)?;
     let text = std::fs::read_to_string(&args.strategy)
         .with_context(|| format!("reading {}", args.strategy.display()))?;
     let (profile, named) = profile_from_json(&game, &text)
@@ -32,8 +31,8 @@ pub fn run(args: EvalArgs) -> Result<()> {
             eprintln!(
                 "warning: {} says it is for game {}, evaluating it as {}",
                 args.strategy.display(),
-                crate::format::text::quoted(&named),
-                crate::format::text::quoted(&args.game)
+                bluff::format::text::quoted(&named),
+                bluff::format::text::quoted(&args.game)
             );
         }
     }
@@ -70,10 +69,10 @@ pub fn run(args: EvalArgs) -> Result<()> {
                 json!({"exact": format_rational(v), "float": rational_to_f64(v)}),
             );
         }
-        crate::cli::print_json(&serde_json::Value::Object(obj));
+        crate::print_json(&serde_json::Value::Object(obj));
         return Ok(());
     }
-    println!("game {} ({})", args.game, crate::cli::game_size(&game));
+    println!("game {} ({})", args.game, crate::game_size(&game));
     println!(
         "all values computed exactly in rationals; the float column is the exact value rounded"
     );

@@ -1,10 +1,9 @@
 //! `bluff export`: write a game as a Gambit file (`.efg` extensive form, or `.nfg` reduced
 //! strategic form).
 
-use crate::cli::files::write_output;
-use crate::format::{efg, nfg};
-use crate::games;
+use crate::files::write_output;
 use anyhow::Result;
+use bluff::format::{efg, nfg};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -34,12 +33,12 @@ pub struct ExportArgs {
 /// Runs `bluff export`.
 pub fn run(args: ExportArgs) -> Result<()> {
     if let Some(out) = &args.output {
-        crate::cli::files::FilePlan::new()
+        crate::files::FilePlan::new()
             .game(&args.game)
             .output("-o", out)
             .check()?;
     }
-    let game = games::load(&args.game)?;
+    let game = crate::load_game(&args.game)?;
     let to_stdout = args.output.as_deref().is_none_or(|p| p == Path::new("-"));
     let format = args.format.unwrap_or_else(|| {
         match args
@@ -65,7 +64,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
     eprintln!(
         "wrote {} ({}) to {}",
         args.game,
-        crate::cli::game_size(&game),
+        crate::game_size(&game),
         path.display()
     );
     Ok(())

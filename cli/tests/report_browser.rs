@@ -198,7 +198,7 @@ fn reports_render_in_chromium_and_match_eval() {
     let dir = tempfile::tempdir().unwrap();
     let d = |name: &str| dir.path().join(name);
     let s = |p: PathBuf| p.display().to_string();
-    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-screenshots");
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/report-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     let png = d("png");
     std::fs::create_dir_all(&png).unwrap();

@@ -1,7 +1,7 @@
 //! `bluff games`: the built-in games.
 
-use crate::games::registry;
 use anyhow::Result;
+use bluff::games::registry;
 use clap::Args;
 use serde_json::json;
 
@@ -26,7 +26,7 @@ pub fn run(args: GamesArgs) -> Result<()> {
                 })
             })
             .collect();
-        crate::cli::print_json(&json!(list));
+        crate::print_json(&json!(list));
         return Ok(());
     }
     for g in &games {

@@ -1,13 +1,13 @@
 //! `bluff one-card-poker`: the contest task end to end: solve (`N A B` on stdin), `validate` a
 //! 4N-line file, `batch` a set of tests into a directory and a ZIP.
 
-use crate::cli::files::write_output;
-use crate::format::ocp::{parse_input, parse_strategy, write_strategy, FileErrors, Precision};
-use crate::scalar::{format_rational, rational_to_f64, Rational};
-use crate::solve::one_card::exact::solve_exact;
-use crate::solve::one_card::vector::{CfrVariant, VectorCfr};
-use crate::solve::one_card::{score, OcpParams, OcpScore, OcpStrategy};
+use crate::files::write_output;
 use anyhow::{bail, Context, Result};
+use bluff::format::ocp::{parse_input, parse_strategy, write_strategy, FileErrors, Precision};
+use bluff::scalar::{format_rational, rational_to_f64, Rational};
+use bluff::solve::one_card::exact::solve_exact;
+use bluff::solve::one_card::vector::{CfrVariant, VectorCfr};
+use bluff::solve::one_card::{score, OcpParams, OcpScore, OcpStrategy};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_traits::Zero;
@@ -117,7 +117,7 @@ pub const MAX_DIGITS: usize = 1000;
 pub const MAX_CFR_ITERATIONS: usize = 1_000_000_000;
 
 /// Problems listed by `validate --json` (all are counted), as in the text report.
-pub const MAX_LISTED_ERRORS: usize = crate::format::ocp::MAX_REPORTED_ERRORS;
+pub const MAX_LISTED_ERRORS: usize = bluff::format::ocp::MAX_REPORTED_ERRORS;
 
 /// Runs `bluff one-card-poker`.
 pub fn run(args: OcpArgs) -> Result<()> {
@@ -159,9 +159,9 @@ fn produce(
         }
         Method::Lp => {
             let game =
-                crate::games::one_card_poker::one_card_poker(params.n, params.ante, params.bet)?;
-            let sol = crate::solve::sequence_form::solve_exact(&game)?;
-            let strategy = crate::solve::one_card::from_profile(&game, &sol.profile, 0);
+                bluff::games::one_card_poker::one_card_poker(params.n, params.ante, params.bet)?;
+            let sol = bluff::solve::exact::solve_exact(&game)?;
+            let strategy = bluff::solve::one_card::from_profile(&game, &sol.profile, 0);
             let gap = score(params, &strategy).gap;
             if !gap.is_zero() {
                 bail!(
@@ -223,17 +223,17 @@ fn read_params(args: &SolveArgs) -> Result<OcpParams> {
     if let (Some(n), Some(a), Some(b)) = (args.n, args.ante, args.bet) {
         // Input piped in as well would be ignored silently; say so instead.
         if !std::io::stdin().is_terminal() {
-            let text = crate::cli::files::read_stdin("nothing (N A B came as options)")?;
+            let text = crate::files::read_stdin("nothing (N A B came as options)")?;
             if !text.trim().is_empty() {
                 bail!(
                     "`N A B` given twice: with --n/--ante/--bet and on stdin ({}); give one",
-                    crate::format::text::quoted(text.trim())
+                    bluff::format::text::quoted(text.trim())
                 );
             }
         }
         return parse_input(&format!("{n} {a} {b}")).map_err(|e| anyhow::anyhow!("{e}"));
     }
-    let text = crate::cli::files::read_stdin("`N A B`")?;
+    let text = crate::files::read_stdin("`N A B`")?;
     parse_input(&text).map_err(|e| anyhow::anyhow!("stdin: {e}"))
 }
 
@@ -269,7 +269,7 @@ fn solve(solve_args: SolveArgs) -> Result<()> {
         args.digits as usize,
     )?;
     if args.json {
-        crate::cli::print_json(&json!({
+        crate::print_json(&json!({
             "n": params.n, "a": params.ante, "b": params.bet,
             "method": method_name(args.method),
             "iterations": out.iterations,
@@ -323,7 +323,7 @@ fn validate(args: ValidateArgs) -> Result<()> {
         Ok(s) => s,
         Err(e) => {
             if args.json {
-                crate::cli::print_json(&json!({
+                crate::print_json(&json!({
                     "valid": false,
                     "error_count": e.1,
                     "errors_listed": e.0.len().min(MAX_LISTED_ERRORS),
@@ -342,7 +342,7 @@ fn validate(args: ValidateArgs) -> Result<()> {
         v["a"] = json!(params.ante);
         v["b"] = json!(params.bet);
         v["optimum"] = exact_json(&optimum);
-        crate::cli::print_json(&v);
+        crate::print_json(&v);
         return Ok(());
     }
     println!(
@@ -409,12 +409,12 @@ fn batch(args: BatchArgs) -> Result<()> {
     }
     if let Some(zip) = &args.zip {
         // Check the ZIP's folder before creating anything.
-        crate::cli::files::check_writable("--zip", zip)?;
+        crate::files::check_writable("--zip", zip)?;
     }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     // No output may be an input: `--zip x.in`, or an input such as `t.out` inside --out.
-    let mut plan = crate::cli::files::FilePlan::new();
+    let mut plan = crate::files::FilePlan::new();
     for input in &args.inputs {
         plan.input(input);
     }
@@ -480,7 +480,7 @@ fn batch(args: BatchArgs) -> Result<()> {
                 v
             })
             .collect();
-        crate::cli::print_json(&json!({
+        crate::print_json(&json!({
             "method": method_name(o.method),
             "out": args.out.display().to_string(),
             "zip": args.zip.as_ref().map(|z| z.display().to_string()),
@@ -506,7 +506,7 @@ fn batch(args: BatchArgs) -> Result<()> {
     }
     println!(
         "payoff and gap are the written files' exact scores rounded to f64; wrote {} to {}{}",
-        crate::cli::plural(rows.len(), "file", "files"),
+        crate::plural(rows.len(), "file", "files"),
         args.out.display(),
         args.zip
             .as_ref()

@@ -5,17 +5,25 @@
 
 use bluff::eval::exploitability;
 use bluff::scalar::{rat, Rational};
+use bluff::solve::exact::{solve_exact_with, ExactOptions};
 use bluff::solve::lp::{Method, SolveOptions};
-use bluff::solve::sequence_form::{build_lp_as, solve_exact_as, LpForm};
+use bluff::solve::sequence_form::{build_lp_as, LpForm};
 use num_traits::Zero;
 
 /// Solves `spec` in both forms and checks them; returns the value and the rows (merged,
 /// textbook).
 fn both_forms(spec: &str) -> (Rational, usize, usize) {
-    let game = bluff::games::load(spec).unwrap();
-    let options = SolveOptions::new(Method::FloatThenExact);
-    let merged = solve_exact_as(&game, &options, LpForm::Merged).unwrap();
-    let textbook = solve_exact_as(&game, &options, LpForm::Textbook).unwrap();
+    let game = bluff::games::load(spec).unwrap().game;
+    let solve = |form| {
+        let options = ExactOptions {
+            lp: SolveOptions::new(Method::FloatThenExact),
+            form,
+            ..Default::default()
+        };
+        solve_exact_with(&game, &options).unwrap()
+    };
+    let merged = solve(LpForm::Merged);
+    let textbook = solve(LpForm::Textbook);
     assert_eq!(merged.value, textbook.value, "{spec}");
     for s in [&merged, &textbook] {
         let e = exploitability(&game, &s.profile);
@@ -63,7 +71,7 @@ fn games_without_one_action_sets_build_the_same_lp() {
 #[test]
 fn write_mps_writes_the_solved_lp_of_its_form() {
     let spec = "liars-dice(dice=1,sides=3)";
-    let game = bluff::games::load(spec).unwrap();
+    let game = bluff::games::load(spec).unwrap().game;
     let dir = tempfile::tempdir().unwrap();
     let mut sizes = Vec::new();
     for (name, form) in [("merged", LpForm::Merged), ("textbook", LpForm::Textbook)] {

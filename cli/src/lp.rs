@@ -1,14 +1,13 @@
 //! `bluff solve --algo lp`: solve a game exactly by the sequence-form linear program.
 
-use crate::format::strategy_json::profile_to_json;
-use crate::games;
-use crate::scalar::{format_rational, rational_to_f64};
-use crate::solve::lp::{memory, Method, SolveOptions};
-use crate::solve::sequence_form::{solve_exact_inspecting, ExactSolution, LpForm};
 use anyhow::Result;
+use bluff::format::strategy_json::profile_to_json;
+use bluff::scalar::{format_rational, rational_to_f64};
+use bluff::solve::exact::{solve_exact_with, ExactOptions, ExactSolution};
+use bluff::solve::lp::{memory, LinearProgram, Method, SolveOptions};
+use bluff::solve::sequence_form::LpForm;
 use clap::ValueEnum;
 use serde_json::json;
-use std::io::IsTerminal;
 use std::path::Path;
 
 /// Simplex method for `bluff solve --algo lp`.
@@ -30,8 +29,9 @@ pub enum LpFormArg {
     Textbook,
 }
 
-/// Solves `spec` exactly and reports it (table or JSON); writes the strategy to `output`.
-/// Returns the game and its solution (for `--report`).
+/// Solves `spec` exactly on `threads` worker threads and reports it (table or JSON); writes the
+/// strategy to `output`. Returns the game and its solution (for `--report`).
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     spec: &str,
     lp_method: LpMethod,
@@ -40,8 +40,9 @@ pub fn run(
     write_mps: Option<&Path>,
     output: Option<&Path>,
     json_out: bool,
-) -> Result<(crate::game::Game, ExactSolution)> {
-    let game = games::load(spec)?;
+    threads: usize,
+) -> Result<(bluff::game::Game, ExactSolution)> {
+    let game = crate::load_game(spec)?;
     let method = match lp_method {
         LpMethod::Guided => Method::FloatThenExact,
         LpMethod::Tableau => Method::ExactTableau,
@@ -51,29 +52,39 @@ pub fn run(
         LpFormArg::Merged => LpForm::Merged,
         LpFormArg::Textbook => LpForm::Textbook,
     };
-    let options = SolveOptions {
-        method,
-        show_progress: std::io::stderr().is_terminal(),
-        max_memory: max_memory.unwrap_or_else(memory::default_budget),
-        reconstruct: true,
-    };
-    let s = solve_exact_inspecting(&game, &options, form, |lp| {
+    let spinner = crate::LpSpinner::new();
+    let progress = |p: &bluff::solve::lp::LpProgress| spinner.report(p);
+    let write = |lp: &LinearProgram| -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         if let Some(path) = write_mps {
             let mut text = Vec::new();
             lp.write_mps(&mut text)?;
-            crate::cli::files::write_output(path, &text)?;
+            bluff::format::output::write_file(path, &text)?;
         }
         Ok(())
-    })?;
+    };
+    let options = ExactOptions {
+        lp: SolveOptions {
+            method,
+            progress: Some(&progress),
+            max_memory: max_memory.unwrap_or_else(memory::default_budget),
+            reconstruct: true,
+        },
+        form,
+        threads: Some(threads),
+        inspect: Some(&write),
+    };
+    let s = solve_exact_with(&game, &options);
+    drop(spinner);
+    let s = s?;
     if let Some(path) = output {
         let text = serde_json::to_string_pretty(&profile_to_json(&game, spec, &s.profile))
             .expect("JSON values serialise");
-        crate::cli::files::write_output(path, (text + "\n").as_bytes())?;
+        crate::files::write_output(path, (text + "\n").as_bytes())?;
     }
     let st = &s.stats;
     let value_p2 = &game.constant_sum - &s.value;
     if json_out {
-        crate::cli::print_json(&json!({
+        crate::print_json(&json!({
             "game": spec,
             "method": format!("{lp_method:?}").to_lowercase(),
             "value_p1": {"exact": format_rational(&s.value), "float": rational_to_f64(&s.value)},
@@ -101,7 +112,7 @@ pub fn run(
         }));
         return Ok((game, s));
     }
-    if output.is_some_and(crate::cli::files::is_stdout) {
+    if output.is_some_and(crate::files::is_stdout) {
         // Standard output carries the strategy; keep it clean.
         eprintln!(
             "exact value for {}: {} (certified: NashConv exactly 0)",
@@ -113,7 +124,7 @@ pub fn run(
     println!(
         "game {} ({}, {} + {} sequences)",
         spec,
-        crate::cli::game_size(&game),
+        crate::game_size(&game),
         st.sequences[0],
         st.sequences[1]
     );

@@ -1,0 +1,9 @@
+//! Helpers shared by the command line's integration tests (each test file uses some of them).
+#![allow(dead_code)]
+
+pub mod cli;
+
+/// A file of the library's test data (`tests/data/` at the workspace root).
+pub fn data(name: &str) -> String {
+    format!("{}/../tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}

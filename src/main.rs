@@ -1,5 +1,0 @@
-//! The `bluff` binary: see `bluff --help`.
-
-fn main() -> std::process::ExitCode {
-    bluff::cli::main()
-}
