@@ -2,7 +2,7 @@
 //! the behavioural LPs and the sequence-form LP), plus the normal-form build and the exact
 //! description of B's optimal sets. Run: `cargo bench --bench baby_poker`.
 
-use bluff::games::baby_poker::{b_optimal_polytope, baby_poker, behavioural_lp, pure_matrix};
+use bluff::problems::baby_poker::{b_optimal_polytope, baby_poker, behavioural_lp, pure_matrix};
 use bluff::scalar::rat;
 use bluff::solve::exact::solve_exact;
 use bluff::solve::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};

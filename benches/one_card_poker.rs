@@ -6,11 +6,11 @@
 //! Run: `cargo bench --bench one_card_poker` (set `OCP_BENCH_ITERATIONS` to shorten the CFR
 //! runs; the default is the write-up's 100000).
 
-use bluff::games::one_card_poker::one_card_poker;
-use bluff::solve::one_card::exact::solve_exact;
-use bluff::solve::one_card::per_pair::ArenaCfr;
-use bluff::solve::one_card::vector::{CfrVariant, VectorCfr};
-use bluff::solve::one_card::{from_profile, score, OcpParams};
+use bluff::problems::one_card_poker::exact::solve_exact;
+use bluff::problems::one_card_poker::game::one_card_poker;
+use bluff::problems::one_card_poker::per_pair::ArenaCfr;
+use bluff::problems::one_card_poker::vector::{CfrVariant, VectorCfr};
+use bluff::problems::one_card_poker::{from_profile, score, OcpParams};
 use std::time::Instant;
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -7,9 +7,9 @@
 //! [max LP m+n, default 3] [max exact DP m+n, default 24]`
 
 use bluff::eval::exploitability;
-use bluff::games::shrek_donkey::{build_explicit, dp_profile};
+use bluff::problems::card_guessing::explicit::{build_explicit, dp_profile};
+use bluff::problems::card_guessing::CardGuessing;
 use bluff::scalar::Rational;
-use bluff::solve::card_guessing::CardGuessing;
 use bluff::solve::exact::solve_exact;
 use num_traits::Zero;
 use std::time::Instant;

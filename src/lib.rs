@@ -17,6 +17,7 @@ pub mod format;
 mod fxhash;
 pub mod game;
 pub mod games;
+pub mod problems;
 pub mod report;
 pub mod scalar;
 pub mod solve;

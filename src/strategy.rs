@@ -31,6 +31,14 @@ impl<T: Scalar> Profile<T> {
         Profile { probs }
     }
 
+    /// The probability of local action `action` at `player`'s information set `label`, if the
+    /// game has that set and action.
+    pub fn prob_at(&self, game: &Game, player: Player, label: &str, action: usize) -> Option<T> {
+        let id = game.find_infoset(player, label)?;
+        let set = &game.infosets[player][id];
+        (action < set.actions.len()).then(|| self.probs[player][set.action_offset + action].clone())
+    }
+
     /// A pure strategy for one player: `choice[infoset]` is the local action index played.
     pub fn set_pure(&mut self, game: &Game, player: Player, choice: &[usize]) {
         for (id, set) in game.infosets[player].iter().enumerate() {

@@ -3,7 +3,7 @@
 //! a second, brute-force vertex enumeration written here.
 
 use bluff::eval::{best_response, exploitability};
-use bluff::games::baby_poker::*;
+use bluff::problems::baby_poker::*;
 use bluff::scalar::{int, rat, Rational};
 use bluff::solve::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
 use num_traits::{One, Signed, Zero};

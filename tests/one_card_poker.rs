@@ -2,13 +2,13 @@
 //! exact equilibrium against an exact best response.
 
 use bluff::eval::{best_response, exploitability};
-use bluff::format::ocp::{parse_strategy, write_strategy, Precision};
-use bluff::games::one_card_poker::one_card_poker;
+use bluff::problems::one_card_poker::contest_format::{parse_strategy, write_strategy, Precision};
+use bluff::problems::one_card_poker::exact::solve_exact;
+use bluff::problems::one_card_poker::game::one_card_poker;
+use bluff::problems::one_card_poker::per_pair::ArenaCfr;
+use bluff::problems::one_card_poker::vector::{CfrVariant, VectorCfr};
+use bluff::problems::one_card_poker::{from_profile, score, to_profile, OcpParams, OcpStrategy};
 use bluff::scalar::{rat, Rational};
-use bluff::solve::one_card::exact::solve_exact;
-use bluff::solve::one_card::per_pair::ArenaCfr;
-use bluff::solve::one_card::vector::{CfrVariant, VectorCfr};
-use bluff::solve::one_card::{from_profile, score, to_profile, OcpParams, OcpStrategy};
 use num_traits::Zero;
 
 const OFFICIAL: &str = "1 open: check\n1 check: bet 0.5\n1 bet: fold\n1 check-bet: fold 0.9\n2 open: bet 0.8\n2 check: bet\n2 bet: call\n2 check-bet: call 0.8\n";

@@ -3,9 +3,9 @@
 //! responses; (b) the exact sequence-form LP solves the explicit game from scratch.
 
 use bluff::eval::{expected_value, exploitability};
-use bluff::games::shrek_donkey::{build_explicit, dp_profile};
+use bluff::problems::card_guessing::explicit::{build_explicit, dp_profile};
+use bluff::problems::card_guessing::CardGuessing;
 use bluff::scalar::{rat, Rational};
-use bluff::solve::card_guessing::CardGuessing;
 use bluff::solve::exact::solve_exact;
 use num_traits::{Signed, Zero};
 

@@ -2,7 +2,7 @@
 
 use crate::plural;
 use anyhow::Result;
-use bluff::games::baby_poker::{analyse, Analysis, ANALYSIS_STEPS, MAX_MATRIX_SIDES};
+use bluff::problems::baby_poker::{analyse, Analysis, ANALYSIS_STEPS, MAX_MATRIX_SIDES};
 use bluff::scalar::{format_rational, rational_to_f64, Rational};
 use bluff::solve::matrix::OptimalSet;
 use bluff::solve::polytope::{format_constraint, integer_normal, Description, LinearConstraint};
@@ -114,9 +114,9 @@ fn facet_texts(d: &Description, a: &Analysis, player: usize) -> Vec<(String, Str
         .map(|&f| poly_names[f].clone())
         .collect();
     let polytope = if player == 0 {
-        bluff::games::baby_poker::a_optimal_polytope(a.sides, a.raise, &a.normal_form.value)
+        bluff::problems::baby_poker::a_optimal_polytope(a.sides, a.raise, &a.normal_form.value)
     } else {
-        bluff::games::baby_poker::b_optimal_polytope(a.sides, a.raise, &a.normal_form.value)
+        bluff::problems::baby_poker::b_optimal_polytope(a.sides, a.raise, &a.normal_form.value)
     };
     d.facets
         .iter()

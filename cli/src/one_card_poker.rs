@@ -3,11 +3,13 @@
 
 use crate::files::write_output;
 use anyhow::{bail, Context, Result};
-use bluff::format::ocp::{parse_input, parse_strategy, write_strategy, FileErrors, Precision};
+use bluff::problems::one_card_poker::contest_format::{
+    parse_input, parse_strategy, write_strategy, FileErrors, Precision,
+};
+use bluff::problems::one_card_poker::exact::solve_exact;
+use bluff::problems::one_card_poker::vector::{CfrVariant, VectorCfr};
+use bluff::problems::one_card_poker::{score, OcpParams, OcpScore, OcpStrategy};
 use bluff::scalar::{format_rational, rational_to_f64, Rational};
-use bluff::solve::one_card::exact::solve_exact;
-use bluff::solve::one_card::vector::{CfrVariant, VectorCfr};
-use bluff::solve::one_card::{score, OcpParams, OcpScore, OcpStrategy};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use num_traits::Zero;
@@ -117,7 +119,8 @@ pub const MAX_DIGITS: usize = 1000;
 pub const MAX_CFR_ITERATIONS: usize = 1_000_000_000;
 
 /// Problems listed by `validate --json` (all are counted), as in the text report.
-pub const MAX_LISTED_ERRORS: usize = bluff::format::ocp::MAX_REPORTED_ERRORS;
+pub const MAX_LISTED_ERRORS: usize =
+    bluff::problems::one_card_poker::contest_format::MAX_REPORTED_ERRORS;
 
 /// Runs `bluff one-card-poker`.
 pub fn run(args: OcpArgs) -> Result<()> {
@@ -158,10 +161,13 @@ fn produce(
             (sol.strategy, 0.0, sol.cfr_iterations)
         }
         Method::Lp => {
-            let game =
-                bluff::games::one_card_poker::one_card_poker(params.n, params.ante, params.bet)?;
+            let game = bluff::problems::one_card_poker::game::one_card_poker(
+                params.n,
+                params.ante,
+                params.bet,
+            )?;
             let sol = bluff::solve::exact::solve_exact(&game)?;
-            let strategy = bluff::solve::one_card::from_profile(&game, &sol.profile, 0);
+            let strategy = bluff::problems::one_card_poker::from_profile(&game, &sol.profile, 0);
             let gap = score(params, &strategy).gap;
             if !gap.is_zero() {
                 bail!(

@@ -221,7 +221,8 @@ pub(crate) fn write(
     output: &Path,
     png: Option<&Path>,
 ) -> Result<()> {
-    let report = Report::build(game, input)?;
+    let pictures = bluff::games::picture_source(&input.spec);
+    let report = Report::build(game, input, pictures.as_deref())?;
     write_output(output, report.to_html().as_bytes())?;
     let rows = report.analysis.rows.len();
     eprintln!(

@@ -9,9 +9,9 @@
 use anyhow::{bail, Context, Result};
 use bluff::eval::{expected_value, exploitability};
 use bluff::format::text::quoted;
-use bluff::games::shrek_donkey::{build_explicit, dp_profile, MAX_EXPLICIT_CARDS};
+use bluff::problems::card_guessing::explicit::{build_explicit, dp_profile, MAX_EXPLICIT_CARDS};
+use bluff::problems::card_guessing::{CardGuessing, StateStrategy, MAX_HAND};
 use bluff::scalar::{format_rational, rational_to_f64, Rational, Scalar};
-use bluff::solve::card_guessing::{CardGuessing, StateStrategy, MAX_HAND};
 use bluff::solve::exact::solve_exact;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};

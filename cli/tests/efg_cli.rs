@@ -3,7 +3,7 @@
 use assert_cmd::Command;
 use bluff::eval::expected_value;
 use bluff::format::efg::{efg_to_game, read_efg};
-use bluff::format::nfg::{read_nfg, reduced_normal_form, write_nfg};
+use bluff::format::nfg::{read_nfg, write_nfg};
 use bluff::scalar::rat;
 use bluff::solve::normal_form::reduced_strategies;
 use bluff::strategy::ExactProfile;
@@ -105,7 +105,7 @@ fn chance_sum_warning_reaches_the_user() {
 #[test]
 fn reduced_normal_form_matches_tree_values_and_kuhn_value() {
     let game = bluff::games::load("kuhn").unwrap().game;
-    let nf = reduced_normal_form(&game).unwrap();
+    let nf = bluff::solve::normal_form::to_nfg(&game).unwrap();
     assert_eq!(nf.strategies[0].len(), 27);
     assert_eq!(nf.strategies[1].len(), 64);
     let s = [
@@ -127,7 +127,10 @@ fn reduced_normal_form_matches_tree_values_and_kuhn_value() {
     }
     let back = read_nfg(&write_nfg(&nf).unwrap()).unwrap();
     assert_eq!(back, nf);
-    let solution = back.to_matrix_game().unwrap().solve().unwrap();
+    let solution = bluff::solve::matrix::MatrixGame::from_nfg(&back)
+        .unwrap()
+        .solve()
+        .unwrap();
     assert_eq!(solution.value, rat(-1, 18));
 }
 
@@ -147,7 +150,11 @@ fn nfg_files_load_as_simultaneous_move_games() {
         .game,
     )
     .unwrap();
-    std::fs::write(&f, write_nfg(&reduced_normal_form(&tiny).unwrap()).unwrap()).unwrap();
+    std::fs::write(
+        &f,
+        write_nfg(&bluff::solve::normal_form::to_nfg(&tiny).unwrap()).unwrap(),
+    )
+    .unwrap();
     let game = bluff::games::load(f.to_str().unwrap()).unwrap().game;
     assert_eq!(game.infosets[0][0].actions.len(), 4);
     assert_eq!(game.infosets[1][0].actions.len(), 2);

@@ -8,7 +8,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Ok(text) = std::str::from_utf8(rest) {
-        let _ = bluff::format::ocp::parse_input(text);
-        let _ = bluff::format::ocp::parse_strategy(text, 1 + first as usize % 8);
+        let _ = bluff::problems::one_card_poker::contest_format::parse_input(text);
+        let _ = bluff::problems::one_card_poker::contest_format::parse_strategy(text, 1 + first as usize % 8);
     }
 });

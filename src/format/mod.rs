@@ -4,7 +4,6 @@ pub mod checkpoint;
 pub mod efg;
 pub mod json_keys;
 pub mod nfg;
-pub mod ocp;
 pub mod output;
 pub mod strategy_json;
 pub mod text;

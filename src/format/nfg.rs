@@ -12,8 +12,6 @@ use super::efg::{normalize_labels, quote, quote_label, read_header, Lexer, Parse
 use crate::format::text::quoted;
 use crate::game::{Game, GameBuilder};
 use crate::scalar::{format_rational, Rational};
-use crate::solve::matrix::MatrixGame;
-use crate::solve::normal_form::{self, DEFAULT_MAX_STRATEGIES};
 use anyhow::{bail, Context, Result};
 use num_traits::Zero;
 
@@ -44,35 +42,6 @@ impl NfgGame {
             index = index * self.strategies[p].len() + profile[p];
         }
         index
-    }
-
-    /// A two-player zero-sum table as a [`MatrixGame`] (rows: player 1's strategies, entries:
-    /// player 1's payoffs). Fails for other games, naming the profile that is not zero-sum.
-    pub fn to_matrix_game(&self) -> Result<MatrixGame> {
-        if self.players.len() != 2 {
-            bail!(
-                "the game has {} players; a matrix game needs 2",
-                self.players.len()
-            );
-        }
-        let (rows, cols) = (self.strategies[0].len(), self.strategies[1].len());
-        let mut m = vec![vec![Rational::zero(); cols]; rows];
-        for r in 0..rows {
-            for c in 0..cols {
-                let u = &self.payoffs[self.profile_index(&[r, c])];
-                if !(&u[0] + &u[1]).is_zero() {
-                    bail!(
-                        "the game is not zero-sum: profile ({}, {}) pays {} and {}",
-                        quoted(&self.strategies[0][r]),
-                        quoted(&self.strategies[1][c]),
-                        format_rational(&u[0]),
-                        format_rational(&u[1])
-                    );
-                }
-                m[r][c] = u[0].clone();
-            }
-        }
-        MatrixGame::new(self.strategies[0].clone(), self.strategies[1].clone(), m)
     }
 }
 
@@ -293,40 +262,6 @@ pub fn load_nfg_file(path: &std::path::Path) -> Result<Game> {
             path.display()
         )
     })
-}
-
-/// The reduced normal form of a game (from [`crate::solve::normal_form`]) as a strategic-form
-/// table: reduced pure strategies labelled `set:action ...`, exact chance-averaged payoffs,
-/// at most [`DEFAULT_MAX_STRATEGIES`] strategies per player.
-pub fn reduced_normal_form(game: &Game) -> Result<NfgGame> {
-    let nf = normal_form::reduced_normal_form(game, DEFAULT_MAX_STRATEGIES)
-        .context("export the extensive form (.efg) instead")?;
-    let mut nfg = from_matrix_game(&nf.matrix, &game.name, &game.player_names);
-    nfg.comment = Some("reduced normal form written by bluff".into());
-    if !game.constant_sum.is_zero() {
-        for u in &mut nfg.payoffs {
-            u[1] = &game.constant_sum - &u[0];
-        }
-    }
-    Ok(nfg)
-}
-
-/// A zero-sum matrix game as a two-player strategic-form table.
-pub fn from_matrix_game(m: &MatrixGame, title: &str, players: &[String; 2]) -> NfgGame {
-    let mut payoffs = Vec::with_capacity(m.rows.len() * m.cols.len());
-    for c in 0..m.cols.len() {
-        for r in 0..m.rows.len() {
-            let u = m.payoff[r][c].clone();
-            payoffs.push(vec![u.clone(), -u]);
-        }
-    }
-    NfgGame {
-        title: title.to_string(),
-        comment: None,
-        players: players.to_vec(),
-        strategies: vec![m.rows.clone(), m.cols.clone()],
-        payoffs,
-    }
 }
 
 #[cfg(test)]

@@ -3,16 +3,16 @@
 //! A game spec is a name with optional integer parameters: `kuhn`, `one-card-poker(n=5,a=2,b=1)`
 //! or `one-card-poker:n=5,a=2,b=1`.
 
-pub mod baby_poker;
 pub mod goofspiel;
 pub mod kuhn;
 pub mod leduc;
 pub mod liars_dice;
-pub mod one_card_poker;
 pub mod openspiel;
-pub mod shrek_donkey;
 
 use crate::game::Game;
+use crate::report::{Picture, PictureSource};
+use crate::scalar::Rational;
+use crate::strategy::Profile;
 use anyhow::{anyhow, bail, Context, Result};
 use std::collections::BTreeMap;
 
@@ -52,6 +52,11 @@ impl Params {
     }
 }
 
+/// A game's own pictures in its report (see [`crate::report::PictureSource`]), from its
+/// checked parameters.
+pub type PicturesFn =
+    fn(&Game, &Params, &Profile<f64>, Option<&Rational>, &mut Vec<String>) -> Result<Vec<Picture>>;
+
 /// A built-in game: its name, parameters and constructor.
 #[derive(Clone, Copy)]
 pub struct GameInfo {
@@ -63,6 +68,33 @@ pub struct GameInfo {
     pub params: &'static [ParamSpec],
     /// Builds the game from checked parameters.
     pub build: fn(&Params) -> Result<Game>,
+    /// Its own pictures in a report, if it has any.
+    pub pictures: Option<PicturesFn>,
+}
+
+/// A game's pictures with the parameters they are drawn for.
+struct Pictures(PicturesFn, Params);
+
+impl PictureSource for Pictures {
+    fn pictures(
+        &self,
+        game: &Game,
+        profile: &Profile<f64>,
+        known_value: Option<&Rational>,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<Picture>> {
+        (self.0)(game, &self.1, profile, known_value, notes)
+    }
+}
+
+/// The source of the pictures of the built-in game a spec names, if it has any (a file spec
+/// has none).
+pub fn picture_source(spec: &str) -> Option<Box<dyn PictureSource>> {
+    if is_file_spec(spec) {
+        return None;
+    }
+    let (info, params) = parse_spec(spec).ok()?;
+    Some(Box::new(Pictures(info.pictures?, params)))
 }
 
 /// All built-in games.
@@ -74,12 +106,14 @@ pub fn registry() -> Vec<GameInfo> {
             "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
         params: &[],
         build: |_| Ok(kuhn::kuhn_poker()?),
+        pictures: None,
     },
     GameInfo {
         name: "leduc",
         description: "Leduc poker (OpenSpiel rules): 6 cards, raises 2 then 4, public card; 936 information sets",
         params: &[],
         build: |_| Ok(leduc::leduc_poker()?),
+        pictures: None,
     },
     GameInfo {
         name: "liars-dice",
@@ -90,6 +124,7 @@ pub fn registry() -> Vec<GameInfo> {
             ParamSpec { name: "sides", default: 6, min: 2, max: 12, doc: "faces of each die", choices: &[] },
         ],
         build: |p| liars_dice::liars_dice(p.get("dice") as u32, p.get("sides") as u32, MAX_BUILT_IN_NODES),
+        pictures: None,
     },
     GameInfo {
         name: "goofspiel",
@@ -121,6 +156,7 @@ pub fn registry() -> Vec<GameInfo> {
                 .ok_or_else(|| anyhow!("bad returns code"))?;
             goofspiel::goofspiel(p.get("cards") as u32, order, returns, MAX_BUILT_IN_NODES)
         },
+        pictures: None,
     },
     GameInfo {
         name: "one-card-poker",
@@ -130,7 +166,10 @@ pub fn registry() -> Vec<GameInfo> {
             ParamSpec { name: "a", default: 2, min: 1, max: 1000, doc: "pot the dealer puts in", choices: &[] },
             ParamSpec { name: "b", default: 1, min: 1, max: 1000, doc: "bet size", choices: &[] },
         ],
-        build: |p| Ok(one_card_poker::one_card_poker(p.get("n") as usize, p.get("a"), p.get("b"))?),
+        build: |p| Ok(crate::problems::one_card_poker::game::one_card_poker(p.get("n") as usize, p.get("a"), p.get("b"))?),
+        pictures: Some(|game, p, profile, _, notes| {
+            Ok(crate::problems::one_card_poker::pictures::pictures(game, p.get("n") as usize, profile, notes))
+        }),
     },
     GameInfo {
             name: "baby-poker",
@@ -151,11 +190,21 @@ pub fn registry() -> Vec<GameInfo> {
                     doc: "showdown stake after a raise is called", choices: &[] },
             ],
             build: |p| {
-                Ok(baby_poker::baby_poker(
+                Ok(crate::problems::baby_poker::baby_poker(
                     p.get("sides") as usize,
                     p.get("raise"),
                 )?)
             },
+            pictures: Some(|game, p, profile, known_value, notes| {
+                crate::problems::baby_poker::pictures::pictures(
+                    game,
+                    p.get("sides") as usize,
+                    p.get("raise"),
+                    profile,
+                    known_value,
+                    notes,
+                )
+            }),
 },
         GameInfo {
             name: "shrek-donkey",
@@ -176,7 +225,13 @@ pub fn registry() -> Vec<GameInfo> {
                     max: 5,
                     doc: "Donkey's cards", choices: &[] },
             ],
-            build: shrek_donkey::from_params,
+            build: crate::problems::card_guessing::explicit::from_params,
+            pictures: Some(|_, p, _, _, _| {
+                Ok(crate::problems::card_guessing::pictures::pictures(
+                    p.get("m") as usize,
+                    p.get("n") as usize,
+                ))
+            }),
         },
     ]
 }

@@ -271,7 +271,7 @@ mod tests {
     fn local_regret_and_reach_match_brute_force_on_kuhn_and_baby_poker() {
         for game in [
             crate::games::kuhn::kuhn_poker().unwrap(),
-            crate::games::baby_poker::baby_poker(4, 2).unwrap(),
+            crate::games::builtin("baby-poker(sides=4,raise=2)").unwrap(),
         ] {
             let prof = lopsided(&game);
             let a = analyse(&game, &prof, true);

@@ -1,4 +1,5 @@
-//! The report's pictures: the convergence curve and the seed games' figures, as [`Scene`]s.
+//! The report's figure kinds (axes, ticks, legends, log-log curves, heat maps, convex hulls)
+//! as [`Scene`]s; the worked problems draw their own pictures with them.
 
 use super::scene::{Anchor, Rgb, Scene, Shape};
 
@@ -6,8 +7,10 @@ use super::scene::{Anchor, Rgb, Scene, Shape};
 pub const BLUE: Rgb = (31, 119, 180);
 /// Second series colour (player 2).
 pub const ORANGE: Rgb = (230, 115, 0);
-const GRID: Rgb = (225, 225, 225);
-const AXIS: Rgb = (90, 90, 90);
+/// Grid lines.
+pub const GRID: Rgb = (225, 225, 225);
+/// Axes and their labels.
+pub const AXIS: Rgb = (90, 90, 90);
 
 /// A plotting rectangle mapping data coordinates to pixels.
 #[derive(Clone, Copy, Debug)]
@@ -78,7 +81,7 @@ pub fn draw_axes(
 }
 
 /// Powers of ten covering `[lo, hi]` (log10 bounds), labelled `1e-3` style.
-fn decade_ticks(lo: f64, hi: f64) -> Vec<(f64, String)> {
+pub fn decade_ticks(lo: f64, hi: f64) -> Vec<(f64, String)> {
     let mut out = Vec::new();
     let mut k = lo.ceil() as i32;
     while (k as f64) <= hi + 1e-9 {
@@ -89,7 +92,7 @@ fn decade_ticks(lo: f64, hi: f64) -> Vec<(f64, String)> {
 }
 
 /// Ticks 0, 0.25, .., 1 for probability axes.
-fn prob_ticks() -> Vec<(f64, String)> {
+pub fn prob_ticks() -> Vec<(f64, String)> {
     [0.0, 0.25, 0.5, 0.75, 1.0]
         .iter()
         .map(|&v| (v, format!("{v}")))
@@ -97,7 +100,7 @@ fn prob_ticks() -> Vec<(f64, String)> {
 }
 
 /// About `count` round integer ticks over `1..=n`.
-fn integer_ticks(n: usize, count: usize) -> Vec<(f64, String)> {
+pub fn integer_ticks(n: usize, count: usize) -> Vec<(f64, String)> {
     let step = (n as f64 / count as f64).ceil().max(1.0) as usize;
     let mut v: Vec<usize> = (1..=n).filter(|k| (k - 1) % step == 0).collect();
     if v.last() != Some(&n) && n > 1 {
@@ -151,70 +154,8 @@ pub fn convergence(title: &str, points: &[(f64, f64)]) -> Scene {
     scene
 }
 
-/// One-card poker: for each of the four situations, the probability of the aggressive action
-/// (bet, or call when facing a bet) against the card, one line per player.
-/// `series[s][player][card - 1]`, situations in the order open, check, bet, check-bet.
-pub fn one_card_poker(n: usize, series: &[[Vec<f64>; 2]; 4], names: &[String; 2]) -> Scene {
-    let mut scene = Scene::new(900, 640);
-    scene.text(
-        (450.0, 24.0),
-        format!("One-card poker, N = {n}: probability of betting / calling by card"),
-        15.0,
-        Anchor::Middle,
-    );
-    let titles = [
-        "first to act: bet",
-        "after a check: bet",
-        "facing a bet: call",
-        "check, then bet: call",
-    ];
-    for (s, title) in titles.iter().enumerate() {
-        let (col, row) = (s % 2, s / 2);
-        let left = 80.0 + col as f64 * 430.0;
-        let top = 70.0 + row as f64 * 280.0;
-        let frame = Frame {
-            px: (left, top, 360.0, 190.0),
-            x: (0.5, n as f64 + 0.5),
-            y: (-0.03, 1.03),
-            log_x: false,
-            log_y: false,
-        };
-        scene.text((left + 180.0, top - 8.0), *title, 13.0, Anchor::Middle);
-        draw_axes(
-            &mut scene,
-            &frame,
-            &integer_ticks(n, 10),
-            &prob_ticks(),
-            "card",
-            "probability",
-        );
-        for (p, color) in [(0usize, BLUE), (1, ORANGE)] {
-            let pts: Vec<(f64, f64)> = series[s][p]
-                .iter()
-                .enumerate()
-                .map(|(c, &v)| frame.map(c as f64 + 1.0, v))
-                .collect();
-            for &pt in &pts {
-                scene.push(Shape::Circle {
-                    center: pt,
-                    r: if n <= 20 { 3.0 } else { 1.8 },
-                    fill: color,
-                    title: None,
-                });
-            }
-            scene.push(Shape::Polyline {
-                points: pts,
-                color,
-                width: if p == 0 { 2.0 } else { 1.2 },
-            });
-        }
-    }
-    legend(&mut scene, (300.0, 628.0), names);
-    scene
-}
-
 /// A two-entry legend in the series colours.
-fn legend(scene: &mut Scene, at: (f64, f64), names: &[String; 2]) {
+pub fn legend(scene: &mut Scene, at: (f64, f64), names: &[String; 2]) {
     for (k, (name, color)) in names.iter().zip([BLUE, ORANGE]).enumerate() {
         let x = at.0 + k as f64 * 170.0;
         scene.line((x, at.1 - 4.0), (x + 26.0, at.1 - 4.0), color, 3.0);
@@ -222,61 +163,8 @@ fn legend(scene: &mut Scene, at: (f64, f64), names: &[String; 2]) {
     }
 }
 
-/// Baby poker: A's raise probability and B's fold probability by die, as bars.
-pub fn baby_poker_bars(p: &[f64], q: &[f64]) -> Scene {
-    let mut scene = Scene::new(820, 330);
-    scene.text(
-        (410.0, 24.0),
-        "Baby poker: A's raise and B's fold probabilities by die",
-        15.0,
-        Anchor::Middle,
-    );
-    for (k, (title, v, color)) in [
-        ("A raises holding die i", p, BLUE),
-        ("B folds to a raise holding die j", q, ORANGE),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let left = 70.0 + k as f64 * 400.0;
-        let n = v.len();
-        let frame = Frame {
-            px: (left, 60.0, 330.0, 200.0),
-            x: (0.5, n as f64 + 0.5),
-            y: (0.0, 1.05),
-            log_x: false,
-            log_y: false,
-        };
-        scene.text((left + 165.0, 52.0), title, 13.0, Anchor::Middle);
-        draw_axes(
-            &mut scene,
-            &frame,
-            &integer_ticks(n, 12),
-            &prob_ticks(),
-            "die",
-            "probability",
-        );
-        let width = 330.0 / n as f64 * 0.6;
-        for (i, &x) in v.iter().enumerate() {
-            let (cx, top) = frame.map(i as f64 + 1.0, x);
-            let (_, base) = frame.map(i as f64 + 1.0, 0.0);
-            scene.push(Shape::Rect {
-                x: cx - width / 2.0,
-                y: top,
-                w: width,
-                h: (base - top).max(0.0),
-                fill: Some(color),
-                stroke: None,
-                title: Some(format!("die {}: {x:.4}", i + 1)),
-            });
-            scene.text((cx, top - 4.0), short(x), 10.0, Anchor::Middle);
-        }
-    }
-    scene
-}
-
 /// A probability with at most 3 decimals, trailing zeros removed.
-fn short(x: f64) -> String {
+pub fn short(x: f64) -> String {
     let s = format!("{x:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
@@ -286,8 +174,8 @@ fn short(x: f64) -> String {
     }
 }
 
-/// Isometric projection of the unit cube's point `(a, b, c)` (drawn along q2, q3, q4).
-fn iso(origin: (f64, f64), size: f64, v: [f64; 3]) -> (f64, f64) {
+/// Isometric projection of the unit cube's point `(a, b, c)`.
+pub fn iso(origin: (f64, f64), size: f64, v: [f64; 3]) -> (f64, f64) {
     let (c30, s30) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
     (
         origin.0 + size * (v[1] - v[0]) * c30,
@@ -326,108 +214,6 @@ pub fn convex_hull(mut pts: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
     hull
 }
 
-/// B's optimal set of baby poker projected on (q2, q3, q4), drawn in the unit cube.
-/// `vertices` are the set's vertices in those coordinates with their exact labels; `point` the
-/// report's own strategy there.
-pub fn baby_poker_slice(
-    vertices: &[([f64; 3], String)],
-    fixed: &str,
-    point: Option<[f64; 3]>,
-) -> Scene {
-    let mut scene = Scene::new(620, 580);
-    scene.text(
-        (310.0, 24.0),
-        "B's optimal set in the (q2, q3, q4) slice (q = fold probability)",
-        15.0,
-        Anchor::Middle,
-    );
-    scene.text((310.0, 44.0), fixed, 12.0, Anchor::Middle);
-    // The cube spans origin.1 - size .. origin.1 + size vertically.
-    let origin = (310.0, 305.0);
-    let size = 205.0;
-    let at = |v: [f64; 3]| iso(origin, size, v);
-    // The cube's edges: corners differing in one coordinate.
-    for a in 0..8u8 {
-        for bit in 0..3 {
-            let b = a | (1 << bit);
-            if b == a {
-                continue;
-            }
-            let corner = |m: u8| [(m & 1) as f64, ((m >> 1) & 1) as f64, ((m >> 2) & 1) as f64];
-            // Dashed-looking light edges at the back, darker at the front.
-            let hidden = a == 0;
-            scene.line(
-                at(corner(a)),
-                at(corner(b)),
-                if hidden {
-                    (200, 200, 200)
-                } else {
-                    (150, 150, 150)
-                },
-                1.0,
-            );
-        }
-    }
-    for (k, name) in ["q2", "q3", "q4"].iter().enumerate() {
-        let mut e = [0.0; 3];
-        e[k] = 1.12;
-        let p = at(e);
-        scene.text((p.0, p.1 + 4.0), *name, 13.0, Anchor::Middle);
-        scene.line(at([0.0; 3]), at(e), AXIS, 1.5);
-    }
-    let projected: Vec<(f64, f64)> = vertices.iter().map(|(v, _)| at(*v)).collect();
-    let hull = convex_hull(projected.clone());
-    if hull.len() >= 3 {
-        scene.push(Shape::Polygon {
-            points: hull,
-            fill: ORANGE,
-            opacity: 0.35,
-            stroke: Some(ORANGE),
-        });
-    }
-    for ((v, label), p) in vertices.iter().zip(&projected) {
-        scene.push(Shape::Circle {
-            center: *p,
-            r: 4.0,
-            fill: (160, 70, 0),
-            title: Some(format!("{label} = ({:.4}, {:.4}, {:.4})", v[0], v[1], v[2])),
-        });
-        scene.text((p.0 + 7.0, p.1 - 6.0), label.clone(), 11.0, Anchor::Start);
-    }
-    if let Some(v) = point {
-        let p = at(v);
-        scene.push(Shape::Circle {
-            center: p,
-            r: 5.0,
-            fill: BLUE,
-            title: Some(format!(
-                "this strategy: ({:.4}, {:.4}, {:.4})",
-                v[0], v[1], v[2]
-            )),
-        });
-        scene.push(Shape::Circle {
-            center: (40.0, 560.0),
-            r: 5.0,
-            fill: BLUE,
-            title: None,
-        });
-        scene.text((52.0, 564.0), "the report's strategy", 12.0, Anchor::Start);
-    }
-    scene.push(Shape::Circle {
-        center: (260.0, 560.0),
-        r: 4.0,
-        fill: (160, 70, 0),
-        title: None,
-    });
-    scene.text(
-        (272.0, 564.0),
-        "vertices of B's optimal set (exact)",
-        12.0,
-        Anchor::Start,
-    );
-    scene
-}
-
 /// A value per `(m, n)` cell, `None` where it does not apply.
 pub type CellFn<'a> = &'a dyn Fn(usize, usize) -> Option<f64>;
 
@@ -456,7 +242,7 @@ pub fn heat_color(t: f64) -> Rgb {
 /// One heat map over `(m, n)` in `0..=size`: `cell(m, n)` gives the value in [0, 1] or
 /// `None` (drawn grey). `mark` outlines one cell.
 #[allow(clippy::too_many_arguments)]
-fn heat_map(
+pub fn heat_map(
     scene: &mut Scene,
     left: f64,
     top: f64,
@@ -545,66 +331,4 @@ fn heat_map(
             });
         }
     }
-}
-
-/// The card-guessing game: heat maps of the first mover's win probability, its bluffing
-/// probability and the responder's believing probability at the start state `(m, n)`.
-pub fn card_guessing(
-    size: usize,
-    win: &dyn Fn(usize, usize) -> Option<f64>,
-    bluff: &dyn Fn(usize, usize) -> Option<f64>,
-    believe: &dyn Fn(usize, usize) -> Option<f64>,
-    mark: Option<(usize, usize)>,
-) -> Scene {
-    let cell_px = (230.0 / (size + 1) as f64).floor().max(4.0);
-    let side = cell_px * (size + 1) as f64;
-    let width = (3.0 * (side + 70.0) + 60.0) as u32;
-    let mut scene = Scene::new(width.max(700), (side + 150.0) as u32);
-    scene.text(
-        (scene.width as f64 / 2.0, 22.0),
-        format!("Card-guessing game over (m, n) in 0..={size} (red square: this game)"),
-        15.0,
-        Anchor::Middle,
-    );
-    let maps: [(&str, CellFn); 3] = [
-        ("first mover wins", win),
-        ("first mover bluffs", bluff),
-        ("responder believes", believe),
-    ];
-    for (k, (title, f)) in maps.into_iter().enumerate() {
-        heat_map(
-            &mut scene,
-            50.0 + k as f64 * (side + 70.0),
-            60.0,
-            cell_px,
-            size,
-            title,
-            f,
-            mark,
-        );
-    }
-    // Colour scale.
-    let y = side + 120.0;
-    let x0 = 50.0;
-    for i in 0..100 {
-        scene.push(Shape::Rect {
-            x: x0 + i as f64 * 3.0,
-            y,
-            w: 3.0,
-            h: 12.0,
-            fill: Some(heat_color(i as f64 / 99.0)),
-            stroke: None,
-            title: None,
-        });
-    }
-    scene.text((x0, y + 26.0), "0", 10.0, Anchor::Middle);
-    scene.text((x0 + 150.0, y + 26.0), "0.5", 10.0, Anchor::Middle);
-    scene.text((x0 + 300.0, y + 26.0), "1", 10.0, Anchor::Middle);
-    scene.text(
-        (x0 + 315.0, y + 11.0),
-        "probability (grey: no such choice in that state)",
-        11.0,
-        Anchor::Start,
-    );
-    scene
 }

@@ -12,7 +12,6 @@ pub mod charts;
 #[cfg(feature = "png")]
 pub mod font;
 mod html;
-mod pictures;
 pub mod scene;
 
 use crate::game::Game;
@@ -72,6 +71,21 @@ pub struct ReportInput {
     pub max_rows: usize,
 }
 
+/// Where a game's own pictures come from: the worked problems draw theirs (the game catalog
+/// hands the report the right one, [`crate::games::picture_source`]), so the report never
+/// names a game.
+pub trait PictureSource {
+    /// The pictures of `game` under `profile` (the report's strategy in `f64`), with its exact
+    /// value where known; `notes` say what was left out and why.
+    fn pictures(
+        &self,
+        game: &Game,
+        profile: &Profile<f64>,
+        known_value: Option<&Rational>,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<Picture>>;
+}
+
 /// A picture of the report with its caption.
 #[derive(Clone, Debug)]
 pub struct Picture {
@@ -128,8 +142,13 @@ pub struct Report {
 }
 
 impl Report {
-    /// Evaluates the strategy, analyses every information set and draws the pictures.
-    pub fn build(game: &Game, input: ReportInput) -> Result<Report> {
+    /// Evaluates the strategy, analyses every information set and draws the pictures: the
+    /// convergence curve, and the game's own pictures when it has a source of them.
+    pub fn build(
+        game: &Game,
+        input: ReportInput,
+        own_pictures: Option<&dyn PictureSource>,
+    ) -> Result<Report> {
         let facts = facts(game);
         let analysis = match &input.strategy {
             Strategy::Exact(p) => analyse(game, p, true),
@@ -155,14 +174,14 @@ impl Report {
             });
         }
         let mut notes = Vec::new();
-        pictures::seed_pictures(
-            game,
-            &input.spec,
-            &float_profile,
-            input.known_value.as_ref(),
-            &mut pictures,
-            &mut notes,
-        )?;
+        if let Some(source) = own_pictures {
+            pictures.extend(source.pictures(
+                game,
+                &float_profile,
+                input.known_value.as_ref().map(|k| &k.value),
+                &mut notes,
+            )?);
+        }
         Ok(Report {
             spec: input.spec,
             facts,

@@ -2,7 +2,8 @@
 //! with optimal mixed strategies of both players, and each player's whole optimal set as an
 //! exact polytope (vertices, facets, affine hull).
 
-use crate::scalar::Rational;
+use crate::format::nfg::NfgGame;
+use crate::scalar::{format_rational, Rational};
 use crate::solve::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
 use crate::solve::polytope::{unit, Description, Polytope};
 use anyhow::{bail, Context, Result};
@@ -71,6 +72,54 @@ pub struct OptimalSet {
 }
 
 impl MatrixGame {
+    /// A two-player zero-sum strategic-form table (`.nfg`) as a matrix game (rows: player 1's
+    /// strategies, entries: player 1's payoffs). Fails for other games, naming the profile that
+    /// is not zero-sum.
+    pub fn from_nfg(nfg: &NfgGame) -> Result<MatrixGame> {
+        if nfg.players.len() != 2 {
+            bail!(
+                "the game has {} players; a matrix game needs 2",
+                nfg.players.len()
+            );
+        }
+        let (rows, cols) = (nfg.strategies[0].len(), nfg.strategies[1].len());
+        let mut m = vec![vec![Rational::zero(); cols]; rows];
+        for r in 0..rows {
+            for c in 0..cols {
+                let u = &nfg.payoffs[nfg.profile_index(&[r, c])];
+                if !(&u[0] + &u[1]).is_zero() {
+                    bail!(
+                        "the game is not zero-sum: profile ({}, {}) pays {} and {}",
+                        crate::format::text::quoted(&nfg.strategies[0][r]),
+                        crate::format::text::quoted(&nfg.strategies[1][c]),
+                        format_rational(&u[0]),
+                        format_rational(&u[1])
+                    );
+                }
+                m[r][c] = u[0].clone();
+            }
+        }
+        MatrixGame::new(nfg.strategies[0].clone(), nfg.strategies[1].clone(), m)
+    }
+
+    /// The game as a two-player strategic-form table (`.nfg`) with this title and players.
+    pub fn to_nfg(&self, title: &str, players: &[String; 2]) -> NfgGame {
+        let mut payoffs = Vec::with_capacity(self.rows.len() * self.cols.len());
+        for c in 0..self.cols.len() {
+            for r in 0..self.rows.len() {
+                let u = self.payoff[r][c].clone();
+                payoffs.push(vec![u.clone(), -u]);
+            }
+        }
+        NfgGame {
+            title: title.to_string(),
+            comment: None,
+            players: players.to_vec(),
+            strategies: vec![self.rows.clone(), self.cols.clone()],
+            payoffs,
+        }
+    }
+
     /// A matrix game after checking that the dimensions agree and are non-zero.
     pub fn new(rows: Vec<String>, cols: Vec<String>, payoff: Vec<Vec<Rational>>) -> Result<Self> {
         let game = MatrixGame { rows, cols, payoff };

@@ -3,13 +3,11 @@
 //! ([`Threads`]), the CFR family's run loop ([`run`]) and the exact LP's door ([`exact`]).
 
 pub mod best_effort;
-pub mod card_guessing;
 pub mod cfr;
 pub mod exact;
 pub mod lp;
 pub mod matrix;
 pub mod normal_form;
-pub mod one_card;
 pub mod plan_certificate;
 pub mod polytope;
 pub mod registry;

@@ -7,10 +7,11 @@
 //! sequence form: each terminal adds `chance reach * payoff` to the pair of sequences leading to
 //! it, and a strategy pair collects the pairs of sequences both strategies play.
 
+use crate::format::nfg::NfgGame;
 use crate::game::{Game, NodeKind, Player};
 use crate::scalar::Rational;
 use crate::solve::matrix::MatrixGame;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use num_traits::Zero;
 use std::collections::HashMap;
 
@@ -296,6 +297,22 @@ pub fn reduced_normal_form(game: &Game, limit: usize) -> Result<NormalForm> {
         payoff,
     };
     Ok(NormalForm { strategies, matrix })
+}
+
+/// The reduced normal form of a game as a strategic-form table (`.nfg`): reduced pure
+/// strategies labelled `set:action ...`, exact chance-averaged payoffs, at most
+/// [`DEFAULT_MAX_STRATEGIES`] strategies per player.
+pub fn to_nfg(game: &Game) -> Result<NfgGame> {
+    let nf = reduced_normal_form(game, DEFAULT_MAX_STRATEGIES)
+        .context("export the extensive form (.efg) instead")?;
+    let mut nfg = nf.matrix.to_nfg(&game.name, &game.player_names);
+    nfg.comment = Some("reduced normal form written by bluff".into());
+    if !game.constant_sum.is_zero() {
+        for u in &mut nfg.payoffs {
+            u[1] = &game.constant_sum - &u[0];
+        }
+    }
+    Ok(nfg)
 }
 
 #[cfg(test)]

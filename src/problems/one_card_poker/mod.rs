@@ -1,5 +1,10 @@
-//! One-card poker (GAMES.md section 1) solved in vector form: one public betting tree, each
-//! player's hand as a vector over the N cards.
+//! One-card poker, the contest task (GAMES.md section 1): its game ([`game`]: the general
+//! per-pair extensive form of the catalog's `one-card-poker(n,a,b)`), the contest's files
+//! ([`contest_format`]), and its solvers: the vector form below, vanilla CFR in vector form
+//! ([`vector`]) and on the per-pair arena ([`per_pair`]), and the exact solver ([`exact`]).
+//!
+//! The vector form keeps one public betting tree, each player's hand as a vector over the N
+//! cards.
 //!
 //! A contest strategy covers both seats. When it sits first it uses its `open` and `check-bet`
 //! probabilities, when second its `check` and `bet` ones, and the opponent's best response
@@ -12,8 +17,11 @@
 //! never equal ours, which the sign already gives for showdowns and `total - r[c]` gives for
 //! folds.
 
+pub mod contest_format;
 pub mod exact;
+pub mod game;
 pub mod per_pair;
+pub mod pictures;
 pub mod vector;
 
 use crate::scalar::{rat, Scalar};
@@ -274,7 +282,7 @@ pub fn score<T: Scalar>(params: &OcpParams, s: &OcpStrategy<T>) -> OcpScore<T> {
 
 /// The general game's behavioural profile in which player `S` plays `s` and `O` plays
 /// `opponent`, both looked up by the `"<card> <situation>"` labels of
-/// [`crate::games::one_card_poker`].
+/// [`crate::problems::one_card_poker::game`].
 pub fn to_profile<T: Scalar>(
     game: &crate::game::Game,
     s: &OcpStrategy<T>,
@@ -313,7 +321,7 @@ fn split_label(label: &str) -> (usize, usize) {
     let (card, sit) = label
         .split_once(' ')
         .expect("one-card poker labels are `<card> <situation>`");
-    let sit = crate::games::one_card_poker::SITUATIONS
+    let sit = crate::problems::one_card_poker::game::SITUATIONS
         .iter()
         .position(|&s| s == sit)
         .expect("known situation");

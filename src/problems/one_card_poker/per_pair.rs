@@ -1,5 +1,5 @@
 //! The reference: the contest write-up's vanilla CFR run on the general per-pair game tree
-//! ([`crate::games::one_card_poker`]), one node per card pair and betting history.
+//! ([`crate::problems::one_card_poker::game`]), one node per card pair and betting history.
 //!
 //! It works on any [`Game`] (it only reads the flat arena), which lets tests check it on Kuhn
 //! poker too. Each iteration is a forward sweep (reach probabilities), a backward sweep (values)

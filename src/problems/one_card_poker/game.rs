@@ -7,7 +7,7 @@
 //! same labels. Payoffs are chips: the dealer's pot A goes to the winner, a losing caller loses B,
 //! so the payoffs sum to A at every terminal and the game value is A/2 for each player.
 //!
-//! This per-pair tree is the reference the vector-form solver in [`crate::solve::one_card`] is
+//! This per-pair tree is the reference the vector-form solver in [`crate::problems::one_card_poker`] is
 //! checked against; it has about 18 N(N-1) nodes, so it is meant for N up to a few dozen.
 
 use crate::game::{Game, GameBuilder, GameError, NodeRef};

@@ -5,8 +5,8 @@
 //! Probabilities are read exactly (decimals as written, and `p/q` fractions as an extension).
 
 use crate::format::text::{quoted, shortened};
+use crate::problems::one_card_poker::{OcpParams, OcpStrategy};
 use crate::scalar::{format_rational, is_probability, parse_rational, too_many_digits, Rational};
-use crate::solve::one_card::{OcpParams, OcpStrategy};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};

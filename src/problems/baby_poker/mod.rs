@@ -12,6 +12,8 @@
 //! first: digit `i` (die `i`, counted from 1 on the left) is 1 when A raises on `i` (for A) or
 //! when B folds on `i` (for B).
 
+pub mod pictures;
+
 use crate::eval::best_response;
 use crate::game::{Game, GameBuilder, GameError};
 use crate::scalar::{int, Rational};

@@ -1,5 +1,5 @@
 //! The card-guessing game of Codeforces 98E as an explicit extensive-form game, for checking the
-//! dynamic programme of [`crate::solve::card_guessing`] independently.
+//! dynamic programme of [`crate::problems::card_guessing`] independently.
 //!
 //! Cards are labelled `1..=m+n+1`. Chance deals, uniformly, which card lies on the table and which
 //! `m` of the others Shrek (player 1, moving first) holds; Donkey holds the rest. Players then
@@ -14,8 +14,8 @@
 //! otherwise (constant sum 1), so the game value is Shrek's win probability.
 
 use crate::game::{Game, GameBuilder, GameError, NodeRef};
+use crate::problems::card_guessing::CardGuessing;
 use crate::scalar::{int, Scalar};
-use crate::solve::card_guessing::CardGuessing;
 use crate::strategy::Profile;
 use std::collections::HashMap;
 

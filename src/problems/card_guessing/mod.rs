@@ -46,6 +46,9 @@
 //! unrefuted name is the truth) and `opp = 0` (the guess is certain). Equality holds only at
 //! `(1, 1)`, where both are worth 1/2 (checked over all states up to 200 cards in the tests).
 
+pub mod explicit;
+pub mod pictures;
+
 use crate::scalar::Scalar;
 
 /// Largest hand size the command accepts (the problem's bound).
