@@ -12,6 +12,8 @@
 // Player-indexed loops (`for p in 0..2`) read better than iterator chains over paired arrays.
 #![allow(clippy::needless_range_loop)]
 
+pub mod error;
+pub use error::{Error, Result};
 pub mod eval;
 pub mod format;
 mod fxhash;

@@ -1,6 +1,6 @@
 //! Conversions between Python numbers and bluff's exact rationals, and error mapping.
 
-use crate::errors::{FormatError, GameError};
+use crate::errors::{FormatError, GameError, UnsupportedGameError};
 use bluff::format::text::quoted;
 use bluff::scalar::{f64_to_rational, parse_rational, rational_to_f64, Rational};
 use bluff::scalar::{too_many_digits, MAX_NUMBER_DIGITS};
@@ -101,21 +101,18 @@ pub fn f64_from_py(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
         .map_err(|_| PyValueError::new_err(format!("{what}: expected a number")))
 }
 
-/// Maps a library error to a Python exception: I/O and refused outputs to `OSError`, game-model errors to
-/// [`GameError`], everything else to `ValueError` (or [`FormatError`] when `format` is set).
-pub fn to_py_err(err: anyhow::Error, format: bool) -> PyErr {
-    let message = format!("{err:#}");
-    if err
-        .chain()
-        .any(|e| e.is::<std::io::Error>() || e.is::<bluff::format::output::WriteError>())
-    {
-        return PyOSError::new_err(message);
+/// Maps a library error to a Python exception by what went wrong: a malformed file to
+/// [`FormatError`], an invalid game to [`GameError`], a game outside the solvers to
+/// [`UnsupportedGameError`], unreadable or unwritable files to `OSError`, anything else to
+/// `ValueError`; the message is the library's.
+pub fn to_py_err(err: bluff::Error) -> PyErr {
+    use bluff::Error;
+    let message = err.to_string();
+    match err.root() {
+        Error::Parse { .. } => FormatError::new_err(message),
+        Error::InvalidGame(_) => GameError::new_err(message),
+        Error::Unsupported(_) | Error::TooBig { .. } => UnsupportedGameError::new_err(message),
+        Error::Io { .. } | Error::Write(_) => PyOSError::new_err(message),
+        _ => PyValueError::new_err(message),
     }
-    if format {
-        return FormatError::new_err(message);
-    }
-    if err.chain().any(|e| e.is::<bluff::game::GameError>()) {
-        return GameError::new_err(message);
-    }
-    PyValueError::new_err(message)
 }

@@ -164,11 +164,11 @@ impl Game {
     /// (by bluff's safe-write rules: a regular file is replaced atomically and keeps its mode).
     fn write_efg(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         let game = self.inner.clone();
-        py.allow_threads(move || -> anyhow::Result<()> {
+        py.allow_threads(move || -> bluff::Result<()> {
             let text = bluff::format::efg::write_efg(&bluff::format::efg::game_to_efg(&game))?;
             Ok(bluff::format::output::write_file(&path, text.as_bytes())?)
         })
-        .map_err(|e| to_py_err(e, false))
+        .map_err(to_py_err)
     }
 
     fn __repr__(&self) -> String {
@@ -195,7 +195,7 @@ pub fn game(spec: &str) -> PyResult<Game> {
     }
     bluff::games::builtin(spec)
         .map(Game::new)
-        .map_err(|e| to_py_err(e, false))
+        .map_err(to_py_err)
 }
 
 /// The built-in games as `(name, description)` pairs; parameters go in parentheses, as in
@@ -219,7 +219,7 @@ pub fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
 pub fn read_efg(py: Python<'_>, path: PathBuf) -> PyResult<Game> {
     let (game, warnings) = py
         .allow_threads(|| bluff::format::efg::load_efg_file(&path))
-        .map_err(|e| to_py_err(e, true))?;
+        .map_err(to_py_err)?;
     for w in warnings {
         warn(py, &format!("{}: {w}", path.display()))?;
     }
@@ -231,7 +231,7 @@ pub fn read_efg(py: Python<'_>, path: PathBuf) -> PyResult<Game> {
 pub fn read_nfg(py: Python<'_>, path: PathBuf) -> PyResult<Game> {
     py.allow_threads(|| bluff::format::nfg::load_nfg_file(&path))
         .map(Game::new)
-        .map_err(|e| to_py_err(e, true))
+        .map_err(to_py_err)
 }
 
 /// Builds a game node by node; `build()` validates it and returns a `Game`.

@@ -286,7 +286,7 @@ fn solve_lp(py: Python<'_>, game: Py<Game>, threads: usize) -> PyResult<SolveRes
     };
     let solution = py
         .allow_threads(|| solve_exact_with(&g, &options))
-        .map_err(|e| to_py_err(e.into(), false))?;
+        .map_err(|e| to_py_err(e.into()))?;
     let st = &solution.stats;
     let stats = PyDict::new(py);
     stats.set_item("sequences", (st.sequences[0], st.sequences[1]))?;

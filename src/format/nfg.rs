@@ -9,10 +9,10 @@
 //! outcome number (1-based, 0 = all zero) per profile.
 
 use super::efg::{normalize_labels, quote, quote_label, read_header, Lexer, ParseError, Tok};
+use crate::error::{fail, Error, Result};
 use crate::format::text::quoted;
 use crate::game::{Game, GameBuilder};
 use crate::scalar::{format_rational, Rational};
-use anyhow::{bail, Context, Result};
 use num_traits::Zero;
 
 /// Largest number of strategy profiles read or written (a table beyond it does not fit in
@@ -180,11 +180,19 @@ pub fn read_nfg_bytes(bytes: &[u8]) -> Result<NfgGame, ParseError> {
 pub fn write_nfg(game: &NfgGame) -> Result<String> {
     let n = game.players.len();
     if game.strategies.len() != n {
-        bail!("{} players but {} strategy lists", n, game.strategies.len());
+        fail!(
+            Invalid,
+            "{} players but {} strategy lists",
+            n,
+            game.strategies.len()
+        );
     }
     let profiles: usize = game.strategies.iter().map(Vec::len).product();
     if game.payoffs.len() != profiles || game.payoffs.iter().any(|u| u.len() != n) {
-        bail!("the payoff table must have {profiles} profiles of {n} payoffs");
+        fail!(
+            Invalid,
+            "the payoff table must have {profiles} profiles of {n} payoffs"
+        );
     }
     let mut out = format!("NFG 1 R {} {{", quote(&game.title)?);
     for p in &game.players {
@@ -215,7 +223,8 @@ pub fn write_nfg(game: &NfgGame) -> Result<String> {
 /// picks a row, then player 2 picks a column without seeing it (one information set each).
 pub fn nfg_to_game(nfg: &NfgGame) -> Result<Game> {
     if nfg.players.len() != 2 {
-        bail!(
+        fail!(
+            Unsupported,
             "the game has {} player(s); bluff's solvers take two-player zero-sum (or constant-sum) games",
             nfg.players.len()
         );
@@ -235,7 +244,8 @@ pub fn nfg_to_game(nfg: &NfgGame) -> Result<Game> {
         for (c, &cn) in col_nodes.iter().enumerate() {
             let u = &nfg.payoffs[nfg.profile_index(&[r, c])];
             if &u[0] + &u[1] != sum0 {
-                bail!(
+                fail!(
+                    Unsupported,
                     "the payoffs are not constant-sum, which bluff's solvers need: profile \
                      ({}, {}) sums to {}, the first profile ({}, {}) to {}",
                     quoted(&rows[r]),
@@ -254,13 +264,20 @@ pub fn nfg_to_game(nfg: &NfgGame) -> Result<Game> {
 
 /// Reads a `.nfg` file into a [`Game`] (see [`nfg_to_game`]).
 pub fn load_nfg_file(path: &std::path::Path) -> Result<Game> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let nfg = read_nfg_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
-    nfg_to_game(&nfg).with_context(|| {
-        format!(
-            "{} was read but is outside what bluff's solvers take",
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let nfg = read_nfg_bytes(&bytes).map_err(|error| Error::Parse {
+        file: path.display().to_string(),
+        error,
+    })?;
+    nfg_to_game(&nfg).map_err(|e| match e {
+        Error::Unsupported(m) => Error::Unsupported(format!(
+            "{} was read but is outside what bluff's solvers take: {m}",
             path.display()
-        )
+        )),
+        other => other.context(format!("{}", path.display())),
     })
 }
 

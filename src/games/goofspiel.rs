@@ -16,9 +16,9 @@
 //! Information-set labels: `cards 5 4|bids 2|won 1` = the point cards so far (the current one
 //! last), the player's own bids, and who won each finished round (`1`, `2`, or `=` for a tie).
 
+use crate::error::{fail, Error, Result};
 use crate::game::{Game, GameBuilder, GameError, NodeRef};
 use crate::scalar::{int, rat};
-use anyhow::{bail, Result};
 
 /// Order in which the point cards are revealed (OpenSpiel's `points_order`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,14 +90,19 @@ pub fn num_nodes(cards: u32, order: PointsOrder) -> Option<u64> {
 /// Builds goofspiel; refuses trees above `max_nodes` before allocating.
 pub fn goofspiel(cards: u32, order: PointsOrder, returns: Returns, max_nodes: u64) -> Result<Game> {
     if !(2..=31).contains(&cards) {
-        bail!("goofspiel needs 2..=31 cards (got {cards})");
+        fail!(Invalid, "goofspiel needs 2..=31 cards (got {cards})");
     }
     match num_nodes(cards, order) {
         Some(n) if n <= max_nodes => {}
-        n => bail!(
-            "goofspiel(cards={cards}) with this order has {} nodes, above the limit of {max_nodes}",
-            n.map_or("more than 1.8e19".to_string(), |n| n.to_string())
-        ),
+        n => {
+            return Err(Error::TooBig {
+                what: format!("goofspiel(cards={cards}) with this order"),
+                size: n.map_or("more than 1.8e19 nodes".to_string(), |n| {
+                    format!("{n} nodes")
+                }),
+                limit: max_nodes.to_string(),
+            })
+        }
     }
     Ok(build(cards as usize, order, returns)?)
 }

@@ -12,9 +12,9 @@
 //! sorted, then the bids so far (`25 1-3 2-1`), so a player does not tell apart two rolls of
 //! the same dice in a different order, exactly as in OpenSpiel.
 
+use crate::error::{fail, Error, Result};
 use crate::game::{Game, GameBuilder, GameError, NodeRef};
 use crate::scalar::int;
-use anyhow::{bail, Result};
 
 /// Number of nodes of `liars-dice(dice, sides)`, or `None` if it overflows `u64`.
 pub fn num_nodes(dice: u32, sides: u32) -> Option<u64> {
@@ -39,14 +39,22 @@ pub fn num_nodes(dice: u32, sides: u32) -> Option<u64> {
 /// Builds `liars-dice(dice, sides)`; refuses trees above `max_nodes` before allocating.
 pub fn liars_dice(dice: u32, sides: u32, max_nodes: u64) -> Result<Game> {
     if dice == 0 || sides < 2 {
-        bail!("liars-dice needs dice >= 1 and sides >= 2 (got dice={dice}, sides={sides})");
+        fail!(
+            Invalid,
+            "liars-dice needs dice >= 1 and sides >= 2 (got dice={dice}, sides={sides})"
+        );
     }
     match num_nodes(dice, sides) {
         Some(n) if n <= max_nodes => {}
-        n => bail!(
-            "liars-dice(dice={dice},sides={sides}) has {} nodes, above the limit of {max_nodes}",
-            n.map_or("more than 1.8e19".to_string(), |n| n.to_string())
-        ),
+        n => {
+            return Err(Error::TooBig {
+                what: format!("liars-dice(dice={dice},sides={sides})"),
+                size: n.map_or("more than 1.8e19 nodes".to_string(), |n| {
+                    format!("{n} nodes")
+                }),
+                limit: max_nodes.to_string(),
+            })
+        }
     }
     Ok(build(dice as usize, sides as usize)?)
 }

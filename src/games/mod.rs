@@ -9,12 +9,19 @@ pub mod leduc;
 pub mod liars_dice;
 pub mod openspiel;
 
+use crate::error::{Error, Result, ResultExt};
 use crate::game::Game;
 use crate::report::{Picture, PictureSource};
 use crate::scalar::Rational;
 use crate::strategy::Profile;
-use anyhow::{anyhow, bail, Context, Result};
 use std::collections::BTreeMap;
+
+/// An [`Error::Spec`] with a formatted message.
+macro_rules! spec_error {
+    ($($arg:tt)*) => {
+        Error::Spec(format!($($arg)*))
+    };
+}
 
 /// Built-in games refuse to build trees with more nodes than this (checked before allocating):
 /// the game model takes several hundred bytes per node while it is built.
@@ -151,9 +158,9 @@ pub fn registry() -> Vec<GameInfo> {
         ],
         build: |p| {
             let order = goofspiel::PointsOrder::from_code(p.get("order"))
-                .ok_or_else(|| anyhow!("bad order code"))?;
+                .ok_or_else(|| spec_error!("bad order code"))?;
             let returns = goofspiel::Returns::from_code(p.get("returns"))
-                .ok_or_else(|| anyhow!("bad returns code"))?;
+                .ok_or_else(|| spec_error!("bad returns code"))?;
             goofspiel::goofspiel(p.get("cards") as u32, order, returns, MAX_BUILT_IN_NODES)
         },
         pictures: None,
@@ -241,7 +248,7 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
     let spec = spec.trim();
     let (name, args) = if let Some(open) = spec.find('(') {
         let inner = spec[open + 1..].strip_suffix(')').ok_or_else(|| {
-            anyhow!(
+            spec_error!(
                 "game spec {}: missing closing ')'",
                 crate::format::text::quoted(spec)
             )
@@ -255,7 +262,7 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
     let all = registry();
     let info = *all.iter().find(|g| g.name == name).ok_or_else(|| {
         let names: Vec<&str> = all.iter().map(|g| g.name).collect();
-        anyhow!(
+        spec_error!(
             "unknown game {}; built-in games are: {} (or give a .efg/.nfg file)",
             crate::format::text::quoted(name),
             names.join(", ")
@@ -270,7 +277,7 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
     let mut seen = std::collections::HashSet::new();
     for part in args.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = part.split_once('=').ok_or_else(|| {
-            anyhow!(
+            spec_error!(
                 "game {name}: parameter {} should look like name=value",
                 crate::format::text::quoted(part)
             )
@@ -278,7 +285,7 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
         let key = key.trim();
         let decl = info.params.iter().find(|p| p.name == key).ok_or_else(|| {
             let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
-            anyhow!(
+            spec_error!(
                 "game {name} has no parameter {}; its parameters are: {}",
                 crate::format::text::quoted(key),
                 if names.is_empty() {
@@ -289,7 +296,7 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
             )
         })?;
         if !seen.insert(key) {
-            bail!("game {name}: parameter {key} is given twice");
+            return Err(spec_error!("game {name}: parameter {key} is given twice"));
         }
         let value = value.trim();
         let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
@@ -298,29 +305,33 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
             (None, Ok(v)) => v,
             // An integer too large for i64 is out of range, not "not an integer".
             (None, Err(_)) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-                bail!(
+                return Err(spec_error!(
                     "game {name}: parameter {key} = {} is outside {}..={}",
                     crate::format::text::shortened(value),
                     decl.min,
                     decl.max
-                )
+                ))
             }
-            (None, Err(_)) if decl.choices.is_empty() => bail!(
-                "game {name}: parameter {key} = {} is not an integer",
-                crate::format::text::quoted(value)
-            ),
-            (None, Err(_)) => bail!(
-                "game {name}: parameter {key} = {} is not one of {}",
-                crate::format::text::quoted(value),
-                decl.choices.join(", ")
-            ),
+            (None, Err(_)) if decl.choices.is_empty() => {
+                return Err(spec_error!(
+                    "game {name}: parameter {key} = {} is not an integer",
+                    crate::format::text::quoted(value)
+                ))
+            }
+            (None, Err(_)) => {
+                return Err(spec_error!(
+                    "game {name}: parameter {key} = {} is not one of {}",
+                    crate::format::text::quoted(value),
+                    decl.choices.join(", ")
+                ))
+            }
         };
         if v < decl.min || v > decl.max {
-            bail!(
+            return Err(spec_error!(
                 "game {name}: parameter {key} = {v} is outside {}..={}",
                 decl.min,
                 decl.max
-            );
+            ));
         }
         params.0.insert(key.to_string(), v);
     }
@@ -348,7 +359,7 @@ pub fn is_file_spec(spec: &str) -> bool {
 pub fn builtin(spec: &str) -> Result<Game> {
     let (info, params) = parse_spec(spec)?;
     (info.build)(&params)
-        .with_context(|| format!("building game {}", crate::format::text::quoted(spec)))
+        .context_with(|| format!("building game {}", crate::format::text::quoted(spec)))
 }
 
 /// Loads the game a spec names: a built-in game, or a path ending in `.efg` (Gambit extensive

@@ -11,9 +11,9 @@
 
 use super::goofspiel::{self, PointsOrder, Returns};
 use super::{kuhn, leduc, liars_dice};
+use crate::error::{err, Result};
 use crate::fxhash::FxMap;
 use crate::game::{Game, Labels};
-use anyhow::{anyhow, Result};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -187,7 +187,7 @@ impl NativeGame {
                 let bid = |p: usize, a: &str| -> Result<String> {
                     let card = a
                         .strip_prefix("Bid ")
-                        .ok_or_else(|| anyhow!("unexpected goofspiel action {a:?}"))?;
+                        .ok_or_else(|| err!(Invalid, "unexpected goofspiel action {a:?}"))?;
                     Ok(format!("[P{p}]Bid: {card}"))
                 };
                 relabel(
@@ -257,12 +257,14 @@ fn kuhn_card(card: &str) -> Result<usize> {
     ["J", "Q", "K"]
         .iter()
         .position(|c| *c == card)
-        .ok_or_else(|| anyhow!("unexpected Kuhn card {card:?}"))
+        .ok_or_else(|| err!(Invalid, "unexpected Kuhn card {card:?}"))
 }
 
 /// `Qpb` (card, then the public history) -> OpenSpiel's `1pb`.
 fn kuhn_infoset(_player: usize, label: &str) -> Result<String> {
-    let card = label.get(..1).ok_or_else(|| anyhow!("empty Kuhn label"))?;
+    let card = label
+        .get(..1)
+        .ok_or_else(|| err!(Invalid, "empty Kuhn label"))?;
     Ok(format!("{}{}", kuhn_card(card)?, &label[1..]))
 }
 
@@ -271,7 +273,7 @@ fn leduc_card(card: &str) -> Result<usize> {
     ["Js", "Jh", "Qs", "Qh", "Ks", "Kh"]
         .iter()
         .position(|c| *c == card)
-        .ok_or_else(|| anyhow!("unexpected Leduc card {card:?}"))
+        .ok_or_else(|| err!(Invalid, "unexpected Leduc card {card:?}"))
 }
 
 /// `Kh|rc|Js|cr` -> OpenSpiel's `[Observer: 0][Private: 5][Round 2][Player: 0][Pot: 10]
@@ -282,7 +284,7 @@ fn leduc_infoset(player: usize, label: &str) -> Result<String> {
     let (card, rounds, public) = match parts.as_slice() {
         [card, h1] => (*card, vec![*h1], None),
         [card, h1, public, h2] => (*card, vec![*h1, *h2], Some(*public)),
-        _ => return Err(anyhow!("unexpected Leduc label {label:?}")),
+        _ => return Err(err!(Invalid, "unexpected Leduc label {label:?}")),
     };
     let mut contrib = [1i64, 1];
     let mut ids: Vec<String> = Vec::new();
@@ -300,7 +302,7 @@ fn leduc_infoset(player: usize, label: &str) -> Result<String> {
                     contrib[p] = contrib[1 - p] + raise;
                     ids_r.push("2");
                 }
-                _ => return Err(anyhow!("unexpected Leduc action {c:?} in {label:?}")),
+                _ => return Err(err!(Invalid, "unexpected Leduc action {c:?} in {label:?}")),
             }
         }
         ids.push(ids_r.join(" "));
@@ -325,7 +327,7 @@ fn leduc_infoset(player: usize, label: &str) -> Result<String> {
 /// sequence: 0 2 \nPoint card sequence: 4 3 2 \nWin sequence: -3 0 \nPoints: 3 0 \nTerminal?:
 /// 0\n` (actions by id = card - 1; a tie is -3 in the win sequence).
 fn goofspiel_infoset<'a>(cards: u32, player: usize, label: &'a str) -> Result<String> {
-    let bad = || anyhow!("unexpected goofspiel label {label:?}");
+    let bad = || err!(Invalid, "unexpected goofspiel label {label:?}");
     let fields: Vec<&str> = label.split('|').collect();
     let [c, b, w] = fields.as_slice() else {
         return Err(bad());

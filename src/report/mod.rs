@@ -14,12 +14,14 @@ pub mod font;
 mod html;
 pub mod scene;
 
+#[cfg(feature = "png")]
+use crate::error::ResultExt;
+use crate::error::{fail, OptionExt, Result};
 use crate::game::Game;
 use crate::scalar::{format_rational, Rational};
 use crate::solve::run::CurvePoint;
 use crate::strategy::{ExactProfile, Profile};
 use analysis::{analyse, Analysis};
-use anyhow::{bail, Context, Result};
 use scene::Scene;
 #[cfg(feature = "png")]
 use std::path::{Path, PathBuf};
@@ -161,7 +163,7 @@ impl Report {
         let mut pictures = Vec::new();
         if let Some(curve) = &input.curve {
             if !curve.iter().any(|&(x, y)| x >= 1.0 && y > 0.0) {
-                bail!("the convergence curve has no point with iteration >= 1 and exploitability > 0 to plot on log axes");
+                fail!(Invalid, "the convergence curve has no point with iteration >= 1 and exploitability > 0 to plot on log axes");
             }
             pictures.push(Picture {
                 id: "convergence".into(),
@@ -203,7 +205,8 @@ impl Report {
     #[cfg(feature = "png")]
     pub fn write_pngs(&self, dir: &Path) -> Result<Vec<PathBuf>> {
         if !dir.is_dir() {
-            bail!(
+            fail!(
+                Invalid,
                 "--png {}: not an existing directory (create it first)",
                 dir.display()
             );
@@ -214,7 +217,7 @@ impl Report {
             let png = p
                 .scene
                 .to_png(2)
-                .with_context(|| format!("drawing picture {}", p.id))?;
+                .context_with(|| format!("drawing picture {}", p.id))?;
             crate::format::output::write_file(&path, &png)?;
             out.push(path);
         }
@@ -310,10 +313,10 @@ pub fn parse_curve_csv(text: &str) -> Result<Vec<(f64, f64)>> {
     let mut lines = text.lines().enumerate();
     let (_, header) = lines
         .next()
-        .context("empty curve file: expected a header line")?;
+        .or_invalid(|| "empty curve file: expected a header line".into())?;
     let cols: Vec<&str> = header.split(',').map(str::trim).collect();
     let find = |name: &str| {
-        cols.iter().position(|c| *c == name).with_context(|| {
+        cols.iter().position(|c| *c == name).or_invalid(|| {
             format!(
                 "line 1: the header {} has no column {name:?} (expected \
                  iteration,exploitability,...)",
@@ -331,12 +334,12 @@ pub fn parse_curve_csv(text: &str) -> Result<Vec<(f64, f64)>> {
         let get = |c: usize, name: &str| -> Result<f64> {
             let f = fields
                 .get(c)
-                .with_context(|| format!("line {}: missing field {name}", i + 1))?;
+                .or_invalid(|| format!("line {}: missing field {name}", i + 1))?;
             let v: f64 = f
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite() && *v >= 0.0)
-                .with_context(|| {
+                .or_invalid(|| {
                     format!(
                         "line {}: {name} {} is not a finite non-negative number",
                         i + 1,
@@ -348,7 +351,7 @@ pub fn parse_curve_csv(text: &str) -> Result<Vec<(f64, f64)>> {
         out.push((get(ci, "iteration")?, get(ce, "exploitability")?));
     }
     if out.is_empty() {
-        bail!("the curve file has a header but no data lines");
+        fail!(Invalid, "the curve file has a header but no data lines");
     }
     Ok(out)
 }

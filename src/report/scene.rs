@@ -2,7 +2,8 @@
 //! (through plotters' bitmap backend, with text drawn by the built-in pixel font).
 
 #[cfg(feature = "png")]
-use anyhow::{anyhow, Result};
+#[cfg(feature = "png")]
+use crate::error::{err, Result};
 use std::fmt::Write as _;
 
 /// An RGB colour.
@@ -324,7 +325,7 @@ impl Scene {
         let mut rgb = vec![0u8; w as usize * h as usize * 3];
         {
             let mut backend = BitMapBackend::with_buffer(&mut rgb, (w, h));
-            let err = |e: &dyn std::fmt::Display| anyhow!("drawing a picture: {e}");
+            let err = |e: &dyn std::fmt::Display| err!(Invalid, "drawing a picture: {e}");
             let k = scale as f64;
             let pt = |p: (f64, f64)| ((p.0 * k).round() as i32, (p.1 * k).round() as i32);
             let style = |c: Rgb, alpha: f64, filled: bool, width: f64| ShapeStyle {
@@ -450,7 +451,7 @@ impl Scene {
         encoder
             .write_header()
             .and_then(|mut writer| writer.write_image_data(&rgb))
-            .map_err(|e| anyhow!("encoding a picture as PNG: {e}"))?;
+            .map_err(|e| err!(Invalid, "encoding a picture as PNG: {e}"))?;
         Ok(png)
     }
 }
@@ -503,7 +504,7 @@ fn draw_text(
                 };
                 backend
                     .draw_rect((x, y), (x + dot - 1, y + dot - 1), &style, true)
-                    .map_err(|e| anyhow!("{e}"))?;
+                    .map_err(|e| err!(Invalid, "{e}"))?;
             }
         }
     }

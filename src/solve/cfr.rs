@@ -15,9 +15,9 @@ mod pacer;
 mod team;
 mod tree;
 
+use crate::error::{fail, Result};
 use crate::game::Game;
 use crate::strategy::Profile;
-use anyhow::{bail, Result};
 use pacer::Pacer;
 pub use pacer::Pacing;
 use std::ops::Range;
@@ -324,7 +324,8 @@ impl CfrSolver {
             }
         }
         if state.arrays.len() != expected.len() {
-            bail!(
+            fail!(
+                Invalid,
                 "solver state has {} arrays, expected {}",
                 state.arrays.len(),
                 expected.len()
@@ -332,17 +333,24 @@ impl CfrSolver {
         }
         for ((name, values), (want, len)) in state.arrays.iter().zip(&expected) {
             if name != want || values.len() != *len {
-                bail!(
+                fail!(
+                    Invalid,
                     "solver state array {name:?} has {} values; expected {want:?} with {len}",
                     values.len()
                 );
             }
             if let Some(x) = values.iter().find(|x| !x.is_finite()) {
-                bail!("solver state array {name:?} holds a non-finite value {x}");
+                fail!(
+                    Invalid,
+                    "solver state array {name:?} holds a non-finite value {x}"
+                );
             }
             if name.starts_with("strategy_sum") || name.starts_with("current") {
                 if let Some(x) = values.iter().find(|x| **x < 0.0) {
-                    bail!("solver state array {name:?} holds a negative value {x}");
+                    fail!(
+                        Invalid,
+                        "solver state array {name:?} holds a negative value {x}"
+                    );
                 }
             }
         }
@@ -356,7 +364,8 @@ impl CfrSolver {
             for set in &game.infosets[p] {
                 let sum: f64 = current[set.action_range()].iter().sum();
                 if (sum - 1.0).abs() > 1e-9 {
-                    bail!(
+                    fail!(
+                        Invalid,
                         "solver state: player {}'s current strategy at information set {} sums \
                          to {sum}, not 1",
                         p + 1,

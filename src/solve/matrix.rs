@@ -2,11 +2,11 @@
 //! with optimal mixed strategies of both players, and each player's whole optimal set as an
 //! exact polytope (vertices, facets, affine hull).
 
+use crate::error::{err, fail, Error, Result, ResultExt};
 use crate::format::nfg::NfgGame;
 use crate::scalar::{format_rational, Rational};
 use crate::solve::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
 use crate::solve::polytope::{unit, Description, Polytope};
-use anyhow::{bail, Context, Result};
 use num_traits::{One, Signed, Zero};
 
 /// A zero-sum matrix game: `payoff[i][j]` is what the row player gets (and the column player
@@ -77,7 +77,8 @@ impl MatrixGame {
     /// is not zero-sum.
     pub fn from_nfg(nfg: &NfgGame) -> Result<MatrixGame> {
         if nfg.players.len() != 2 {
-            bail!(
+            fail!(
+                Invalid,
                 "the game has {} players; a matrix game needs 2",
                 nfg.players.len()
             );
@@ -88,7 +89,8 @@ impl MatrixGame {
             for c in 0..cols {
                 let u = &nfg.payoffs[nfg.profile_index(&[r, c])];
                 if !(&u[0] + &u[1]).is_zero() {
-                    bail!(
+                    fail!(
+                        Invalid,
                         "the game is not zero-sum: profile ({}, {}) pays {} and {}",
                         crate::format::text::quoted(&nfg.strategies[0][r]),
                         crate::format::text::quoted(&nfg.strategies[1][c]),
@@ -130,10 +132,14 @@ impl MatrixGame {
     /// Checks the labels and the payoff table have matching, non-zero sizes.
     pub fn validate(&self) -> Result<()> {
         if self.rows.is_empty() || self.cols.is_empty() {
-            bail!("a matrix game needs at least one row and one column");
+            fail!(
+                Invalid,
+                "a matrix game needs at least one row and one column"
+            );
         }
         if self.payoff.len() != self.rows.len() {
-            bail!(
+            fail!(
+                Invalid,
                 "payoff table has {} rows but {} row labels",
                 self.payoff.len(),
                 self.rows.len()
@@ -141,7 +147,8 @@ impl MatrixGame {
         }
         for (i, row) in self.payoff.iter().enumerate() {
             if row.len() != self.cols.len() {
-                bail!(
+                fail!(
+                    Invalid,
                     "payoff row {} has {} entries, expected {} (one per column)",
                     i + 1,
                     row.len(),
@@ -269,7 +276,7 @@ impl MatrixGame {
             .solve_with(&SolveOptions::new(Method::FloatThenExact))
             .map(|s| s.0)
             .map_err(lp_failure)
-            .context("row player's LP")?;
+            .context_with(|| "row player's LP".into())?;
         // Column player: maximise -w subject to (P y)_i <= w, sum y = 1, y >= 0.
         let mut lp = LinearProgram::new(n + 1);
         lp.set_free(n);
@@ -291,7 +298,7 @@ impl MatrixGame {
             .solve_with(&SolveOptions::new(Method::FloatThenExact))
             .map(|s| s.0)
             .map_err(lp_failure)
-            .context("column player's LP")?;
+            .context_with(|| "column player's LP".into())?;
         let x: Vec<Rational> = row.values[..m].to_vec();
         let y: Vec<Rational> = col.values[..n].to_vec();
         let floor = self.row_mix_payoffs(&x).into_iter().min().expect("n > 0");
@@ -300,7 +307,8 @@ impl MatrixGame {
             v.iter().all(|p| !p.is_negative()) && v.iter().sum::<Rational>().is_one()
         };
         if floor != ceiling || !sum_ok(&x) || !sum_ok(&y) {
-            bail!(
+            fail!(
+                Invalid,
                 "internal error: LP strategies fail the exact certificate (row guarantees \
                  {floor}, column concedes {ceiling})"
             );
@@ -384,8 +392,11 @@ impl MatrixGame {
     }
 }
 
-fn lp_failure(e: LpError) -> anyhow::Error {
-    anyhow::anyhow!("exact LP failed: {e:?} (a finite matrix game always has a solution)")
+fn lp_failure(e: LpError) -> Error {
+    err!(
+        Invalid,
+        "exact LP failed: {e:?} (a finite matrix game always has a solution)"
+    )
 }
 
 #[cfg(test)]

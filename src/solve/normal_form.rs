@@ -7,11 +7,11 @@
 //! sequence form: each terminal adds `chance reach * payoff` to the pair of sequences leading to
 //! it, and a strategy pair collects the pairs of sequences both strategies play.
 
+use crate::error::{fail, Result, ResultExt};
 use crate::format::nfg::NfgGame;
 use crate::game::{Game, NodeKind, Player};
 use crate::scalar::Rational;
 use crate::solve::matrix::MatrixGame;
-use anyhow::{bail, Context, Result};
 use num_traits::Zero;
 use std::collections::HashMap;
 
@@ -63,7 +63,8 @@ pub fn check_normal_form_size(game: &Game, limit: usize) -> Result<[usize; 2]> {
     let counts = [0, 1].map(|p| count_reduced_strategies(game, p));
     for p in 0..2 {
         if counts[p] > limit as f64 {
-            bail!(
+            fail!(
+                Invalid,
                 "player {} has {} reduced pure strategies, more than the limit {limit} \
                  (--max-strategies); the normal form is too large",
                 game.player_names[p],
@@ -73,7 +74,8 @@ pub fn check_normal_form_size(game: &Game, limit: usize) -> Result<[usize; 2]> {
     }
     let entries = counts[0] * counts[1];
     if entries > MAX_MATRIX_ENTRIES as f64 {
-        bail!(
+        fail!(
+            Invalid,
             "the normal form would be {} x {} = {} exact entries, more than {} (at least 64 \
              bytes each)",
             show_count(counts[0]),
@@ -175,7 +177,8 @@ pub fn reduced_strategies(
         }
         // Nothing pending: a complete reduced strategy.
         if out.len() == limit {
-            bail!(
+            fail!(
+                Invalid,
                 "player {} has more than {limit} reduced pure strategies; the normal form is too \
                  large",
                 game.player_names[player]
@@ -304,7 +307,7 @@ pub fn reduced_normal_form(game: &Game, limit: usize) -> Result<NormalForm> {
 /// [`DEFAULT_MAX_STRATEGIES`] strategies per player.
 pub fn to_nfg(game: &Game) -> Result<NfgGame> {
     let nf = reduced_normal_form(game, DEFAULT_MAX_STRATEGIES)
-        .context("export the extensive form (.efg) instead")?;
+        .context_with(|| "export the extensive form (.efg) instead".into())?;
     let mut nfg = nf.matrix.to_nfg(&game.name, &game.player_names);
     nfg.comment = Some("reduced normal form written by bluff".into());
     if !game.constant_sum.is_zero() {

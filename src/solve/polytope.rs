@@ -10,9 +10,9 @@
 //! that satisfies all facets, so enumerating `d`-subsets of the facets finds all of them.
 //! Everything is exact; no tolerance appears anywhere.
 
+use crate::error::{fail, Result};
 use crate::scalar::Rational;
 use crate::solve::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
-use anyhow::{bail, Result};
 use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeSet, HashMap};
 
@@ -162,7 +162,7 @@ impl Polytope {
                 Ok(sol) => Optimum::Finite(sol.objective, sol.values),
                 Err(LpError::Unbounded) => Optimum::Unbounded,
                 Err(LpError::Infeasible) => Optimum::Infeasible,
-                Err(e) => bail!("exact LP failed: {e}"),
+                Err(e) => fail!(Invalid, "exact LP failed: {e}"),
             },
         )
     }
@@ -173,13 +173,19 @@ impl Polytope {
         let neg: Vec<Rational> = objective.iter().map(|c| -c).collect();
         let max = match self.optimize(objective, &active, &[])? {
             Optimum::Finite(v, _) => v,
-            Optimum::Unbounded => bail!("the objective is unbounded above on the polyhedron"),
-            Optimum::Infeasible => bail!("the polyhedron is empty"),
+            Optimum::Unbounded => fail!(
+                Invalid,
+                "the objective is unbounded above on the polyhedron"
+            ),
+            Optimum::Infeasible => fail!(Invalid, "the polyhedron is empty"),
         };
         let min = match self.optimize(&neg, &active, &[])? {
             Optimum::Finite(v, _) => -v,
-            Optimum::Unbounded => bail!("the objective is unbounded below on the polyhedron"),
-            Optimum::Infeasible => bail!("the polyhedron is empty"),
+            Optimum::Unbounded => fail!(
+                Invalid,
+                "the objective is unbounded below on the polyhedron"
+            ),
+            Optimum::Infeasible => fail!(Invalid, "the polyhedron is empty"),
         };
         Ok((min, max))
     }
@@ -207,12 +213,13 @@ impl Polytope {
                         ends[e] = if sign < 0 { -v } else { v };
                         points.push(x);
                     }
-                    Optimum::Unbounded => bail!(
+                    Optimum::Unbounded => fail!(
+                        Invalid,
                         "the polyhedron is unbounded in coordinate {} (only bounded sets have a \
                          vertex description)",
                         i + 1
                     ),
-                    Optimum::Infeasible => bail!("the polyhedron is empty"),
+                    Optimum::Infeasible => fail!(Invalid, "the polyhedron is empty"),
                 }
             }
             let [lo, hi] = ends;
@@ -220,7 +227,7 @@ impl Polytope {
         }
         if n == 0 {
             if let Optimum::Infeasible = self.optimize(&[], &all, &[])? {
-                bail!("the polyhedron is empty");
+                fail!(Invalid, "the polyhedron is empty");
             }
         }
 
@@ -232,7 +239,8 @@ impl Polytope {
             let c = &self.inequalities[k];
             let Some(lead) = c.coeffs.iter().find(|a| !a.is_zero()).map(|a| a.abs()) else {
                 if c.rhs.is_negative() {
-                    bail!(
+                    fail!(
+                        Invalid,
                         "inequality {} reads 0 <= {}: the set is empty",
                         k + 1,
                         c.rhs
@@ -266,7 +274,10 @@ impl Polytope {
                     }
                     points.push(x);
                 }
-                _ => bail!("internal error: a bounded non-empty polytope gave no finite optimum"),
+                _ => fail!(
+                    Invalid,
+                    "internal error: a bounded non-empty polytope gave no finite optimum"
+                ),
             }
         }
         for k in 0..m {
@@ -326,7 +337,8 @@ impl Polytope {
             })
             .collect();
         if binomial(reduced.len() as u128, d as u128) > MAX_BASES {
-            bail!(
+            fail!(
+                Invalid,
                 "vertex search over {} facets in dimension {d} needs more than {MAX_BASES} \
                  facet subsets",
                 reduced.len()
@@ -512,7 +524,7 @@ pub fn rref(rows: &mut Vec<LinearConstraint>) -> Result<Vec<usize>> {
     }
     for row in &rows[r..] {
         if !row.rhs.is_zero() {
-            bail!("the equalities are inconsistent (0 = {})", row.rhs);
+            fail!(Invalid, "the equalities are inconsistent (0 = {})", row.rhs);
         }
     }
     rows.truncate(r);

@@ -30,9 +30,9 @@ pub use reader::{read_efg, read_efg_bytes, read_efg_from};
 pub use writer::{gambit_label, is_gambit_label, write_efg};
 pub(crate) use writer::{quote, quote_label};
 
+use crate::error::{fail, Error, Result};
 use crate::game::{Game, GameBuilder, NodeKind, NodeRef};
 use crate::scalar::{format_rational, Rational};
-use anyhow::{bail, Context, Result};
 use num_traits::Zero;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -413,7 +413,8 @@ pub fn efg_to_game(efg: &EfgGame) -> Result<Game> {
 /// can free the general tree before the compiled game is allocated.
 fn efg_to_builder(efg: &EfgGame) -> Result<GameBuilder> {
     if efg.players.len() != 2 {
-        bail!(
+        fail!(
+            Unsupported,
             "the game has {} player(s); bluff's solvers take two-player zero-sum (or constant-sum) games",
             efg.players.len()
         );
@@ -430,7 +431,8 @@ fn efg_to_builder(efg: &EfgGame) -> Result<GameBuilder> {
         for (node, pay) in &payoffs {
             let sum = &pay[0] + &pay[1];
             if sum != sum0 {
-                bail!(
+                fail!(
+                    Unsupported,
                     "the payoffs are not constant-sum, which bluff's solvers need: at {} they sum to {} ({} + {}), at {} to {}",
                     node_description(efg, &parents, *node),
                     format_rational(&sum),
@@ -462,7 +464,8 @@ fn efg_to_builder(efg: &EfgGame) -> Result<GameBuilder> {
     for set in &efg.chance_infosets {
         let sum: Rational = set.probs.iter().sum();
         if sum.is_zero() {
-            bail!(
+            fail!(
+                Invalid,
                 "chance information set {} has probabilities summing to 0, so no outcome can happen",
                 set.id
             );
@@ -522,14 +525,20 @@ pub fn load_efg_file_with_progress(
     path: &std::path::Path,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(Game, Vec<Warning>)> {
-    let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let file = std::fs::File::open(path).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     let src = std::io::BufReader::with_capacity(1 << 16, file);
     let result = load_efg(src, |bytes| progress(bytes, len));
     result.map_err(|e| match e {
-        LoadError::Parse(e) => anyhow::Error::from(e).context(format!("{}", path.display())),
-        LoadError::Outside(m) => anyhow::anyhow!(m).context(format!(
-            "{} was read but is outside what bluff's solvers take",
+        LoadError::Parse(error) => Error::Parse {
+            file: path.display().to_string(),
+            error,
+        },
+        LoadError::Outside(m) => Error::Unsupported(format!(
+            "{} was read but is outside what bluff's solvers take: {m}",
             path.display()
         )),
     })

@@ -1,8 +1,8 @@
 //! The `.efg` writer: an [`EfgGame`] as text Gambit reads back.
 
 use super::{EfgGame, EfgNodeKind};
+use crate::error::{fail, Error, Result};
 use crate::scalar::format_rational;
-use anyhow::{anyhow, bail, Result};
 
 /// Whether `label` follows Gambit 16's rule for every label but the title and comment:
 /// printable ASCII and single spaces, no space at either end (the empty label is allowed).
@@ -50,7 +50,7 @@ pub(crate) fn quote_label(label: &str) -> Result<String> {
 /// cannot produce: a backslash right before a quote or at the very end.
 pub(crate) fn quote(label: &str) -> Result<String> {
     if label.ends_with('\\') || label.contains("\\\"") || label.contains("\\\\") {
-        bail!("label {label:?} cannot be written for Gambit: its reader changes a backslash that ends a label or stands before a quote or another backslash");
+        fail!(Invalid, "label {label:?} cannot be written for Gambit: its reader changes a backslash that ends a label or stands before a quote or another backslash");
     }
     Ok(format!("\"{}\"", label.replace('"', "\\\"")))
 }
@@ -76,29 +76,32 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
     }
     out.push('\n');
     if game.nodes.is_empty() {
-        bail!("the game has no nodes");
+        fail!(Invalid, "the game has no nodes");
     }
     let mut stack = vec![0usize];
     let mut visited = 0usize;
     while let Some(n) = stack.pop() {
         visited += 1;
         if visited > game.nodes.len() {
-            bail!("the node graph is not a tree (a node is reached twice)");
+            fail!(
+                Invalid,
+                "the node graph is not a tree (a node is reached twice)"
+            );
         }
         let node = game
             .nodes
             .get(n)
-            .ok_or_else(|| anyhow!("child index {n} is not a node"))?;
+            .ok_or_else(|| Error::Invalid(format!("child index {n} is not a node")))?;
         let expected = match &node.kind {
             EfgNodeKind::Chance { infoset } => {
-                let set = game
-                    .chance_infosets
-                    .get(*infoset)
-                    .ok_or_else(|| anyhow!("node {n}: no chance information set {infoset}"))?;
+                let set = game.chance_infosets.get(*infoset).ok_or_else(|| {
+                    Error::Invalid(format!("node {n}: no chance information set {infoset}"))
+                })?;
                 out.push_str(&format!("c {} {}", quote_label(&node.name)?, set.id));
                 out.push_str(&format!(" {} {{", quote_label(&set.label)?));
                 if set.actions.len() != set.probs.len() {
-                    bail!(
+                    fail!(
+                        Invalid,
                         "chance information set {}: {} outcomes but {} probabilities",
                         set.id,
                         set.actions.len(),
@@ -117,7 +120,9 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
                     .get(*player)
                     .and_then(|s| s.get(*infoset))
                     .ok_or_else(|| {
-                        anyhow!("node {n}: no information set {infoset} of player index {player}")
+                        Error::Invalid(format!(
+                            "node {n}: no information set {infoset} of player index {player}"
+                        ))
                     })?;
                 out.push_str(&format!(
                     "p {} {} {}",
@@ -139,7 +144,8 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
             }
         };
         if node.children.len() != expected {
-            bail!(
+            fail!(
+                Invalid,
                 "node {n} has {} children but its information set has {expected} actions",
                 node.children.len()
             );
@@ -150,10 +156,11 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
                 let oc = game
                     .outcomes
                     .get(o)
-                    .ok_or_else(|| anyhow!("node {n}: no outcome {o}"))?;
+                    .ok_or_else(|| Error::Invalid(format!("node {n}: no outcome {o}")))?;
                 out.push_str(&format!(" {}", oc.id));
                 if oc.payoffs.len() != game.players.len() {
-                    bail!(
+                    fail!(
+                        Invalid,
                         "outcome {}: {} payoffs for {} players",
                         oc.id,
                         oc.payoffs.len(),
@@ -172,7 +179,8 @@ pub fn write_efg(game: &EfgGame) -> Result<String> {
         stack.extend(node.children.iter().rev());
     }
     if visited != game.nodes.len() {
-        bail!(
+        fail!(
+            Invalid,
             "{} nodes are not reachable from the root",
             game.nodes.len() - visited
         );

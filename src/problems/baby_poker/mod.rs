@@ -14,6 +14,7 @@
 
 pub mod pictures;
 
+use crate::error::{err, fail, Result};
 use crate::eval::best_response;
 use crate::game::{Game, GameBuilder, GameError};
 use crate::scalar::{int, Rational};
@@ -23,7 +24,6 @@ use crate::solve::matrix::{MatrixGame, MatrixSolution, OptimalSet, PureAnalysis}
 use crate::solve::normal_form::{reduced_normal_form, NormalForm};
 use crate::solve::polytope::{unit, Description, Polytope};
 use crate::strategy::ExactProfile;
-use anyhow::{anyhow, bail, Result};
 use num_traits::{One, Zero};
 use std::cmp::Ordering;
 
@@ -203,7 +203,7 @@ pub fn behavioural_lp(sides: usize, raise: i64) -> Result<BehaviouralSolution> {
     let a = lp
         .solve_with(&SolveOptions::new(Method::FloatThenExact))
         .map(|s| s.0)
-        .map_err(|e| anyhow!("A's behavioural LP failed: {e:?}"))?;
+        .map_err(|e| err!(Invalid, "A's behavioural LP failed: {e:?}"))?;
     // B's LP: variables q_0..q_{S-1} (>= 0), t_0..t_{S-1} (free); maximise -sum t / S^2.
     // Raising on die i earns sum_j [R (1 - q_j) E_ij + q_j] = sum_j R E_ij + sum_j q_j (1 - R E_ij).
     let mut lp = LinearProgram::new(2 * s);
@@ -231,7 +231,7 @@ pub fn behavioural_lp(sides: usize, raise: i64) -> Result<BehaviouralSolution> {
     let b = lp
         .solve_with(&SolveOptions::new(Method::FloatThenExact))
         .map(|s| s.0)
-        .map_err(|e| anyhow!("B's behavioural LP failed: {e:?}"))?;
+        .map_err(|e| err!(Invalid, "B's behavioural LP failed: {e:?}"))?;
     Ok(BehaviouralSolution {
         value_a: a.objective,
         value_b: -b.objective,
@@ -320,7 +320,8 @@ pub fn normal_form_matches_formula(
     let mut index = [Vec::new(), Vec::new()];
     for p in 0..2 {
         if nf.strategies[p].len() != n {
-            bail!(
+            fail!(
+                Invalid,
                 "the extensive game has {} reduced strategies for {}, the formula {n}",
                 nf.strategies[p].len(),
                 game.player_names[p]
@@ -329,9 +330,9 @@ pub fn normal_form_matches_formula(
         let mut seen = vec![false; n];
         for s in &nf.strategies[p] {
             let k = binary_index(game, p, &s.choices, sides)
-                .ok_or_else(|| anyhow!("reduced strategy {} has no binary index", s.label))?;
+                .ok_or_else(|| err!(Invalid, "reduced strategy {} has no binary index", s.label))?;
             if std::mem::replace(&mut seen[k], true) {
-                bail!("two reduced strategies map to binary {k}");
+                fail!(Invalid, "two reduced strategies map to binary {k}");
             }
             index[p].push(k);
         }
@@ -339,7 +340,8 @@ pub fn normal_form_matches_formula(
     for (r, &k) in index[0].iter().enumerate() {
         for (c, &l) in index[1].iter().enumerate() {
             if nf.matrix.payoff[r][c] != formula.payoff[k][l] {
-                bail!(
+                fail!(
+                    Invalid,
                     "normal form entry ({}, {}) = {} but the formula gives {} for ({}, {})",
                     nf.matrix.rows[r],
                     nf.matrix.cols[c],
@@ -404,10 +406,10 @@ pub const ANALYSIS_STEPS: [&str; 7] = [
 /// Runs the whole exact analysis for `2 <= sides <= MAX_MATRIX_SIDES`.
 pub fn analyse(sides: usize, raise: i64, progress: &mut dyn FnMut(usize)) -> Result<Analysis> {
     if !(2..=MAX_MATRIX_SIDES).contains(&sides) {
-        bail!("sides = {sides}: the analysis needs 2..={MAX_MATRIX_SIDES} sides (2^sides pure strategies each)");
+        fail!(Invalid, "sides = {sides}: the analysis needs 2..={MAX_MATRIX_SIDES} sides (2^sides pure strategies each)");
     }
     if raise < 1 {
-        bail!("raise = {raise}: the raise must be at least 1");
+        fail!(Invalid, "raise = {raise}: the raise must be at least 1");
     }
     progress(0);
     let game = baby_poker(sides, raise)?;
@@ -423,7 +425,8 @@ pub fn analyse(sides: usize, raise: i64, progress: &mut dyn FnMut(usize)) -> Res
     let sequence_form_value = solve_exact(&game)?.value;
     let v = &normal_form.value;
     if &behavioural.value_a != v || &behavioural.value_b != v || &sequence_form_value != v {
-        bail!(
+        fail!(
+            Invalid,
             "internal error: the LPs disagree (normal form {v}, behavioural {} / {}, sequence \
              form {sequence_form_value})",
             behavioural.value_a,
@@ -475,7 +478,7 @@ pub fn behavioural_profile(game: &Game, p: &[Rational], q: &[Rational]) -> Resul
             };
             let id = game
                 .find_infoset(player, &label)
-                .ok_or_else(|| anyhow!("no information set {label:?}"))?;
+                .ok_or_else(|| err!(Invalid, "no information set {label:?}"))?;
             let r = game.infosets[player][id].action_range();
             prof.probs[player][r.start] = Rational::one() - x;
             prof.probs[player][r.start + 1] = x.clone();

@@ -1,5 +1,6 @@
 //! Baby poker's pictures in its report: raises and folds by die, and B's optimal set.
 
+use crate::error::Result;
 use crate::game::Game;
 use crate::problems::baby_poker::{a_infoset_label, b_infoset_label, b_optimal_polytope};
 use crate::report::charts::*;
@@ -20,7 +21,7 @@ pub fn pictures(
     profile: &Profile<f64>,
     known_value: Option<&Rational>,
     notes: &mut Vec<String>,
-) -> anyhow::Result<Vec<Picture>> {
+) -> Result<Vec<Picture>> {
     let mut out = Vec::new();
     let p: Option<Vec<f64>> = (1..=sides)
         .map(|i| profile.prob_at(game, 0, &a_infoset_label(i), 1))

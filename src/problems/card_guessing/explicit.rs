@@ -13,6 +13,7 @@
 //! and whether it was shown), which gives perfect recall. Shrek's payoff is 1 when he wins and 0
 //! otherwise (constant sum 1), so the game value is Shrek's win probability.
 
+use crate::error::{fail, Result};
 use crate::game::{Game, GameBuilder, GameError, NodeRef};
 use crate::problems::card_guessing::CardGuessing;
 use crate::scalar::{int, Scalar};
@@ -74,10 +75,11 @@ pub fn shrek_donkey(m: usize, n: usize) -> Result<Game, GameError> {
 }
 
 /// The registry's constructor: parameters `m` and `n`, with `m + n <= MAX_EXPLICIT_CARDS`.
-pub fn from_params(params: &crate::games::Params) -> anyhow::Result<Game> {
+pub fn from_params(params: &crate::games::Params) -> Result<Game> {
     let (m, n) = (params.get("m") as usize, params.get("n") as usize);
     if m + n > MAX_EXPLICIT_CARDS {
-        anyhow::bail!(
+        fail!(
+            Invalid,
             "game shrek-donkey: m + n = {} exceeds {MAX_EXPLICIT_CARDS} (the tree grows like \
              (m+n+1)!; `bluff shrek-donkey` solves any size by dynamic programming)",
             m + n
