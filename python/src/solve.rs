@@ -80,9 +80,17 @@ fn regret_params(algo: &str, iterations: Option<u64>) -> PyResult<RegretParams> 
         "pdcfr+" => RegretParams::pdcfr_plus(),
         "hs-dcfr" => RegretParams::hs_dcfr(30.0, horizon()?),
         "hs-pcfr+" => RegretParams::hs_pcfr_plus(30.0, horizon()?),
+        "hs-dcfr-30" => RegretParams::hs_dcfr_revised(30.0, horizon()?),
+        "hs-dcfr-15" => RegretParams::hs_dcfr_revised(15.0, horizon()?),
+        "hs-pcfr+-30" => RegretParams::hs_pcfr_plus_revised(30.0, horizon()?),
+        "hs-pcfr+-15" => RegretParams::hs_pcfr_plus_revised(15.0, horizon()?),
+        "hs-pdcfr+-30" => RegretParams::hs_pdcfr_plus(30.0, horizon()?),
+        "hs-pdcfr+-15" => RegretParams::hs_pdcfr_plus(15.0, horizon()?),
+        "sapcfr+" => RegretParams::sapcfr_plus(),
+        "vad-cfr" => RegretParams::vad_cfr(),
         other => {
             return Err(PyValueError::new_err(format!(
-                "algo {other:?}: expected \"dcfr\", \"cfr\", \"cfr+\", \"lcfr\", \"pcfr+\", \"dcfr+\", \"pdcfr+\", \"hs-dcfr\", \"hs-pcfr+\" or \"lp\""
+                "algo {other:?}: expected \"dcfr\", \"cfr\", \"cfr+\", \"lcfr\", \"pcfr+\", \"dcfr+\", \"pdcfr+\", \"hs-dcfr\", \"hs-pcfr+\", \"hs-dcfr-30\", \"hs-dcfr-15\", \"hs-pcfr+-30\", \"hs-pcfr+-15\", \"hs-pdcfr+-30\", \"hs-pdcfr+-15\", \"sapcfr+\", \"vad-cfr\" or \"lp\""
             )))
         }
     })
@@ -111,7 +119,9 @@ fn non_negative(name: &str, v: Option<f64>) -> PyResult<()> {
 }
 
 /// Solves `game`. CFR family (`"dcfr"`, `"cfr"`, `"cfr+"`, `"lcfr"`, `"pcfr+"`, `"dcfr+"`,
-/// `"pdcfr+"`, `"hs-dcfr"`, `"hs-pcfr+"`, the last two needing `iterations`): stops at
+/// `"pdcfr+"`, `"sapcfr+"`, `"vad-cfr"`, `"hs-dcfr"`, `"hs-pcfr+"` and the revised
+/// `"hs-dcfr-30"`, `"hs-dcfr-15"`, `"hs-pcfr+-30"`, `"hs-pcfr+-15"`, `"hs-pdcfr+-30"`,
+/// `"hs-pdcfr+-15"`, every `hs-*` needing `iterations`): stops at
 /// `iterations`, at exploitability `target` (payoff units) or after `time` seconds, whichever
 /// comes first, measuring exploitability at most `check_every` iterations apart. `"lp"`: the
 /// exact sequence-form LP, certified by exact best responses. `threads` defaults to all cores;

@@ -49,6 +49,30 @@ pub enum Algo {
     /// HS-PCFR+(30): PCFR+ with gamma scheduled over `--iterations` (`--gamma` = start).
     #[value(name = "hs-pcfr+")]
     HsPcfrPlus,
+    /// HS-DCFR(30) as revised (arXiv 2404.09097v2): old-sign discounting, over `--iterations`.
+    #[value(name = "hs-dcfr-30")]
+    HsDcfr30,
+    /// HS-DCFR(15) as revised: gamma from 15 to 10 over `--iterations`.
+    #[value(name = "hs-dcfr-15")]
+    HsDcfr15,
+    /// HS-PCFR+(30) as revised: PCFR+ with gamma from 30 to 25 over `--iterations`.
+    #[value(name = "hs-pcfr+-30")]
+    HsPcfrPlus30,
+    /// HS-PCFR+(15) as revised: PCFR+ with gamma from 15 to 10 over `--iterations`.
+    #[value(name = "hs-pcfr+-15")]
+    HsPcfrPlus15,
+    /// HS-PDCFR+(30): PDCFR+ (alpha 2.3) with gamma from 30 to 25 over `--iterations`.
+    #[value(name = "hs-pdcfr+-30")]
+    HsPdcfrPlus30,
+    /// HS-PDCFR+(15): PDCFR+ (alpha 2.3) with gamma from 15 to 10 over `--iterations`.
+    #[value(name = "hs-pdcfr+-15")]
+    HsPdcfrPlus15,
+    /// SAPCFR+: PCFR+ with the prediction damped to a third.
+    #[value(name = "sapcfr+")]
+    SapcfrPlus,
+    /// VAD-CFR (arXiv 2602.16928): volatility-adaptive discounting, averaging from iteration 501.
+    #[value(name = "vad-cfr")]
+    VadCfr,
     /// Exact sequence-form LP: exact value and strategies, certified by exact best responses.
     #[value(name = "lp")]
     Lp,
@@ -67,6 +91,14 @@ impl Algo {
             Algo::PdcfrPlus => "pdcfr+",
             Algo::HsDcfr => "hs-dcfr",
             Algo::HsPcfrPlus => "hs-pcfr+",
+            Algo::HsDcfr30 => "hs-dcfr-30",
+            Algo::HsDcfr15 => "hs-dcfr-15",
+            Algo::HsPcfrPlus30 => "hs-pcfr+-30",
+            Algo::HsPcfrPlus15 => "hs-pcfr+-15",
+            Algo::HsPdcfrPlus30 => "hs-pdcfr+-30",
+            Algo::HsPdcfrPlus15 => "hs-pdcfr+-15",
+            Algo::SapcfrPlus => "sapcfr+",
+            Algo::VadCfr => "vad-cfr",
             Algo::Lp => "lp",
         }
     }
@@ -226,6 +258,14 @@ pub fn regret_params(
         Algo::PdcfrPlus => RegretParams::pdcfr_plus(),
         Algo::HsDcfr => RegretParams::hs_dcfr(gamma.unwrap_or(30.0), horizon()?),
         Algo::HsPcfrPlus => RegretParams::hs_pcfr_plus(gamma.unwrap_or(30.0), horizon()?),
+        Algo::HsDcfr30 => RegretParams::hs_dcfr_revised(30.0, horizon()?),
+        Algo::HsDcfr15 => RegretParams::hs_dcfr_revised(15.0, horizon()?),
+        Algo::HsPcfrPlus30 => RegretParams::hs_pcfr_plus_revised(30.0, horizon()?),
+        Algo::HsPcfrPlus15 => RegretParams::hs_pcfr_plus_revised(15.0, horizon()?),
+        Algo::HsPdcfrPlus30 => RegretParams::hs_pdcfr_plus(30.0, horizon()?),
+        Algo::HsPdcfrPlus15 => RegretParams::hs_pdcfr_plus(15.0, horizon()?),
+        Algo::SapcfrPlus => RegretParams::sapcfr_plus(),
+        Algo::VadCfr => RegretParams::vad_cfr(),
         Algo::Lp => bail!("--algo lp is not a CFR variant"),
     };
     if let Some(u) = updates {
