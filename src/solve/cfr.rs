@@ -1001,6 +1001,15 @@ mod tests {
         }
     }
 
+    /// VAD-CFR averaging from iteration 6 on, so that short runs exercise every rule.
+    fn vad_early() -> RegretParams {
+        let mut params = RegretParams::vad_cfr();
+        if let Some(v) = params.volatility.as_mut() {
+            v.warmup = 5.0;
+        }
+        params
+    }
+
     #[test]
     fn every_variant_converges_on_kuhn_to_minus_one_eighteenth() {
         let g = kuhn_poker().unwrap();
@@ -1063,6 +1072,10 @@ mod tests {
             RegretParams::cfr_plus(),
             RegretParams::pdcfr_plus(),
             RegretParams::hs_dcfr(30.0, 20),
+            RegretParams::hs_dcfr_revised(15.0, 20),
+            RegretParams::hs_pdcfr_plus(30.0, 20),
+            RegretParams::sapcfr_plus(),
+            vad_early(),
         ] {
             let mut one = CfrSolver::new(&g, params);
             let mut two = CfrSolver::new(&g, params)
@@ -1160,6 +1173,8 @@ mod tests {
             RegretParams::vanilla(),
             RegretParams::predictive_plus(),
             RegretParams::hs_pcfr_plus(30.0, 40),
+            RegretParams::hs_pdcfr_plus(15.0, 40),
+            vad_early(),
         ] {
             let mut straight = CfrSolver::new(&g, params);
             straight.iterate(40);
