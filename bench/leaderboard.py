@@ -8,10 +8,10 @@ usage: python3 bench/leaderboard.py BLUFF [--csv docs/leaderboard.csv] [--md doc
 Each cell is its own run of `bluff solve GAME --algo ALGO --iterations N` (the hs-* schedules
 plan over N, so each horizon is a run with T = N; the other variants would give the same figure
 from one long run). Every finished cell is appended to the CSV at once, and cells already there
-are skipped, so a stopped run resumes where it stopped. Cells run by iteration count (100 and
-1000 on every game first, then 10000), smaller games first. A cell a method does not define
-stays blank: VAD-CFR averages from iteration 501, so it has no figure at 100. After every cell
-the Markdown section `## Convergence leaderboard` of the --md file is rewritten from the CSV.
+are skipped (the CSV is re-read before each cell), so a stopped run resumes where it stopped.
+Cells run cheapest first (nodes x iterations). A cell a method does not define stays blank:
+VAD-CFR averages from iteration 501, so it has no figure at 100. After every cell the Markdown
+section `## Convergence leaderboard` of the --md file is rewritten from the CSV.
 Exploitability does not depend on machine load: run it niced.
 """
 
@@ -55,6 +55,19 @@ ALGOS = [
     "vad-cfr",
 ]
 COUNTS = [100, 1000, 10000]
+# Nodes of each game (bluff's `nodes`), to run the cheapest cells first.
+NODES = {
+    "kuhn": 58,
+    "leduc": 9_457,
+    "liars-dice(sides=4)": 8_181,
+    "goofspiel(cards=4,order=descending)": 1_077,
+    "battleship(height=2)": 10_069,
+    "goofspiel(cards=5,order=descending)": 26_931,
+    "liars-dice(sides=5)": 51_181,
+    "liars-dice(sides=6)": 294_883,
+    "battleship(height=3)": 732_607,
+    "big-leduc": 6_178_561,
+}
 # Iterations before a method's average exists (VAD-CFR: iterations 1..500 are not averaged).
 FIRST_AVERAGED = {"vad-cfr": 501}
 DDCFR = "ddcfr (published)"
@@ -203,26 +216,27 @@ def main() -> None:
                 row["seconds"] = ""
                 append(csv_path, row)
                 cells[(g, DDCFR, n)] = row
-    passes = [[n for n in counts if n <= 1000], [n for n in counts if n > 1000]]
-    for pass_counts in passes if "--table-only" not in sys.argv else []:
-        for g in games:
-            for n in pass_counts:
-                for a in algos:
-                    if (g, a, n) in cells or n < FIRST_AVERAGED.get(a, 0):
-                        continue
-                    r = solve(binary, g, a, n, threads)
-                    row = {
-                        "game": g,
-                        "algo": a,
-                        "iterations": n,
-                        "exploitability": repr(r["exploitability"]),
-                        "seconds": f"{r['seconds']:.3f}",
-                    }
-                    append(csv_path, row)
-                    cells[(g, a, n)] = row
-                    print(f"{g} {a} {n}: {r['exploitability']:.3e}", flush=True)
-                    write_section(md_path, markdown(cells, games, algos, counts))
-    write_section(md_path, markdown(cells, games, algos, counts))
+    # Cheapest cells first (nodes x iterations): a stopped run has every cheap figure.
+    todo = [(g, a, n) for g in games for n in counts for a in algos]
+    todo.sort(key=lambda c: (NODES.get(c[0], 0) * c[2], games.index(c[0]), c[2]))
+    for g, a, n in todo if "--table-only" not in sys.argv else []:
+        # Re-read: another run may have written cells meanwhile.
+        cells = load(csv_path)
+        if (g, a, n) in cells or n < FIRST_AVERAGED.get(a, 0):
+            continue
+        r = solve(binary, g, a, n, threads)
+        row = {
+            "game": g,
+            "algo": a,
+            "iterations": n,
+            "exploitability": repr(r["exploitability"]),
+            "seconds": f"{r['seconds']:.3f}",
+        }
+        append(csv_path, row)
+        cells[(g, a, n)] = row
+        print(f"{g} {a} {n}: {r['exploitability']:.3e}", flush=True)
+        write_section(md_path, markdown(cells, games, algos, counts))
+    write_section(md_path, markdown(load(csv_path), games, algos, counts))
 
 
 if __name__ == "__main__":
