@@ -231,7 +231,10 @@ pub fn regret_params(
         bail!("--alpha and --beta do not apply to the schedules; --gamma sets the starting gamma");
     }
     if algo != Algo::Dcfr && !scheduled && (alpha.is_some() || beta.is_some() || gamma.is_some()) {
-        bail!("--alpha, --beta and --gamma only apply to --algo dcfr (and --gamma to hs-*)");
+        bail!(
+            "--alpha, --beta and --gamma only apply to --algo dcfr (and --gamma to hs-dcfr and \
+             hs-pcfr+; the other hs-* names fix it)"
+        );
     }
     let horizon = || -> Result<u64> {
         iterations.ok_or_else(|| {
