@@ -51,9 +51,18 @@ fn newer_variants(iterations: u64) -> Vec<(&'static str, RegretParams)> {
     }
     vec![
         ("sapcfr+", RegretParams::sapcfr_plus()),
-        ("hs-dcfr-15", RegretParams::hs_dcfr_revised(15.0, iterations)),
-        ("hs-pcfr+-15", RegretParams::hs_pcfr_plus_revised(15.0, iterations)),
-        ("hs-pdcfr+-30", RegretParams::hs_pdcfr_plus(30.0, iterations)),
+        (
+            "hs-dcfr-15",
+            RegretParams::hs_dcfr_revised(15.0, iterations),
+        ),
+        (
+            "hs-pcfr+-15",
+            RegretParams::hs_pcfr_plus_revised(15.0, iterations),
+        ),
+        (
+            "hs-pdcfr+-30",
+            RegretParams::hs_pdcfr_plus(30.0, iterations),
+        ),
         ("vad-cfr", vad),
     ]
 }
