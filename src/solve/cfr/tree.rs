@@ -983,15 +983,27 @@ fn update_sets(
         && !f.predictive
         && !f.discount_first
         && f.volatility.is_none();
+    // Each rule family gets its own copy of the loops, so the older ones run as before.
     if plain {
-        update_sets_with::<true>(input, x, y, arrays, f, inst)
+        update_sets_with::<PLAIN>(input, x, y, arrays, f, inst)
+    } else if f.volatility.is_some() {
+        update_sets_with::<VAD>(input, x, y, arrays, f, inst)
+    } else if f.discount_first || f.prediction_weight != 1.0 {
+        update_sets_with::<EXTENDED>(input, x, y, arrays, f, inst)
     } else {
-        update_sets_with::<false>(input, x, y, arrays, f, inst)
+        update_sets_with::<STANDARD>(input, x, y, arrays, f, inst)
     }
 }
 
-/// [`update_sets`]; `PLAIN` = vanilla factors (see there).
-fn update_sets_with<const PLAIN: bool>(
+/// Rule families of the set update: vanilla factors, the steps of [`super::RegretParams`],
+/// those with the papers' discount order or a weighted prediction, VAD-CFR.
+const PLAIN: u8 = 0;
+const STANDARD: u8 = 1;
+const EXTENDED: u8 = 2;
+const VAD: u8 = 3;
+
+/// [`update_sets`] for one rule family `KIND` (see there).
+fn update_sets_with<const KIND: u8>(
     input: &SetInputs,
     x: usize,
     y: usize,
@@ -1046,13 +1058,13 @@ fn update_sets_with<const PLAIN: bool>(
         let own = own[j];
         // Two and three actions (every set of the poker games) run unrolled.
         match set.regret.len() {
-            2 => update_set::<PLAIN, 2>(input, nodes, own, set, f, &mut []),
-            3 => update_set::<PLAIN, 3>(input, nodes, own, set, f, &mut []),
+            2 => update_set::<KIND, 2>(input, nodes, own, set, f, &mut []),
+            3 => update_set::<KIND, 3>(input, nodes, own, set, f, &mut []),
             k => {
                 if inst.len() < k {
                     inst.resize(k, 0.0);
                 }
-                update_set::<PLAIN, 0>(input, nodes, own, set, f, inst)
+                update_set::<KIND, 0>(input, nodes, own, set, f, inst)
             }
         }
     }
@@ -1062,7 +1074,7 @@ fn update_sets_with<const PLAIN: bool>(
 /// `arrays`; `K` = its number of actions (0 = any, with `scratch` for the instantaneous
 /// regrets).
 #[inline(always)]
-fn update_set<const PLAIN: bool, const K: usize>(
+fn update_set<const KIND: u8, const K: usize>(
     input: &SetInputs,
     nodes: &[u32],
     own: f64,
@@ -1070,7 +1082,7 @@ fn update_set<const PLAIN: bool, const K: usize>(
     f: Factors,
     scratch: &mut [f64],
 ) {
-    if PLAIN && K == 2 {
+    if KIND == PLAIN && K == 2 {
         return update_pair(input, nodes, own, arrays, f.sign);
     }
     let k = if K > 0 { K } else { arrays.regret.len() };
@@ -1105,8 +1117,10 @@ fn update_set<const PLAIN: bool, const K: usize>(
             *r += q * (u - v);
         }
     }
-    if let Some(v) = f.volatility {
-        return update_set_vad(inst, own, arrays, f, &v);
+    if KIND == VAD {
+        if let Some(v) = f.volatility {
+            return update_set_vad(inst, own, arrays, f, &v);
+        }
     }
     let regret = &mut arrays.regret[..k];
     let sum = &mut arrays.sum[..k];
@@ -1114,7 +1128,7 @@ fn update_set<const PLAIN: bool, const K: usize>(
     // Regret matching fused in: the positive parts and their sum in action order, as
     // `regret_matching` computes them.
     let mut total = 0.0;
-    if PLAIN {
+    if KIND == PLAIN {
         for (((r, g), m), &i) in regret
             .iter_mut()
             .zip(sum.iter_mut())
@@ -1126,6 +1140,26 @@ fn update_set<const PLAIN: bool, const K: usize>(
             *g += own * *m;
             let p = (nr + 0.0).max(0.0);
             *m = p;
+            total += p;
+        }
+    } else if KIND == STANDARD {
+        let last = arrays.last;
+        for a in 0..k {
+            let i = f.sign * inst[a];
+            let mut r = regret[a] + i;
+            r *= if r > 0.0 { f.positive } else { f.negative };
+            if f.floor && r < 0.0 {
+                r = 0.0;
+            }
+            regret[a] = r;
+            sum[a] = sum[a] * f.average + own * sigma[a];
+            let p = if f.predictive {
+                last[a] = i;
+                (r + i).max(0.0)
+            } else {
+                (r + 0.0).max(0.0)
+            };
+            sigma[a] = p;
             total += p;
         }
     } else {
@@ -1147,7 +1181,6 @@ fn update_set<const PLAIN: bool, const K: usize>(
             sum[a] = sum[a] * f.average + own * sigma[a];
             let p = if f.predictive {
                 last[a] = i;
-                // A weight of 1 multiplies exactly: PCFR+'s bits.
                 let w = f.prediction_weight * i;
                 if f.discount_first {
                     let d = if r > 0.0 {
