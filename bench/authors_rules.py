@@ -8,7 +8,11 @@ The rules (github.com/rpSebastian/PDCFRPlus `pdcfrplus/cfr/*.py`, github.com/rpS
 `ddcfr/cfr/*.py`): alternating updates, player 0 first, player 1 against player 0's new
 strategy; at iteration t the previous cumulative regret is discounted, then the instantaneous
 regret added; the average is `S_t = S_{t-1} ((t-1)/t)^gamma + own reach * sigma_t` from t = 1.
-hs-* follow bluff's reading of Zhang, McAleer and Sandholm (no authors' code is public).
+hs-* follow bluff's reading of Zhang, McAleer and Sandholm (no authors' code is public); the
+revised names (hs-dcfr-30, hs-dcfr-15, hs-pcfr+-15, hs-pdcfr+-30, hs-pdcfr+-15) their v2 text
+as the issue quotes it; sapcfr+ a public C++ reading of arXiv 2503.12770 (prediction / 3);
+vad-cfr Listing 5 of arXiv 2602.16928 (the authors' evolved source) with one moving average per
+information set and the listing's 0-based iteration number (docs/cfr-variants.md says why).
 
 `--perturb K` reruns each fixed-parameter algorithm K times with every payoff multiplied by
 `1 + k 1e-13` (k = 0..K-1): the spread is what floating-point rounding alone does to the figure.
@@ -72,6 +76,16 @@ ALGOS: dict[str, tuple[str, float, float, float, float]] = {
     "pdcfr+": ("pdcfr+", 2.3, 0.0, 5.0, 1.0),
     "hs-dcfr": ("hs-dcfr", 0.0, 0.0, 30.0, 1.0),
     "hs-pcfr+": ("hs-pcfr+", 0.0, 0.0, 30.0, 1.0),
+    "hs-dcfr-30": ("hs-dcfr", 0.0, 0.0, 30.0, 1.0),
+    "hs-dcfr-15": ("hs-dcfr", 0.0, 0.0, 15.0, 1.0),
+    "hs-pcfr+-30": ("hs-pcfr+", 0.0, 0.0, 30.0, 1.0),
+    "hs-pcfr+-15": ("hs-pcfr+", 0.0, 0.0, 15.0, 1.0),
+    "hs-pdcfr+-30": ("hs-pdcfr+", 2.3, 0.0, 30.0, 1.0),
+    "hs-pdcfr+-15": ("hs-pdcfr+", 2.3, 0.0, 15.0, 1.0),
+    "sapcfr+": ("sapcfr+", 0.0, 0.0, 2.0, 1.0),
+    "vad-cfr": ("vad-cfr", 0.0, 0.0, 0.0, 1.0),
+    # The listing's other reading: one moving average for all sets, in the update order.
+    "vad-cfr-global": ("vad-cfr-global", 0.0, 0.0, 0.0, 1.0),
 }
 
 
@@ -89,6 +103,7 @@ class Solver:
         self.cum = {k: list(v) for k, v in zeros.items()}
         self.reach = {k: 0.0 for k in self.sets}
         self.sigma = {k: [1.0 / len(a)] * len(a) for k, (_, a) in self.sets.items()}
+        self.ewma = {k: 0.0 for k in self.sets}
         self.t = 0
 
     def walk(self, n: Node, learner: int, mine: float, opp: float) -> float:
@@ -110,11 +125,45 @@ class Solver:
         self.reach[n.key] += mine
         return v
 
+    def update_vad(self, k: str) -> None:
+        """VAD-CFR at one information set (Listing 5): regrets, average, next strategy."""
+        it = self.t - 1  # the listing's 0-based iteration_number
+        r, inst, sigma, cum = self.regret[k], self.inst[k], self.sigma[k], self.cum[k]
+        mag = max(abs(x) for x in inst)
+        slot = "" if self.rule == "vad-cfr-global" else k
+        ewma = mag if it == 0 else 0.1 * mag + 0.9 * self.ewma.get(slot, 0.0)
+        self.ewma[slot] = ewma
+        vol = min(1.0, ewma / 2.0)
+        alpha = max(0.1, 1.5 - 0.5 * vol)
+        beta = min(alpha, -0.1 - 0.5 * vol)
+        tp = float(it + 1)
+        pos, neg = tp**alpha / (tp**alpha + 1.0), tp**beta / (tp**beta + 1.0)
+        if it >= 500:
+            g = min(4.0, 2.0 + 1.5 * min(1.0, mag / 2.0))
+            w = tp**g / (1.0 + mag**1.5) * max(0.1, (1.0 + mag / 2.0) ** 0.5)
+            for i in range(len(cum)):
+                cum[i] += w * self.reach[k] * sigma[i]
+        boosted = [x * 1.1 if x > 0 else x for x in inst]
+        for i in range(len(r)):
+            r[i] = max(-20.0, (pos if r[i] >= 0 else neg) * r[i] + boosted[i])
+        strength = 1.0 / (1.0 + it / 100.0) * max(0.0, 1.0 - 0.5 * vol)
+        proj = [(pos if r[i] >= 0 else neg) * r[i] + strength * boosted[i] for i in range(len(r))]
+        scaled = [max(0.0, x) ** 1.5 for x in proj]
+        total = sum(scaled)
+        for i in range(len(sigma)):
+            sigma[i] = scaled[i] / total if total > 0 else 1.0 / len(sigma)
+
     def update(self, k: str) -> None:
         """The set's regret, average and next strategy after iteration `self.t`."""
+        if self.rule.startswith("vad-cfr"):
+            return self.update_vad(k)
         t, r, inst, sigma = self.t, self.regret[k], self.inst[k], self.sigma[k]
         progress = (t - 1) / self.horizon
-        if self.rule in ("pcfr+", "hs-pcfr+"):
+        if self.rule == "sapcfr+":
+            for i in range(len(r)):
+                r[i] = max(r[i] + inst[i], 0.0)
+            pred = [max(r[i] + inst[i] / 3.0, 0.0) for i in range(len(r))]
+        elif self.rule in ("pcfr+", "hs-pcfr+"):
             for i in range(len(r)):
                 r[i] = max(r[i] + inst[i], 0.0)
             pred = [max(r[i] + inst[i], 0.0) for i in range(len(r))]
@@ -123,7 +172,7 @@ class Solver:
             for i in range(len(r)):
                 r[i] = max(r[i] * w + inst[i], 0.0)
             pred = list(r)
-        elif self.rule == "pdcfr+":
+        elif self.rule in ("pdcfr+", "hs-pdcfr+"):
             w = discount(t - 1, self.alpha)
             for i in range(len(r)):
                 r[i] = max(r[i] * w + inst[i], 0.0)
@@ -231,7 +280,8 @@ def main() -> None:
     for name in names:
         ours = run(game, name, counts)
         for n, e in zip(counts, ours):
-            b = bluff(binary, game_name, name, n)
+            # bluff has one reading of VAD-CFR: the other is printed beside it.
+            b = bluff(binary, game_name, "vad-cfr" if name == "vad-cfr-global" else name, n)
             print(f"| {game_name} | {name} | {n} | {e:.4e} | {b:.4e} | {b / e:.3f} |", flush=True)
         if perturb and not name.startswith("hs-"):
             spread = [run(game, name, counts[-1:], 1 + k * 1e-13)[0] for k in range(perturb)]

@@ -47,6 +47,21 @@ enum Variant {
         gamma0: f64,
         horizon: f64,
     },
+    /// SAPCFR+ (arXiv 2503.12770, as a public C++ implementation reads it): PCFR+ whose
+    /// strategy is regret matching on `R_t + r_t / 3`.
+    SapcfrPlus,
+    /// HS-PDCFR+ (arXiv 2404.09097v2): `R_t = max(R_{t-1} d(t-1) + r_t, 0)` with alpha 2.3,
+    /// strategy from `max(R_t d(t) + r_t, 0)`, average discounted by `((t-1)/t)^gamma` with
+    /// gamma = gamma0 - 5 (t - 1) / horizon.
+    HsPdcfrPlus {
+        gamma0: f64,
+        horizon: f64,
+    },
+    /// VAD-CFR, Listing 5 of arXiv 2602.16928 with its constants, one moving average per
+    /// information set; averaging starts after `warmup` iterations (500 in the paper).
+    Vad {
+        warmup: f64,
+    },
 }
 
 /// `s^e / (s^e + 1)`, written out; 0 at s = 0 (nothing accumulated yet).
@@ -70,8 +85,10 @@ struct Reference<'g> {
     last: [Vec<f64>; 2],
     avg: [Vec<f64>; 2],
     sigma: [Vec<f64>; 2],
-    /// What regret matching reads (the prediction of PDCFR+).
+    /// What regret matching reads (the prediction of PDCFR+, VAD-CFR's scaled projection).
     pred: [Vec<f64>; 2],
+    /// VAD-CFR's moving average of regret magnitudes, per information set.
+    ewma: [Vec<f64>; 2],
     t: usize,
 }
 
@@ -91,6 +108,10 @@ impl<'g> Reference<'g> {
             avg: z(),
             sigma: z(),
             pred: z(),
+            ewma: [
+                vec![0.0; game.infosets[0].len()],
+                vec![0.0; game.infosets[1].len()],
+            ],
             t: 0,
         };
         for p in 0..2 {
@@ -154,7 +175,11 @@ impl<'g> Reference<'g> {
             self.variant,
             Variant::PredictivePlus | Variant::HsPcfrPlus { .. }
         );
-        let pdcfr = matches!(self.variant, Variant::PdcfrPlus { .. });
+        let sap = matches!(self.variant, Variant::SapcfrPlus);
+        let pdcfr = matches!(
+            self.variant,
+            Variant::PdcfrPlus { .. } | Variant::HsPdcfrPlus { .. } | Variant::Vad { .. }
+        );
         for set in &self.game.infosets[p] {
             let r = set.action_range();
             let pos: Vec<f64> = r
@@ -162,6 +187,9 @@ impl<'g> Reference<'g> {
                 .map(|a| {
                     if pdcfr {
                         return self.pred[p][a].max(0.0);
+                    }
+                    if sap {
+                        return (self.regret[p][a] + self.last[p][a] / 3.0).max(0.0);
                     }
                     (self.regret[p][a] + if predictive { self.last[p][a] } else { 0.0 }).max(0.0)
                 })
@@ -179,6 +207,9 @@ impl<'g> Reference<'g> {
 
     fn learn(&mut self, p: usize, inst: &[f64], strat: &[f64]) {
         let t = self.t as f64;
+        if let Variant::Vad { warmup } = self.variant {
+            return self.learn_vad(p, inst, strat, warmup);
+        }
         for a in 0..inst.len() {
             match self.variant {
                 Variant::Vanilla { .. } => {
@@ -234,6 +265,74 @@ impl<'g> Reference<'g> {
                     self.last[p][a] = inst[a];
                     self.avg[p][a] = self.avg[p][a] * ((t - 1.0) / t).powf(gamma) + strat[a];
                 }
+                Variant::SapcfrPlus => {
+                    self.regret[p][a] = (self.regret[p][a] + inst[a]).max(0.0);
+                    self.last[p][a] = inst[a];
+                    self.avg[p][a] += t * t * strat[a];
+                }
+                Variant::HsPdcfrPlus { gamma0, horizon } => {
+                    let gamma = gamma0 - 5.0 * (t - 1.0) / horizon;
+                    let r = (self.regret[p][a] * d(t - 1.0, 2.3) + inst[a]).max(0.0);
+                    self.regret[p][a] = r;
+                    self.pred[p][a] = (r * d(t, 2.3) + inst[a]).max(0.0);
+                    self.avg[p][a] = self.avg[p][a] * ((t - 1.0) / t).powf(gamma) + strat[a];
+                }
+                Variant::Vad { .. } => unreachable!("learn_vad"),
+            }
+        }
+    }
+
+    /// VAD-CFR's three components (Listing 5: `RegretAccumulator`,
+    /// `PolicyFromRegretAccumulator`, `PolicyAccumulator`) at every information set of `p`,
+    /// with the listing's 0-based `iteration_number` = `t - 1`.
+    fn learn_vad(&mut self, p: usize, inst: &[f64], strat: &[f64], warmup: f64) {
+        let iteration_number = (self.t - 1) as f64;
+        for (s, set) in self.game.infosets[p].iter().enumerate() {
+            let acts = set.action_range();
+            let magnitude = acts.clone().map(|a| inst[a].abs()).fold(0.0, f64::max);
+            // _calculate_adaptive_params
+            let t_plus_one = iteration_number + 1.0;
+            let ewma = if iteration_number == 0.0 {
+                magnitude
+            } else {
+                0.1 * magnitude + 0.9 * self.ewma[p][s]
+            };
+            self.ewma[p][s] = ewma;
+            let volatility = (ewma / 2.0).min(1.0);
+            let alpha = (1.5 - 0.5 * volatility).max(0.1);
+            let beta = (-0.1 - 0.5 * volatility).min(alpha);
+            let positive = t_plus_one.powf(alpha) / (t_plus_one.powf(alpha) + 1.0);
+            let negative = t_plus_one.powf(beta) / (t_plus_one.powf(beta) + 1.0);
+            let boosted = |r: f64| if r > 0.0 { r * 1.1 } else { r };
+            // PolicyAccumulator (the strategy this iteration played, before the update)
+            if iteration_number >= warmup {
+                let v = (magnitude / 2.0).min(1.0);
+                let gamma = (2.0 + 1.5 * v).min(4.0);
+                let temporal = (iteration_number + 1.0).powf(gamma);
+                let stability = 1.0 / (1.0 + magnitude.powf(1.5));
+                let factor = ((1.0 + magnitude / 2.0).powf(0.5)).max(0.1);
+                for a in acts.clone() {
+                    self.avg[p][a] += temporal * stability * factor * strat[a];
+                }
+            }
+            // RegretAccumulator
+            for a in acts.clone() {
+                let old = self.regret[p][a];
+                let discounted = if old >= 0.0 {
+                    positive * old
+                } else {
+                    negative * old
+                };
+                self.regret[p][a] = (discounted + boosted(inst[a])).max(-20.0);
+            }
+            // PolicyFromRegretAccumulator, on the regrets just updated
+            let optimism = 1.0 / (1.0 + iteration_number / 100.0);
+            let strength = optimism * (1.0 - 0.5 * volatility).max(0.0);
+            for a in acts {
+                let r = self.regret[p][a];
+                let discounted = if r >= 0.0 { positive * r } else { negative * r };
+                let projected = discounted + strength * boosted(inst[a]);
+                self.pred[p][a] = projected.max(0.0).powf(1.5);
             }
         }
     }
@@ -311,6 +410,37 @@ fn compare(game: &Game, variant: Variant, params: RegretParams, iterations: usiz
 
 fn all_variants() -> Vec<(Variant, RegretParams)> {
     vec![
+        (Variant::SapcfrPlus, RegretParams::sapcfr_plus()),
+        (
+            Variant::HsDcfr {
+                gamma0: 15.0,
+                horizon: 40.0,
+            },
+            RegretParams::hs_dcfr_revised(15.0, 40),
+        ),
+        (
+            Variant::HsPcfrPlus {
+                gamma0: 15.0,
+                horizon: 40.0,
+            },
+            RegretParams::hs_pcfr_plus_revised(15.0, 40),
+        ),
+        (
+            Variant::HsPdcfrPlus {
+                gamma0: 30.0,
+                horizon: 40.0,
+            },
+            RegretParams::hs_pdcfr_plus(30.0, 40),
+        ),
+        (
+            Variant::HsPdcfrPlus {
+                gamma0: 15.0,
+                horizon: 40.0,
+            },
+            RegretParams::hs_pdcfr_plus(15.0, 40),
+        ),
+        (Variant::Vad { warmup: 500.0 }, RegretParams::vad_cfr()),
+        (Variant::Vad { warmup: 3.0 }, vad_warmup(3.0)),
         (
             Variant::Vanilla { alternating: false },
             RegretParams::vanilla(),
@@ -395,4 +525,36 @@ fn every_variant_plays_like_the_textbook_recursion_on_leduc() {
     for (variant, params) in all_variants() {
         compare(&game, variant, params, 8);
     }
+}
+
+/// VAD-CFR with its averaging delay shortened, so that short runs average.
+fn vad_warmup(warmup: f64) -> RegretParams {
+    let mut params = RegretParams::vad_cfr();
+    if let Some(v) = params.volatility.as_mut() {
+        v.warmup = warmup;
+    }
+    params
+}
+
+/// VAD-CFR through its averaging start at iteration 501, with the paper's constants.
+#[test]
+fn vad_cfr_plays_like_its_listing_past_the_warm_start_on_kuhn() {
+    let game = kuhn_poker().unwrap();
+    compare(
+        &game,
+        Variant::Vad { warmup: 500.0 },
+        RegretParams::vad_cfr(),
+        560,
+    );
+}
+
+/// The revised HS-PCFR+ discounts nothing, so the papers' order gives the first reading's bits.
+#[test]
+fn revised_hs_pcfr_plus_has_the_bits_of_the_first_reading() {
+    let game = leduc_poker().unwrap();
+    let mut first = CfrSolver::new(&game, RegretParams::hs_pcfr_plus(30.0, 30));
+    let mut revised = CfrSolver::new(&game, RegretParams::hs_pcfr_plus_revised(30.0, 30));
+    first.iterate(30);
+    revised.iterate(30);
+    assert_eq!(first.state(), revised.state());
 }

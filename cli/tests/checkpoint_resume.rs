@@ -80,7 +80,7 @@ fn assert_same_run(a: &Files, b: &Files, what: &str) {
 fn resumed_runs_equal_uninterrupted_runs_bit_for_bit() {
     let dir = tempfile::tempdir().unwrap();
     let total = 60u64;
-    let algos: [&[&str]; 10] = [
+    let algos: [&[&str]; 14] = [
         &["--algo", "cfr"],
         &["--algo", "cfr", "--updates", "alternating"],
         &["--algo", "cfr+"],
@@ -91,6 +91,10 @@ fn resumed_runs_equal_uninterrupted_runs_bit_for_bit() {
         &["--algo", "pdcfr+"],
         &["--algo", "hs-dcfr"],
         &["--algo", "hs-pcfr+"],
+        &["--algo", "sapcfr+"],
+        &["--algo", "vad-cfr"],
+        &["--algo", "hs-dcfr-15"],
+        &["--algo", "hs-pdcfr+-30"],
     ];
     for (k, algo) in algos.iter().enumerate() {
         let whole = files(dir.path(), &format!("whole{k}"));

@@ -1,11 +1,9 @@
 //! `bluff baby-poker` end to end: JSON fields, the matrix table, and bad input.
 
-use assert_cmd::Command;
-use predicates::str::contains;
+mod common;
 
-fn bluff() -> Command {
-    Command::cargo_bin("bluff").unwrap()
-}
+use common::cli::bluff;
+use predicates::str::contains;
 
 #[test]
 fn json_reports_the_published_value_and_a_unique_a_optimum() {

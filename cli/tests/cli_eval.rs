@@ -1,12 +1,10 @@
 //! End-to-end tests of `bluff games` and `bluff eval`.
 
-use assert_cmd::Command;
+mod common;
+
+use common::cli::bluff;
 use predicates::prelude::*;
 use std::io::Write;
-
-fn bluff() -> Command {
-    Command::cargo_bin("bluff").unwrap()
-}
 
 fn file_with(text: &str) -> tempfile::NamedTempFile {
     let mut f = tempfile::NamedTempFile::new().unwrap();

@@ -1,12 +1,10 @@
 //! `bluff report` on the command line: self-contained output, exact/f64 choice, bad input.
 
-use assert_cmd::Command;
+mod common;
+
+use common::cli::bluff;
 use predicates::prelude::*;
 use predicates::str::contains;
-
-fn bluff() -> Command {
-    Command::cargo_bin("bluff").unwrap()
-}
 
 #[test]
 fn kuhn_report_is_self_contained_and_exact() {

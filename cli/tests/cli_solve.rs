@@ -1,12 +1,11 @@
 //! `bluff solve` end to end: outputs agree with `bluff eval`, bad input fails cleanly.
 
+mod common;
+
 use assert_cmd::Command;
+use common::cli::bluff;
 use predicates::str::contains;
 use serde_json::Value;
-
-fn bluff() -> Command {
-    Command::cargo_bin("bluff").unwrap()
-}
 
 #[test]
 fn solve_writes_strategy_curve_and_plot_that_eval_confirms() {

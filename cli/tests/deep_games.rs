@@ -2,13 +2,15 @@
 //! recurse on depth. The tests run on the default 2 MiB test-thread stack, so any traversal that
 //! recursed once per level would overflow here.
 
-use assert_cmd::Command;
+mod common;
+
 use bluff::eval::exploitability;
 use bluff::format::efg::{efg_to_game, game_to_efg, read_efg, write_efg};
 use bluff::game::{Game, GameBuilder};
 use bluff::scalar::{int, Rational};
 use bluff::solve::cfr::{CfrSolver, RegretParams};
 use bluff::strategy::Profile;
+use common::cli::bluff;
 use std::fmt::Write;
 
 /// A chain of `depth` decisions, players alternating: "stop" ends the game (the mover loses 1
@@ -96,10 +98,6 @@ fn a_million_deep_efg_file_reads_into_the_same_game_as_the_builder() {
     for (a, b) in game.nodes.iter().zip(&built.nodes) {
         assert_eq!((a.kind, a.parent, a.action), (b.kind, b.parent, b.action));
     }
-}
-
-fn bluff() -> Command {
-    Command::cargo_bin("bluff").unwrap()
 }
 
 #[test]

@@ -1,17 +1,15 @@
 //! `bluff export` and game files given to other commands; the reduced normal form.
 
-use assert_cmd::Command;
+mod common;
+
 use bluff::eval::expected_value;
 use bluff::format::efg::{efg_to_game, read_efg};
 use bluff::format::nfg::{read_nfg, write_nfg};
 use bluff::scalar::rat;
 use bluff::solve::normal_form::reduced_strategies;
 use bluff::strategy::ExactProfile;
+use common::cli::bluff;
 use predicates::prelude::*;
-
-fn bluff() -> Command {
-    Command::cargo_bin("bluff").unwrap()
-}
 
 const KUHN_EQUILIBRIUM: &str = r#"{"game": "kuhn", "strategy": {
   "P1": {"J": {"Pass": "2/3", "Bet": "1/3"}, "Q": {"Pass": 1, "Bet": 0}, "K": {"Pass": 0, "Bet": 1},

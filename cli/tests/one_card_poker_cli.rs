@@ -1,14 +1,12 @@
 //! The `bluff one-card-poker` command line: solve, validate, batch and zip.
 
-use assert_cmd::Command;
+mod common;
+
+use common::cli::bluff;
 use predicates::str::contains;
 use std::io::Read;
 
 const OFFICIAL: &str = "1 open: check\n1 check: bet 0.5\n1 bet: fold\n1 check-bet: fold 0.9\n2 open: bet 0.8\n2 check: bet\n2 bet: call\n2 check-bet: call 0.8\n";
-
-fn bluff() -> Command {
-    Command::cargo_bin("bluff").unwrap()
-}
 
 #[test]
 fn solves_from_stdin_and_the_printed_file_validates_at_the_optimum() {

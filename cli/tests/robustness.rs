@@ -2,16 +2,14 @@
 //! before the work, sizes and digits bounded with messages that name them, exit codes as the
 //! README says (1 error, 2 usage, SIGPIPE on a closed pipe).
 
-use assert_cmd::Command;
+mod common;
+
+use common::cli::bluff;
 use predicates::prelude::*;
 use predicates::str::contains;
 use std::io::Read;
 use std::path::Path;
 use std::process::Stdio;
-
-fn bluff() -> Command {
-    Command::cargo_bin("bluff").unwrap()
-}
 
 fn stderr_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 static GAME: OnceLock<bluff::game::Game> = OnceLock::new();
 
 fuzz_target!(|data: &[u8]| {
-    let game = GAME.get_or_init(|| bluff::games::load("kuhn").expect("kuhn builds"));
+    let game = GAME.get_or_init(|| bluff::games::builtin("kuhn").expect("kuhn builds"));
     if let Ok(text) = std::str::from_utf8(data) {
         let _ = bluff::format::strategy_json::profile_from_json(game, text);
     }

@@ -15,7 +15,24 @@ Number: TypeAlias = Fraction | int | float | str
 #: One player's strategy as {information set: {action: probability}}.
 PlayerDict: TypeAlias = Mapping[str, Mapping[str, Number]]
 Algo: TypeAlias = Literal[
-    "dcfr", "cfr", "cfr+", "lcfr", "pcfr+", "dcfr+", "pdcfr+", "hs-dcfr", "hs-pcfr+", "lp"
+    "dcfr",
+    "cfr",
+    "cfr+",
+    "lcfr",
+    "pcfr+",
+    "dcfr+",
+    "pdcfr+",
+    "hs-dcfr",
+    "hs-pcfr+",
+    "lp",
+    "sapcfr+",
+    "vad-cfr",
+    "hs-dcfr-30",
+    "hs-dcfr-15",
+    "hs-pcfr+-30",
+    "hs-pcfr+-15",
+    "hs-pdcfr+-30",
+    "hs-pdcfr+-15",
 ]
 
 class GameError(ValueError): ...

@@ -312,7 +312,21 @@ def test_bad_files_and_policies_raise(tmp_path):
         bluff.evaluate(bluff.game("leduc"), bluff.Policy.uniform(game))
 
 
-@pytest.mark.parametrize("algo", ["dcfr+", "pdcfr+", "hs-dcfr", "hs-pcfr+", "pcfr+"])
+@pytest.mark.parametrize(
+    "algo",
+    [
+        "dcfr+",
+        "pdcfr+",
+        "hs-dcfr",
+        "hs-pcfr+",
+        "pcfr+",
+        "sapcfr+",
+        "vad-cfr",
+        "hs-dcfr-15",
+        "hs-pcfr+-15",
+        "hs-pdcfr+-30",
+    ],
+)
 def test_every_cfr_variant_matches_the_cli(cli, algo: str) -> None:
     """Python and the CLI run the same solver: after 200 iterations on Leduc the exploitability
     they report is the same number."""

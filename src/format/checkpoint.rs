@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! magic    8 bytes  "BLUFFCKP"
-//! version  u32      3 (2 is read too)
+//! version  u32      4 (2 and 3 are read too)
 //! length   u64      payload bytes
 //! payload  ...      see below
 //! checksum u64      FNV-1a 64 of the payload
@@ -11,7 +11,10 @@
 //! Payload: game fingerprint u64; game spec, algorithm name (each u32 length + UTF-8);
 //! parameters (alternating u8, alpha f64, beta f64, floor u8, gamma f64, predictive u8,
 //! schedule u8 = 0 or 1 then horizon u64, alpha slope f64, beta slope f64, gamma slope f64;
-//! version 3: then the discount offset f64, which version 2 leaves out and means 1);
+//! version 3: then the discount offset f64, which version 2 leaves out and means 1; version 4:
+//! then discount-first u8, prediction weight f64, volatility u8 = 0 or 1 then VAD-CFR's 16
+//! constants f64 in `Volatility::to_array` order, which versions 2 and 3 leave out and mean
+//! false, 1 and none);
 //! version 2: average sums are kept in the discounted form `S <- S ((t-1)/t)^gamma + ...`;
 //! check_every u64; next_check u64; solve seconds f64; curve points (u64 count, then iteration
 //! u64, exploitability f64, seconds f64 each); solver iterations u64; arrays (u32 count, then
@@ -25,7 +28,7 @@ use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"BLUFFCKP";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The oldest format version this build still reads (no discount offset: it is 1).
 const OLDEST_READ: u32 = 2;
 const HEADER: usize = 8 + 4 + 8;
@@ -261,6 +264,17 @@ pub fn encode(c: &Checkpoint) -> Vec<u8> {
         }
     }
     w.f64(p.discount_offset);
+    w.u8(p.discount_first as u8);
+    w.f64(p.prediction_weight);
+    match p.volatility {
+        None => w.u8(0),
+        Some(v) => {
+            w.u8(1);
+            for x in v.to_array() {
+                w.f64(x);
+            }
+        }
+    }
     w.u64(c.check_every);
     w.u64(c.next_check);
     w.f64(c.solve_seconds);
@@ -414,6 +428,9 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
         } else {
             None
         },
+        discount_first: false,
+        prediction_weight: 1.0,
+        volatility: None,
     };
     if version >= 3 {
         params.discount_offset = r.f64("discount offset")?;
@@ -422,6 +439,28 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
                 "discount offset {} is not a positive number",
                 params.discount_offset
             )));
+        }
+    }
+    if version >= 4 {
+        params.discount_first = r.bool("discount first")?;
+        params.prediction_weight = r.f64("prediction weight")?;
+        if !params.prediction_weight.is_finite() {
+            return Err(CheckpointError::Payload(format!(
+                "prediction weight {} is not finite",
+                params.prediction_weight
+            )));
+        }
+        if r.bool("volatility")? {
+            let mut a = [0.0; 16];
+            for x in a.iter_mut() {
+                *x = r.f64("volatility constant")?;
+            }
+            if let Some(x) = a.iter().find(|x| !x.is_finite()) {
+                return Err(CheckpointError::Payload(format!(
+                    "volatility constant {x} is not finite"
+                )));
+            }
+            params.volatility = Some(crate::solve::cfr::Volatility::from_array(a));
         }
     }
     let check_every = r.u64("check_every")?;
@@ -523,7 +562,8 @@ mod tests {
         c.points.clear();
         let mut bytes = encode(&c);
         // Rewrite the point count to 2^62 and fix the checksum: the reader must refuse it.
-        let at = HEADER + 8 + (4 + 4) + (4 + 4) + 1 + 8 + 8 + 1 + 8 + 1 + 8 + 8 + 8 + 8;
+        let at =
+            HEADER + 8 + (4 + 4) + (4 + 4) + 1 + 8 + 8 + 1 + 8 + 1 + 8 + (1 + 8 + 1) + 8 + 8 + 8;
         bytes[at..at + 8].copy_from_slice(&(1u64 << 62).to_le_bytes());
         fix_checksum(&mut bytes);
         let err = decode(&bytes).unwrap_err();
@@ -538,11 +578,45 @@ mod tests {
         bytes[len - 8..].copy_from_slice(&h.finish().to_le_bytes());
     }
 
-    /// Rewrites `bytes` (a version 3 file) as version 2: no discount offset, fixed checksum.
-    fn as_version_2(bytes: &[u8], offset_at: usize) -> Vec<u8> {
+    /// Rewrites `bytes` (a version 4 file without volatility) as version 3: without the
+    /// discount-first flag, prediction weight and volatility flag after the offset at
+    /// `offset_at`; fixed checksum.
+    fn as_version_3(bytes: &[u8], offset_at: usize) -> Vec<u8> {
         let mut payload = bytes[HEADER..bytes.len() - 8].to_vec();
+        let at = offset_at - HEADER + 8;
+        payload.drain(at..at + 1 + 8 + 1);
+        frame(3, &payload)
+    }
+
+    /// Rewrites `bytes` (a version 4 file without volatility) as version 2: no discount
+    /// offset either.
+    fn as_version_2(bytes: &[u8], offset_at: usize) -> Vec<u8> {
+        let v3 = as_version_3(bytes, offset_at);
+        let mut payload = v3[HEADER..v3.len() - 8].to_vec();
         payload.drain(offset_at - HEADER..offset_at - HEADER + 8);
         frame(2, &payload)
+    }
+
+    /// A version 3 checkpoint (written before the revised schedules, SAPCFR+ and VAD-CFR)
+    /// resumes with add-then-discount, prediction weight 1 and no volatility; every new field
+    /// round-trips, VAD-CFR's constants included.
+    #[test]
+    fn version_3_reads_with_the_old_rules_and_new_fields_round_trip() {
+        let mut c = sample();
+        c.algo = "hs-pcfr+".into();
+        c.params = RegretParams::hs_pcfr_plus(30.0, 40);
+        let bytes = encode(&c);
+        let offset_at = HEADER + 8 + (4 + 4) + (4 + 8) + 1 + 8 + 8 + 1 + 8 + 1 + (1 + 8 + 24);
+        assert_eq!(bytes[offset_at..offset_at + 8], 1.0f64.to_le_bytes());
+        assert_eq!(decode(&as_version_3(&bytes, offset_at)).unwrap(), c);
+        for params in [
+            RegretParams::vad_cfr(),
+            RegretParams::sapcfr_plus(),
+            RegretParams::hs_pdcfr_plus(15.0, 1000),
+        ] {
+            c.params = params;
+            assert_eq!(decode(&encode(&c)).unwrap(), c);
+        }
     }
 
     /// A version 2 checkpoint (written before DCFR+ got its authors' offset) still resumes,

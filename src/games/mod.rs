@@ -3,6 +3,8 @@
 //! A game spec is a name with optional integer parameters: `kuhn`, `one-card-poker(n=5,a=2,b=1)`
 //! or `one-card-poker:n=5,a=2,b=1`.
 
+pub mod battleship;
+pub mod big_leduc;
 pub mod goofspiel;
 pub mod kuhn;
 pub mod leduc;
@@ -213,6 +215,28 @@ pub fn registry() -> Vec<GameInfo> {
                 )
             }),
 },
+        GameInfo {
+            name: "big-leduc",
+            description: "Big Leduc (PokerRL's BigLeduc, as in the DDCFR paper): Leduc with 12 ranks \
+                          x 2 suits and 6 raises per round; 6178561 nodes",
+            params: &[
+                ParamSpec { name: "ranks", default: 12, min: 2, max: 13, doc: "ranks of the 2-suit deck", choices: &[] },
+                ParamSpec { name: "raises", default: 6, min: 1, max: 6, doc: "raises allowed per round", choices: &[] },
+            ],
+            build: |p| Ok(big_leduc::leduc_family(p.get("ranks") as usize, p.get("raises") as u32)?),
+            pictures: None,
+        },
+        GameInfo {
+            name: "battleship",
+            description: "Battleship (OpenSpiel battleship as in the DDCFR paper): one ship of \
+                          length 2 and value 2, 3 shots each, no repeats; 2x3: 732607 nodes",
+            params: &[
+                ParamSpec { name: "width", default: 2, min: 2, max: 3, doc: "board width", choices: &[] },
+                ParamSpec { name: "height", default: 2, min: 2, max: 3, doc: "board height", choices: &[] },
+            ],
+            build: |p| Ok(battleship::battleship(p.get("width") as usize, p.get("height") as usize)?),
+            pictures: None,
+        },
         GameInfo {
             name: "shrek-donkey",
             description:

@@ -1,7 +1,8 @@
 //! The counterfactual-regret-minimisation family on the flat game tree: vanilla CFR
 //! (simultaneous or alternating updates), CFR+, linear CFR, discounted CFR, predictive CFR+,
-//! DCFR+ and PDCFR+, and the hyperparameter schedules HS-DCFR and HS-PCFR+, all driven by one
-//! [`RegretParams`].
+//! DCFR+, PDCFR+ and SAPCFR+, the hyperparameter schedules HS-DCFR, HS-PCFR+ and HS-PDCFR+
+//! (first and revised readings), and VAD-CFR, all driven by one [`RegretParams`]
+//! (`docs/cfr-variants.md` gives each rule with its source).
 //!
 //! The game is compiled once into flat arrays ([`tree`]): one forward pass computes
 //! counterfactual reach probabilities, one backward pass expected values, and one pass over
@@ -78,6 +79,132 @@ pub struct RegretParams {
     pub predictive: bool,
     /// Exponents that move with the iteration count (`None` = constant).
     pub schedule: Option<Schedule>,
+    /// Discount the old cumulative regret by its own sign, then add the new one, as the papers
+    /// write it (`R_t = R_{t-1} d_{t-1}(sign R_{t-1}) + r_t`; a PDCFR+-style prediction is then
+    /// `R_t d_t(sign R_t) + r_t`), instead of step 1's add-then-discount (same sequence in exact
+    /// arithmetic, other rounding).
+    pub discount_first: bool,
+    /// Weight of the last instantaneous regret in the prediction: 1 in PCFR+, 1/3 in SAPCFR+.
+    pub prediction_weight: f64,
+    /// VAD-CFR's volatility-adaptive rules, which replace steps 1-3 (`None` = the steps above).
+    pub volatility: Option<Volatility>,
+}
+
+/// The constants of VAD-CFR (Li, Schultz, Hennes & Lanctot 2026, arXiv 2602.16928, Listing 5),
+/// named as there. At iteration `t` (1-based) and an information set with instantaneous
+/// regrets `r` (`m = max |r_a|`):
+/// - volatility: `e <- m` at `t = 1`, else `e <- ewma_decay m + (1 - ewma_decay) e` (one `e` per
+///   information set); `v = min(1, e / max_regret)`;
+/// - regrets: `alpha = max(0.1, base_alpha - sensitivity v)`, `beta = min(alpha, base_beta -
+///   sensitivity v)`, `d(x) = t^x / (t^x + 1)`; `R <- max(regret_cap, R d(alpha or beta, by the
+///   sign of R, >= 0 taking alpha) + b)` with `b = boost r` where `r > 0`, else `r`;
+/// - policy: optimism `o = optimism / (1 + (t - 1) / optimism_decay) * max(0, 1 - sensitivity v)`;
+///   `sigma ~ max(0, R d(sign R) + o b)^policy_exponent` with the new `R`, uniform if none;
+/// - average: nothing while `t <= warmup`; then `S <- S + w pi_own sigma_t` with `w = t^g /
+///   (1 + m^stability_exponent) * max(0.1, (1 + m / max_regret)^magnitude_exponent)`, `g =
+///   min(gamma_max, gamma_base + gamma_sensitivity min(1, m / max_regret))`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Volatility {
+    /// Positive-regret discount exponent at zero volatility (1.5).
+    pub base_alpha: f64,
+    /// Negative-regret discount exponent at zero volatility (-0.1).
+    pub base_beta: f64,
+    /// How much volatility lowers the exponents and damps the optimism (0.5).
+    pub sensitivity: f64,
+    /// Regret magnitude that counts as full volatility (2).
+    pub max_regret: f64,
+    /// Factor on positive instantaneous regrets (1.1).
+    pub boost: f64,
+    /// Weight of the newest magnitude in the moving average (0.1).
+    pub ewma_decay: f64,
+    /// Floor of cumulative regrets (-20).
+    pub regret_cap: f64,
+    /// Optimism at the first iteration (1).
+    pub optimism: f64,
+    /// Iterations over which the optimism halves (100).
+    pub optimism_decay: f64,
+    /// Exponent of regret matching on the projected regrets (1.5).
+    pub policy_exponent: f64,
+    /// Iterations before the average starts (500: iterations 501 on are averaged).
+    pub warmup: f64,
+    /// Average weight exponent at zero magnitude (2).
+    pub gamma_base: f64,
+    /// Largest average weight exponent (4).
+    pub gamma_max: f64,
+    /// How much the magnitude raises the average weight exponent (1.5).
+    pub gamma_sensitivity: f64,
+    /// Exponent of the magnitude in the stability factor (1.5).
+    pub stability_exponent: f64,
+    /// Exponent of the regret-magnitude factor (0.5).
+    pub magnitude_exponent: f64,
+}
+
+impl Volatility {
+    /// The constants of the paper's Listing 5.
+    pub fn paper() -> Self {
+        Volatility {
+            base_alpha: 1.5,
+            base_beta: -0.1,
+            sensitivity: 0.5,
+            max_regret: 2.0,
+            boost: 1.1,
+            ewma_decay: 0.1,
+            regret_cap: -20.0,
+            optimism: 1.0,
+            optimism_decay: 100.0,
+            policy_exponent: 1.5,
+            warmup: 500.0,
+            gamma_base: 2.0,
+            gamma_max: 4.0,
+            gamma_sensitivity: 1.5,
+            stability_exponent: 1.5,
+            magnitude_exponent: 0.5,
+        }
+    }
+
+    /// The constants in a fixed order (checkpoints store them so).
+    pub fn to_array(&self) -> [f64; 16] {
+        [
+            self.base_alpha,
+            self.base_beta,
+            self.sensitivity,
+            self.max_regret,
+            self.boost,
+            self.ewma_decay,
+            self.regret_cap,
+            self.optimism,
+            self.optimism_decay,
+            self.policy_exponent,
+            self.warmup,
+            self.gamma_base,
+            self.gamma_max,
+            self.gamma_sensitivity,
+            self.stability_exponent,
+            self.magnitude_exponent,
+        ]
+    }
+
+    /// The inverse of [`Volatility::to_array`].
+    pub fn from_array(a: [f64; 16]) -> Self {
+        Volatility {
+            base_alpha: a[0],
+            base_beta: a[1],
+            sensitivity: a[2],
+            max_regret: a[3],
+            boost: a[4],
+            ewma_decay: a[5],
+            regret_cap: a[6],
+            optimism: a[7],
+            optimism_decay: a[8],
+            policy_exponent: a[9],
+            warmup: a[10],
+            gamma_base: a[11],
+            gamma_max: a[12],
+            gamma_sensitivity: a[13],
+            stability_exponent: a[14],
+            magnitude_exponent: a[15],
+        }
+    }
 }
 
 impl RegretParams {
@@ -94,6 +221,9 @@ impl RegretParams {
             gamma: 0.0,
             predictive: false,
             schedule: None,
+            discount_first: false,
+            prediction_weight: 1.0,
+            volatility: None,
         }
     }
 
@@ -133,6 +263,9 @@ impl RegretParams {
             gamma,
             predictive: false,
             schedule: None,
+            discount_first: false,
+            prediction_weight: 1.0,
+            volatility: None,
         }
     }
 
@@ -210,6 +343,81 @@ impl RegretParams {
         }
     }
 
+    /// SAPCFR+ (Meng et al., arXiv 2503.12770): PCFR+ whose prediction is damped by
+    /// `1 / (1 + 2)`: `sigma_{t+1} ~ max(R_t + r_t / 3, 0)` (as a public C++ implementation reads
+    /// the paper, which could not be read here); gamma 2, alternating updates.
+    pub fn sapcfr_plus() -> Self {
+        RegretParams {
+            prediction_weight: 1.0 / 3.0,
+            ..Self::predictive_plus()
+        }
+    }
+
+    /// HS-DCFR(`gamma0`) as revised (arXiv 2404.09097v2): the schedule of [`Self::hs_dcfr`],
+    /// regrets discounted by their old sign before the new regret is added.
+    pub fn hs_dcfr_revised(gamma0: f64, horizon: u64) -> Self {
+        RegretParams {
+            discount_first: true,
+            ..Self::hs_dcfr(gamma0, horizon)
+        }
+    }
+
+    /// HS-PCFR+(`gamma0`) as revised: PCFR+ with gamma from `gamma0` to `gamma0 - 5`, in the
+    /// papers' order (PCFR+ discounts nothing, so these are [`Self::hs_pcfr_plus`]'s bits).
+    pub fn hs_pcfr_plus_revised(gamma0: f64, horizon: u64) -> Self {
+        RegretParams {
+            discount_first: true,
+            ..Self::hs_pcfr_plus(gamma0, horizon)
+        }
+    }
+
+    /// HS-PDCFR+(`gamma0`) (arXiv 2404.09097v2): PDCFR+ (alpha 2.3) with gamma from `gamma0` to
+    /// `gamma0 - 5` over `horizon`, regrets discounted before adding.
+    pub fn hs_pdcfr_plus(gamma0: f64, horizon: u64) -> Self {
+        RegretParams {
+            gamma: gamma0,
+            discount_first: true,
+            schedule: Some(Schedule {
+                horizon,
+                alpha_slope: 0.0,
+                beta_slope: 0.0,
+                gamma_slope: -5.0,
+            }),
+            ..Self::pdcfr_plus()
+        }
+    }
+
+    /// VAD-CFR (arXiv 2602.16928, Listing 5) with the paper's constants: alternating updates,
+    /// volatility-adaptive discounting, boosted positive regrets, optimistic policy, averaging
+    /// from iteration 501 (see [`Volatility`]).
+    pub fn vad_cfr() -> Self {
+        RegretParams {
+            alternating: true,
+            volatility: Some(Volatility::paper()),
+            ..Self::vanilla()
+        }
+    }
+
+    /// `s^e / (s^e + c)` for the papers' discount-first order: 0 at `s = 0` (nothing is
+    /// accumulated yet; `0^e` is infinite for a negative `e`), 1 for an infinite exponent.
+    fn discount_at(exponent: f64, s: f64, c: f64) -> f64 {
+        if exponent.is_infinite() {
+            1.0
+        } else if s == 0.0 {
+            0.0
+        } else {
+            let x = s.powf(exponent);
+            x / (x + c)
+        }
+    }
+
+    /// The first iteration whose strategy enters the average (1, but after VAD-CFR's warm-up):
+    /// before it the average strategy is not defined and reads as uniform.
+    pub fn first_averaged_iteration(&self) -> u64 {
+        self.volatility
+            .map_or(1, |v| v.warmup.max(0.0).floor() as u64 + 1)
+    }
+
     /// `t^e / (t^e + c)`, 1 for an infinite exponent.
     fn discount(exponent: f64, t: f64, c: f64) -> f64 {
         if exponent.is_infinite() {
@@ -245,14 +453,31 @@ impl RegretParams {
         } else {
             ((tf - 1.0) / tf).powf(gamma)
         };
+        let c = self.discount_offset;
+        let (positive, negative) = if self.discount_first {
+            // `R_t = R_{t-1} d_{t-1} + r_t`, with the exponents of `t - 1`.
+            let (a, b, _) = self.exponents_at(tf - 1.0);
+            (
+                Self::discount_at(a, tf - 1.0, c),
+                Self::discount_at(b, tf - 1.0, c),
+            )
+        } else {
+            (Self::discount(alpha, tf, c), Self::discount(beta, tf, c))
+        };
         Factors {
-            positive: Self::discount(alpha, tf, self.discount_offset),
-            negative: Self::discount(beta, tf, self.discount_offset),
+            positive,
+            negative,
             floor: self.floor,
             average,
             predictive: self.predictive,
             sign: if p == 0 { 1.0 } else { -1.0 },
             reach2: false,
+            discount_first: self.discount_first,
+            predict_positive: Self::discount(alpha, tf, c),
+            predict_negative: Self::discount(beta, tf, c),
+            prediction_weight: self.prediction_weight,
+            volatility: self.volatility,
+            t: tf,
         }
     }
 }
@@ -297,7 +522,7 @@ impl CfrSolver {
             tree,
             sets,
             regret: [zeros(0), zeros(1)],
-            last_regret: if params.predictive {
+            last_regret: if params.predictive || params.volatility.is_some() {
                 [zeros(0), zeros(1)]
             } else {
                 [Vec::new(), Vec::new()]
@@ -380,7 +605,7 @@ impl CfrSolver {
         for p in 0..2 {
             solver.regret[p] = find(&format!("regret{p}")).clone();
             solver.strategy_sum[p] = find(&format!("strategy_sum{p}")).clone();
-            if params.predictive {
+            if solver.keeps_last() {
                 solver.last_regret[p] = find(&format!("last_regret{p}")).clone();
             }
             let base = solver.sets[p].base;
@@ -391,6 +616,13 @@ impl CfrSolver {
         Ok(solver)
     }
 
+    /// Whether `last_regret` holds state: the last instantaneous regrets of the predictive
+    /// variants, VAD-CFR's moving average of regret magnitudes (each set's, at each of its
+    /// actions).
+    fn keeps_last(&self) -> bool {
+        self.params.predictive || self.params.volatility.is_some()
+    }
+
     /// The solver's whole state (see [`SolverState`]).
     pub fn state(&self) -> SolverState {
         let current = self.current_profile().probs;
@@ -399,7 +631,7 @@ impl CfrSolver {
             for p in 0..2 {
                 let v = match name {
                     "regret" => self.regret[p].clone(),
-                    "last_regret" if self.params.predictive => self.last_regret[p].clone(),
+                    "last_regret" if self.keeps_last() => self.last_regret[p].clone(),
                     "last_regret" => vec![0.0; self.regret[p].len()],
                     "strategy_sum" => self.strategy_sum[p].clone(),
                     _ => current[p].clone(),
@@ -692,6 +924,15 @@ mod tests {
         }
     }
 
+    /// VAD-CFR averaging from iteration 6 on, so that short runs exercise every rule.
+    fn vad_early() -> RegretParams {
+        let mut params = RegretParams::vad_cfr();
+        if let Some(v) = params.volatility.as_mut() {
+            v.warmup = 5.0;
+        }
+        params
+    }
+
     #[test]
     fn every_variant_converges_on_kuhn_to_minus_one_eighteenth() {
         let g = kuhn_poker().unwrap();
@@ -754,6 +995,10 @@ mod tests {
             RegretParams::cfr_plus(),
             RegretParams::pdcfr_plus(),
             RegretParams::hs_dcfr(30.0, 20),
+            RegretParams::hs_dcfr_revised(15.0, 20),
+            RegretParams::hs_pdcfr_plus(30.0, 20),
+            RegretParams::sapcfr_plus(),
+            vad_early(),
         ] {
             let mut one = CfrSolver::new(&g, params);
             let mut two = CfrSolver::new(&g, params)
@@ -851,6 +1096,8 @@ mod tests {
             RegretParams::vanilla(),
             RegretParams::predictive_plus(),
             RegretParams::hs_pcfr_plus(30.0, 40),
+            RegretParams::hs_pdcfr_plus(15.0, 40),
+            vad_early(),
         ] {
             let mut straight = CfrSolver::new(&g, params);
             straight.iterate(40);

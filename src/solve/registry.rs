@@ -7,10 +7,12 @@
 //! parse their arguments into [`CfrOptions`] and ask [`Algorithm::regret_params`].
 //!
 //! The default is not a matter of taste but a stated rule over the convergence leaderboard
-//! (`docs/leaderboard.csv`, written by `bench/leaderboard.py`): **among the algorithms that
-//! need no planned horizon, the one with the lowest exploitability after 1000 iterations on
-//! the most games of the table** (ties: the lower geometric mean over the games at 1000
-//! iterations, then the registry's order). The table is compiled in, so when it changes the
+//! (`docs/leaderboard.csv`, written by `bench/leaderboard.py`): **among the algorithms that run
+//! under any stop rule (they need no planned horizon, and their average strategy is defined
+//! from the first iteration), the one with the lowest exploitability after 1000 iterations on
+//! the most games of the table** (figures below [`TIE_BELOW`] count as equal: they are
+//! rounding; ties: the lower geometric mean over the games at 1000 iterations, then the
+//! registry's order). The table is compiled in, so when it changes the
 //! default follows; [`default_algorithm`] applies the rule.
 
 use crate::solve::cfr::RegretParams;
@@ -182,6 +184,71 @@ pub const ALGORITHMS: &[Algorithm] = &[
         params: Some(|gamma, horizon| RegretParams::hs_pcfr_plus(gamma.unwrap_or(30.0), horizon)),
     },
     Algorithm {
+        name: "hs-dcfr-30",
+        summary: "HS-DCFR(30) as revised (arXiv 2404.09097v2): discount by the old sign, then add",
+        family: Family::Cfr,
+        needs_horizon: true,
+        tunable: Tunable::Nothing,
+        params: Some(|_, horizon| RegretParams::hs_dcfr_revised(30.0, horizon)),
+    },
+    Algorithm {
+        name: "hs-dcfr-15",
+        summary: "HS-DCFR(15) as revised: gamma from 15 to 10 over the run's iterations",
+        family: Family::Cfr,
+        needs_horizon: true,
+        tunable: Tunable::Nothing,
+        params: Some(|_, horizon| RegretParams::hs_dcfr_revised(15.0, horizon)),
+    },
+    Algorithm {
+        name: "hs-pcfr+-30",
+        summary: "HS-PCFR+(30) as revised: PCFR+ with gamma from 30 to 25",
+        family: Family::Cfr,
+        needs_horizon: true,
+        tunable: Tunable::Nothing,
+        params: Some(|_, horizon| RegretParams::hs_pcfr_plus_revised(30.0, horizon)),
+    },
+    Algorithm {
+        name: "hs-pcfr+-15",
+        summary: "HS-PCFR+(15) as revised: PCFR+ with gamma from 15 to 10",
+        family: Family::Cfr,
+        needs_horizon: true,
+        tunable: Tunable::Nothing,
+        params: Some(|_, horizon| RegretParams::hs_pcfr_plus_revised(15.0, horizon)),
+    },
+    Algorithm {
+        name: "hs-pdcfr+-30",
+        summary: "HS-PDCFR+(30): PDCFR+ (alpha 2.3) with gamma from 30 to 25",
+        family: Family::Cfr,
+        needs_horizon: true,
+        tunable: Tunable::Nothing,
+        params: Some(|_, horizon| RegretParams::hs_pdcfr_plus(30.0, horizon)),
+    },
+    Algorithm {
+        name: "hs-pdcfr+-15",
+        summary: "HS-PDCFR+(15): PDCFR+ (alpha 2.3) with gamma from 15 to 10",
+        family: Family::Cfr,
+        needs_horizon: true,
+        tunable: Tunable::Nothing,
+        params: Some(|_, horizon| RegretParams::hs_pdcfr_plus(15.0, horizon)),
+    },
+    Algorithm {
+        name: "sapcfr+",
+        summary: "SAPCFR+: PCFR+ with the prediction scaled to a third",
+        family: Family::Cfr,
+        needs_horizon: false,
+        tunable: Tunable::Nothing,
+        params: Some(|_, _| RegretParams::sapcfr_plus()),
+    },
+    Algorithm {
+        name: "vad-cfr",
+        summary: "VAD-CFR (arXiv 2602.16928): volatility-adaptive discounting, averaging from \
+                  iteration 501",
+        family: Family::Cfr,
+        needs_horizon: false,
+        tunable: Tunable::Nothing,
+        params: Some(|_, _| RegretParams::vad_cfr()),
+    },
+    Algorithm {
         name: "lp",
         summary: "exact sequence-form LP, certified by exact best responses",
         family: Family::ExactLp,
@@ -209,6 +276,17 @@ pub fn algorithm(name: &str) -> Result<&'static Algorithm, AlgorithmError> {
 }
 
 impl Algorithm {
+    /// Whether it runs under any stop rule, as a default must: a CFR-family algorithm that needs
+    /// no planned horizon and averages from the first iteration (VAD-CFR's average starts after
+    /// a warm-up; the schedules need the run's length).
+    pub fn runs_under_any_stop_rule(&self) -> bool {
+        self.family == Family::Cfr
+            && !self.needs_horizon
+            && self
+                .regret_params(&CfrOptions::default(), None)
+                .is_ok_and(|p| p.first_averaged_iteration() == 1)
+    }
+
     /// The regret parameters of this CFR-family algorithm with `options` applied; `horizon`
     /// is the planned number of iterations (needed by the schedules).
     pub fn regret_params(
@@ -267,6 +345,10 @@ impl Algorithm {
     }
 }
 
+/// Exploitabilities below this are floating-point rounding, not convergence: the default's
+/// rule counts them as equal.
+pub const TIE_BELOW: f64 = 1e-14;
+
 /// The convergence leaderboard the default follows (`game,algo,iterations,exploitability`).
 const LEADERBOARD: &str = include_str!("../../docs/leaderboard.csv");
 
@@ -310,12 +392,12 @@ pub fn default_from_table(csv: &str) -> Option<String> {
     let mut rows: Vec<(usize, &str, f64)> = Vec::new();
     for line in csv.lines().skip(1) {
         let fields = csv_fields(line);
-        let [game, algo, iterations, value] = fields[..] else {
+        let [game, algo, iterations, value, ..] = fields[..] else {
             continue;
         };
         let Some(index) = ALGORITHMS
             .iter()
-            .position(|a| a.name == algo && a.family == Family::Cfr && !a.needs_horizon)
+            .position(|a| a.name == algo && a.runs_under_any_stop_rule())
         else {
             continue;
         };
@@ -323,7 +405,7 @@ pub fn default_from_table(csv: &str) -> Option<String> {
             continue;
         };
         if e.is_finite() && e >= 0.0 {
-            rows.push((index, game, e));
+            rows.push((index, game, e.max(TIE_BELOW)));
         }
     }
     let mut games: Vec<&str> = rows.iter().map(|r| r.1).collect();
@@ -339,8 +421,7 @@ pub fn default_from_table(csv: &str) -> Option<String> {
             if r.2 == best {
                 wins[r.0] += 1;
             }
-            // Exactly 0 (a run that converged to rounding) counts as 1e-18.
-            logs[r.0].0 += r.2.max(1e-18).log10();
+            logs[r.0].0 += r.2.log10();
             logs[r.0].1 += 1;
         }
     }
@@ -457,7 +538,7 @@ mod tests {
                      c,dcfr,1000,1e-5\nc,cfr+,1000,1e-3\nc,magic,1000,0\n\
                      c,cfr+,100,1e-9\n";
         assert_eq!(default_from_table(table).as_deref(), Some("dcfr"));
-        // One win each: the lower geometric mean wins (cfr+ 1e-4 and 5e-4 against dcfr's
+        // One win each: the lower geometric mean wins (cfr+ 2e-3 and 1e-4 against dcfr's
         // 1e-3 and 1e-3).
         let tie = "game,algo,iterations,exploitability\n\
                    a,dcfr,1000,1e-3\na,cfr+,1000,2e-3\n\
@@ -467,13 +548,20 @@ mod tests {
             default_from_table("game,algo,iterations,exploitability\n"),
             None
         );
+        // Below 1e-14 is rounding: 1e-16 and 1e-17 tie on a, so both win it, and b decides.
+        let rounding = "game,algo,iterations,exploitability,seconds\n\
+                        a,pcfr+,1000,1e-16,\na,pdcfr+,1000,1e-17,\n\
+                        b,pcfr+,1000,1e-3,\nb,pdcfr+,1000,2e-3,\n";
+        assert_eq!(default_from_table(rounding).as_deref(), Some("pcfr+"));
     }
 
     #[test]
     fn the_default_follows_the_leaderboard() {
         let d = default_algorithm();
         assert_eq!(Some(d.name.to_string()), default_from_table(LEADERBOARD));
-        assert_eq!(d.family, Family::Cfr);
-        assert!(!d.needs_horizon);
+        assert!(d.runs_under_any_stop_rule());
+        assert!(!algorithm("vad-cfr").unwrap().runs_under_any_stop_rule());
+        assert!(!algorithm("hs-dcfr").unwrap().runs_under_any_stop_rule());
+        assert!(algorithm("dcfr").unwrap().runs_under_any_stop_rule());
     }
 }

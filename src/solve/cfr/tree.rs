@@ -17,6 +17,7 @@
 mod split;
 
 use super::team::Team;
+use super::Volatility;
 use crate::game::{Game, NodeKind};
 pub use split::{Split, GROUPS};
 
@@ -923,6 +924,25 @@ pub struct Factors {
     pub sign: f64,
     /// Read the counterfactual reach from `Tree::reach2` (player 2, simultaneous updates).
     pub reach2: bool,
+    /// Discount the old regret by its sign, then add (`positive`/`negative` are then `d_{t-1}`).
+    pub discount_first: bool,
+    /// With `discount_first`, the discount `d_t` of positive regrets in the prediction.
+    pub predict_positive: f64,
+    /// With `discount_first`, the discount `d_t` of negative regrets in the prediction.
+    pub predict_negative: f64,
+    /// Weight of the last instantaneous regret in the prediction.
+    pub prediction_weight: f64,
+    /// VAD-CFR's rules (replace all of the above but `sign` and `reach2`).
+    pub volatility: Option<Volatility>,
+    /// The iteration, 1-based (VAD-CFR's rules read it).
+    pub t: f64,
+}
+
+impl Factors {
+    /// Whether the `last` arrays hold state (predictions, or VAD-CFR's moving averages).
+    pub fn keeps_last(&self) -> bool {
+        self.predictive || self.volatility.is_some()
+    }
 }
 
 /// The mutable per-action arrays of one player, as slices covering whole sets.
@@ -956,17 +976,34 @@ fn update_sets(
     inst: &mut Vec<f64>,
 ) {
     // Vanilla CFR multiplies by 1 and never floors: the same bits without those operations.
-    let plain =
-        f.positive == 1.0 && f.negative == 1.0 && f.average == 1.0 && !f.floor && !f.predictive;
+    let plain = f.positive == 1.0
+        && f.negative == 1.0
+        && f.average == 1.0
+        && !f.floor
+        && !f.predictive
+        && !f.discount_first
+        && f.volatility.is_none();
+    // Each rule family gets its own copy of the loops, so the older ones run as before.
     if plain {
-        update_sets_with::<true>(input, x, y, arrays, f, inst)
+        update_sets_with::<PLAIN>(input, x, y, arrays, f, inst)
+    } else if f.volatility.is_some() {
+        update_sets_with::<VAD>(input, x, y, arrays, f, inst)
+    } else if f.discount_first || f.prediction_weight != 1.0 {
+        update_sets_with::<EXTENDED>(input, x, y, arrays, f, inst)
     } else {
-        update_sets_with::<false>(input, x, y, arrays, f, inst)
+        update_sets_with::<STANDARD>(input, x, y, arrays, f, inst)
     }
 }
 
-/// [`update_sets`]; `PLAIN` = vanilla factors (see there).
-fn update_sets_with<const PLAIN: bool>(
+/// Rule families of the set update: vanilla factors, the steps of [`super::RegretParams`],
+/// those with the papers' discount order or a weighted prediction, VAD-CFR.
+const PLAIN: u8 = 0;
+const STANDARD: u8 = 1;
+const EXTENDED: u8 = 2;
+const VAD: u8 = 3;
+
+/// [`update_sets`] for one rule family `KIND` (see there).
+fn update_sets_with<const KIND: u8>(
     input: &SetInputs,
     x: usize,
     y: usize,
@@ -992,7 +1029,7 @@ fn update_sets_with<const PLAIN: bool>(
             && regret.len() == len
             && sum.len() == len
             && sigma.len() == len
-            && (!f.predictive || last.len() == len)
+            && (!f.keeps_last() || last.len() == len)
     );
     for j in 0..y - x {
         // SAFETY: `check_sets` (run by `compile`) proved `action_start` and `node_start`
@@ -1009,7 +1046,7 @@ fn update_sets_with<const PLAIN: bool>(
             let set = ActionArrays {
                 regret: regret.get_unchecked_mut(a0..a1),
                 sum: sum.get_unchecked_mut(a0..a1),
-                last: if f.predictive {
+                last: if f.keeps_last() {
                     last.get_unchecked_mut(a0..a1)
                 } else {
                     &mut []
@@ -1021,13 +1058,13 @@ fn update_sets_with<const PLAIN: bool>(
         let own = own[j];
         // Two and three actions (every set of the poker games) run unrolled.
         match set.regret.len() {
-            2 => update_set::<PLAIN, 2>(input, nodes, own, set, f, &mut []),
-            3 => update_set::<PLAIN, 3>(input, nodes, own, set, f, &mut []),
+            2 => update_set::<KIND, 2>(input, nodes, own, set, f, &mut []),
+            3 => update_set::<KIND, 3>(input, nodes, own, set, f, &mut []),
             k => {
                 if inst.len() < k {
                     inst.resize(k, 0.0);
                 }
-                update_set::<PLAIN, 0>(input, nodes, own, set, f, inst)
+                update_set::<KIND, 0>(input, nodes, own, set, f, inst)
             }
         }
     }
@@ -1037,7 +1074,7 @@ fn update_sets_with<const PLAIN: bool>(
 /// `arrays`; `K` = its number of actions (0 = any, with `scratch` for the instantaneous
 /// regrets).
 #[inline(always)]
-fn update_set<const PLAIN: bool, const K: usize>(
+fn update_set<const KIND: u8, const K: usize>(
     input: &SetInputs,
     nodes: &[u32],
     own: f64,
@@ -1045,7 +1082,7 @@ fn update_set<const PLAIN: bool, const K: usize>(
     f: Factors,
     scratch: &mut [f64],
 ) {
-    if PLAIN && K == 2 {
+    if KIND == PLAIN && K == 2 {
         return update_pair(input, nodes, own, arrays, f.sign);
     }
     let k = if K > 0 { K } else { arrays.regret.len() };
@@ -1080,13 +1117,18 @@ fn update_set<const PLAIN: bool, const K: usize>(
             *r += q * (u - v);
         }
     }
+    if KIND == VAD {
+        if let Some(v) = f.volatility {
+            return update_set_vad(inst, own, arrays, f, &v);
+        }
+    }
     let regret = &mut arrays.regret[..k];
     let sum = &mut arrays.sum[..k];
     let sigma = &mut arrays.sigma[..k];
     // Regret matching fused in: the positive parts and their sum in action order, as
     // `regret_matching` computes them.
     let mut total = 0.0;
-    if PLAIN {
+    if KIND == PLAIN {
         for (((r, g), m), &i) in regret
             .iter_mut()
             .zip(sum.iter_mut())
@@ -1100,7 +1142,7 @@ fn update_set<const PLAIN: bool, const K: usize>(
             *m = p;
             total += p;
         }
-    } else {
+    } else if KIND == STANDARD {
         let last = arrays.last;
         for a in 0..k {
             let i = f.sign * inst[a];
@@ -1120,6 +1162,42 @@ fn update_set<const PLAIN: bool, const K: usize>(
             sigma[a] = p;
             total += p;
         }
+    } else {
+        let last = arrays.last;
+        for a in 0..k {
+            let i = f.sign * inst[a];
+            let mut r = if f.discount_first {
+                // The papers' order: discount the old regret by its sign, then add.
+                let old = regret[a];
+                old * if old > 0.0 { f.positive } else { f.negative } + i
+            } else {
+                let r = regret[a] + i;
+                r * if r > 0.0 { f.positive } else { f.negative }
+            };
+            if f.floor && r < 0.0 {
+                r = 0.0;
+            }
+            regret[a] = r;
+            sum[a] = sum[a] * f.average + own * sigma[a];
+            let p = if f.predictive {
+                last[a] = i;
+                let w = f.prediction_weight * i;
+                if f.discount_first {
+                    let d = if r > 0.0 {
+                        f.predict_positive
+                    } else {
+                        f.predict_negative
+                    };
+                    (r * d + w).max(0.0)
+                } else {
+                    (r + w).max(0.0)
+                }
+            } else {
+                (r + 0.0).max(0.0)
+            };
+            sigma[a] = p;
+            total += p;
+        }
     }
     if total > 0.0 {
         for m in sigma.iter_mut() {
@@ -1130,6 +1208,82 @@ fn update_set<const PLAIN: bool, const K: usize>(
         for m in sigma.iter_mut() {
             *m = u;
         }
+    }
+}
+
+/// VAD-CFR's update of one information set (see [`Volatility`]): `inst` holds its
+/// instantaneous regrets (player 1's sign), `arrays.last` its moving average of regret
+/// magnitudes, repeated at each action.
+#[inline(never)]
+fn update_set_vad(inst: &[f64], own: f64, arrays: ActionArrays, f: Factors, v: &Volatility) {
+    let k = inst.len();
+    let ActionArrays {
+        regret,
+        sum,
+        last,
+        sigma,
+    } = arrays;
+    let (regret, sum, last, sigma) = (
+        &mut regret[..k],
+        &mut sum[..k],
+        &mut last[..k],
+        &mut sigma[..k],
+    );
+    let t = f.t;
+    let mut m = 0.0f64;
+    for &i in inst {
+        m = m.max((f.sign * i).abs());
+    }
+    let ewma = if t == 1.0 {
+        m
+    } else {
+        v.ewma_decay * m + (1.0 - v.ewma_decay) * last[0]
+    };
+    last.fill(ewma);
+    let vol = if v.max_regret > 0.0 {
+        (ewma / v.max_regret).min(1.0)
+    } else {
+        0.0
+    };
+    let alpha = (v.base_alpha - v.sensitivity * vol).max(0.1);
+    let beta = (v.base_beta - v.sensitivity * vol).min(alpha);
+    let (xa, xb) = (t.powf(alpha), t.powf(beta));
+    let (dp, dn) = (xa / (xa + 1.0), xb / (xb + 1.0));
+    // The average, with the strategy this iteration played.
+    if t > v.warmup {
+        let vi = if v.max_regret > 0.0 {
+            (m / v.max_regret).min(1.0)
+        } else {
+            0.0
+        };
+        let g = (v.gamma_base + v.gamma_sensitivity * vi).min(v.gamma_max);
+        let stability = 1.0 / (1.0 + m.powf(v.stability_exponent));
+        let magnitude = (1.0 + m / v.max_regret).powf(v.magnitude_exponent).max(0.1);
+        let w = t.powf(g) * stability * magnitude * own;
+        for (s, &p) in sum.iter_mut().zip(sigma.iter()) {
+            *s += w * p;
+        }
+    }
+    let optimism =
+        v.optimism / (1.0 + (t - 1.0) / v.optimism_decay) * (1.0 - v.sensitivity * vol).max(0.0);
+    let mut total = 0.0;
+    for a in 0..k {
+        let i = f.sign * inst[a];
+        let b = if i > 0.0 { i * v.boost } else { i };
+        let old = regret[a];
+        let r = (old * if old >= 0.0 { dp } else { dn } + b).max(v.regret_cap);
+        regret[a] = r;
+        let projected = r * if r >= 0.0 { dp } else { dn } + optimism * b;
+        let p = projected.max(0.0).powf(v.policy_exponent);
+        sigma[a] = p;
+        total += p;
+    }
+    if total > 0.0 {
+        for s in sigma.iter_mut() {
+            *s /= total;
+        }
+    } else {
+        sigma.fill(1.0 / k as f64);
     }
 }
 

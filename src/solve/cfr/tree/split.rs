@@ -617,7 +617,7 @@ impl Tree {
                 ActionArrays {
                     regret: regret[p].slice_mut(acts.clone()),
                     sum: sum[p].slice_mut(acts.clone()),
-                    last: if f[p].predictive {
+                    last: if f[p].keeps_last() {
                         last[p].slice_mut(acts)
                     } else {
                         &mut []
