@@ -19,18 +19,26 @@ ALGOS = ["cfr", "cfr+", "dcfr", "pcfr+"]
 
 
 def main() -> None:
-    print("| game | algo | iterations | nodes visited | unpruned it/s | pruned it/s | speed-up "
-          "| bit-identical |")
+    print(
+        "| game | algo | iterations | nodes visited | unpruned it/s | pruned it/s | speed-up "
+        "| bit-identical |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for game, iterations in CASES:
         for algo in ALGOS:
-            out = subprocess.run([EXAMPLE, game, algo, "1", str(iterations), "2"], check=True,
-                                 capture_output=True, text=True).stdout
+            out = subprocess.run(
+                [EXAMPLE, game, algo, "1", str(iterations), "2"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
             d = json.loads(out)
             off, on = d["unpruned_it_per_s"], d["pruned_it_per_s"]
-            print(f"| {game} | {algo} | {iterations} | {d['visited_fraction']:.0%} | {off:.1f} "
-                  f"| {on:.1f} | {on / off:.2f}x | {'yes' if d['identical'] else 'NO'} |",
-                  flush=True)
+            print(
+                f"| {game} | {algo} | {iterations} | {d['visited_fraction']:.0%} | {off:.1f} "
+                f"| {on:.1f} | {on / off:.2f}x | {'yes' if d['identical'] else 'NO'} |",
+                flush=True,
+            )
     load = " ".join(open("/proc/loadavg").read().split()[:3])
     print(f"\nload average: {load} on {os.cpu_count()} cores")
 

@@ -39,8 +39,20 @@ def openspiel(game_name, algo, iterations):
 
 def bluff(game, algo, iterations, threads):
     # OpenSpiel's vanilla CFRSolver alternates updates; bluff's cfr defaults to simultaneous.
-    args = [BLUFF, "solve", game, "--algo", algo, "--iterations", str(iterations), "--json",
-            "--threads", str(threads), "--check-every", str(iterations)]
+    args = [
+        BLUFF,
+        "solve",
+        game,
+        "--algo",
+        algo,
+        "--iterations",
+        str(iterations),
+        "--json",
+        "--threads",
+        str(threads),
+        "--check-every",
+        str(iterations),
+    ]
     if algo == "cfr":
         args += ["--updates", "alternating"]
     out = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
@@ -48,8 +60,18 @@ def bluff(game, algo, iterations, threads):
 
 
 def main():
-    header = ("game", "algo", "iters", "expl OpenSpiel", "expl bluff", "OpenSpiel it/s",
-              "bluff 1t it/s", "ratio 1t", "bluff 2t it/s", "ratio 2t")
+    header = (
+        "game",
+        "algo",
+        "iters",
+        "expl OpenSpiel",
+        "expl bluff",
+        "OpenSpiel it/s",
+        "bluff 1t it/s",
+        "ratio 1t",
+        "bluff 2t it/s",
+        "ratio 2t",
+    )
     rows = []
     for os_game, game, algo, iterations, timing_iterations in CASES:
         _, bluff_expl = bluff(game, algo, iterations, 1)
@@ -59,19 +81,35 @@ def main():
             os_rate = max(os_rate, r)
             rate1 = max(rate1, bluff(game, algo, timing_iterations, 1)[0])
             rate2 = max(rate2, bluff(game, algo, timing_iterations, 2)[0])
-        rows.append((game, algo, str(iterations), f"{os_expl:.6e}", f"{bluff_expl:.6e}",
-                     f"{os_rate:.1f}", f"{rate1:.0f}", f"{rate1 / os_rate:.0f}x",
-                     f"{rate2:.0f}", f"{rate2 / os_rate:.0f}x"))
+        rows.append(
+            (
+                game,
+                algo,
+                str(iterations),
+                f"{os_expl:.6e}",
+                f"{bluff_expl:.6e}",
+                f"{os_rate:.1f}",
+                f"{rate1:.0f}",
+                f"{rate1 / os_rate:.0f}x",
+                f"{rate2:.0f}",
+                f"{rate2 / os_rate:.0f}x",
+            )
+        )
         print(" ".join(rows[-1]), file=sys.stderr, flush=True)
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
-    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"
+
+    def line(r):
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"
+
     print(line(header))
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
         print(line(r))
-    print(f"\nOpenSpiel {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}: "
-          "pyspiel.CFRSolver / pyspiel.CFRPlusSolver (C++), exploitability by "
-          "pyspiel.exploitability; bluff: `bluff solve --json` (f64 evaluation by src/eval.rs).")
+    print(
+        f"\nOpenSpiel {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}: "
+        "pyspiel.CFRSolver / pyspiel.CFRPlusSolver (C++), exploitability by "
+        "pyspiel.exploitability; bluff: `bluff solve --json` (f64 evaluation by src/eval.rs)."
+    )
 
 
 if __name__ == "__main__":

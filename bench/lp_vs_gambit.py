@@ -3,12 +3,14 @@
 
 Usage: lp_vs_gambit.py BLUFF_BIN OUT_DIR GAME_SPEC...
 
-For each game spec: `bluff export SPEC -o OUT_DIR/<name>.efg`, then
-`bluff solve OUT_DIR/<name>.efg --algo lp --json` (exact, certified; bluff's own build + solve
-time from its JSON, like Gambit's solve time below, which excludes reading the file), then pygambit's `lp_solve(rational=True)` and
-`lp_solve(rational=False)` on the .efg, each in its own process capped at 300 s ("did not
-finish" past that). Runs shorter than 10 s are made 3 times and the best time kept. Prints a table of seconds and ratios, and the game values each found.
+For each game spec: `bluff export SPEC -o OUT_DIR/<name>.efg`, then `bluff solve
+OUT_DIR/<name>.efg --algo lp --json` (exact, certified; bluff's own build + solve time from its
+JSON, like Gambit's solve time below, which excludes reading the file), then pygambit's
+`lp_solve(rational=True)` and `lp_solve(rational=False)` on the .efg, each in its own process
+capped at 300 s ("did not finish" past that). Runs shorter than 10 s are made 3 times and the
+best time kept. Prints a table of seconds and ratios, and the game values each found.
 """
+
 import json
 import os
 import re
@@ -106,17 +108,21 @@ def main():
             return f"> {CAP / row['bluff_s']:.0f}x"
         return "-"
 
-    print("| game | sequences | bluff exact LP | Gambit LP rational | Gambit LP float | "
-          "Gambit rational / bluff | Gambit float / bluff | values agree |")
+    print(
+        "| game | sequences | bluff exact LP | Gambit LP rational | Gambit LP float | "
+        "Gambit rational / bluff | Gambit float / bluff | values agree |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for row in rows:
         seqs = "+".join(map(str, row.get("sequences", []))) or "-"
         agree = "-"
         if "gambit_exact_value" in row and "bluff_value" in row:
             agree = "yes" if row["gambit_exact_value"] == row["bluff_value"] else "NO"
-        print(f"| {row['game']} | {seqs} | {cell(row, 'bluff')} | {cell(row, 'gambit_exact')} | "
-              f"{cell(row, 'gambit_float')} | {ratio(row, 'gambit_exact')} | "
-              f"{ratio(row, 'gambit_float')} | {agree} |")
+        print(
+            f"| {row['game']} | {seqs} | {cell(row, 'bluff')} | {cell(row, 'gambit_exact')} | "
+            f"{cell(row, 'gambit_float')} | {ratio(row, 'gambit_exact')} | "
+            f"{ratio(row, 'gambit_float')} | {agree} |"
+        )
     print()
     for row in rows:
         if "bluff_value" in row:

@@ -9,6 +9,8 @@
 // The module docs explain the design by linking the private modules that carry it out; they
 // resolve with `cargo doc --document-private-items`, the developers' view.
 #![allow(rustdoc::private_intra_doc_links)]
+// Every public item says in one line what it is (as good_lp does).
+#![deny(missing_docs)]
 // Player-indexed loops (`for p in 0..2`) read better than iterator chains over paired arrays.
 #![allow(clippy::needless_range_loop)]
 
