@@ -10,14 +10,14 @@ use crate::solve::SolveResult;
 use bluff::format::checkpoint::{self, Checkpoint};
 use bluff::solve::cfr::{CfrShard, RegretParams};
 use bluff::solve::registry::{self, CfrOptions, Updates};
-use bluff::solve::run::{CfrRequest, CfrRun, NoHooks, StopRule, Target};
+use bluff::solve::run::{CfrRequest, CfrRun, Hooks, SaveError, StopRule, Target};
 use bluff::solve::Threads;
 use bluff::strategy::{ExactProfile, Profile};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Registers this file's functions and classes in `bluff._bluff`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -245,13 +245,32 @@ fn cfr_result(
     })
 }
 
+/// Hooks that save the run's checkpoint to `path` every `every` of solving time.
+struct SaveTo<'a> {
+    path: &'a std::path::Path,
+    every: Option<Duration>,
+}
+
+impl Hooks for SaveTo<'_> {
+    fn checkpoint_every(&self) -> Option<Duration> {
+        self.every
+    }
+
+    fn save(&mut self, c: &Checkpoint) -> Result<(), SaveError> {
+        let bytes = checkpoint::encode(c);
+        bluff::format::output::write_file(self.path, &bytes)?;
+        Ok(())
+    }
+}
+
 /// One segment of a resumable CFR run for `bluff.ray.sweep`: resumes from `checkpoint` when
 /// the file exists (else starts), runs to `upto` iterations of the run's `iterations`, and
 /// either returns the result (the run is done: its iterations, or its `target`) or saves the
-/// checkpoint and returns `None`. A run cut into segments, or resumed after its process
+/// checkpoint and returns `None`; with `checkpoint_seconds`, it also saves every that many
+/// seconds of solving. A run cut into segments, or resumed after its process
 /// died, ends with the bits of `bluff.solve` with the same arguments.
 #[pyfunction]
-#[pyo3(signature = (game, checkpoint, upto, algo = None, iterations = 1, target = None, threads = None, check_every = 1000, alpha = None, beta = None, gamma = None, updates = None))]
+#[pyo3(signature = (game, checkpoint, upto, algo = None, iterations = 1, target = None, threads = None, check_every = 1000, alpha = None, beta = None, gamma = None, updates = None, checkpoint_seconds = None))]
 #[allow(clippy::too_many_arguments)]
 fn _solve_checkpointed(
     py: Python<'_>,
@@ -267,6 +286,7 @@ fn _solve_checkpointed(
     beta: Option<f64>,
     gamma: Option<f64>,
     updates: Option<&str>,
+    checkpoint_seconds: Option<f64>,
 ) -> PyResult<Option<SolveResult>> {
     let algorithm = match algo {
         Some(name) => registry::algorithm(name).map_err(value_err)?,
@@ -300,7 +320,11 @@ fn _solve_checkpointed(
         let outcome = if run.iterations() >= upto.min(iterations) {
             None
         } else {
-            Some(run.run(&g, &stop, &mut NoHooks).map_err(value_err)?)
+            let mut hooks = SaveTo {
+                path: &checkpoint,
+                every: checkpoint_seconds.map(Duration::from_secs_f64),
+            };
+            Some(run.run(&g, &stop, &mut hooks).map_err(value_err)?)
         };
         let finished = run.iterations() >= iterations
             || outcome
