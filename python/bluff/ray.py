@@ -155,7 +155,9 @@ def sweep(
         job.setdefault("threads", 1)
         every = job.pop("checkpoint_every", checkpoint_every)
         path = str(directory / f"job-{stamp}-{i}.ckpt")
-        refs.append(_solve_task.options(num_cpus=num_cpus).remote(job, path, every, checkpoint_seconds))
+        refs.append(
+            _solve_task.options(num_cpus=num_cpus).remote(job, path, every, checkpoint_seconds)
+        )
     try:
         results = ray.get(refs)
     finally:
@@ -336,10 +338,11 @@ def solve_sharded(
         return actor_class.remote(g, algo, shards, k, opts, resume, die_at)
 
     actors = [start(k, None, _kill[1] if _kill and _kill[0] == k else None) for k in range(shards)]
-    wall = time.perf_counter()
-    done = 0
+    # Once every actor has built its shard, the clock starts.
     phases = ray.get(actors[0].phases.remote())
     work = ray.get([a.work.remote() for a in actors])
+    wall = time.perf_counter()
+    done = 0
     exchanged = 0
     restarts = 0
     try:
@@ -360,7 +363,9 @@ def solve_sharded(
                 ray.get(applied)
                 done += 1
                 if directory is not None and (done % every == 0 or done == iterations):
-                    ray.get([a.save.remote(_ckpt(directory, k, done)) for k, a in enumerate(actors)])
+                    ray.get(
+                        [a.save.remote(_ckpt(directory, k, done)) for k, a in enumerate(actors)]
+                    )
                     for f in directory.iterdir():
                         m = _CKPT.search(f.name)
                         if m and int(m.group(2)) < done - every:
