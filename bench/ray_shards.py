@@ -111,6 +111,7 @@ def main() -> None:
                         "exchange_s": max(0.0, it - busy),
                         "bytes": stats["bytes_per_iteration"],
                         "work": stats["work"],
+                        "rss_mb": [round(x / 2**20) for x in stats["rss_bytes"]],
                         "with_setup_s": total,
                     }
                 )
@@ -119,7 +120,7 @@ def main() -> None:
                     f"{spec:20} N={shards} iteration {it * 1e3:8.2f} ms (single {t1 * 1e3:7.2f}"
                     f" ms, x{it / t1:6.2f}), shards busy {busy * 1e3:8.2f} ms, exchanging"
                     f" {r['exchange_s'] * 1e3:8.2f} ms, {r['bytes']:>10} B/iteration,"
-                    f" bit-identical",
+                    f" actor RSS {max(r['rss_mb'])} MB, bit-identical",
                     flush=True,
                 )
     finally:

@@ -13,7 +13,10 @@ fn sharded(spec: &str, params: RegretParams, shards: usize, iterations: u64) -> 
         .map(|k| CfrShard::new(&g, params, shards, k).unwrap())
         .collect();
     // Every shard has work below the cut, and the shards' work tiles it.
-    assert!(all.iter().all(|s| s.own_nodes() > 0), "{spec}: {shards} shards");
+    assert!(
+        all.iter().all(|s| s.own_nodes() > 0),
+        "{spec}: {shards} shards"
+    );
     let below: usize = all.iter().map(CfrShard::own_nodes).sum();
     assert!(below > g.nodes.len() / 2 && below < g.nodes.len(), "{spec}");
     CfrShard::run_in_process(&mut all, iterations).unwrap();

@@ -261,6 +261,17 @@ class _ShardActor:
     def save(self, path: str) -> None:
         self.shard.save(path)
 
+    def rss(self) -> int:
+        """This process's resident memory in bytes (Linux; 0 elsewhere)."""
+        try:
+            with open("/proc/self/status", encoding="ascii") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1]) * 1024
+        except OSError:
+            pass
+        return 0
+
     def timings(self) -> list[tuple[str, float]]:
         out, self.busy = self.busy, []
         return out
@@ -312,8 +323,8 @@ def solve_sharded(
     when an actor dies, all shards roll back to the last iteration they all saved and the dead
     actor is replaced (without a checkpoint directory, to the start). A dict given as `stats`
     receives per-run measurements (bytes exchanged per iteration, time in the shards, wall
-    time). `_kill=(shard, iteration)` is a test hook: that shard's actor exits when it starts
-    that iteration.
+    time, nodes each shard traverses, each actor's resident memory). `_kill=(shard, iteration)`
+    is a test hook: that shard's actor exits when it starts the iteration after `iteration`.
     """
     if shards < 1:
         raise ValueError(f"shards={shards}: expected at least 1")
@@ -385,6 +396,7 @@ def solve_sharded(
                 done = back
         seconds = time.perf_counter() - wall
         timings = ray.get([a.timings.remote() for a in actors])
+        rss = ray.get([a.rss.remote() for a in actors])
         result = ray.get(actors[0].result.remote(seconds))
     finally:
         for a in actors:
@@ -401,5 +413,6 @@ def solve_sharded(
                 for t in timings
             ],
             work=work,
+            rss_bytes=rss,
         )
     return result

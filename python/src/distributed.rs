@@ -40,7 +40,7 @@ pub fn f64_bytes<'py>(py: Python<'py>, values: &[f64]) -> Bound<'py, PyBytes> {
 
 /// The inverse of [`f64_bytes`].
 fn bytes_f64(bytes: &[u8]) -> PyResult<Vec<f64>> {
-    if bytes.len() % 8 != 0 {
+    if !bytes.len().is_multiple_of(8) {
         return Err(PyValueError::new_err(format!(
             "{} bytes: expected a whole number of 8-byte floats",
             bytes.len()
@@ -90,7 +90,10 @@ fn _unpickle_policy(
         "exact" => {
             let parse = |v: Vec<String>| -> PyResult<Vec<bluff::scalar::Rational>> {
                 v.iter()
-                    .map(|s| s.parse().map_err(|_| value_err(format!("bad fraction {s:?}"))))
+                    .map(|s| {
+                        s.parse()
+                            .map_err(|_| value_err(format!("bad fraction {s:?}")))
+                    })
                     .collect()
             };
             let a = parse(first.extract()?)?;
@@ -461,9 +464,7 @@ impl Shard {
         } else {
             bytes_f64(sums)?
         };
-        self.inner
-            .fold(phase, &cut, &mut sums)
-            .map_err(value_err)?;
+        self.inner.fold(phase, &cut, &mut sums).map_err(value_err)?;
         Ok(f64_bytes(py, &sums))
     }
 

@@ -414,7 +414,10 @@ impl Policy {
         let game = self.game.clone_ref(py);
         let args = match &self.probs {
             Probs::Float(p) => {
-                let bytes = p.probs.each_ref().map(|v| crate::distributed::f64_bytes(py, v));
+                let bytes = p
+                    .probs
+                    .each_ref()
+                    .map(|v| crate::distributed::f64_bytes(py, v));
                 (game, "float", bytes[0].clone(), bytes[1].clone())
                     .into_pyobject(py)?
                     .into_any()

@@ -58,10 +58,7 @@ impl CfrShard {
 
     fn from_solver(solver: CfrSolver, shards: usize, index: usize) -> Result<Self> {
         let cut = ShardCut::new(&solver.tree, &solver.sets, shards, index)?;
-        let appliers = [
-            Applier::new(&solver.sets[0]),
-            Applier::new(&solver.sets[1]),
-        ];
+        let appliers = [Applier::new(&solver.sets[0]), Applier::new(&solver.sets[1])];
         Ok(CfrShard {
             solver,
             cut,

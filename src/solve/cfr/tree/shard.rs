@@ -54,7 +54,10 @@ impl ShardCut {
     /// the single process's order).
     pub fn new(tree: &Tree, sets: &[Sets; 2], shards: usize, index: usize) -> Result<ShardCut> {
         if shards == 0 || index >= shards {
-            fail!(Invalid, "shard {index} of {shards}: expected 0 <= index < shards");
+            fail!(
+                Invalid,
+                "shard {index} of {shards}: expected 0 <= index < shards"
+            );
         }
         let levels = &tree.levels;
         let n = tree.len();
