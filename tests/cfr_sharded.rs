@@ -48,6 +48,15 @@ fn cfr_plus_and_dcfr_sharded_are_bit_identical_to_one_process() {
     }
 }
 
+/// VAD-CFR averaging from iteration 6 on, so that a short run exercises every rule.
+fn vad_early() -> RegretParams {
+    let mut params = RegretParams::vad_cfr();
+    if let Some(v) = params.volatility.as_mut() {
+        v.warmup = 5.0;
+    }
+    params
+}
+
 #[test]
 fn every_update_rule_sharded_is_bit_identical() {
     for params in [
@@ -60,6 +69,7 @@ fn every_update_rule_sharded_is_bit_identical() {
         RegretParams::sapcfr_plus(),
         RegretParams::hs_pdcfr_plus(30.0, 30),
         RegretParams::hs_dcfr_revised(15.0, 30),
+        vad_early(),
     ] {
         check("leduc", params, 30);
     }

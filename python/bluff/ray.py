@@ -225,7 +225,7 @@ class _ShardActor:
 
     def _make(self, resume: str | None) -> None:
         game, algo, shards, index, options = self.args
-        self.shard = _bluff.Shard(game, algo, shards, index, resume=resume, **options)
+        self.shard = _bluff._Shard(game, algo, shards, index, resume=resume, **options)
 
     def reset(self, resume: str | None) -> int:
         """Rolls back to the checkpoint `resume` (None: the start); returns the iteration."""

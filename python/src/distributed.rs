@@ -366,7 +366,7 @@ fn _solve_checkpointed(
 
 /// One shard of a sharded CFR run (`bluff.ray.solve_sharded`): see
 /// `bluff::solve::cfr::CfrShard`. Values travel as little-endian `f64` bytes.
-#[pyclass(module = "bluff")]
+#[pyclass(module = "bluff", name = "_Shard")]
 pub struct Shard {
     inner: CfrShard,
     game: Py<Game>,
