@@ -89,6 +89,8 @@ def _solve_job(
     if not resumable:
         return bluff.solve(game, **kwargs)
     kwargs.pop("always_threads", None)
+    # On a cluster the directory lives on shared storage; make sure this node sees it.
+    os.makedirs(os.path.dirname(checkpoint), exist_ok=True)
     total = int(kwargs.pop("iterations"))
     step = int(every) if every else total
     upto = step
