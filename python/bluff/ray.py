@@ -285,14 +285,16 @@ class _ShardActor:
 _CKPT = re.compile(r"shard-(\d+)-(\d+)\.ckpt$")
 
 
-def _common_checkpoint(directory: pathlib.Path, shards: int) -> int:
-    """The last iteration every shard has a checkpoint of (0: none)."""
+def _common_checkpoint(directory: pathlib.Path, shards: int, at_most: int) -> int:
+    """The last iteration up to `at_most` every shard has a checkpoint of (0: none). A run is
+    deterministic, so any checkpoint of the same game and parameters (the shards check them)
+    is this run's state at its iteration."""
     have: dict[int, set[int]] = {}
     for f in directory.iterdir():
         m = _CKPT.search(f.name)
         if m:
             have.setdefault(int(m.group(2)), set()).add(int(m.group(1)))
-    done = [it for it, ks in have.items() if len(ks) == shards]
+    done = [it for it, ks in have.items() if set(range(shards)) <= ks and it <= at_most]
     return max(done, default=0)
 
 
@@ -323,9 +325,11 @@ def solve_sharded(
     most 1: fractional when shards outnumber CPUs). With `checkpoint_dir`, every shard saves a
     bluff checkpoint there every `checkpoint_every` iterations (default: a tenth of the run);
     when an actor dies, all shards roll back to the last iteration they all saved and the dead
-    actor is replaced (without a checkpoint directory, to the start). A dict given as `stats`
+    actor is replaced (without a checkpoint directory, to the start); a run started again with
+    the same directory resumes from there. A dict given as `stats`
     receives per-run measurements (bytes exchanged per iteration, time in the shards, wall
-    time, nodes each shard traverses, each actor's resident memory). `_kill=(shard, iteration)`
+    time, nodes each shard traverses, each actor's resident memory, the iteration it resumed
+    from). `_kill=(shard, iteration)`
     is a test hook: that shard's actor exits when it starts the iteration after `iteration`.
     """
     if shards < 1:
@@ -350,15 +354,23 @@ def solve_sharded(
     def start(k: int, resume: str | None, die_at: int | None) -> Any:
         return actor_class.remote(g, algo, shards, k, opts, resume, die_at)
 
-    actors = [start(k, None, _kill[1] if _kill and _kill[0] == k else None) for k in range(shards)]
-    # Once every actor has built its shard, the clock starts.
-    phases = ray.get(actors[0].phases.remote())
-    work = ray.get([a.work.remote() for a in actors])
-    wall = time.perf_counter()
-    done = 0
+    def resume_at(iteration: int, k: int) -> str | None:
+        return _ckpt(directory, k, iteration) if iteration and directory is not None else None
+
+    # A run started again with the same directory resumes from its last common checkpoint.
+    done = _common_checkpoint(directory, shards, iterations) if directory is not None else 0
+    actors = [
+        start(k, resume_at(done, k), _kill[1] if _kill and _kill[0] == k else None)
+        for k in range(shards)
+    ]
+    resumed_from = done
     exchanged = 0
     restarts = 0
     try:
+        # Once every actor has built its shard, the clock starts.
+        phases = ray.get(actors[0].phases.remote())
+        work = ray.get([a.work.remote() for a in actors])
+        wall = time.perf_counter()
         while done < iterations:
             try:
                 for phase in range(phases):
@@ -387,9 +399,9 @@ def solve_sharded(
                 restarts += 1
                 if restarts > 3 * shards:
                     raise
-                back = _common_checkpoint(directory, shards) if directory is not None else 0
+                back = _common_checkpoint(directory, shards, done) if directory is not None else 0
                 for k, a in enumerate(actors):
-                    resume = _ckpt(directory, k, back) if back and directory is not None else None
+                    resume = resume_at(back, k)
                     try:
                         ray.get(a.reset.remote(resume))
                     except RayActorError:
@@ -410,6 +422,7 @@ def solve_sharded(
             wall_seconds=seconds,
             bytes_per_iteration=exchanged,
             restarts=restarts,
+            resumed_from=resumed_from,
             shard_seconds=[
                 {kind: sum(s for n, s in t if n == kind) for kind in ("evaluate", "fold", "apply")}
                 for t in timings

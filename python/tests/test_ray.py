@@ -100,6 +100,14 @@ def test_a_killed_shard_actor_is_replaced_and_the_bits_stay(local_ray: None, tmp
     assert sorted(p.name for p in tmp_path.glob("shard-*-0000000100.ckpt")) == [
         f"shard-{k}-0000000100.ckpt" for k in range(3)
     ]
+    # Started again with the same directory and more iterations, the run resumes from its last
+    # checkpoints (100) and ends as a 150-iteration run would.
+    stats = {}
+    more = bray.solve_sharded(
+        "leduc", shards=2, algo="dcfr", iterations=150, checkpoint_dir=tmp_path, stats=stats
+    )
+    assert stats["resumed_from"] == 100
+    assert more.policy == bluff.solve(bluff.game("leduc"), algo="dcfr", iterations=150).policy
 
 
 def test_bad_sharded_requests_are_value_errors(local_ray: None) -> None:

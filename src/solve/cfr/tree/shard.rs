@@ -18,7 +18,7 @@
 //! the number of shards. The finished sums then enter the unchanged update kernel through a
 //! stand-in input with one node per set whose children hold the sums (see [`Applier`]).
 
-use super::split::{backward, check_groups, forward, Region, Scratch, Shared};
+use super::split::{backward, check_groups, forward, subtree_sizes, Region, Scratch, Shared};
 use super::{update_sets, ActionArrays, Factors, Pass, SetInputs, Sets, Shape, Tree};
 use crate::error::{fail, Result};
 
@@ -272,17 +272,6 @@ impl ShardCut {
             }
         }
     }
-}
-
-/// Subtree size of every node, children first (no recursion).
-fn subtree_sizes(child_start: &[u32]) -> Vec<u32> {
-    let n = child_start.len() - 1;
-    let mut size = vec![1u32; n];
-    for i in (0..n).rev() {
-        let kids = &size[child_start[i] as usize..child_start[i + 1] as usize];
-        size[i] = 1 + kids.iter().sum::<u32>();
-    }
-    size
 }
 
 /// The set update fed with finished instantaneous regrets: a stand-in input with one node

@@ -280,7 +280,7 @@ impl Split {
 }
 
 /// Subtree size of every node, children first (no recursion).
-fn subtree_sizes(child_start: &[u32]) -> Vec<u32> {
+pub(super) fn subtree_sizes(child_start: &[u32]) -> Vec<u32> {
     let n = child_start.len() - 1;
     let mut size = vec![1u32; n];
     for i in (0..n).rev() {
