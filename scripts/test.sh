@@ -5,7 +5,8 @@
 #   - pygambit 16.7.0 in bench/.venv (Gambit conformance, tests/efg_pygambit.rs): an sdist that
 #     compiles Gambit's C++, about 6 minutes cold on 2 cores;
 #   - Debian's chromium (report browser test, tests/report_browser.rs), as root or via sudo;
-#   - python/.venv with maturin, open_spiel 2.0.2 (a cp311 wheel; pulls jax), numpy, pytest, and
+#   - python/.venv with maturin, open_spiel 2.0.2 (a cp311 wheel; pulls jax), numpy, pytest, Ray
+#     2.60 (bluff.ray's tests start a local instance and a loopback cluster; about 100 s), and
 #     the bluff package built from python/ by maturin.
 # Each prerequisite's test is told to fail, not skip, when its prerequisite is missing.
 set -euo pipefail
@@ -25,7 +26,7 @@ export BLUFF_REQUIRE_PYGAMBIT=1
 if [ ! -x python/.venv/bin/python ]; then
     python3 -m venv python/.venv
 fi
-python/.venv/bin/pip install --quiet --disable-pip-version-check maturin "open_spiel==2.0.2" numpy pytest
+python/.venv/bin/pip install --quiet --disable-pip-version-check maturin "open_spiel==2.0.2" numpy pytest "ray==2.60.*"
 python/.venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
 
 cargo test --release

@@ -18,6 +18,8 @@ pub struct Game {
     pub inner: Arc<model::Game>,
     /// Per player: information-set label -> dense id.
     index: [HashMap<String, usize>; 2],
+    /// The built-in spec it was made from (pickles as the spec; other games as `.efg` text).
+    pub spec: Option<String>,
 }
 
 impl Game {
@@ -33,7 +35,14 @@ impl Game {
         Game {
             inner: Arc::new(inner),
             index,
+            spec: None,
         }
+    }
+
+    /// The same game, remembered as made from the built-in `spec`.
+    pub fn with_spec(mut self, spec: &str) -> Self {
+        self.spec = Some(spec.to_string());
+        self
     }
 
     /// The dense id of `player`'s information set `label`.
@@ -171,6 +180,27 @@ impl Game {
         .map_err(to_py_err)
     }
 
+    /// Pickles as the built-in spec, else as `.efg` text (see `_unpickle_game`).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        let f = py.import("bluff._bluff")?.getattr("_unpickle_game")?;
+        let state = match &self.spec {
+            Some(spec) => ("spec", spec.clone()),
+            None => {
+                let game = self.inner.clone();
+                let text = py
+                    .allow_threads(move || {
+                        bluff::format::efg::write_efg(&bluff::format::efg::game_to_efg(&game))
+                    })
+                    .map_err(to_py_err)?;
+                ("efg", text)
+            }
+        };
+        Ok((f, state))
+    }
+
     fn __repr__(&self) -> String {
         let g = &self.inner;
         format!(
@@ -194,7 +224,7 @@ pub fn game(spec: &str) -> PyResult<Game> {
         )));
     }
     bluff::games::builtin(spec)
-        .map(Game::new)
+        .map(|g| Game::new(g).with_spec(spec))
         .map_err(to_py_err)
 }
 

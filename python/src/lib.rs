@@ -6,6 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod convert;
+mod distributed;
 mod errors;
 mod game;
 mod openspiel;
@@ -32,6 +33,7 @@ fn _bluff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(policy::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(openspiel::from_openspiel, m)?)?;
+    distributed::register(m)?;
     m.add("GameError", py.get_type::<errors::GameError>())?;
     m.add(
         "UnsupportedGameError",

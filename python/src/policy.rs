@@ -384,6 +384,59 @@ impl Policy {
             .call_method1("from_openspiel_policy", (game, policy))
     }
 
+    /// Equal when the games are the same (by fingerprint) and every probability is the same
+    /// (floats bit for bit; a float policy never equals an exact one).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        let Ok(other) = other.downcast::<Policy>() else {
+            return false;
+        };
+        let other = other.get();
+        let (a, b) = (&self.game.get().inner, &other.game.get().inner);
+        let fingerprint = bluff::format::checkpoint::game_fingerprint;
+        let same_game = std::sync::Arc::ptr_eq(a, b) || fingerprint(a) == fingerprint(b);
+        same_game
+            && match (&self.probs, &other.probs) {
+                (Probs::Float(x), Probs::Float(y)) => (0..2).all(|p| {
+                    x.probs[p].len() == y.probs[p].len()
+                        && x.probs[p]
+                            .iter()
+                            .zip(&y.probs[p])
+                            .all(|(u, v)| u.to_bits() == v.to_bits())
+                }),
+                (Probs::Exact(x), Probs::Exact(y)) => x.probs == y.probs,
+                _ => false,
+            }
+    }
+
+    /// Pickles as the game and the probabilities (floats bit for bit, rationals as text).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, PyObject)> {
+        let f = py.import("bluff._bluff")?.getattr("_unpickle_policy")?;
+        let game = self.game.clone_ref(py);
+        let args = match &self.probs {
+            Probs::Float(p) => {
+                let bytes = p
+                    .probs
+                    .each_ref()
+                    .map(|v| crate::distributed::f64_bytes(py, v));
+                (game, "float", bytes[0].clone(), bytes[1].clone())
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind()
+            }
+            Probs::Exact(p) => {
+                let text = p
+                    .probs
+                    .each_ref()
+                    .map(|v| v.iter().map(|r| r.to_string()).collect::<Vec<_>>());
+                (game, "exact", text[0].clone(), text[1].clone())
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind()
+            }
+        };
+        Ok((f, args))
+    }
+
     fn __repr__(&self) -> String {
         let g = &self.game.get().inner;
         format!(

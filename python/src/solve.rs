@@ -49,6 +49,11 @@ pub struct SolveResult {
 
 #[pymethods]
 impl SolveResult {
+    /// Pickles field by field (see `bluff._bluff._unpickle_result`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, PyObject)> {
+        crate::distributed::reduce_result(py, self)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!(
             "<bluff.SolveResult algo={:?} iterations={} exploitability={} value={} seconds={:.3}>",

@@ -367,7 +367,8 @@ def test_stubs_declare_every_public_name_and_every_name_has_a_docstring():
             declared[node.name] = set()
     errors = {"GameError", "UnsupportedGameError", "FormatError", "PolicyError", "BluffWarning"}
     public = [n for n in bluff.__all__ if not n.startswith("_")]
-    assert set(declared) == set(public)
+    # Private helpers (bluff.ray's) are typed too, but are no part of the public API.
+    assert {n for n in declared if not n.startswith("_")} == set(public)
     for name in public:
         obj = getattr(bluff, name)
         assert obj.__doc__, name

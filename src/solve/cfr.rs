@@ -13,6 +13,7 @@
 //! for every thread count.
 
 mod pacer;
+mod shard;
 mod team;
 mod tree;
 
@@ -21,6 +22,7 @@ use crate::game::Game;
 use crate::strategy::Profile;
 use pacer::Pacer;
 pub use pacer::Pacing;
+pub use shard::CfrShard;
 use std::ops::Range;
 use std::time::Instant;
 use team::Team;

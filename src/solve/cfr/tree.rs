@@ -14,11 +14,13 @@
 //! output is computed by the same sequence of floating-point operations whatever the split,
 //! so results are bit-identical for every thread count.
 
+mod shard;
 mod split;
 
 use super::team::Team;
 use super::Volatility;
 use crate::game::{Game, NodeKind};
+pub use shard::{Applier, ShardCut};
 pub use split::{Split, GROUPS};
 
 /// Games with at most this many nodes take the lean serial passes (see [`Tree::lean`]).

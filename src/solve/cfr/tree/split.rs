@@ -35,7 +35,7 @@ const MIN_CHUNK_WORK: usize = 4096;
 
 /// Forward and backward lists of one region (the top or a group), kept across iterations.
 #[derive(Default)]
-struct Scratch {
+pub(super) struct Scratch {
     /// The candidates of the level being computed (see `Shape::forward_step`).
     cands: Vec<Span>,
     /// The next level's candidates.
@@ -90,12 +90,12 @@ pub struct Split {
 
 /// A region of the tree as a range of nodes per level: level `k` of the region is
 /// `bounds[k * stride + g]..bounds[k * stride + g + 1]`.
-struct Region<'b> {
-    bounds: &'b [u32],
-    stride: usize,
-    g: usize,
+pub(super) struct Region<'b> {
+    pub(super) bounds: &'b [u32],
+    pub(super) stride: usize,
+    pub(super) g: usize,
     /// Levels of the region.
-    levels: usize,
+    pub(super) levels: usize,
 }
 
 impl Region<'_> {
@@ -108,7 +108,7 @@ impl Region<'_> {
 /// A per-node array shared by the tasks of one parallel section, each reading and writing
 /// only the ranges of its own region.
 #[derive(Clone, Copy)]
-struct Shared<'a> {
+pub(super) struct Shared<'a> {
     ptr: *mut f64,
     len: usize,
     _array: PhantomData<&'a mut [f64]>,
@@ -120,7 +120,7 @@ unsafe impl Send for Shared<'_> {}
 unsafe impl Sync for Shared<'_> {}
 
 impl<'a> Shared<'a> {
-    fn new(array: &'a mut [f64]) -> Self {
+    pub(super) fn new(array: &'a mut [f64]) -> Self {
         Shared {
             ptr: array.as_mut_ptr(),
             len: array.len(),
@@ -280,7 +280,7 @@ impl Split {
 }
 
 /// Subtree size of every node, children first (no recursion).
-fn subtree_sizes(child_start: &[u32]) -> Vec<u32> {
+pub(super) fn subtree_sizes(child_start: &[u32]) -> Vec<u32> {
     let n = child_start.len() - 1;
     let mut size = vec![1u32; n];
     for i in (0..n).rev() {
@@ -341,7 +341,7 @@ fn cut_level(tree: &Tree, target: usize) -> Option<(usize, Vec<u32>)> {
 /// order, and every interior node of a group has its children in the same group one level
 /// down (so a group's candidates, and the parents it reads, are its own nodes). Returns each
 /// group's number of interior nodes.
-fn check_groups(tree: &Tree, cut: usize, groups: usize, bounds: &[u32]) -> Vec<usize> {
+pub(super) fn check_groups(tree: &Tree, cut: usize, groups: usize, bounds: &[u32]) -> Vec<usize> {
     let levels = tree.levels.len() - 1 - cut;
     assert_eq!(bounds.len(), levels * (groups + 1));
     let mut sizes = vec![0; groups];
@@ -441,7 +441,7 @@ fn chunk_order(
 ///
 /// # Safety
 /// No other live slice of `reach` or `reach2` overlaps the region's levels.
-unsafe fn forward(
+pub(super) unsafe fn forward(
     shape: Shape,
     pass: Pass,
     region: &Region,
@@ -489,7 +489,7 @@ unsafe fn forward(
 ///
 /// # Safety
 /// No other live slice of `value` overlaps the region's levels.
-unsafe fn backward(shape: Shape, region: &Region, sc: &Scratch, value: Shared) {
+pub(super) unsafe fn backward(shape: Shape, region: &Region, sc: &Scratch, value: Shared) {
     for k in (0..sc.computed_levels.len() - 1).rev() {
         let list = &sc.computed[sc.computed_levels[k] as usize..sc.computed_levels[k + 1] as usize];
         if list.is_empty() {

@@ -1,0 +1,516 @@
+//! What `bluff.ray` needs of the native module: pickling of games, policies and results (Ray
+//! moves them between processes), a CFR run that resumes from its checkpoint (a retried Ray
+//! task ends with an unbroken run's bits), and one shard of a sharded run
+//! (`bluff::solve::cfr::CfrShard`, with its checkpoints). The decisions live in the library;
+//! this file converts.
+
+use crate::game::Game;
+use crate::policy::{Policy, Probs};
+use crate::solve::SolveResult;
+use bluff::format::checkpoint::{self, Checkpoint};
+use bluff::solve::cfr::{CfrShard, RegretParams};
+use bluff::solve::registry::{self, CfrOptions, Updates};
+use bluff::solve::run::{CfrRequest, CfrRun, Hooks, SaveError, StopRule, Target};
+use bluff::solve::Threads;
+use bluff::strategy::{ExactProfile, Profile};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Registers this file's functions and classes in `bluff._bluff`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Shard>()?;
+    m.add_function(wrap_pyfunction!(_unpickle_game, m)?)?;
+    m.add_function(wrap_pyfunction!(_unpickle_policy, m)?)?;
+    m.add_function(wrap_pyfunction!(_unpickle_result, m)?)?;
+    m.add_function(wrap_pyfunction!(_solve_checkpointed, m)?)?;
+    Ok(())
+}
+
+/// `values` as little-endian bytes (floats travel bit for bit).
+pub fn f64_bytes<'py>(py: Python<'py>, values: &[f64]) -> Bound<'py, PyBytes> {
+    let mut out = Vec::with_capacity(values.len() * 8);
+    for v in values {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    PyBytes::new(py, &out)
+}
+
+/// The inverse of [`f64_bytes`].
+fn bytes_f64(bytes: &[u8]) -> PyResult<Vec<f64>> {
+    if !bytes.len().is_multiple_of(8) {
+        return Err(PyValueError::new_err(format!(
+            "{} bytes: expected a whole number of 8-byte floats",
+            bytes.len()
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect())
+}
+
+fn value_err(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Rebuilds a pickled `Game`: `("spec", spec)` or `("efg", text)`.
+#[pyfunction]
+fn _unpickle_game(py: Python<'_>, kind: &str, data: String) -> PyResult<Game> {
+    match kind {
+        "spec" => crate::game::game(&data),
+        "efg" => {
+            let (game, _) = py
+                .allow_threads(|| bluff::format::efg::load_efg(data.as_bytes(), |_| {}))
+                .map_err(value_err)?;
+            Ok(Game::new(game))
+        }
+        other => Err(PyValueError::new_err(format!(
+            "unknown pickled game kind {other:?}"
+        ))),
+    }
+}
+
+/// Rebuilds a pickled `Policy`.
+#[pyfunction]
+fn _unpickle_policy(
+    game: Py<Game>,
+    kind: &str,
+    first: &Bound<'_, PyAny>,
+    second: &Bound<'_, PyAny>,
+) -> PyResult<Policy> {
+    let probs = match kind {
+        "float" => {
+            let a = bytes_f64(first.extract::<&[u8]>()?)?;
+            let b = bytes_f64(second.extract::<&[u8]>()?)?;
+            Probs::Float(Profile { probs: [a, b] })
+        }
+        "exact" => {
+            let parse = |v: Vec<String>| -> PyResult<Vec<bluff::scalar::Rational>> {
+                v.iter()
+                    .map(|s| {
+                        s.parse()
+                            .map_err(|_| value_err(format!("bad fraction {s:?}")))
+                    })
+                    .collect()
+            };
+            let a = parse(first.extract()?)?;
+            let b = parse(second.extract()?)?;
+            Probs::Exact(ExactProfile { probs: [a, b] })
+        }
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown pickled policy kind {other:?}"
+            )))
+        }
+    };
+    let n = game.get().inner.num_actions;
+    let lens = match &probs {
+        Probs::Float(p) => [p.probs[0].len(), p.probs[1].len()],
+        Probs::Exact(p) => [p.probs[0].len(), p.probs[1].len()],
+    };
+    if lens != n {
+        return Err(PyValueError::new_err(format!(
+            "pickled policy has {lens:?} probabilities; the game has {n:?} actions"
+        )));
+    }
+    Ok(Policy { game, probs })
+}
+
+/// `SolveResult.__reduce__`: its fields in order.
+pub fn reduce_result<'py>(
+    py: Python<'py>,
+    r: &SolveResult,
+) -> PyResult<(Bound<'py, PyAny>, PyObject)> {
+    let f = py.import("bluff._bluff")?.getattr("_unpickle_result")?;
+    let args = (
+        r.algo.clone(),
+        r.policy.clone_ref(py),
+        r.current_policy.as_ref().map(|p| p.clone_ref(py)),
+        r.exploitability.clone_ref(py),
+        r.nash_conv.clone_ref(py),
+        r.value.clone_ref(py),
+        r.iterations,
+        r.team_iterations,
+        r.curve.clone(),
+        (r.seconds, r.setup_seconds, r.wall_seconds),
+        r.stats.as_ref().map(|s| s.clone_ref(py)),
+    );
+    Ok((f, args.into_pyobject(py)?.into_any().unbind()))
+}
+
+/// Rebuilds a pickled `SolveResult`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn _unpickle_result(
+    algo: String,
+    policy: Py<Policy>,
+    current_policy: Option<Py<Policy>>,
+    exploitability: PyObject,
+    nash_conv: PyObject,
+    value: PyObject,
+    iterations: u64,
+    team_iterations: u64,
+    curve: Vec<(u64, f64, f64)>,
+    times: (f64, f64, f64),
+    stats: Option<Py<PyDict>>,
+) -> SolveResult {
+    SolveResult {
+        algo,
+        policy,
+        current_policy,
+        exploitability,
+        nash_conv,
+        value,
+        iterations,
+        team_iterations,
+        curve,
+        seconds: times.0,
+        setup_seconds: times.1,
+        wall_seconds: times.2,
+        stats,
+    }
+}
+
+/// The CFR options of `bluff.solve`'s keywords.
+fn cfr_options(
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    gamma: Option<f64>,
+    updates: Option<&str>,
+) -> PyResult<CfrOptions> {
+    Ok(CfrOptions {
+        updates: match updates {
+            None => None,
+            Some("simultaneous") => Some(Updates::Simultaneous),
+            Some("alternating") => Some(Updates::Alternating),
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "updates={other:?}: expected \"simultaneous\" or \"alternating\""
+                )))
+            }
+        },
+        alpha,
+        beta,
+        gamma,
+    })
+}
+
+/// A `SolveResult` of a CFR-family run of `game` from its profiles and curve.
+#[allow(clippy::too_many_arguments)]
+fn cfr_result(
+    py: Python<'_>,
+    game: Py<Game>,
+    algo: &str,
+    avg: Profile<f64>,
+    current: Profile<f64>,
+    (iterations, team_iterations): (u64, u64),
+    curve: Vec<(u64, f64, f64)>,
+    (setup, wall): (f64, Instant),
+) -> PyResult<SolveResult> {
+    let g = game.get().inner.clone();
+    let last = curve
+        .last()
+        .copied()
+        .ok_or_else(|| PyValueError::new_err("the solver stopped before its first iteration"))?;
+    let value = py.allow_threads(|| bluff::eval::expected_value(&g, &avg));
+    let current_policy = Py::new(
+        py,
+        Policy {
+            game: game.clone_ref(py),
+            probs: Probs::Float(current),
+        },
+    )?;
+    let policy = Py::new(
+        py,
+        Policy {
+            game,
+            probs: Probs::Float(avg),
+        },
+    )?;
+    let f = |x: f64| -> PyResult<PyObject> { Ok(x.into_pyobject(py)?.into_any().unbind()) };
+    Ok(SolveResult {
+        algo: algo.to_string(),
+        policy,
+        current_policy: Some(current_policy),
+        exploitability: f(last.1)?,
+        nash_conv: f(2.0 * last.1)?,
+        value: f(value)?,
+        iterations,
+        team_iterations,
+        curve,
+        seconds: last.2,
+        setup_seconds: setup,
+        wall_seconds: wall.elapsed().as_secs_f64(),
+        stats: None,
+    })
+}
+
+/// Hooks that save the run's checkpoint to `path` every `every` of solving time.
+struct SaveTo<'a> {
+    path: &'a std::path::Path,
+    every: Option<Duration>,
+}
+
+impl Hooks for SaveTo<'_> {
+    fn checkpoint_every(&self) -> Option<Duration> {
+        self.every
+    }
+
+    fn save(&mut self, c: &Checkpoint) -> Result<(), SaveError> {
+        let bytes = checkpoint::encode(c);
+        bluff::format::output::write_file(self.path, &bytes)?;
+        Ok(())
+    }
+}
+
+/// One segment of a resumable CFR run for `bluff.ray.sweep`: resumes from `checkpoint` when
+/// the file exists (else starts), runs to `upto` iterations of the run's `iterations`, and
+/// either returns the result (the run is done: its iterations, or its `target`) or saves the
+/// checkpoint and returns `None`; with `checkpoint_seconds`, it also saves every that many
+/// seconds of solving. A run cut into segments, or resumed after its process
+/// died, ends with the bits of `bluff.solve` with the same arguments.
+#[pyfunction]
+#[pyo3(signature = (game, checkpoint, upto, algo = None, iterations = 1, target = None, threads = None, check_every = 1000, alpha = None, beta = None, gamma = None, updates = None, checkpoint_seconds = None))]
+#[allow(clippy::too_many_arguments)]
+fn _solve_checkpointed(
+    py: Python<'_>,
+    game: Py<Game>,
+    checkpoint: PathBuf,
+    upto: u64,
+    algo: Option<&str>,
+    iterations: u64,
+    target: Option<f64>,
+    threads: Option<usize>,
+    check_every: u64,
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    gamma: Option<f64>,
+    updates: Option<&str>,
+    checkpoint_seconds: Option<f64>,
+) -> PyResult<Option<SolveResult>> {
+    let algorithm = match algo {
+        Some(name) => registry::algorithm(name).map_err(value_err)?,
+        None => registry::default_algorithm(),
+    };
+    let request = CfrRequest {
+        algorithm: Some(algorithm),
+        options: cfr_options(alpha, beta, gamma, updates)?,
+        horizon: Some(iterations),
+        threads: threads.map_or(Threads::Exactly(1), Threads::Exactly),
+        always_threads: false,
+        check_every,
+    };
+    let stop = StopRule {
+        max_iterations: Some(upto.min(iterations)),
+        target: target.map(Target::Absolute),
+        time: None,
+    };
+    let g = game.get().inner.clone();
+    let spec = game.get().spec.clone().unwrap_or_else(|| g.name.clone());
+    let wall = Instant::now();
+    let (done, outcome, run) = py.allow_threads(|| -> PyResult<_> {
+        let setup = Instant::now();
+        let mut run = if checkpoint.exists() {
+            let saved = checkpoint::read_file(&checkpoint).map_err(value_err)?;
+            CfrRun::resume(&g, &spec, saved, &request).map_err(value_err)?
+        } else {
+            CfrRun::start(&g, &spec, &request).map_err(value_err)?
+        };
+        let setup = setup.elapsed().as_secs_f64();
+        let outcome = if run.iterations() >= upto.min(iterations) {
+            None
+        } else {
+            let mut hooks = SaveTo {
+                path: &checkpoint,
+                every: checkpoint_seconds.map(Duration::from_secs_f64),
+            };
+            Some(run.run(&g, &stop, &mut hooks).map_err(value_err)?)
+        };
+        let finished = run.iterations() >= iterations
+            || outcome
+                .as_ref()
+                .is_some_and(|o| o.reason == bluff::solve::run::StopReason::Target);
+        if !finished {
+            let bytes = checkpoint::encode(&run.checkpoint());
+            bluff::format::output::write_file(&checkpoint, &bytes).map_err(value_err)?;
+        }
+        Ok((finished, outcome.map(|o| (o, setup)), run))
+    })?;
+    if !done {
+        return Ok(None);
+    }
+    let (points, setup) = match outcome {
+        Some((o, setup)) => (o.points, setup),
+        // Resumed at the end: the closing point is the schedule's last.
+        None => (run.checkpoint().points, 0.0),
+    };
+    let curve = points
+        .iter()
+        .map(|p| (p.iteration, p.exploitability, p.seconds))
+        .collect();
+    cfr_result(
+        py,
+        game,
+        algorithm.name,
+        run.average_profile(),
+        run.current_profile(),
+        (run.iterations(), run.team_iterations()),
+        curve,
+        (setup, wall),
+    )
+    .map(Some)
+}
+
+/// One shard of a sharded CFR run (`bluff.ray.solve_sharded`): see
+/// `bluff::solve::cfr::CfrShard`. Values travel as little-endian `f64` bytes.
+#[pyclass(module = "bluff", name = "_Shard")]
+pub struct Shard {
+    inner: CfrShard,
+    game: Py<Game>,
+    algo: &'static str,
+    params: RegretParams,
+}
+
+#[pymethods]
+impl Shard {
+    /// Shard `index` of `shards` of `algo` on `game` (options as `bluff.solve`'s; `iterations`
+    /// is the planned horizon of the scheduled algorithms), from the start or from the
+    /// checkpoint file `resume`.
+    #[new]
+    #[pyo3(signature = (game, algo, shards, index, iterations = None, alpha = None, beta = None, gamma = None, updates = None, resume = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: Py<Game>,
+        algo: &str,
+        shards: usize,
+        index: usize,
+        iterations: Option<u64>,
+        alpha: Option<f64>,
+        beta: Option<f64>,
+        gamma: Option<f64>,
+        updates: Option<&str>,
+        resume: Option<PathBuf>,
+    ) -> PyResult<Self> {
+        let algorithm = registry::algorithm(algo).map_err(value_err)?;
+        let params = algorithm
+            .regret_params(&cfr_options(alpha, beta, gamma, updates)?, iterations)
+            .map_err(value_err)?;
+        let g = game.get().inner.clone();
+        let inner = py.allow_threads(|| -> PyResult<CfrShard> {
+            match resume {
+                None => CfrShard::new(&g, params, shards, index).map_err(value_err),
+                Some(path) => {
+                    let c = checkpoint::read_file(&path).map_err(value_err)?;
+                    if c.fingerprint != checkpoint::game_fingerprint(&g) || c.params != params {
+                        return Err(PyValueError::new_err(format!(
+                            "{}: a checkpoint of another game or algorithm",
+                            path.display()
+                        )));
+                    }
+                    CfrShard::restore(&g, params, &c.state, shards, index).map_err(value_err)
+                }
+            }
+        })?;
+        Ok(Shard {
+            inner,
+            game,
+            algo: algorithm.name,
+            params,
+        })
+    }
+
+    /// Phases per iteration (2 with alternating updates, 1 with simultaneous ones).
+    fn phases(&self) -> usize {
+        self.inner.phases()
+    }
+
+    /// Iterations done (counting one under way).
+    fn iterations(&self) -> u64 {
+        self.inner.iterations()
+    }
+
+    /// Length of `phase`'s running sums (floats).
+    fn sums_len(&self, phase: usize) -> PyResult<usize> {
+        self.inner.sums_len(phase).map_err(value_err)
+    }
+
+    /// `(nodes below the cut this shard computes, nodes of the cut level)`.
+    fn work(&self) -> (usize, usize) {
+        (self.inner.own_nodes(), self.inner.cut_len())
+    }
+
+    /// Step 1 of `phase`: this shard's cut-level values.
+    fn evaluate<'py>(&mut self, py: Python<'py>, phase: usize) -> PyResult<Bound<'py, PyBytes>> {
+        let v = self.inner.evaluate(phase).map_err(value_err)?;
+        Ok(f64_bytes(py, &v))
+    }
+
+    /// Step 2 of `phase`: the running sums `sums` (bytes; empty = zeros, on shard 0) with this
+    /// shard's terms added; shard 0 takes every shard's cut values `cut`.
+    fn fold<'py>(
+        &mut self,
+        py: Python<'py>,
+        phase: usize,
+        cut: &[u8],
+        sums: &[u8],
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let cut = bytes_f64(cut)?;
+        let mut sums = if sums.is_empty() {
+            vec![0.0; self.inner.sums_len(phase).map_err(value_err)?]
+        } else {
+            bytes_f64(sums)?
+        };
+        self.inner.fold(phase, &cut, &mut sums).map_err(value_err)?;
+        Ok(f64_bytes(py, &sums))
+    }
+
+    /// Step 3 of `phase`: the update from the finished sums.
+    fn apply(&mut self, phase: usize, sums: &[u8]) -> PyResult<()> {
+        let sums = bytes_f64(sums)?;
+        self.inner.apply(phase, &sums).map_err(value_err)
+    }
+
+    /// Saves the shard's state as a bluff checkpoint (safe write).
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let g = self.game.get();
+        let c = Checkpoint {
+            fingerprint: checkpoint::game_fingerprint(&g.inner),
+            game_spec: g.spec.clone().unwrap_or_else(|| g.inner.name.clone()),
+            algo: self.algo.to_string(),
+            params: self.params,
+            check_every: 1,
+            next_check: 0,
+            solve_seconds: 0.0,
+            points: Vec::new(),
+            state: self.inner.state(),
+        };
+        py.allow_threads(|| {
+            let bytes = checkpoint::encode(&c);
+            bluff::format::output::write_file(&path, &bytes)
+        })
+        .map_err(value_err)
+    }
+
+    /// The run's result as `bluff.solve` gives it (the exploitability of the average policy
+    /// measured now; `seconds` is `seconds`).
+    fn result(&self, py: Python<'_>, seconds: f64) -> PyResult<SolveResult> {
+        let g = self.game.get().inner.clone();
+        let avg = self.inner.average_profile();
+        let e = py.allow_threads(|| bluff::eval::exploitability(&g, &avg).exploitability);
+        let n = self.inner.iterations();
+        cfr_result(
+            py,
+            self.game.clone_ref(py),
+            self.algo,
+            avg,
+            self.inner.current_profile(),
+            (n, 0),
+            vec![(n, e, seconds)],
+            (0.0, Instant::now()),
+        )
+    }
+}

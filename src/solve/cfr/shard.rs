@@ -1,0 +1,267 @@
+//! Full-traversal CFR with the tree split across processes (shards), bit-identical to
+//! [`CfrSolver`] for every number of shards.
+//!
+//! Why this shape: a shard of a distributed run (a Ray actor in `bluff.ray.solve_sharded`)
+//! must compute only part of each iteration's traversal, and the run must still give the
+//! single process's bits. The tree is cut at one level into runs of whole subtrees, one per
+//! shard (`tree::shard`); each shard builds the whole game (the arena has no partial build)
+//! but traverses only the small top and its own subtrees. An iteration is one phase per
+//! update (two with alternating updates, one with simultaneous), and a phase is three steps:
+//!
+//! 1. [`CfrShard::evaluate`] on every shard at once: reaches and values of its subtrees;
+//!    returns the values of its nodes on the cut level.
+//! 2. [`CfrShard::fold`], shard after shard (a chain): shard 0 takes every shard's cut
+//!    values, finishes the top's values and starts the running sums of the instantaneous
+//!    regrets (one per action of the updating players) with the top's nodes and its own; each
+//!    next shard adds its nodes. The sums are the single process's, term for term in its
+//!    order (a set's regret is a sequential sum over its nodes, so independently added
+//!    partial sums would round differently).
+//! 3. [`CfrShard::apply`] on every shard with the finished sums: the set update of
+//!    [`CfrSolver`] (regrets, averages, next strategy), so every shard holds the whole state.
+//!
+//! Bytes exchanged per phase: the cut level's values (8 per node) once, the running sums
+//! (8 per action of the updating players) once per shard along the chain, and again to each
+//! shard. A whole state fits [`SolverState`], so each shard's checkpoint is bluff's.
+
+use super::tree::{Applier, Pass, ShardCut};
+use super::{CfrSolver, Factors, RegretParams, SolverState};
+use crate::error::{fail, Result};
+use crate::game::Game;
+use crate::strategy::Profile;
+
+/// One shard of a sharded CFR run (see the module docs).
+pub struct CfrShard {
+    solver: CfrSolver,
+    cut: ShardCut,
+    appliers: [Applier; 2],
+    shards: usize,
+    index: usize,
+}
+
+impl CfrShard {
+    /// Shard `index` of `shards` of a run of `params` on `game`, from the start.
+    pub fn new(game: &Game, params: RegretParams, shards: usize, index: usize) -> Result<Self> {
+        Self::from_solver(CfrSolver::new(game, params), shards, index)
+    }
+
+    /// Shard `index` of `shards`, continuing from `state` (a [`CfrSolver`]'s or any shard's
+    /// state: every shard holds the whole state).
+    pub fn restore(
+        game: &Game,
+        params: RegretParams,
+        state: &SolverState,
+        shards: usize,
+        index: usize,
+    ) -> Result<Self> {
+        Self::from_solver(CfrSolver::restore(game, params, state)?, shards, index)
+    }
+
+    fn from_solver(solver: CfrSolver, shards: usize, index: usize) -> Result<Self> {
+        let cut = ShardCut::new(&solver.tree, &solver.sets, shards, index)?;
+        let appliers = [Applier::new(&solver.sets[0]), Applier::new(&solver.sets[1])];
+        Ok(CfrShard {
+            solver,
+            cut,
+            appliers,
+            shards,
+            index,
+        })
+    }
+
+    /// Phases per iteration: 2 with alternating updates, 1 with simultaneous ones.
+    pub fn phases(&self) -> usize {
+        if self.solver.params.alternating {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The pass and the updating players of `phase`.
+    fn pass(&self, phase: usize) -> Result<(Pass, std::ops::Range<usize>)> {
+        if phase >= self.phases() {
+            fail!(
+                Invalid,
+                "phase {phase}: an iteration has {} phases",
+                self.phases()
+            );
+        }
+        Ok(if self.solver.params.alternating {
+            (Pass::Learner(phase), phase..phase + 1)
+        } else {
+            (Pass::Both, 0..2)
+        })
+    }
+
+    /// Length of the running sums of `phase` (the updating players' actions).
+    pub fn sums_len(&self, phase: usize) -> Result<usize> {
+        let (_, players) = self.pass(phase)?;
+        Ok(players.map(|p| self.solver.regret[p].len()).sum())
+    }
+
+    /// Nodes of the cut level (the values [`CfrShard::fold`] takes on shard 0).
+    pub fn cut_len(&self) -> usize {
+        self.cut.cut_level().len()
+    }
+
+    /// Nodes this shard computes below the cut.
+    pub fn own_nodes(&self) -> usize {
+        self.cut.own_nodes()
+    }
+
+    /// Step 1 of `phase` (phase 0 starts the next iteration): this shard's reaches and values;
+    /// returns its cut-level values, which shard 0 takes (all shards' in shard order).
+    pub fn evaluate(&mut self, phase: usize) -> Result<Vec<f64>> {
+        let (pass, _) = self.pass(phase)?;
+        if phase == 0 {
+            self.solver.iterations += 1;
+        }
+        self.cut.evaluate(&mut self.solver.tree, pass);
+        Ok(self.solver.tree.value[self.cut.cut_range(self.index)].to_vec())
+    }
+
+    /// Step 2 of `phase`: adds this shard's terms to the running sums `sums` (shard 0 starts
+    /// them from zeros and first finishes the top from `cut`, every shard's cut values in shard
+    /// order; the other shards ignore `cut`).
+    pub fn fold(&mut self, phase: usize, cut: &[f64], sums: &mut [f64]) -> Result<()> {
+        let (pass, players) = self.pass(phase)?;
+        if sums.len() != self.sums_len(phase)? {
+            fail!(
+                Invalid,
+                "running sums of {} values; phase {phase} has {}",
+                sums.len(),
+                self.sums_len(phase)?
+            );
+        }
+        let s = &mut self.solver;
+        if self.index == 0 {
+            if cut.len() != self.cut.cut_level().len() {
+                fail!(
+                    Invalid,
+                    "{} cut-level values; the cut level has {} nodes",
+                    cut.len(),
+                    self.cut.cut_level().len()
+                );
+            }
+            self.cut.finish_top(&mut s.tree, cut);
+        }
+        let mut at = 0;
+        for p in players {
+            let len = s.regret[p].len();
+            let reach = if pass == Pass::Both && p == 1 {
+                &s.tree.reach2
+            } else {
+                &s.tree.reach
+            };
+            self.cut
+                .fold(&s.tree, &s.sets[p], p, reach, &mut sums[at..at + len]);
+            at += len;
+        }
+        Ok(())
+    }
+
+    /// Step 3 of `phase`: the set update of its players from the finished sums.
+    pub fn apply(&mut self, phase: usize, sums: &[f64]) -> Result<()> {
+        let (pass, players) = self.pass(phase)?;
+        if sums.len() != self.sums_len(phase)? {
+            fail!(
+                Invalid,
+                "{} regret sums; phase {phase} has {}",
+                sums.len(),
+                self.sums_len(phase)?
+            );
+        }
+        let s = &mut self.solver;
+        let t = s.iterations;
+        let f0 = s.params.factors(t, 0);
+        let f = [
+            f0,
+            Factors {
+                sign: -1.0,
+                reach2: pass == Pass::Both,
+                ..f0
+            },
+        ];
+        // Own reaches from the strategies this phase played (both before either update).
+        for p in players.clone() {
+            s.sets[p].own_reach(&s.tree.probs);
+        }
+        let mut at = 0;
+        for p in players {
+            let len = s.regret[p].len();
+            self.appliers[p].apply(
+                &mut s.tree,
+                &s.sets[p],
+                &sums[at..at + len],
+                &mut s.regret[p],
+                &mut s.strategy_sum[p],
+                &mut s.last_regret[p],
+                f[p],
+            );
+            at += len;
+        }
+        Ok(())
+    }
+
+    /// Iterations done (counting the one under way).
+    pub fn iterations(&self) -> u64 {
+        self.solver.iterations
+    }
+
+    /// The whole solver state (every shard holds the same).
+    pub fn state(&self) -> SolverState {
+        self.solver.state()
+    }
+
+    /// The weighted average strategy.
+    pub fn average_profile(&self) -> Profile<f64> {
+        self.solver.average_profile()
+    }
+
+    /// The strategy the next iteration plays.
+    pub fn current_profile(&self) -> Profile<f64> {
+        self.solver.current_profile()
+    }
+
+    /// The parameters in use.
+    pub fn params(&self) -> RegretParams {
+        self.solver.params
+    }
+
+    /// Runs `iterations` iterations of `shards`, all in this process, the way a distributed
+    /// driver does (evaluate on all, fold along the chain, apply on all); for tests and as the
+    /// reference driver. Returns the bytes exchanged per iteration.
+    pub fn run_in_process(shards: &mut [CfrShard], iterations: u64) -> Result<u64> {
+        let Some(first) = shards.first() else {
+            fail!(Invalid, "no shard");
+        };
+        let phases = first.phases();
+        let mut bytes = 0u64;
+        for _ in 0..iterations {
+            bytes = 0;
+            for phase in 0..phases {
+                let mut cut = Vec::new();
+                for s in shards.iter_mut() {
+                    let v = s.evaluate(phase)?;
+                    bytes += 8 * v.len() as u64;
+                    cut.extend(v);
+                }
+                let mut sums = vec![0.0; shards[0].sums_len(phase)?];
+                for s in shards.iter_mut() {
+                    s.fold(phase, &cut, &mut sums)?;
+                    bytes += 8 * sums.len() as u64;
+                }
+                for s in shards.iter_mut() {
+                    s.apply(phase, &sums)?;
+                    bytes += 8 * sums.len() as u64;
+                }
+            }
+        }
+        Ok(bytes)
+    }
+
+    /// Which shard this is, of how many.
+    pub fn position(&self) -> (usize, usize) {
+        (self.index, self.shards)
+    }
+}
