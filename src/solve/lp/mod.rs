@@ -427,13 +427,12 @@ pub(crate) struct StandardForm {
     pub cost: Vec<Rational>,
     /// Right-hand sides, all `>= 0`.
     pub b: Vec<Rational>,
-    /// For each row, a column that is `+1` in that row and zero elsewhere (a slack usable as an
-    /// initial basic variable), if any.
-    pub unit_col: Vec<Option<usize>>,
     /// Rows multiplied by -1 to make `b >= 0`.
     negated: Vec<bool>,
     /// For each original variable, its positive column and (free variables) negative column.
-    var_cols: Vec<(usize, Option<usize>)>,
+    pub var_cols: Vec<(usize, Option<usize>)>,
+    /// For each inequality row, its slack column (`+1` or `-1` in that row only).
+    pub slack_col: Vec<Option<usize>>,
     /// The suggested starting basis as columns, when every entry named a column.
     pub start: Option<Vec<usize>>,
 }
@@ -465,7 +464,6 @@ impl StandardForm {
             };
             var_cols.push((pos, neg));
         }
-        let mut unit_col = vec![None; m];
         let mut slack_col = vec![None; m];
         for (i, row) in lp.rows.iter().enumerate() {
             let sign = match row.rel {
@@ -474,9 +472,6 @@ impl StandardForm {
                 Relation::Eq => continue,
             };
             let sign = if negated[i] { -sign } else { sign };
-            if sign > 0 {
-                unit_col[i] = Some(cols.len());
-            }
             slack_col[i] = Some(cols.len());
             cols.push(vec![(i, Rational::from_integer(sign.into()))]);
             cost.push(Rational::zero());
@@ -500,8 +495,8 @@ impl StandardForm {
             cols,
             cost,
             b,
-            unit_col,
             negated,
+            slack_col,
             var_cols,
             start,
         }

@@ -495,10 +495,10 @@ fn a_basis_that_is_not_optimal_is_refused_by_reconstruction() {
     // solution is reconstructed, and refused for its positive reduced costs.
     let lp = textbook_lp();
     let sf = StandardForm::new(&lp);
-    let slacks: Vec<usize> = (0..3).map(|i| sf.unit_col[i].unwrap()).collect();
+    let slacks: Vec<usize> = (0..3).map(|i| sf.slack_col[i].unwrap()).collect();
     assert!(refine::solve_basis(&sf, &slacks).0.is_none());
     // The optimal basis: x, y and the slack of row 2 (x + 3y = 6 is tight; x <= 3 tight).
-    let optimal = vec![0, 1, sf.unit_col[1].unwrap()];
+    let optimal = vec![0, 1, sf.slack_col[1].unwrap()];
     let s = refine::solve_basis(&sf, &optimal).0.unwrap();
     assert_eq!(s.x[..2].to_vec(), vec![r(3), r(1)]);
     assert_eq!(s.y, vec![r(2), r(0), r(1)]);
