@@ -45,7 +45,9 @@ pub fn lu_entry_limit(nonzeros: usize, rows: usize) -> usize {
 /// columns and by rows with each entry's slot, 36 bytes per entry; per variable its bounds,
 /// cost, value, standard-form column and the record a pivot row touches, 160; per row about
 /// thirty work vectors, 240), its LU (at most [`lu_entry_limit`] entries of 16 bytes, and per
-/// slot of the pivot order, rows and the update room, 128 bytes) and the exact LU with the
+/// slot of the pivot order, rows and the update room, 128 bytes), the exact presolve (its
+/// working copy of the rows, a copy of the columns while it compares them, the records of
+/// its reductions and the reduced program: five times the program) and the exact LU with the
 /// exact basic solution, duals and reduced costs.
 pub fn guided_bytes(size: LpSize) -> u128 {
     let (m, n, nz) = (size.rows as u128, size.cols as u128, size.nonzeros as u128);
@@ -53,7 +55,8 @@ pub fn guided_bytes(size: LpSize) -> u128 {
     let simplex = nz * 36 + (n + m) * 160 + m * 240;
     let lu = lu_entry_limit(size.nonzeros, size.rows) as u128 * 16 + slots * 128;
     let exact = 4 * (nz + m) * (RATIONAL_BYTES + 8) + 4 * (m + n) * RATIONAL_BYTES;
-    simplex + lu + exact
+    let presolve = 5 * standard_form_bytes(size);
+    simplex + lu + presolve + exact
 }
 
 /// Estimated peak bytes of the sequence-form LP build beyond the program itself: per node a
