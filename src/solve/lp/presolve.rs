@@ -34,7 +34,7 @@
 
 use super::{BasisEntry, LinearProgram, LpError, Relation};
 use crate::scalar::Rational;
-use num_traits::{Signed, Zero};
+use num_traits::{One, Signed, Zero};
 use std::collections::HashMap;
 
 /// A row of the working program.
@@ -147,7 +147,7 @@ impl Presolved {
         let dot = |col: &[(usize, Rational)], y: &[Rational]| -> Rational {
             col.iter()
                 .filter(|(r, _)| !y[*r].is_zero())
-                .map(|(r, a)| a * &y[*r])
+                .map(|(r, a)| mul(a, &y[*r]))
                 .sum()
         };
         for red in self.stack.iter().rev() {
@@ -177,9 +177,13 @@ impl Presolved {
                     col,
                     cost,
                 } => {
-                    let rest: Rational = others.iter().map(|(v, a)| a * &x[*v]).sum();
-                    x[*var] = (rhs - rest) / coeff;
-                    y[*row] = (cost - dot(col, &y)) / coeff;
+                    let rest: Rational = others
+                        .iter()
+                        .filter(|(v, _)| !x[*v].is_zero())
+                        .map(|(v, a)| mul(a, &x[*v]))
+                        .sum();
+                    x[*var] = div(&(rhs - rest), coeff);
+                    y[*row] = div(&(cost - dot(col, &y)), coeff);
                 }
                 Reduction::Slack { var, row: (r, row) } => {
                     y[*r] = Rational::zero();
@@ -190,11 +194,11 @@ impl Presolved {
                         if v == var {
                             a = c.clone();
                         } else if !x[*v].is_zero() {
-                            rest += c * &x[*v];
+                            rest += mul(c, &x[*v]);
                         }
                     }
                     // `<=` with `a < 0` and `>=` with `a > 0` both ask `x_var >= need`.
-                    let need = (&row.rhs - rest) / &a;
+                    let need = div(&(&row.rhs - rest), &a);
                     x[*var] = need.max(Rational::zero());
                 }
                 Reduction::Eliminated {
@@ -208,18 +212,18 @@ impl Presolved {
                     let mut hi: Option<Rational> = None;
                     for ((r, row), f) in rows.iter().zip(factors) {
                         let sense = if row.rel == Relation::Ge { -1 } else { 1 };
-                        y[*r] = &yc * f * Rational::from_integer(sense.into());
+                        y[*r] = signed(&mul(&yc, f), sense);
                         // `a q <= b - rest` (as a `<=` row): a bound on `q`.
                         let mut a = Rational::zero();
                         let mut rest = Rational::zero();
                         for (v, c) in &row.coeffs {
                             if v == var {
                                 a = c.clone();
-                            } else {
-                                rest += c * &x[*v];
+                            } else if !x[*v].is_zero() {
+                                rest += mul(c, &x[*v]);
                             }
                         }
-                        let bound = (&row.rhs - rest) / &a;
+                        let bound = div(&(&row.rhs - rest), &a);
                         let upper = (a.is_positive()) == (sense > 0);
                         if upper {
                             hi = Some(bound);
@@ -252,6 +256,39 @@ fn singleton_dual(t: &Rational, a: &Rational, rel: Relation) -> Result<Rational,
         }
     };
     Ok(y)
+}
+
+/// `a * b`, without the gcds of a rational product when either is `1` or `-1` (most
+/// coefficients of game LPs: the realization-plan and value-variable entries).
+fn mul(a: &Rational, b: &Rational) -> Rational {
+    match (unit(a), unit(b)) {
+        (Some(sa), _) => signed(b, sa),
+        (_, Some(sb)) => signed(a, sb),
+        _ => a * b,
+    }
+}
+
+/// `a / b`, as [`mul`].
+fn div(a: &Rational, b: &Rational) -> Rational {
+    match unit(b) {
+        Some(sb) => signed(a, sb),
+        None => a / b,
+    }
+}
+
+/// `Some(1)` or `Some(-1)` for the rationals `1` and `-1`.
+fn unit(a: &Rational) -> Option<i32> {
+    if !a.is_integer() {
+        return None;
+    }
+    let n = a.numer();
+    if n.is_one() {
+        Some(1)
+    } else if (-n).is_one() {
+        Some(-1)
+    } else {
+        None
+    }
 }
 
 /// A crash basis carried through the reductions: per variable not basic (0), basic (1) or
@@ -307,8 +344,8 @@ struct Work {
     dirty_cols: Dirty,
     /// Fingerprints of rows and columns seen by the parallel passes (entries may be stale:
     /// every match is checked exactly).
-    row_groups: HashMap<Vec<u64>, Vec<usize>>,
-    col_groups: HashMap<(bool, Vec<u64>), Vec<usize>>,
+    row_groups: Groups,
+    col_groups: Groups,
 }
 
 /// The sign that writes a row as `<=` (`-1` for `>=`; equations have none).
@@ -461,12 +498,12 @@ impl Work {
             .collect();
         let col: Vec<(usize, Rational)> = self.col(var).into_iter().filter(|e| e.0 != r).collect();
         for (q, k) in &col {
-            let f = k / &coeff;
+            let f = div(k, &coeff);
             for (v, b) in &others {
-                self.add_to_row(*q, *v, &-(&f * b));
+                self.add_to_row(*q, *v, &-mul(&f, b));
             }
             if !rhs.is_zero() {
-                let shift = &f * &rhs;
+                let shift = mul(&f, &rhs);
                 self.rows[*q].rhs -= shift;
             }
             self.remove_from_row(*q, var);
@@ -474,7 +511,7 @@ impl Work {
         let cost = std::mem::take(&mut self.cost[var]);
         if !cost.is_zero() {
             for (v, b) in &others {
-                let delta = &cost * b / &coeff;
+                let delta = div(&mul(&cost, b), &coeff);
                 self.cost[*v] -= delta;
                 self.dirty_cols.mark(*v);
             }
@@ -532,18 +569,18 @@ impl Work {
             let v = v0.min(v1);
             let mut c = Rational::zero();
             if v0 == v {
-                c += &w0 * &row0.coeffs[i].1;
+                c += mul(&w0, &row0.coeffs[i].1);
                 i += 1;
             }
             if v1 == v {
-                c += &w1 * &row1.coeffs[j].1;
+                c += mul(&w1, &row1.coeffs[j].1);
                 j += 1;
             }
             if v != var && !c.is_zero() {
                 coeffs.push((v, c));
             }
         }
-        let rhs = &w0 * &row0.rhs + &w1 * &row1.rhs;
+        let rhs = mul(&w0, &row0.rhs) + mul(&w1, &row1.rhs);
         let (row0, row1) = (row0.clone(), row1.clone());
         let combined = self.rows.len();
         for (v, _) in &coeffs {
@@ -736,22 +773,35 @@ impl Work {
     }
 }
 
-/// A hashable fingerprint of a vector up to a positive factor: each entry's index and its
+/// A fingerprint of a vector up to a positive factor: a hash of each entry's index and its
 /// ratio to the first entry's magnitude in floats (rounded to 40 bits). Equal vectors up to
 /// a positive factor have equal fingerprints; candidates are then compared exactly.
-fn fingerprint<'a>(entries: impl Iterator<Item = (usize, &'a Rational)> + Clone) -> Vec<u64> {
-    let first = entries
-        .clone()
-        .next()
-        .map_or(1.0, |(_, v)| crate::scalar::rational_to_f64(v).abs());
-    let mut out = Vec::new();
-    for (i, v) in entries {
-        let r = crate::scalar::rational_to_f64(v) / first;
-        out.push(i as u64);
-        out.push(r.to_bits() & !0xFFF);
-    }
-    out
+fn fingerprint<'a>(entries: impl Iterator<Item = (usize, &'a Rational)> + Clone) -> u64 {
+    let f = crate::scalar::rational_to_f64;
+    let first = entries.clone().next().map_or(1.0, |(_, v)| f(v).abs());
+    entries.fold(0, |h, (i, v)| mix(h, i, f(v) / first))
 }
+
+/// Passes a fingerprint (already mixed) through as its own hash.
+#[derive(Default)]
+struct Fingerprints(u64);
+
+impl std::hash::Hasher for Fingerprints {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+/// Rows or columns by fingerprint.
+type Groups = HashMap<u64, Vec<usize>, std::hash::BuildHasherDefault<Fingerprints>>;
 
 /// Whether `b = s a` for one `s > 0` (same indices), and that `s`.
 fn positive_multiple<'a>(
@@ -768,14 +818,14 @@ fn positive_multiple<'a>(
         }
         match &s {
             None => {
-                let r = y / x;
+                let r = div(y, x);
                 if !r.is_positive() {
                     return None;
                 }
                 s = Some(r);
             }
             Some(r) => {
-                if &(x * r) != y {
+                if &mul(x, r) != y {
                     return None;
                 }
             }
@@ -804,7 +854,7 @@ impl Work {
             if !self.var_alive[v] || self.clean_col(v) == 0 {
                 continue;
             }
-            let key = (self.free[v], fingerprint(self.col_with_cost(v)));
+            let key = fingerprint(self.col_with_cost(v)) ^ u64::from(self.free[v]);
             let candidates = self.col_groups.get(&key).cloned().unwrap_or_default();
             let mut like = None;
             for k in candidates {
@@ -872,7 +922,7 @@ impl Work {
                     continue;
                 };
                 // Row r is `s a x rel b_r`, i.e. `a x rel b_r / s`, against `a x rel b_k`.
-                let br = &rr.rhs / &s;
+                let br = div(&rr.rhs, &s);
                 let bk = &rk.rhs;
                 let (drop, keep) = match rr.rel {
                     Relation::Le if &br >= bk => (r, k),
@@ -987,8 +1037,8 @@ pub(crate) fn presolve(lp: &LinearProgram) -> Option<Presolved> {
         stack: Vec::new(),
         dirty_rows: Dirty::new(m),
         dirty_cols: Dirty::new(n),
-        row_groups: HashMap::new(),
-        col_groups: HashMap::new(),
+        row_groups: Groups::default(),
+        col_groups: Groups::default(),
         crash: lp.start.as_ref().map(|entries| {
             let mut c = Crash {
                 var: vec![0; n],

@@ -203,61 +203,93 @@ impl Marks {
     #[inline(always)]
     fn set(&mut self, i: usize) {
         let w = i >> 6;
-        self.words[w] |= 1 << (i & 63);
-        self.summary[w >> 6] |= 1 << (w & 63);
+        let old = self.words[w];
+        self.words[w] = old | 1 << (i & 63);
+        if old == 0 {
+            self.summary[w >> 6] |= 1 << (w & 63);
+        }
     }
 
-    /// Takes (clears and returns) the highest set bit at summary word `*cursor - 1` or
-    /// below, moving the cursor down to it. A descending pass whose scatters only set lower
-    /// bits starts with `cursor = summary.len()` and never misses one.
+    /// Visits the set bits from the highest down, clearing each before `visit` sees it;
+    /// `visit` may set lower bits (a descending pass's scatters), which are visited in turn.
     #[inline(always)]
-    fn take_highest(&mut self, cursor: &mut usize) -> Option<usize> {
-        while *cursor > 0 {
-            let sw = *cursor - 1;
-            let sbits = self.summary[sw];
-            if sbits == 0 {
-                *cursor = sw;
-                continue;
+    fn drain_down(&mut self, mut visit: impl FnMut(usize, &mut Marks)) {
+        let mut sw = self.summary.len();
+        while sw > 0 {
+            sw -= 1;
+            loop {
+                let sbits = self.summary[sw];
+                if sbits == 0 {
+                    break;
+                }
+                let wl = 63 - sbits.leading_zeros() as usize;
+                let w = sw * 64 + wl;
+                loop {
+                    let bits = self.words[w];
+                    if bits == 0 {
+                        break;
+                    }
+                    let b = 63 - bits.leading_zeros() as usize;
+                    self.words[w] = bits & !(1u64 << b);
+                    visit(w * 64 + b, self);
+                }
+                self.summary[sw] &= !(1u64 << wl);
             }
-            let wl = 63 - sbits.leading_zeros() as usize;
-            let w = sw * 64 + wl;
-            let bits = self.words[w];
-            let b = 63 - bits.leading_zeros() as usize;
-            let rest = bits & !(1u64 << b);
-            self.words[w] = rest;
-            if rest == 0 {
-                self.summary[sw] = sbits & !(1u64 << wl);
-            }
-            return Some(w * 64 + b);
         }
-        None
     }
 
-    /// Takes (clears and returns) the lowest set bit at summary word `*cursor` or above,
-    /// moving the cursor up to it (for ascending passes whose scatters only set higher bits).
+    /// Visits the set bits from the lowest up, as [`Self::drain_down`] the other way (for
+    /// ascending passes, whose scatters only set higher bits).
     #[inline(always)]
-    fn take_lowest(&mut self, cursor: &mut usize) -> Option<usize> {
-        while *cursor < self.summary.len() {
-            let sw = *cursor;
-            let sbits = self.summary[sw];
-            if sbits == 0 {
-                *cursor = sw + 1;
-                continue;
+    fn drain_up(&mut self, mut visit: impl FnMut(usize, &mut Marks)) {
+        for sw in 0..self.summary.len() {
+            loop {
+                let sbits = self.summary[sw];
+                if sbits == 0 {
+                    break;
+                }
+                let wl = sbits.trailing_zeros() as usize;
+                let w = sw * 64 + wl;
+                loop {
+                    let bits = self.words[w];
+                    if bits == 0 {
+                        break;
+                    }
+                    let b = bits.trailing_zeros() as usize;
+                    self.words[w] = bits & (bits - 1);
+                    visit(w * 64 + b, self);
+                }
+                self.summary[sw] &= !(1u64 << wl);
             }
-            let wl = sbits.trailing_zeros() as usize;
-            let w = sw * 64 + wl;
-            let bits = self.words[w];
-            let b = bits.trailing_zeros() as usize;
-            let rest = bits & (bits - 1);
-            self.words[w] = rest;
-            if rest == 0 {
-                self.summary[sw] = sbits & (sbits - 1);
-            }
-            return Some(w * 64 + b);
         }
-        None
     }
 }
+
+/// `w[i] -= f * a` for each entry `(i, a)`, marking the indices that held zero: the inner
+/// loop of every triangular pass.
+#[inline(always)]
+fn scatter(w: &mut [f64], marks: &mut Marks, entries: &[(usize, f64)], f: f64) {
+    for &(i, a) in entries {
+        debug_assert!(i < w.len() && i >> 12 < marks.summary.len());
+        // SAFETY: every index the factors store (the steps in `lower` and `lrows`, the slots
+        // in `urows`, `ucols` and `etas`) is below `m + max_updates(m)`, the length of `w` and
+        // the number of bits in `marks` (sized together in `SparseLu::factor`): steps come
+        // from factorising an `m x m` matrix, and `update` refuses to use a slot past the
+        // last. So `i`, `i >> 6` and `i >> 12` index `w`, `marks.words` and `marks.summary`.
+        unsafe {
+            let wi = w.get_unchecked_mut(i);
+            if *wi == 0.0 {
+                let word = marks.words.get_unchecked_mut(i >> 6);
+                if *word == 0 {
+                    *marks.summary.get_unchecked_mut(i >> 12) |= 1 << ((i >> 6) & 63);
+                }
+                *word |= 1 << (i & 63);
+            }
+            *wi -= f * a;
+        }
+    }
+}
+
 /// Buffers of the factorisation, kept between refactorisations so that a refactorisation
 /// allocates nothing once they have grown.
 #[derive(Default)]
@@ -826,22 +858,17 @@ impl SparseLu {
         }
         // `L`, in step order; the list collects the non-zero steps.
         list.clear();
-        let mut cursor = 0;
-        while let Some(k) = marks.take_lowest(&mut cursor) {
+        let lower = &self.lower;
+        marks.drain_up(|k, marks| {
             let v = w[k];
             if v == 0.0 {
-                continue;
+                return;
             }
             list.push(k);
-            let ops = self.lower.row(k);
+            let ops = lower.row(k);
             work += 1 + ops.len() as u64;
-            for &(k2, l) in ops {
-                if w[k2] == 0.0 {
-                    marks.set(k2);
-                }
-                w[k2] -= l * v;
-            }
-        }
+            scatter(w, marks, ops, v);
+        });
         // The `R` etas in update order, each value pushed into the etas that read it.
         if !self.eta_src.is_empty() {
             let acc = &mut self.eta_acc;
@@ -881,25 +908,20 @@ impl SparseLu {
         }
         // Back-substitution by columns of `U` in reverse slot order.
         idx.clear();
-        let mut cursor = marks.summary.len();
-        while let Some(s) = marks.take_highest(&mut cursor) {
+        let (ucols, diag, slot_pos) = (&self.ucols, &self.diag, &self.slot_pos);
+        marks.drain_down(|s, marks| {
             let v = std::mem::take(&mut w[s]);
             if v.abs() < DROP {
-                continue;
+                return;
             }
-            let x = v / self.diag[s];
-            let col = self.ucols.row(s);
+            let x = v / diag[s];
+            let col = ucols.row(s);
             work += 1 + col.len() as u64;
-            for &(s2, u) in col {
-                if w[s2] == 0.0 {
-                    marks.set(s2);
-                }
-                w[s2] -= u * x;
-            }
-            let p = self.slot_pos[s];
+            scatter(w, marks, col, x);
+            let p = slot_pos[s];
             a[p] = x;
             idx.push(p);
-        }
+        });
         self.solve_work += work;
     }
 
@@ -920,25 +942,20 @@ impl SparseLu {
         // `U^T` in slot order; each value is final when its slot comes up. Cancellation noise
         // is dropped, as in FTRAN (it would spread through the rest).
         list.clear();
-        let mut cursor = 0;
-        while let Some(s) = marks.take_lowest(&mut cursor) {
+        let (urows, diag) = (&self.urows, &self.diag);
+        marks.drain_up(|s, marks| {
             let z = w[s];
             if z.abs() < DROP {
                 w[s] = 0.0;
-                continue;
+                return;
             }
-            let y = z / self.diag[s];
+            let y = z / diag[s];
             w[s] = y;
             list.push(s);
-            let row = self.urows.row(s);
+            let row = urows.row(s);
             work += 1 + row.len() as u64;
-            for &(s2, u) in row {
-                if w[s2] == 0.0 {
-                    marks.set(s2);
-                }
-                w[s2] -= u * y;
-            }
-        }
+            scatter(w, marks, row, y);
+        });
         // The `R^T` etas in reverse update order move each updated slot's value back to the
         // slot it came from.
         for (e, &src) in self.eta_src.iter().enumerate().rev() {
@@ -963,24 +980,19 @@ impl SparseLu {
         // `L^T` in reverse step order: a step's value is final once the later steps that
         // write to it are done.
         idx.clear();
-        let mut cursor = marks.summary.len();
-        while let Some(k) = marks.take_highest(&mut cursor) {
+        let (lrows, pivots) = (&self.lrows, &self.pivots);
+        marks.drain_down(|k, marks| {
             let v = std::mem::take(&mut w[k]);
             if v == 0.0 {
-                continue;
+                return;
             }
-            let ops = self.lrows.row(k);
+            let ops = lrows.row(k);
             work += 1 + ops.len() as u64;
-            for &(k2, l) in ops {
-                if w[k2] == 0.0 {
-                    marks.set(k2);
-                }
-                w[k2] -= l * v;
-            }
-            let r = self.pivots[k].0;
+            scatter(w, marks, ops, v);
+            let r = pivots[k].0;
             c[r] = v;
             idx.push(r);
-        }
+        });
         self.solve_work += work;
     }
 
@@ -1003,22 +1015,18 @@ impl SparseLu {
             w[s] = u;
             marks.set(s);
         }
-        let mut cursor = 0;
-        while let Some(s) = marks.take_lowest(&mut cursor) {
+        let (urows, diag, etas, eta_reads) =
+            (&self.urows, &self.diag, &mut self.etas, &mut self.eta_reads);
+        marks.drain_up(|s, marks| {
             let v = std::mem::take(&mut w[s]);
             if v.abs() < DROP {
-                continue;
+                return;
             }
-            let mu = v / self.diag[s];
-            self.etas.data.push((s, mu));
-            self.eta_reads[s].push((e, mu));
-            for &(s2, u) in self.urows.row(s) {
-                if w[s2] == 0.0 {
-                    marks.set(s2);
-                }
-                w[s2] -= mu * u;
-            }
-        }
+            let mu = v / diag[s];
+            etas.data.push((s, mu));
+            eta_reads[s].push((e, mu));
+            scatter(w, marks, urows.row(s), mu);
+        });
         self.etas.end_row();
         self.eta_src.push(t);
         // The new pivot: the spike's entry in row `t` after the same row operations.
