@@ -504,6 +504,9 @@ fn a_basis_that_is_not_optimal_is_refused_by_reconstruction() {
     assert_eq!(s.y, vec![r(2), r(0), r(1)]);
 }
 
+/// A row as `(coefficients, relation, right-hand side)`.
+type RatRow = (Vec<(usize, Rational)>, Relation, Rational);
+
 /// A random program (2-4 variables, some free, 1-5 rows over small integers) with the
 /// structures presolve reduces planted in it: copies of columns scaled by 1-3 (objective
 /// too), copies of rows scaled by 1-3 with a looser or equal right-hand side, an equation
@@ -530,7 +533,7 @@ fn presolvable_lp() -> impl Strategy<Value = LinearProgram> {
                         lp.set_free(v);
                     }
                 }
-                let mut rows: Vec<(Vec<(usize, Rational)>, Relation, Rational)> = rows
+                let mut rows: Vec<RatRow> = rows
                     .iter()
                     .map(|(a, rel, b)| {
                         let coeffs = a.iter().enumerate().map(|(v, &x)| (v, r(x))).collect();
