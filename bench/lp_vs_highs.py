@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
 """bluff's exact sequence-form LP against HiGHS's float LP, side by side, with ratios.
 
-Usage: lp_vs_highs.py BLUFF_BIN OUT_DIR [--repeats N] GAME_SPEC...
+Usage: lp_vs_highs.py BLUFF_BIN OUT_DIR [--repeats N] [--callgrind SECONDS] GAME_SPEC...
 
 For each game spec:
 1. Untimed: `bluff solve SPEC --algo lp --json --write-mps OUT_DIR/<name>.mps` writes the LP
    bluff solves (the merged sequence form).
-2. bluff, N times (default 3): `bluff solve SPEC --algo lp --json --threads 1`. Its time is
-   the whole exact solve as the JSON reports it, `seconds.build + seconds.solve_total` (wall):
-   the LP build (with the DCFR crash start), the float simplex, the exact recompute and the
-   exact LP certificate; not the game build, not the best-response certificate. The process's
-   peak resident memory comes from the OS (`wait4`).
-3. HiGHS, N times per solver: the LP read from the MPS file (untimed), then a fresh `Highs`
-   (one thread, presolve on as by default) timed (wall) around `passModel` (its LP build)
-   and `run()`, once with `solver=simplex` and once with `solver=ipm` (with crossover, as by
-   default). The anchor is the faster of the two medians.
+2. N rounds (default 3), each running, one after the other, bluff once, HiGHS simplex once
+   and HiGHS interior point once (interleaved, so that load from other processes falls on
+   all three alike):
+   - bluff: `bluff solve SPEC --algo lp --json --threads 1`. Its time is the whole exact
+     solve as the JSON reports it, `seconds.build + seconds.solve_total` (wall): the LP build
+     (with the DCFR crash start), the exact presolve and postsolve, the float simplex, the
+     exact recompute and the exact LP certificate; not the game build, not the best-response
+     certificate. The process's peak resident memory comes from the OS (`wait4`).
+   - HiGHS: the LP read from the MPS file (untimed, once), then a fresh `Highs` (one thread,
+     presolve on as by default) timed (wall) around `passModel` (its LP build) and `run()`,
+     with `solver=simplex` and with `solver=ipm` (crossover on, as by default). The anchor is
+     the faster of the two medians.
+3. With `--callgrind S`, rows whose bluff median is under S seconds are run once more under
+   `valgrind --tool=callgrind`: the instructions of the whole process and, inclusive, of the
+   float simplex (`bluff::solve::lp::revised::solve`), which do not depend on the load.
 
 The row's ratio is bluff's median over the anchor. Rows whose bluff median is under 0.2 s are
 within the target at `ratio <= 1 + 0.02 s / anchor` (process noise). After the table, the
@@ -29,6 +35,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 import highspy
@@ -39,27 +46,54 @@ def slug(spec: str) -> str:
 
 
 def run_bluff(bluff: str, spec: str, *extra: str) -> tuple[dict, int]:
-    """One `bluff solve --algo lp --json` run: (JSON, the process's peak RSS in bytes)."""
+    """One `bluff solve --algo lp --json` run: (JSON, the process's peak RSS in bytes).
+
+    The peak comes from `/usr/bin/time` (GNU time), started by this script: a process forked
+    from Python directly would inherit Python's resident size in its peak.
+    """
     cmd = [bluff, "solve", spec, "--algo", "lp", "--json", *extra]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert p.stdout is not None
-    out = p.stdout.read()
-    _, status, usage = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)}: exit status {p.returncode}")
-    return json.loads(out), usage.ru_maxrss * 1024
+    with tempfile.NamedTemporaryFile("r") as rss:
+        p = subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *cmd],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)}: exit status {p.returncode}")
+        peak_kb = int(rss.read().split()[-1])
+    return json.loads(p.stdout), peak_kb * 1024
 
 
-def bluff_runs(bluff: str, spec: str, repeats: int) -> tuple[list[float], dict, int]:
-    """Seconds (build + solve) of each run, the last JSON and the largest peak RSS."""
-    times, peak, last = [], 0, {}
-    for _ in range(repeats):
-        last, rss = run_bluff(bluff, spec, "--threads", "1")
-        s = last["seconds"]
-        times.append(s["build"] + s["solve_total"])
-        peak = max(peak, rss)
-    return times, last, peak
+def bluff_once(bluff: str, spec: str) -> tuple[float, dict, int]:
+    """Seconds (build + solve) of one run, its JSON and its peak RSS."""
+    out, rss = run_bluff(bluff, spec, "--threads", "1")
+    s = out["seconds"]
+    return s["build"] + s["solve_total"], out, rss
+
+
+def callgrind(bluff: str, spec: str, out_dir: str) -> tuple[int, int]:
+    """Instructions of one bluff run under callgrind: (whole process, float simplex)."""
+    out = f"{out_dir}/{slug(spec)}.callgrind"
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+    cmd += [bluff, "solve", spec, "--algo", "lp", "--json", "--threads", "1"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    text = subprocess.run(
+        ["callgrind_annotate", "--inclusive=yes", out],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    total = float_part = 0
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d,]+) .*PROGRAM TOTALS", line)
+        if m:
+            total = int(m.group(1).replace(",", ""))
+        m = re.match(r"\s*([\d,]+) .*bluff::solve::lp::revised::solve\b", line)
+        if m and not float_part:
+            float_part = int(m.group(1).replace(",", ""))
+    os.remove(out)
+    return total, float_part
 
 
 def highs_lp(mps: str):
@@ -107,31 +141,44 @@ def fraction(text: str) -> float:
 def main() -> None:
     args = sys.argv[1:]
     bluff, out_dir = args[0], args[1]
-    repeats = 3
-    if len(args) > 3 and args[2] == "--repeats":
-        repeats = int(args[3])
-        games = args[4:]
-    else:
-        games = args[2:]
+    args = args[2:]
+    repeats, callgrind_max = 3, 0.0
+    while args and args[0].startswith("--"):
+        if args[0] == "--repeats":
+            repeats = int(args[1])
+        elif args[0] == "--callgrind":
+            callgrind_max = float(args[1])
+        else:
+            raise SystemExit(f"unknown option {args[0]}")
+        args = args[2:]
+    games = args
     os.makedirs(out_dir, exist_ok=True)
-    print(f"HiGHS {highspy.Highs().version()} (highspy), one thread; median of {repeats} runs")
+    print(
+        f"HiGHS {highspy.Highs().version()} (highspy), one thread; median of {repeats} "
+        "interleaved runs (bluff, HiGHS simplex, HiGHS IPM)"
+    )
     load = os.getloadavg()
     print(f"load average at the start: {load[0]:.2f} (1 min), {load[1]:.2f} (5 min)")
     print()
+    cg = " | bluff instructions: total, float simplex" if callgrind_max > 0 else ""
     print(
-        "| game | sequences per player | LP rows x cols | bluff exact (s) | float pivots "
-        "| peak memory | HiGHS simplex (s), iterations | HiGHS IPM (s) | ratio | target "
-        "| exact value (player 1) | HiGHS value |"
+        "| game | sequences per player | LP rows x cols (presolve removed) | bluff exact (s) "
+        "| float pivots | peak memory | HiGHS simplex (s), iterations | HiGHS IPM (s) "
+        f"| ratio | target{cg} | exact value (player 1) | HiGHS value |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if cg else ""))
     rows = []
     for spec in games:
         mps = f"{out_dir}/{slug(spec)}.mps"
         run_bluff(bluff, spec, "--write-mps", mps)
-        times, b, peak = bluff_runs(bluff, spec, repeats)
         lp = highs_lp(mps)
-        simplex = [highs_run(lp, "simplex") for _ in range(repeats)]
-        ipm = [highs_run(lp, "ipm") for _ in range(repeats)]
+        times, simplex, ipm, peak, b = [], [], [], 0, {}
+        for _ in range(repeats):
+            t, b, rss = bluff_once(bluff, spec)
+            times.append(t)
+            peak = max(peak, rss)
+            simplex.append(highs_run(lp, "simplex"))
+            ipm.append(highs_run(lp, "ipm"))
         t_b = statistics.median(times)
         t_s = statistics.median(r[0] for r in simplex)
         t_i = statistics.median(r[0] for r in ipm)
@@ -145,10 +192,19 @@ def main() -> None:
             raise RuntimeError(f"{spec}: HiGHS {h_value} against exact {exact}")
         seqs = b["sequences"][0]
         rows.append((spec, seqs, t_b, anchor))
+        cell = ""
+        if cg:
+            if t_b < callgrind_max:
+                total, fl = callgrind(bluff, spec, out_dir)
+                cell = f" | {total / 1e6:,.0f} M, {fl / 1e6:,.0f} M"
+            else:
+                cell = " | -"
+        removed = b.get("presolve_removed", {"rows": 0, "cols": 0})
+        pre = f" ({removed['rows']}, {removed['cols']})" if removed["rows"] or removed["cols"] else ""
         print(
-            f"| {spec} | {seqs} | {b['lp_rows']} x {b['lp_vars']} | {t_b:.3f} | "
+            f"| {spec} | {seqs} | {b['lp_rows']} x {b['lp_vars']}{pre} | {t_b:.3f} | "
             f"{b['float_pivots']} | {peak / 1e6:.0f} MB | {t_s:.3f}, {simplex[0][1]} | "
-            f"{t_i:.3f} | {ratio:.2f}x | {met} | {exact} | {h_value:.12f} |",
+            f"{t_i:.3f} | {ratio:.2f}x | {met}{cell} | {exact} | {h_value:.12f} |",
             flush=True,
         )
     print()

@@ -4,9 +4,9 @@
 # and interior point, one thread) on the same LP, side by side in one run, median of 3 runs
 # per row (bench/lp_vs_highs.py says exactly what is timed). Creates bench/.venv-highs with
 # highspy.
-# Usage: bench/lp_vs_highs.sh [--big] [GAME_SPEC...]
-#   --big adds liars dice 1x7 and goofspiel 5 (random point order), minutes each, and runs
-#   the tests that pin their exact values (tests/lp_big.rs, ignored elsewhere).
+# Usage: bench/lp_vs_highs.sh [--big] [--callgrind SECONDS] [GAME_SPEC...]
+#   --big adds liars dice 1x7 (minutes per run).
+#   --callgrind S counts bluff's instructions (valgrind) on the rows under S seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=bench/.venv-highs
@@ -14,22 +14,24 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import highspy" 2>/de
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q "highspy==1.16.0"
 fi
-cargo build --release -q --bin bluff
+cargo build --release -q -p bluff-cli --bin bluff
 BIG=0
-if [ "${1:-}" = "--big" ]; then
-  BIG=1
-  shift
-fi
+EXTRA=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --big) BIG=1; shift ;;
+    --callgrind) EXTRA+=(--callgrind "$2"); shift 2 ;;
+    --repeats) EXTRA+=(--repeats "$2"); shift 2 ;;
+    *) break ;;
+  esac
+done
 if [ $# -eq 0 ]; then
   set -- "liars-dice(dice=1,sides=4)" leduc "liars-dice(dice=1,sides=5)" \
     "goofspiel(cards=4,order=descending)" "goofspiel(cards=5,order=descending)" \
     "one-card-poker(n=50)" "liars-dice(dice=1,sides=6)"
   if [ "$BIG" = 1 ]; then
-    set -- "$@" "liars-dice(dice=1,sides=7)" "goofspiel(cards=5,order=random)"
+    set -- "$@" "liars-dice(dice=1,sides=7)"
   fi
 fi
 TARGET_DIR="${CARGO_TARGET_DIR:-target}"
-"$VENV/bin/python" bench/lp_vs_highs.py "$TARGET_DIR/release/bluff" "$TARGET_DIR/bench-mps" "$@"
-if [ "$BIG" = 1 ]; then
-  cargo test --release -q --test lp_big -- --ignored --nocapture
-fi
+"$VENV/bin/python" bench/lp_vs_highs.py "$TARGET_DIR/release/bluff" "$TARGET_DIR/bench-mps" ${EXTRA[@]+"${EXTRA[@]}"} "$@"

@@ -107,6 +107,18 @@ pub enum Method {
     FloatThenExact,
 }
 
+/// When the float-guided method presolves (the public entry uses `Auto`; tests force the
+/// others).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Presolve {
+    /// Never.
+    Off,
+    /// When float fingerprints find parallel rows or columns (see `presolve::presolve`).
+    Auto,
+    /// Whenever anything reduces.
+    Always,
+}
+
 /// Where the float simplex stands, for a progress display.
 #[derive(Clone, Copy, Debug)]
 pub struct LpProgress<'a> {
@@ -390,15 +402,15 @@ impl LinearProgram {
     /// Solves exactly with the given options, also returning counts. The memory estimate of
     /// the method is checked against `options.max_memory` before anything large is allocated.
     pub fn solve_with(&self, options: &SolveOptions) -> Result<(LpSolution, LpStats), LpError> {
-        self.solve_presolving(options, true)
+        self.solve_presolving(options, Presolve::Auto)
     }
 
-    /// [`LinearProgram::solve_with`], with the presolve of the float-guided method on or off
-    /// (tests compare the two).
+    /// [`LinearProgram::solve_with`], with the presolve of the float-guided method as asked
+    /// (tests compare the three).
     fn solve_presolving(
         &self,
         options: &SolveOptions,
-        presolve: bool,
+        presolve: Presolve,
     ) -> Result<(LpSolution, LpStats), LpError> {
         if let Some(err) = &self.invalid {
             return Err(err.clone());
@@ -429,10 +441,10 @@ impl LinearProgram {
             }
             Method::FloatThenExact => {
                 let start = Instant::now();
-                let reduced = if presolve {
-                    presolve::presolve(self)
-                } else {
-                    None
+                let reduced = match presolve {
+                    Presolve::Off => None,
+                    Presolve::Auto => presolve::presolve(self, false),
+                    Presolve::Always => presolve::presolve(self, true),
                 };
                 stats.presolve_time = start.elapsed();
                 match reduced {

@@ -1011,10 +1011,10 @@ fn worth_presolving(lp: &LinearProgram) -> bool {
     found * 100 >= lp.rows.len() + n
 }
 
-/// Presolves `lp` (whose input has been validated). `None` when it is not worth it
-/// ([`worth_presolving`]) or nothing reduces.
-pub(crate) fn presolve(lp: &LinearProgram) -> Option<Presolved> {
-    if !worth_presolving(lp) {
+/// Presolves `lp` (whose input has been validated). `None` when nothing reduces or, unless
+/// `always`, when it is not worth it ([`worth_presolving`]).
+pub(crate) fn presolve(lp: &LinearProgram, always: bool) -> Option<Presolved> {
+    if !always && !worth_presolving(lp) {
         return None;
     }
     let n = lp.num_vars;

@@ -596,17 +596,17 @@ fn presolvable_lp() -> impl Strategy<Value = LinearProgram> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
-    /// With or without presolve, the float-guided method agrees exactly with the tableau on
-    /// the objective and on infeasible/unbounded verdicts (every solution is certified on the
-    /// original program, so presolve's way back is checked too).
+    /// With presolve (as chosen, and forced) or without, the float-guided method agrees
+    /// exactly with the tableau on the objective and on infeasible/unbounded verdicts (every
+    /// solution is certified on the original program, so presolve's way back is checked too).
     #[test]
     fn presolve_keeps_the_exact_optimum(lp in presolvable_lp()) {
         let tableau = lp.solve_with(&SolveOptions::new(Method::ExactTableau)).map(|(s, _)| s.objective);
         let options = SolveOptions::new(Method::FloatThenExact);
-        let with = lp.solve_presolving(&options, true).map(|(s, _)| s.objective);
-        let without = lp.solve_presolving(&options, false).map(|(s, _)| s.objective);
-        prop_assert_eq!(&with, &tableau);
-        prop_assert_eq!(&without, &tableau);
+        for mode in [Presolve::Auto, Presolve::Always, Presolve::Off] {
+            let got = lp.solve_presolving(&options, mode).map(|(s, _)| s.objective);
+            prop_assert_eq!(&got, &tableau, "{:?}", mode);
+        }
     }
 }
 
@@ -623,7 +623,7 @@ fn presolve_merges_parallel_columns_and_drops_parallel_rows() {
     lp.add_constraint(vec![(0, r(1)), (1, r(1)), (2, r(2))], Relation::Le, r(4));
     lp.add_constraint(vec![(0, r(2)), (1, r(2)), (2, r(4))], Relation::Le, r(9));
     lp.add_constraint(vec![(0, r(1)), (1, r(1)), (2, r(2))], Relation::Le, r(5));
-    let pre = presolve::presolve(&lp).expect("reduces");
+    let pre = presolve::presolve(&lp, false).expect("reduces");
     let (rows, cols) = pre.removed();
     assert!(rows >= 2 && cols >= 1, "{rows} rows, {cols} columns");
     let (s, st) = lp
@@ -644,13 +644,46 @@ fn presolve_merges_parallel_columns_and_drops_parallel_rows() {
 fn goofspiel_presolves_with_its_crash_basis() {
     let game = crate::games::builtin("goofspiel(cards=4,order=descending)").unwrap();
     let sf = crate::solve::sequence_form::build_lp(&game);
-    let pre = presolve::presolve(&sf.lp).expect("reduces");
+    let pre = presolve::presolve(&sf.lp, false).expect("reduces");
     let (rows, _) = pre.removed();
     assert!(3 * rows > sf.lp.num_constraints(), "{rows} rows removed");
     assert!(pre.lp.start.is_some(), "crash basis carried");
     let options = SolveOptions::new(Method::FloatThenExact);
-    let (with, _) = sf.lp.solve_presolving(&options, true).unwrap();
-    let (without, _) = sf.lp.solve_presolving(&options, false).unwrap();
+    let (with, _) = sf.lp.solve_presolving(&options, Presolve::Auto).unwrap();
+    let (without, _) = sf.lp.solve_presolving(&options, Presolve::Off).unwrap();
     assert_eq!(with.objective, without.objective);
     assert!(with.objective.is_zero());
+}
+
+/// Presolve forced on sequence-form LPs whose values are known independently: Kuhn -1/18
+/// (closed form), Leduc (OpenSpiel's float value; tests/lp_leduc.rs pins the fraction),
+/// one-card poker with ante 2 and bet 1 worth A/2 = 1 to the first player (closed form),
+/// liars dice 1x4 1/16 (OpenSpiel's LP), goofspiel 4 with descending points 0 (a symmetric
+/// game). The value with presolve is the one without, and where presolve reduces, the
+/// postsolved point is certified on the original program inside `solve_presolving`.
+#[test]
+fn presolved_game_lps_keep_their_known_values() {
+    let leduc = "-1454920850547486749701863871533/16995463438839962469905132501930";
+    let cases = [
+        ("kuhn", "-1/18"),
+        ("leduc", leduc),
+        ("one-card-poker(n=50,a=2,b=1)", "1"),
+        ("liars-dice(dice=1,sides=4)", "1/16"),
+        ("goofspiel(cards=4,order=descending)", "0"),
+    ];
+    let options = SolveOptions::new(Method::FloatThenExact);
+    let mut reduced = 0;
+    for (spec, value) in cases {
+        let game = crate::games::builtin(spec).unwrap();
+        let sf = crate::solve::sequence_form::build_lp(&game);
+        let value = crate::scalar::parse_rational(value).unwrap();
+        let (with, st) = sf.lp.solve_presolving(&options, Presolve::Always).unwrap();
+        let (without, _) = sf.lp.solve_presolving(&options, Presolve::Off).unwrap();
+        assert_eq!(with.objective, value, "{spec}");
+        assert_eq!(without.objective, value, "{spec}");
+        if st.presolve_rows + st.presolve_cols > 0 {
+            reduced += 1;
+        }
+    }
+    assert!(reduced >= 2, "presolve reduced only {reduced} of the games");
 }
