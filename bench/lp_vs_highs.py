@@ -19,8 +19,9 @@ For each game spec:
      with `solver=simplex` and with `solver=ipm` (crossover on, as by default). The anchor is
      the faster of the two medians.
 3. With `--callgrind S`, rows whose bluff median is under S seconds are run once more under
-   `valgrind --tool=callgrind`: the instructions of the whole process and, inclusive, of the
-   float simplex (`bluff::solve::lp::revised::solve`), which do not depend on the load.
+   `valgrind --tool=callgrind`, which counts instructions independently of the load: bluff's
+   LP build and solve with its LP certificate (what its time covers; the float simplex
+   `revised::solve` in brackets) and HiGHS's `passModel` + `run` with the anchor's solver.
 
 The row's ratio is bluff's median over the anchor. Rows whose bluff median is under 0.2 s are
 within the target at `ratio <= 1 + 0.02 s / anchor` (process noise). After the table, the
@@ -72,28 +73,60 @@ def bluff_once(bluff: str, spec: str) -> tuple[float, dict, int]:
     return s["build"] + s["solve_total"], out, rss
 
 
-def callgrind(bluff: str, spec: str, out_dir: str) -> tuple[int, int]:
-    """Instructions of one bluff run under callgrind: (whole process, float simplex)."""
-    out = f"{out_dir}/{slug(spec)}.callgrind"
-    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
-    cmd += [bluff, "solve", spec, "--algo", "lp", "--json", "--threads", "1"]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def inclusive(out: str, functions: list[str]) -> list[int]:
+    """Inclusive instructions of each function in a callgrind file (0 if absent)."""
     text = subprocess.run(
-        ["callgrind_annotate", "--inclusive=yes", out],
+        ["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
         check=True,
         capture_output=True,
         text=True,
     ).stdout
-    total = float_part = 0
+    found = [0] * len(functions)
     for line in text.splitlines():
-        m = re.match(r"\s*([\d,]+) .*PROGRAM TOTALS", line)
-        if m:
-            total = int(m.group(1).replace(",", ""))
-        m = re.match(r"\s*([\d,]+) .*bluff::solve::lp::revised::solve\b", line)
-        if m and not float_part:
-            float_part = int(m.group(1).replace(",", ""))
+        m = re.match(r"\s*([\d,]+) \([^)]*\)\s+[^:\s]*:(.*?) \[", line)
+        if not m:
+            continue
+        for k, name in enumerate(functions):
+            if m.group(2) == name and not found[k]:
+                found[k] = int(m.group(1).replace(",", ""))
+    return found
+
+
+def callgrind_bluff(bluff: str, spec: str, out_dir: str) -> tuple[int, int]:
+    """Instructions of one bluff run under callgrind: (what its time covers, float simplex).
+
+    What the time covers is the LP build (`sequence_form::build`) and the solve with its LP
+    certificate (`LinearProgram::solve_with`), inclusive.
+    """
+    out = f"{out_dir}/{slug(spec)}.callgrind"
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+    cmd += [bluff, "solve", spec, "--algo", "lp", "--json", "--threads", "1"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    build, solve, float_part = inclusive(
+        out,
+        [
+            "bluff::solve::sequence_form::build",
+            "bluff::solve::lp::LinearProgram::solve_with",
+            "bluff::solve::lp::revised::solve",
+        ],
+    )
     os.remove(out)
-    return total, float_part
+    return build + solve, float_part
+
+
+def callgrind_highs(mps: str, solver: str, out_dir: str) -> int:
+    """Instructions of HiGHS's build + solve (`passModel` and `run`) under callgrind."""
+    out = f"{out_dir}/highs.callgrind"
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+    cmd += ["--toggle-collect=Highs::run()", "--toggle-collect=Highs::passModel(HighsLp)"]
+    cmd += [sys.executable, os.path.abspath(__file__), "--highs-once", mps, solver]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    text = subprocess.run(
+        ["callgrind_annotate", out], check=True, capture_output=True, text=True
+    ).stdout
+    os.remove(out)
+    m = re.search(r"([\d,]+) \([^)]*\)\s+PROGRAM TOTALS", text)
+    return int(m.group(1).replace(",", "")) if m else 0
 
 
 def highs_lp(mps: str):
@@ -140,6 +173,10 @@ def fraction(text: str) -> float:
 
 def main() -> None:
     args = sys.argv[1:]
+    if args and args[0] == "--highs-once":
+        # One HiGHS build + solve, for callgrind_highs.
+        highs_run(highs_lp(args[1]), args[2])
+        return
     bluff, out_dir = args[0], args[1]
     args = args[2:]
     repeats, callgrind_max = 3, 0.0
@@ -160,13 +197,15 @@ def main() -> None:
     load = os.getloadavg()
     print(f"load average at the start: {load[0]:.2f} (1 min), {load[1]:.2f} (5 min)")
     print()
-    cg = " | bluff instructions: total, float simplex" if callgrind_max > 0 else ""
+    cg = ""
+    if callgrind_max > 0:
+        cg = " | instructions: bluff (float simplex), HiGHS anchor | ratio"
     print(
         "| game | sequences per player | LP rows x cols (presolve removed) | bluff exact (s) "
         "| float pivots | peak memory | HiGHS simplex (s), iterations | HiGHS IPM (s) "
         f"| ratio | target{cg} | exact value (player 1) | HiGHS value |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if cg else ""))
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if cg else ""))
     rows = []
     for spec in games:
         mps = f"{out_dir}/{slug(spec)}.mps"
@@ -195,10 +234,12 @@ def main() -> None:
         cell = ""
         if cg:
             if t_b < callgrind_max:
-                total, fl = callgrind(bluff, spec, out_dir)
-                cell = f" | {total / 1e6:,.0f} M, {fl / 1e6:,.0f} M"
+                total, fl = callgrind_bluff(bluff, spec, out_dir)
+                h = callgrind_highs(mps, "simplex" if t_s <= t_i else "ipm", out_dir)
+                cell = f" | {total / 1e6:,.0f} M ({fl / 1e6:,.0f} M), {h / 1e6:,.0f} M"
+                cell += f" | {total / h:.2f}x"
             else:
-                cell = " | -"
+                cell = " | - | -"
         removed = b.get("presolve_removed", {"rows": 0, "cols": 0})
         pre = f" ({removed['rows']}, {removed['cols']})" if removed["rows"] or removed["cols"] else ""
         print(

@@ -110,6 +110,7 @@ pub enum Method {
 /// When the float-guided method presolves (the public entry uses `Auto`; tests force the
 /// others).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
 enum Presolve {
     /// Never.
     Off,
