@@ -464,18 +464,23 @@ impl<'a> Simplex<'a> {
         let cols = self.lp.cols();
         let lp = self.lp;
         let units = &self.units;
-        let gathered: Vec<Vec<(usize, f64)>> = self
-            .basis
-            .iter()
-            .map(|&j| {
-                if j < cols {
-                    lp.a.col(j).collect()
-                } else {
-                    vec![units[j - cols]]
-                }
-            })
-            .collect();
-        let refs: Vec<&[(usize, f64)]> = gathered.iter().map(Vec::as_slice).collect();
+        // The basis columns gathered into one buffer (one allocation, not one per column).
+        let mut flat: Vec<(usize, f64)> = Vec::new();
+        let mut ends: Vec<usize> = Vec::with_capacity(self.basis.len());
+        for &j in &self.basis {
+            if j < cols {
+                flat.extend(lp.a.col(j));
+            } else {
+                flat.push(units[j - cols]);
+            }
+            ends.push(flat.len());
+        }
+        let mut refs: Vec<&[(usize, f64)]> = Vec::with_capacity(ends.len());
+        let mut from = 0;
+        for &to in &ends {
+            refs.push(&flat[from..to]);
+            from = to;
+        }
         if self.lu.refactor(&refs).is_err() {
             return false;
         }
