@@ -230,18 +230,21 @@ def main() -> None:
         if abs(h_value - fraction(exact)) > 1e-6:
             raise RuntimeError(f"{spec}: HiGHS {h_value} against exact {exact}")
         seqs = b["sequences"][0]
-        rows.append((spec, seqs, t_b, anchor))
-        cell = ""
+        cell, counts = "", None
         if cg:
             if t_b < callgrind_max:
                 total, fl = callgrind_bluff(bluff, spec, out_dir)
                 h = callgrind_highs(mps, "simplex" if t_s <= t_i else "ipm", out_dir)
                 cell = f" | {total / 1e6:,.0f} M ({fl / 1e6:,.0f} M), {h / 1e6:,.0f} M"
                 cell += f" | {total / h:.2f}x"
+                counts = (total, h)
             else:
                 cell = " | - | -"
+        rows.append((spec, seqs, t_b, anchor, counts))
         removed = b.get("presolve_removed", {"rows": 0, "cols": 0})
-        pre = f" ({removed['rows']}, {removed['cols']})" if removed["rows"] or removed["cols"] else ""
+        pre = (
+            f" ({removed['rows']}, {removed['cols']})" if removed["rows"] or removed["cols"] else ""
+        )
         print(
             f"| {spec} | {seqs} | {b['lp_rows']} x {b['lp_vars']}{pre} | {t_b:.3f} | "
             f"{b['float_pivots']} | {peak / 1e6:.0f} MB | {t_s:.3f}, {simplex[0][1]} | "
@@ -256,8 +259,14 @@ def main() -> None:
         if len({r[1] for r in subset}) >= 2:
             kb = fit([(r[1], r[2]) for r in subset])
             kh = fit([(r[1], r[3]) for r in subset])
+            print(f"fitted exponent of time ~ sequences^k, {name}: bluff {kb:.2f}, HiGHS {kh:.2f}")
+        counted = [r for r in subset if r[4]]
+        if len({r[1] for r in counted}) >= 2:
+            kb = fit([(r[1], r[4][0]) for r in counted])
+            kh = fit([(r[1], r[4][1]) for r in counted])
             print(
-                f"fitted exponent of time ~ sequences^k, {name}: bluff {kb:.2f}, HiGHS {kh:.2f}"
+                f"fitted exponent of instructions ~ sequences^k, {name}: bluff {kb:.2f}, "
+                f"HiGHS {kh:.2f}"
             )
     load = os.getloadavg()
     print(f"load average at the end: {load[0]:.2f} (1 min), {load[1]:.2f} (5 min)")

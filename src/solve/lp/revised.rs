@@ -1350,7 +1350,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
             })
             .collect()
     };
-    let outcome = (|| {
+    (|| {
         if !s.refactor() {
             return singular();
         }
@@ -1453,8 +1453,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
             Step::Singular => singular(),
             Step::Limit => stalled(),
         }
-    })();
-    outcome
+    })()
 }
 
 #[cfg(test)]
