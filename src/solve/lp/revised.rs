@@ -580,6 +580,17 @@ impl<'a> Simplex<'a> {
         }
     }
 
+    /// Reports to `progress` every 256 pivots.
+    fn report(&self, progress: Option<ProgressFn>, phase: &str) {
+        if let Some(report) = progress.filter(|_| self.pivots.is_multiple_of(256)) {
+            report(&LpProgress {
+                phase,
+                pivots: self.pivots,
+                objective: self.objective(),
+            });
+        }
+    }
+
     fn objective(&self) -> f64 {
         let basic: f64 = self
             .basis
@@ -912,13 +923,7 @@ impl<'a> Simplex<'a> {
             if !self.pivot(p, q, step, leave_value, true) {
                 return Step::Singular;
             }
-            if let Some(report) = progress.filter(|_| self.pivots.is_multiple_of(256)) {
-                report(&LpProgress {
-                    phase,
-                    pivots: self.pivots,
-                    objective: self.objective(),
-                });
-            }
+            self.report(progress, phase);
         }
     }
 
@@ -1131,13 +1136,7 @@ impl<'a> Simplex<'a> {
             if !self.pivot(p, q, step, bound, false) {
                 return Step::Singular;
             }
-            if let Some(report) = progress.filter(|_| self.pivots.is_multiple_of(256)) {
-                report(&LpProgress {
-                    phase,
-                    pivots: self.pivots,
-                    objective: self.objective(),
-                });
-            }
+            self.report(progress, phase);
         }
     }
 
