@@ -1,178 +1,274 @@
 #!/usr/bin/env python3
-"""Times bluff's exact LP against HiGHS's float simplex (and microlp's) on the same LPs.
+"""bluff's exact sequence-form LP against HiGHS's float LP, side by side, with ratios.
 
-Usage: lp_vs_highs.py BLUFF_BIN MICROLP_BIN OUT_DIR GAME_SPEC...
+Usage: lp_vs_highs.py BLUFF_BIN OUT_DIR [--repeats N] [--callgrind SECONDS] GAME_SPEC...
 
 For each game spec:
-1. Untimed: `bluff solve SPEC --algo lp --json --lp-form F --write-mps OUT_DIR/<name>.F.mps`
-   writes the game's sequence-form LP in both forms: `textbook` (one variable or row per
-   sequence, the LP of the literature) and `merged` (what bluff solves: one-action information
-   sets' sequences merged into their parents', which HiGHS's presolve also finds in the
-   textbook LP).
-2. Timed: `bluff solve SPEC --algo lp --json --threads 1` (no MPS writing; one worker thread,
-   as HiGHS runs with one). bluff's figure is the whole process's CPU time (user + system, from
-   the OS): process start, building the game, building the LP, the float simplex, the exact
-   recompute and the exact best-response certificate, and printing the JSON. That is more
-   than HiGHS's figure covers, so the ratio is conservative. The in-process phase seconds
-   (build + solve + certify, wall, from the JSON) are shown beside it.
-3. HiGHS reads each MPS file (untimed) and runs its simplex (`solver=simplex`, one thread,
-   its presolve on as by default), timed around `run()` alone, CPU (`time.process_time`).
-4. microlp (pure-Rust float simplex, a candidate basis finder) solves the merged MPS file,
-   timed around its `solve()` (stopped after 300 s).
+1. Untimed: `bluff solve SPEC --algo lp --json --write-mps OUT_DIR/<name>.mps` writes the LP
+   bluff solves (the merged sequence form).
+2. N rounds (default 3), each running, one after the other, bluff once, HiGHS simplex once
+   and HiGHS interior point once (interleaved, so that load from other processes falls on
+   all three alike):
+   - bluff: `bluff solve SPEC --algo lp --json --threads 1`. Its time is the whole exact
+     solve as the JSON reports it, `seconds.build + seconds.solve_total` (wall): the LP build
+     (with the DCFR crash start), the exact presolve and postsolve, the float simplex, the
+     exact recompute and the exact LP certificate; not the game build, not the best-response
+     certificate. The process's peak resident memory comes from the OS (`wait4`).
+   - HiGHS: the LP read from the MPS file (untimed, once), then a fresh `Highs` (one thread,
+     presolve on as by default) timed (wall) around `passModel` (its LP build) and `run()`,
+     with `solver=simplex` and with `solver=ipm` (crossover on, as by default). The anchor is
+     the faster of the two medians.
+3. With `--callgrind S`, rows whose bluff median is under S seconds are run once more under
+   `valgrind --tool=callgrind`, which counts instructions independently of the load: bluff's
+   LP build and solve with its LP certificate (what its time covers; the float simplex
+   `revised::solve` in brackets) and HiGHS's `passModel` + `run` with the anchor's solver.
 
-bluff and HiGHS are each run until REPEATS runs or MIN_SECONDS seconds have passed (at least
-once) and the fastest run is kept, since the machine may be shared. The ratio is bluff's
-whole-process CPU over HiGHS's CPU, against HiGHS on each form: on the textbook LP HiGHS does
-the merging in its timed presolve, as bluff does in its timed LP build; on the merged LP it
-gets that work done for it, untimed. Prints a Markdown table.
+The row's ratio is bluff's median over the anchor. Rows whose bluff median is under 0.2 s are
+within the target at `ratio <= 1 + 0.02 s / anchor` (process noise). After the table, the
+exponents `k` of `time ~ sequences^k` are fitted (least squares in logs) for bluff and the
+anchor over the liars dice rows and over all rows. Prints Markdown.
 """
 
 import json
+import math
 import os
 import re
-import resource
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
-from functools import partial
-from typing import TypeVar
 
 import highspy
-
-T = TypeVar("T")
 
 
 def slug(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", spec).strip("_")
 
 
-def children_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
+def run_bluff(bluff: str, spec: str, *extra: str) -> tuple[dict, int]:
+    """One `bluff solve --algo lp --json` run: (JSON, the process's peak RSS in bytes).
+
+    The peak comes from `/usr/bin/time` (GNU time), started by this script: a process forked
+    from Python directly would inherit Python's resident size in its peak.
+    """
+    cmd = [bluff, "solve", spec, "--algo", "lp", "--json", *extra]
+    with tempfile.NamedTemporaryFile("r") as rss:
+        p = subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *cmd],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)}: exit status {p.returncode}")
+        peak_kb = int(rss.read().split()[-1])
+    return json.loads(p.stdout), peak_kb * 1024
 
 
-REPEATS = 3
-MIN_SECONDS = 2.0
+def bluff_once(bluff: str, spec: str) -> tuple[float, dict, int]:
+    """Seconds (build + solve) of one run, its JSON and its peak RSS."""
+    out, rss = run_bluff(bluff, spec, "--threads", "1")
+    s = out["seconds"]
+    return s["build"] + s["solve_total"], out, rss
 
 
-def fastest(run: Callable[[], T], cpu: Callable[[T], float]) -> T:
-    """The run of least CPU time among up to REPEATS runs (fewer past MIN_SECONDS)."""
-    best: T | None = None
-    start = time.perf_counter()
-    for _ in range(REPEATS):
-        r = run()
-        if best is None or cpu(r) < cpu(best):
-            best = r
-        if time.perf_counter() - start > MIN_SECONDS:
-            break
-    assert best is not None
-    return best
+def inclusive(out: str, functions: list[str]) -> list[int]:
+    """Inclusive instructions of each function in a callgrind file (0 if absent)."""
+    text = subprocess.run(
+        ["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    found = [0] * len(functions)
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d,]+) \([^)]*\)\s+[^:\s]*:(.*?) \[", line)
+        if not m:
+            continue
+        for k, name in enumerate(functions):
+            if m.group(2) == name and not found[k]:
+                found[k] = int(m.group(1).replace(",", ""))
+    return found
 
 
-def bluff_cmd(bluff: str, spec: str, *extra: str) -> list[str]:
-    return [bluff, "solve", spec, "--algo", "lp", "--json", *extra]
+def callgrind_bluff(bluff: str, spec: str, out_dir: str) -> tuple[int, int]:
+    """Instructions of one bluff run under callgrind: (what its time covers, float simplex).
+
+    What the time covers is the LP build (`sequence_form::build`) and the solve with its LP
+    certificate (`LinearProgram::solve_with`), inclusive.
+    """
+    out = f"{out_dir}/{slug(spec)}.callgrind"
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+    cmd += [bluff, "solve", spec, "--algo", "lp", "--json", "--threads", "1"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    build, solve, float_part = inclusive(
+        out,
+        [
+            "bluff::solve::sequence_form::build",
+            "bluff::solve::lp::LinearProgram::solve_with",
+            "bluff::solve::lp::revised::solve",
+        ],
+    )
+    os.remove(out)
+    return build + solve, float_part
 
 
-def bluff_write_mps(bluff: str, spec: str, form: str, mps: str) -> None:
-    """Writes the LP of the given form (untimed)."""
-    cmd = bluff_cmd(bluff, spec, "--lp-form", form, "--write-mps", mps)
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)}: {p.stderr.strip()}")
+def callgrind_highs(mps: str, solver: str, out_dir: str) -> int:
+    """Instructions of HiGHS's build + solve (`passModel` and `run`) under callgrind."""
+    out = f"{out_dir}/highs.callgrind"
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+    cmd += ["--toggle-collect=Highs::run()", "--toggle-collect=Highs::passModel(HighsLp)"]
+    cmd += [sys.executable, os.path.abspath(__file__), "--highs-once", mps, solver]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    text = subprocess.run(
+        ["callgrind_annotate", out], check=True, capture_output=True, text=True
+    ).stdout
+    os.remove(out)
+    m = re.search(r"([\d,]+) \([^)]*\)\s+PROGRAM TOTALS", text)
+    return int(m.group(1).replace(",", "")) if m else 0
 
 
-def bluff_run(bluff: str, spec: str) -> tuple[dict, float, float]:
-    """One timed single-threaded solve: (JSON, wall s, whole-process CPU s)."""
-    cmd = bluff_cmd(bluff, spec, "--threads", "1")
-    cpu0, t0 = children_cpu(), time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    wall, cpu = time.perf_counter() - t0, children_cpu() - cpu0
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)}: {p.stderr.strip()}")
-    return json.loads(p.stdout), wall, cpu
-
-
-def highs_run(mps: str) -> tuple[float, float, int, float]:
-    """One HiGHS simplex solve: (wall s, CPU s, iterations, objective), `run()` alone timed."""
+def highs_lp(mps: str):
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
-    h.setOptionValue("solver", "simplex")
     h.setOptionValue("threads", 1)
     h.readModel(mps)
-    t0, c0 = time.perf_counter(), time.process_time()
-    h.run()
-    dt, dc = time.perf_counter() - t0, time.process_time() - c0
-    status = h.modelStatusToString(h.getModelStatus())
-    if status != "Optimal":
-        raise RuntimeError(f"HiGHS on {mps}: {status}")
-    info = h.getInfo()
-    return dt, dc, info.simplex_iteration_count, info.objective_function_value
+    return h.getLp()
 
 
-def highs_lp_size(mps: str) -> str:
-    """`rows x cols` of an MPS file as HiGHS reads it."""
+def highs_run(lp, solver: str, tight: bool = False) -> tuple[float, int, float]:
+    """One HiGHS build + solve: (wall s, simplex iterations, objective)."""
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
-    h.readModel(mps)
-    lp = h.getLp()
-    return f"{lp.num_row_} x {lp.num_col_}"
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("solver", solver)
+    if tight:
+        for option in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+            h.setOptionValue(option, 1e-10)
+    t0 = time.perf_counter()
+    h.passModel(lp)
+    h.run()
+    dt = time.perf_counter() - t0
+    status = h.modelStatusToString(h.getModelStatus())
+    if status != "Optimal":
+        raise RuntimeError(f"HiGHS ({solver}): {status}")
+    info = h.getInfo()
+    return dt, info.simplex_iteration_count, info.objective_function_value
 
 
-MICROLP_LIMIT_S = 300
+def fit(points: list[tuple[float, float]]) -> float:
+    """Least-squares slope of log(time) against log(size)."""
+    xs = [math.log(s) for s, _ in points]
+    ys = [math.log(t) for _, t in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
 
 
-def microlp_run(binary: str, mps: str) -> str:
-    try:
-        p = subprocess.run([binary, mps], capture_output=True, text=True, timeout=MICROLP_LIMIT_S)
-    except subprocess.TimeoutExpired:
-        return f"> {MICROLP_LIMIT_S} (stopped)"
-    if p.returncode != 0:
-        return "failed"
-    r = json.loads(p.stdout)
-    if "error" in r:
-        return f"{r['error']} after {r['seconds']:.2f}"
-    return f"{r['seconds']:.3f}"
+def fraction(text: str) -> float:
+    num, _, den = text.partition("/")
+    return int(num) / int(den or "1")
 
 
 def main() -> None:
-    bluff, microlp, out_dir = sys.argv[1], sys.argv[2], sys.argv[3]
-    print(f"HiGHS {highspy.Highs().version()} (highspy), simplex, 1 thread; microlp 0.2.11")
+    args = sys.argv[1:]
+    if args and args[0] == "--highs-once":
+        # One HiGHS build + solve, for callgrind_highs.
+        highs_run(highs_lp(args[1]), args[2])
+        return
+    bluff, out_dir = args[0], args[1]
+    args = args[2:]
+    repeats, callgrind_max = 3, 0.0
+    while args and args[0].startswith("--"):
+        if args[0] == "--repeats":
+            repeats = int(args[1])
+        elif args[0] == "--callgrind":
+            callgrind_max = float(args[1])
+        else:
+            raise SystemExit(f"unknown option {args[0]}")
+        args = args[2:]
+    games = args
+    os.makedirs(out_dir, exist_ok=True)
+    print(
+        f"HiGHS {highspy.Highs().version()} (highspy), one thread; median of {repeats} "
+        "interleaved runs (bluff, HiGHS simplex, HiGHS IPM)"
+    )
     load = os.getloadavg()
     print(f"load average at the start: {load[0]:.2f} (1 min), {load[1]:.2f} (5 min)")
     print()
+    cg = ""
+    if callgrind_max > 0:
+        cg = " | instructions: bluff (float simplex), HiGHS anchor | ratio"
     print(
-        "| game | LP rows x vars, textbook -> merged | bluff whole process wall / CPU (s) "
-        "| bluff in-process build + solve + certify (s) | bluff float / exact pivots "
-        "| HiGHS CPU (s), iterations: textbook LP | merged LP | ratio (CPU) to HiGHS on "
-        "textbook / merged | microlp, merged (s) | exact value (player 1) | HiGHS value |"
+        "| game | sequences per player | LP rows x cols (presolve removed) | bluff exact (s) "
+        "| float pivots | peak memory | HiGHS simplex (s), iterations | HiGHS IPM (s) "
+        f"| ratio | target{cg} | exact value (player 1) | HiGHS value |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for spec in sys.argv[4:]:
-        mps = {form: f"{out_dir}/{slug(spec)}.{form}.mps" for form in ("textbook", "merged")}
-        for form, path in mps.items():
-            bluff_write_mps(bluff, spec, form, path)
-        b, b_wall, b_cpu = fastest(partial(bluff_run, bluff, spec), lambda r: r[2])
-        s = b["seconds"]
-        phases = f"{s['build']:.3f} + {s['solve_total']:.3f} + {s['certify']:.3f}"
-        rows = highs_lp_size(mps["textbook"])
-        h = {form: fastest(partial(highs_run, path), lambda r: r[1]) for form, path in mps.items()}
-        values = {f"{r[3]:.12f}" for r in h.values()}
-        if len(values) != 1:
-            raise RuntimeError(f"HiGHS's optimum differs between the two forms: {values}")
-        m = microlp_run(microlp, mps["merged"])
-        ratio = " / ".join(f"{b_cpu / max(h[f][1], 1e-9):.1f}x" for f in ("textbook", "merged"))
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if cg else ""))
+    rows = []
+    for spec in games:
+        mps = f"{out_dir}/{slug(spec)}.mps"
+        run_bluff(bluff, spec, "--write-mps", mps)
+        lp = highs_lp(mps)
+        times, simplex, ipm, peak, b = [], [], [], 0, {}
+        for _ in range(repeats):
+            t, b, rss = bluff_once(bluff, spec)
+            times.append(t)
+            peak = max(peak, rss)
+            simplex.append(highs_run(lp, "simplex"))
+            ipm.append(highs_run(lp, "ipm"))
+        t_b = statistics.median(times)
+        t_s = statistics.median(r[0] for r in simplex)
+        t_i = statistics.median(r[0] for r in ipm)
+        anchor = min(t_s, t_i)
+        ratio = t_b / anchor
+        limit = 1.0 + (0.02 / anchor if t_b < 0.2 else 0.0)
+        met = "met" if ratio <= limit else "missed"
+        exact = b["value_p1"]["exact"]
+        h_value = simplex[0][2]
+        if abs(h_value - fraction(exact)) > 1e-6:
+            raise RuntimeError(f"{spec}: HiGHS {h_value} against exact {exact}")
+        seqs = b["sequences"][0]
+        cell, counts = "", None
+        if cg:
+            if t_b < callgrind_max:
+                total, fl = callgrind_bluff(bluff, spec, out_dir)
+                h = callgrind_highs(mps, "simplex" if t_s <= t_i else "ipm", out_dir)
+                cell = f" | {total / 1e6:,.0f} M ({fl / 1e6:,.0f} M), {h / 1e6:,.0f} M"
+                cell += f" | {total / h:.2f}x"
+                counts = (total, h)
+            else:
+                cell = " | - | -"
+        rows.append((spec, seqs, t_b, anchor, counts))
+        removed = b.get("presolve_removed", {"rows": 0, "cols": 0})
+        pre = (
+            f" ({removed['rows']}, {removed['cols']})" if removed["rows"] or removed["cols"] else ""
+        )
         print(
-            f"| {spec} | {rows} -> {b['lp_rows']} x {b['lp_vars']} | "
-            f"{b_wall:.3f} / {b_cpu:.3f} | {phases} | "
-            f"{b['float_pivots']} / {b['exact_pivots']} | "
-            f"{h['textbook'][1]:.3f}, {h['textbook'][2]} | "
-            f"{h['merged'][1]:.3f}, {h['merged'][2]} | "
-            f"{ratio} | {m} | {b['value_p1']['exact']} | {values.pop()} |",
+            f"| {spec} | {seqs} | {b['lp_rows']} x {b['lp_vars']}{pre} | {t_b:.3f} | "
+            f"{b['float_pivots']} | {peak / 1e6:.0f} MB | {t_s:.3f}, {simplex[0][1]} | "
+            f"{t_i:.3f} | {ratio:.2f}x | {met}{cell} | {exact} | {h_value:.12f} |",
             flush=True,
         )
-    load = os.getloadavg()
     print()
+    for name, subset in (
+        ("liars dice", [r for r in rows if r[0].startswith("liars-dice")]),
+        ("all rows", rows),
+    ):
+        if len({r[1] for r in subset}) >= 2:
+            kb = fit([(r[1], r[2]) for r in subset])
+            kh = fit([(r[1], r[3]) for r in subset])
+            print(f"fitted exponent of time ~ sequences^k, {name}: bluff {kb:.2f}, HiGHS {kh:.2f}")
+        counted = [r for r in subset if r[4]]
+        if len({r[1] for r in counted}) >= 2:
+            kb = fit([(r[1], r[4][0]) for r in counted])
+            kh = fit([(r[1], r[4][1]) for r in counted])
+            print(
+                f"fitted exponent of instructions ~ sequences^k, {name}: bluff {kb:.2f}, "
+                f"HiGHS {kh:.2f}"
+            )
+    load = os.getloadavg()
     print(f"load average at the end: {load[0]:.2f} (1 min), {load[1]:.2f} (5 min)")
 
 

@@ -71,6 +71,10 @@ fn estimate_bounds_the_measured_peak_of_build_and_solve() {
         ("leduc", Method::FloatThenExact),
         ("liars-dice(dice=1,sides=4)", Method::FloatThenExact),
         ("shrek-donkey(m=1,n=3)", Method::FloatThenExact),
+        (
+            "goofspiel(cards=4,order=descending)",
+            Method::FloatThenExact,
+        ),
     ] {
         let (peak, estimate) = measured_and_estimated(spec, method);
         eprintln!("{spec} {method:?}: peak {peak} bytes, estimate {estimate} bytes");

@@ -101,8 +101,10 @@ pub fn run(
             "tableau_fallback": st.lp.tableau_fallback,
             "exact_route": st.lp.route.name(),
             "refinement_rounds": st.lp.refinement_rounds,
+            "presolve_removed": {"rows": st.lp.presolve_rows, "cols": st.lp.presolve_cols},
             "seconds": {
                 "build": st.build_time.as_secs_f64(),
+                "presolve": st.lp.presolve_time.as_secs_f64(),
                 "float_simplex": st.lp.float_time.as_secs_f64(),
                 "exact": st.lp.exact_time.as_secs_f64(),
                 "solve_total": st.solve_time.as_secs_f64(),

@@ -230,17 +230,25 @@ pub(crate) fn build(game: &Game, form: LpForm, with_start: bool) -> SequenceForm
     }
 }
 
-/// DCFR iterations behind the starting basis ([`start_choice`]). Float pivots of the LP that
-/// follows, against a start from the best response to player 1's uniform strategy (3, 10, 20,
-/// 30, 50 and 100 tried; 20-50 all gain on leduc, goofspiel and one-card poker, liars dice 6
-/// sides is the one that moves either way): leduc 3164 -> 1542, liars dice 4 sides 597 -> 343,
-/// 5 sides 1816 -> 1918, 6 sides 7708 -> 7755, goofspiel 4 2784 -> 2174, shrek-donkey(1,3)
-/// 398 -> 372, one-card poker(n=50) 212 -> 70 (but slower: the cost rule of [`start_choice`]
-/// keeps it on the old start).
-pub(crate) const START_CFR_ITERATIONS: u64 = 30;
+/// DCFR iterations behind the starting basis ([`start_choice`]) for an LP of `rows` rows: 10,
+/// or 30 from 10 000 rows on. Whole solves, build included, in instructions (callgrind) against
+/// the start from the best response to player 1's uniform strategy, with the float simplex of
+/// issue 31: 0 / 5 / 10 / 20 / 30 iterations: liars dice 4 sides 97 / 106 / 107 / 115 / 129
+/// million, 5 sides 979 / 1194 / 846 / 871 / 1088, leduc 1223 / 982 / 786 / 752 / 778,
+/// goofspiel 5 (descending points) 671 / 661 / 692 / 727 / 714. Pivot counts move by
+/// +-15% between neighbouring choices (a start is a lottery); on the large LPs the iterations
+/// cost little beside the pivots, and liars dice 6 sides takes 5911 float pivots after 30
+/// against 6783 after 10.
+pub(crate) fn start_iterations(rows: usize) -> u64 {
+    if rows < 10_000 {
+        10
+    } else {
+        30
+    }
+}
 
 /// Player 0's pure strategy that starts the LP, per information set, when the CFR start is
-/// worth its cost: the action that [`START_CFR_ITERATIONS`] of DCFR (alternating,
+/// worth its cost: the action that [`start_iterations`] of DCFR (alternating,
 /// single-threaded, deterministic) play most in their average strategy (the first on a tie).
 /// Those actions are the likeliest to be in an equilibrium's support, so the simplex starts
 /// nearer the optimal basis than from an arbitrary vertex. Only floats and a choice of
@@ -252,13 +260,14 @@ pub(crate) const START_CFR_ITERATIONS: u64 = 30;
 /// each near 30 ns per row; leduc measured). So one-card poker(n=50) (44 103 nodes, 602 rows,
 /// where 30 iterations made the whole run a third slower) and Kuhn keep the uniform start.
 pub(crate) fn start_choice(game: &Game) -> Option<Vec<usize>> {
-    let rows = lp_size_bound(game).rows as u128;
-    let nodes = game.nodes.len() as u128;
-    if 7 * u128::from(START_CFR_ITERATIONS) * nodes * 10 > 50 * rows * rows {
+    let rows = lp_size_bound(game).rows;
+    let iterations = start_iterations(rows);
+    let (rows, nodes) = (rows as u128, game.nodes.len() as u128);
+    if 7 * u128::from(iterations) * nodes * 10 > 50 * rows * rows {
         return None;
     }
     let mut solver = CfrSolver::new(game, RegretParams::discounted_default());
-    solver.iterate(START_CFR_ITERATIONS);
+    solver.iterate(iterations);
     let average = solver.average_profile();
     Some(
         game.infosets[0]

@@ -33,16 +33,30 @@ pub fn tableau_bytes(size: LpSize) -> u128 {
     m * (n + m + 1) * RATIONAL_BYTES
 }
 
-/// Estimated peak bytes of the float-guided exact method: the sparse float simplex (matrix by
-/// columns, 16 bytes per entry, and by rows with each entry's slot, 16 + 8; LU factors with
-/// room for fill and for the Forrest–Tomlin updates: `U` by rows and by columns, the row etas
-/// by updates and by rows; dense work vectors, the hypersparse solves' index lists and step
-/// maps) and the exact LU with the exact basic solution, duals and reduced costs.
+/// Entries of the float LU (factors, their copies by rows and columns, the Forrest–Tomlin
+/// updates' growth and etas) the simplex allows before it refactorises, for a program with
+/// `nonzeros` matrix entries and `rows` rows: a basis has at most `nonzeros + rows` entries,
+/// and game-LP bases factor with little fill.
+pub fn lu_entry_limit(nonzeros: usize, rows: usize) -> usize {
+    12usize.saturating_mul(nonzeros.saturating_add(rows))
+}
+
+/// Estimated peak bytes of the float-guided exact method: the float simplex (the matrix by
+/// columns and by rows with each entry's slot, 36 bytes per entry; per variable its bounds,
+/// cost, value, standard-form column and the record a pivot row touches, 160; per row about
+/// thirty work vectors, 240), its LU (at most [`lu_entry_limit`] entries of 16 bytes, and per
+/// slot of the pivot order, rows and the update room, 128 bytes), the exact presolve (its
+/// working copy of the rows, a copy of the columns while it compares them, the records of
+/// its reductions and the reduced program: five times the program) and the exact LU with the
+/// exact basic solution, duals and reduced costs.
 pub fn guided_bytes(size: LpSize) -> u128 {
     let (m, n, nz) = (size.rows as u128, size.cols as u128, size.nonzeros as u128);
-    let float = nz * (16 + 16 + 8) + 8 * (nz + m) * 16 + 12 * (m + n) * 8 + 12 * m * 8;
+    let slots = m + super::sparse_lu::max_updates(size.rows) as u128;
+    let simplex = nz * 36 + (n + m) * 160 + m * 240;
+    let lu = lu_entry_limit(size.nonzeros, size.rows) as u128 * 16 + slots * 128;
     let exact = 4 * (nz + m) * (RATIONAL_BYTES + 8) + 4 * (m + n) * RATIONAL_BYTES;
-    float + exact
+    let presolve = 5 * standard_form_bytes(size);
+    simplex + lu + presolve + exact
 }
 
 /// Estimated peak bytes of the sequence-form LP build beyond the program itself: per node a
@@ -149,7 +163,9 @@ mod tests {
             tableau_bytes(big),
             100 * tableau_bytes(small) - 90 * 1000 * 96
         );
-        assert_eq!(guided_bytes(big), 10 * guided_bytes(small));
+        // Linear in the size, up to the fixed room of 1000 update slots.
+        assert!(guided_bytes(big) <= 10 * guided_bytes(small));
+        assert!(guided_bytes(big) >= 9 * guided_bytes(small));
         assert_eq!(format_bytes(25_300_000_000), "25.3 GB");
         assert_eq!(format_bytes(240_000_000), "240 MB");
     }

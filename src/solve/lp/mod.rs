@@ -24,6 +24,7 @@ pub(crate) mod guided;
 pub mod lu;
 pub mod memory;
 mod mps;
+mod presolve;
 mod reconstruct;
 mod refine;
 pub(crate) mod revised;
@@ -32,6 +33,7 @@ mod tableau;
 
 use crate::scalar::Rational;
 use num_traits::{Signed, Zero};
+use std::time::Instant;
 use thiserror::Error;
 
 /// The sense of a constraint row.
@@ -103,6 +105,19 @@ pub enum Method {
     ExactTableau,
     /// Float simplex for the basis, then exact verification and exact pivots to optimality.
     FloatThenExact,
+}
+
+/// When the float-guided method presolves (the public entry uses `Auto`; tests force the
+/// others).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
+enum Presolve {
+    /// Never.
+    Off,
+    /// When float fingerprints find parallel rows or columns (see `presolve::presolve`).
+    Auto,
+    /// Whenever anything reduces.
+    Always,
 }
 
 /// Where the float simplex stands, for a progress display.
@@ -234,6 +249,12 @@ pub struct LpStats {
     pub float_time: std::time::Duration,
     /// Wall time of the exact part (factorisations, checks, exact pivots).
     pub exact_time: std::time::Duration,
+    /// Rows the exact presolve removed (the float-guided method; net of rows it combined).
+    pub presolve_rows: usize,
+    /// Columns the exact presolve removed.
+    pub presolve_cols: usize,
+    /// Wall time of the presolve and the postsolve.
+    pub presolve_time: std::time::Duration,
 }
 
 #[derive(Clone, Debug)]
@@ -382,6 +403,16 @@ impl LinearProgram {
     /// Solves exactly with the given options, also returning counts. The memory estimate of
     /// the method is checked against `options.max_memory` before anything large is allocated.
     pub fn solve_with(&self, options: &SolveOptions) -> Result<(LpSolution, LpStats), LpError> {
+        self.solve_presolving(options, Presolve::Auto)
+    }
+
+    /// [`LinearProgram::solve_with`], with the presolve of the float-guided method as asked
+    /// (tests compare the three).
+    fn solve_presolving(
+        &self,
+        options: &SolveOptions,
+        presolve: Presolve,
+    ) -> Result<(LpSolution, LpStats), LpError> {
         if let Some(err) = &self.invalid {
             return Err(err.clone());
         }
@@ -399,24 +430,63 @@ impl LinearProgram {
                 base + memory::guided_bytes(size),
             )?,
         }
-        let method = options.method;
-        let sf = StandardForm::new(self);
-        let mut stats = LpStats {
-            standard_rows: sf.rows,
-            standard_cols: sf.cols.len(),
-            ..LpStats::default()
-        };
-        let (x, y) = match method {
+        let mut stats = LpStats::default();
+        let solution = match options.method {
             Method::ExactTableau => {
+                let sf = StandardForm::new(self);
+                stats.standard_rows = sf.rows;
+                stats.standard_cols = sf.cols.len();
                 let (x, y, pivots) = tableau::solve(&sf)?;
                 stats.exact_pivots = pivots;
-                (x, y)
+                sf.recover(self, &x, &y)
             }
-            Method::FloatThenExact => guided::solve(&sf, &mut stats, options)?,
+            Method::FloatThenExact => {
+                let start = Instant::now();
+                let reduced = match presolve {
+                    Presolve::Off => None,
+                    Presolve::Auto => presolve::presolve(self, false),
+                    Presolve::Always => presolve::presolve(self, true),
+                };
+                stats.presolve_time = start.elapsed();
+                match reduced {
+                    Some(pre) => {
+                        (stats.presolve_rows, stats.presolve_cols) = pre.removed();
+                        let reduced = pre.lp.guided(&mut stats, options)?;
+                        let start = Instant::now();
+                        let (values, duals) = pre.postsolve(&reduced.values, &reduced.duals)?;
+                        stats.presolve_time += start.elapsed();
+                        let objective = self.objective_at(&values);
+                        LpSolution {
+                            objective,
+                            values,
+                            duals,
+                        }
+                    }
+                    None => self.guided(&mut stats, options)?,
+                }
+            }
         };
-        let solution = sf.recover(self, &x, &y);
         certify::certify(self, &solution)?;
         Ok((solution, stats))
+    }
+
+    /// The float-guided exact solve of this program (no presolve, no certificate).
+    fn guided(&self, stats: &mut LpStats, options: &SolveOptions) -> Result<LpSolution, LpError> {
+        let sf = StandardForm::new(self);
+        stats.standard_rows = sf.rows;
+        stats.standard_cols = sf.cols.len();
+        let (x, y) = guided::solve(&sf, stats, options)?;
+        Ok(sf.recover(self, &x, &y))
+    }
+
+    /// `c^T x`.
+    fn objective_at(&self, values: &[Rational]) -> Rational {
+        self.objective
+            .iter()
+            .zip(values)
+            .filter(|(c, _)| !c.is_zero())
+            .map(|(c, x)| c * x)
+            .sum()
     }
 }
 
@@ -431,13 +501,12 @@ pub(crate) struct StandardForm {
     pub cost: Vec<Rational>,
     /// Right-hand sides, all `>= 0`.
     pub b: Vec<Rational>,
-    /// For each row, a column that is `+1` in that row and zero elsewhere (a slack usable as an
-    /// initial basic variable), if any.
-    pub unit_col: Vec<Option<usize>>,
     /// Rows multiplied by -1 to make `b >= 0`.
     negated: Vec<bool>,
     /// For each original variable, its positive column and (free variables) negative column.
-    var_cols: Vec<(usize, Option<usize>)>,
+    pub var_cols: Vec<(usize, Option<usize>)>,
+    /// For each inequality row, its slack column (`+1` or `-1` in that row only).
+    pub slack_col: Vec<Option<usize>>,
     /// The suggested starting basis as columns, when every entry named a column.
     pub start: Option<Vec<usize>>,
 }
@@ -469,7 +538,6 @@ impl StandardForm {
             };
             var_cols.push((pos, neg));
         }
-        let mut unit_col = vec![None; m];
         let mut slack_col = vec![None; m];
         for (i, row) in lp.rows.iter().enumerate() {
             let sign = match row.rel {
@@ -478,9 +546,6 @@ impl StandardForm {
                 Relation::Eq => continue,
             };
             let sign = if negated[i] { -sign } else { sign };
-            if sign > 0 {
-                unit_col[i] = Some(cols.len());
-            }
             slack_col[i] = Some(cols.len());
             cols.push(vec![(i, Rational::from_integer(sign.into()))]);
             cost.push(Rational::zero());
@@ -504,8 +569,8 @@ impl StandardForm {
             cols,
             cost,
             b,
-            unit_col,
             negated,
+            slack_col,
             var_cols,
             start,
         }
@@ -526,13 +591,7 @@ impl StandardForm {
             .zip(&self.negated)
             .map(|(y, &neg)| if neg { -y } else { y.clone() })
             .collect();
-        let objective = lp
-            .objective
-            .iter()
-            .zip(&values)
-            .filter(|(c, _)| !c.is_zero())
-            .map(|(c, x)| c * x)
-            .sum();
+        let objective = lp.objective_at(&values);
         LpSolution {
             objective,
             values,

@@ -5,24 +5,39 @@
 //! triangular), then eliminates the remaining nucleus sparsest active column first (a bucket
 //! queue keeps this cheap) and, within it, the sparsest row among the entries at least
 //! `THRESHOLD` times the column's largest (threshold partial pivoting, for stability). Its
-//! buffers are kept between refactorisations, and FTRAN/BTRAN visit only the steps that have
-//! row operations in their `L` passes. A sparse right-hand side (a simplex column, a unit
-//! vector) is solved hypersparse: a search over the steps its non-zeros reach replaces the
-//! loop over all `m` steps, and the result comes with the list of its non-zeros.
+//! buffers are kept between refactorisations.
+//!
+//! The factors are stored in pivot order: step `k` of the factorisation is index `k` of the
+//! work vector, so `L` and `U` are triangular in plain index order and no solve permutes
+//! anything but the non-zeros it reads and writes. Every triangular pass (FTRAN's `L` and
+//! `U`, BTRAN's `U^T` and `L^T`, the update's row elimination) is driven by a two-level bitmap
+//! of the indices holding non-zeros: the pass takes the next set bit in pivot order, and the
+//! entries it scatters set theirs. Its work is the non-zeros it touches plus one word per 4096
+//! indices, so the same loop serves a unit vector and a dense right-hand side, with no
+//! symbolic search, no sort and no density guess that can turn out wrong (the former
+//! hypersparse search here fell back to dense loops that tested every step, and simplex
+//! columns of game LPs sit right at that boundary: 5-10% of the rows).
 //!
 //! A basis change is a Forrest–Tomlin update (Forrest and Tomlin 1972): the column of `U` at
 //! the leaving position is replaced by the spike `R L a_q` (the entering column after FTRAN's
-//! `L` and `R` passes, which stays as sparse as the column), the step moves to the end of the
-//! pivot order, and its old row of `U` is eliminated by the rows after it, recorded as one
-//! sparse row eta `R`. FTRAN is then `L`, the `R` etas, `U`; BTRAN is `U^T`, the `R^T` etas in
-//! reverse, `L^T`. Unlike product-form etas (dense columns of `B^{-1}`), the update keeps the
-//! factors about as sparse as the spikes.
+//! `L` and `R` passes, which stays as sparse as the column), its index moves to a fresh slot
+//! after every other (slots `m`, `m + 1`, ... in update order), and its old row of `U` is
+//! eliminated by the rows after it, recorded as one sparse row eta `R`. FTRAN is then `L`, the
+//! `R` etas, `U`; BTRAN is `U^T`, the `R^T` etas in reverse, `L^T`. Unlike product-form etas
+//! (dense columns of `B^{-1}`), the update keeps the factors about as sparse as the spikes.
+//! The caller refactorises when [`SparseLu::update`] reports lost accuracy or no free slot,
+//! and by its own rule on the work the solves have measured ([`SparseLu::solve_work`]).
 
 /// Relative threshold of threshold pivoting: small enough to keep fill low, large enough to
 /// keep growth bounded.
 const THRESHOLD: f64 = 0.01;
 /// Entries below this after elimination are dropped (cancellation noise).
 const DROP: f64 = 1e-14;
+/// Most updates between factorisations (the slots after the first `m`) for an `m`-row basis:
+/// 1000, or `m` (at least 64) for smaller ones.
+pub(crate) fn max_updates(m: usize) -> usize {
+    m.clamp(64, 1000)
+}
 
 /// The basis matrix is numerically singular.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,12 +71,18 @@ impl Flat {
     }
 
     /// The transpose-like regrouping into `out` (its buffers reused): entry `(j, v)` of row
-    /// `k` goes to row `j` as `(label[k], v)`, for `rows` target rows.
-    fn regroup_into(&self, rows: usize, label: impl Fn(usize) -> usize, out: &mut Flat) {
+    /// `k` goes to row `index(j)` as `(label(k), v)`, for `rows` target rows.
+    fn regroup_into(
+        &self,
+        rows: usize,
+        index: impl Fn(usize) -> usize,
+        label: impl Fn(usize) -> usize,
+        out: &mut Flat,
+    ) {
         out.start.clear();
         out.start.resize(rows + 1, 0);
         for &(j, _) in &self.data {
-            out.start[j + 1] += 1;
+            out.start[index(j) + 1] += 1;
         }
         for j in 0..rows {
             out.start[j + 1] += out.start[j];
@@ -71,6 +92,7 @@ impl Flat {
         for k in 0..self.start.len() - 1 {
             for &(j, v) in self.row(k) {
                 // `start[j]` serves as the fill cursor of row `j`, then is shifted back below.
+                let j = index(j);
                 out.data[out.start[j]] = (label(k), v);
                 out.start[j] += 1;
             }
@@ -79,6 +101,13 @@ impl Flat {
             out.start[j] = out.start[j - 1];
         }
         out.start[0] = 0;
+    }
+
+    /// Rewrites every entry's index through `index` (in place).
+    fn relabel(&mut self, index: impl Fn(usize) -> usize) {
+        for e in &mut self.data {
+            e.0 = index(e.0);
+        }
     }
 }
 
@@ -95,14 +124,18 @@ struct DynRows {
 }
 
 impl DynRows {
-    /// Copies `flat` (buffers reused), every row without spare room.
-    fn assign(&mut self, flat: &Flat) {
+    /// Copies `flat` (buffers reused), every row without spare room, and adds `extra` empty
+    /// rows after them.
+    fn assign(&mut self, flat: &Flat, extra: usize) {
         let rows = flat.start.len() - 1;
+        let end = flat.data.len();
         self.start.clear();
         self.start.extend_from_slice(&flat.start[..rows]);
+        self.start.resize(rows + extra, end);
         self.len.clear();
         self.len
             .extend((0..rows).map(|k| flat.start[k + 1] - flat.start[k]));
+        self.len.resize(rows + extra, 0);
         self.cap.clear();
         self.cap.extend_from_slice(&self.len);
         self.data.clear();
@@ -129,6 +162,15 @@ impl DynRows {
         self.len[k] += 1;
     }
 
+    /// Sets the (empty) row `k` to `entries`, placed at the end of `data`.
+    fn set_row(&mut self, k: usize, entries: impl Iterator<Item = (usize, f64)>) {
+        let at = self.data.len();
+        self.data.extend(entries);
+        self.start[k] = at;
+        self.len[k] = self.data.len() - at;
+        self.cap[k] = self.len[k];
+    }
+
     /// Removes the entry of row `k` with index `key` (order within a row does not matter).
     fn remove(&mut self, k: usize, key: usize) {
         let s = self.start[k];
@@ -136,6 +178,114 @@ impl DynRows {
         if let Some(i) = self.data[s..s + l].iter().position(|e| e.0 == key) {
             self.data.swap(s + i, s + l - 1);
             self.len[k] = l - 1;
+        }
+    }
+}
+
+/// The indices of a work vector that may hold non-zeros, as a bitmap with a summary bitmap of
+/// its non-empty words: setting a bit is two `or`s, and taking the next set bit in either
+/// direction skips 4096 empty indices per summary word read. All clear between passes.
+#[derive(Default)]
+struct Marks {
+    words: Vec<u64>,
+    summary: Vec<u64>,
+}
+
+impl Marks {
+    fn reset(&mut self, n: usize) {
+        let words = n.div_ceil(64);
+        self.words.clear();
+        self.words.resize(words, 0);
+        self.summary.clear();
+        self.summary.resize(words.div_ceil(64), 0);
+    }
+
+    #[inline(always)]
+    fn set(&mut self, i: usize) {
+        let w = i >> 6;
+        let old = self.words[w];
+        self.words[w] = old | 1 << (i & 63);
+        if old == 0 {
+            self.summary[w >> 6] |= 1 << (w & 63);
+        }
+    }
+
+    /// Visits the set bits from the highest down, clearing each before `visit` sees it;
+    /// `visit` may set lower bits (a descending pass's scatters), which are visited in turn.
+    #[inline(always)]
+    fn drain_down(&mut self, mut visit: impl FnMut(usize, &mut Marks)) {
+        let mut sw = self.summary.len();
+        while sw > 0 {
+            sw -= 1;
+            loop {
+                let sbits = self.summary[sw];
+                if sbits == 0 {
+                    break;
+                }
+                let wl = 63 - sbits.leading_zeros() as usize;
+                let w = sw * 64 + wl;
+                loop {
+                    let bits = self.words[w];
+                    if bits == 0 {
+                        break;
+                    }
+                    let b = 63 - bits.leading_zeros() as usize;
+                    self.words[w] = bits & !(1u64 << b);
+                    visit(w * 64 + b, self);
+                }
+                self.summary[sw] &= !(1u64 << wl);
+            }
+        }
+    }
+
+    /// Visits the set bits from the lowest up, as [`Self::drain_down`] the other way (for
+    /// ascending passes, whose scatters only set higher bits).
+    #[inline(always)]
+    fn drain_up(&mut self, mut visit: impl FnMut(usize, &mut Marks)) {
+        for sw in 0..self.summary.len() {
+            loop {
+                let sbits = self.summary[sw];
+                if sbits == 0 {
+                    break;
+                }
+                let wl = sbits.trailing_zeros() as usize;
+                let w = sw * 64 + wl;
+                loop {
+                    let bits = self.words[w];
+                    if bits == 0 {
+                        break;
+                    }
+                    let b = bits.trailing_zeros() as usize;
+                    self.words[w] = bits & (bits - 1);
+                    visit(w * 64 + b, self);
+                }
+                self.summary[sw] &= !(1u64 << wl);
+            }
+        }
+    }
+}
+
+/// `w[i] -= f * a` for each entry `(i, a)`, marking the indices that held zero: the inner
+/// loop of every triangular pass.
+#[inline(always)]
+fn scatter(w: &mut [f64], marks: &mut Marks, entries: &[(usize, f64)], f: f64) {
+    for &(i, a) in entries {
+        debug_assert!(i < w.len() && i >> 12 < marks.summary.len());
+        // SAFETY: every index the factors store (the steps in `lower` and `lrows`, the slots
+        // in `urows`, `ucols` and `etas`) is below `m + max_updates(m)`, the length of `w` and
+        // the number of bits in `marks` (sized together in `SparseLu::factor`): steps come
+        // from factorising an `m x m` matrix, and `update` refuses to use a slot past the
+        // last. So `i`, `i >> 6` and `i >> 12` index `w`, `marks.words` and `marks.summary`.
+        unsafe {
+            let wi = w.get_unchecked_mut(i);
+            if *wi == 0.0 {
+                let word = marks.words.get_unchecked_mut(i >> 6);
+                if *word == 0 {
+                    *marks.summary.get_unchecked_mut(i >> 12) |= 1 << ((i >> 6) & 63);
+                }
+                *word |= 1 << (i & 63);
+            }
+            *wi -= f * a;
         }
     }
 }
@@ -186,213 +336,107 @@ fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     v.resize(len, value);
 }
 
-/// `R_k ... R_1 M B = U'` with the row operations `M`, the Forrest–Tomlin row etas `R_e` of
-/// the updates since the factorisation and the permuted upper-triangular `U'`.
+/// `R_E ... R_1 L B = U` in pivot order: the row operations `L` of the factorisation, the
+/// Forrest–Tomlin row etas `R_e` of the updates since, and the upper-triangular `U`.
+///
+/// Indices: the factorisation's step `k` (pivot row `step_row[k]`, basis position
+/// `slot_pos[k]`) is index `k`; an update gives its basis position the next free slot `m + e`.
+/// `L` works on steps, `R` and `U` on slots (a slot below `m` is the step of that number until
+/// an update moves it away).
 pub(crate) struct SparseLu {
     m: usize,
-    /// Pivot `k` is at (row, basis position); an update keeps the pair and moves the step to the
-    /// end of the pivot order.
+    /// Pivot `k` of the factorisation at (row, basis position).
     pivots: Vec<(usize, usize)>,
-    /// Row operations of step `k`: `row_i -= l * row_{pivot row}`.
+    /// `L` by steps: step `k` does `w[k'] -= l * w[k]` for its entries `(k', l)`, `k' > k`
+    /// (row indices while factorising, steps after).
     lower: Flat,
-    /// The pivot row of step `k` without the pivot, as the factorisation left it (the source
-    /// of `urows` and `ucols`).
+    /// `L^T` for BTRAN: for step `k'`, the entries `(k, l)` of the steps that wrote to it.
+    lrows: Flat,
+    /// The pivot rows without their pivots as the factorisation left them, by step
+    /// (`(basis position, value)`, then `(slot, value)`): the source of `urows` and `ucols`.
     upper: Flat,
-    diag: Vec<f64>,
-    /// `U` by rows: for step `k`, `(basis position, value)` of its row without the pivot (all
-    /// at steps later in the pivot order).
+    /// Pivots per step while factorising.
+    diag_step: Vec<f64>,
+    /// `U` by rows, for BTRAN and the update: slot `s`'s row without the pivot, `(slot, value)`
+    /// at later slots.
     urows: DynRows,
-    /// `U` by columns for FTRAN: for basis position `c`, `(pivot row of step k, value)` of every
-    /// earlier step `k` whose pivot row holds `c`; lets back-substitution skip zero unknowns.
+    /// `U` by columns, for FTRAN: slot `s`'s column without the pivot, `(slot, value)` at
+    /// earlier slots.
     ucols: DynRows,
     /// Regrouping buffer for `ucols`.
     ucols_flat: Flat,
-    /// `L` transposed for BTRAN: for row `i`, `(pivot row of step k, l)` of every step that
-    /// subtracted a multiple of its pivot row from row `i`.
-    lrows: Flat,
-    /// Steps with row operations (few: game-LP bases are nearly triangular), so FTRAN's
-    /// `L` pass skips the others.
-    lower_steps: Vec<usize>,
-    /// Steps whose pivot row some earlier step changed (rows with entries in `lrows`), for
-    /// BTRAN's `L^T` pass.
-    lrow_steps: Vec<usize>,
-    /// Pivot order of `U`: the steps as `(pivot row, basis position, step)`, step `k` at
-    /// `order[rank[k]]`; an update appends its step and leaves its old slot with the step
-    /// `MOVED` (no shifting; the next refactorisation compacts).
-    rank: Vec<usize>,
-    order: Vec<(u32, u32, u32)>,
-    /// Scratch of length `m` (its contents never matter between calls), and a second one.
-    scratch: Vec<f64>,
-    scratch2: Vec<f64>,
-    /// Forrest–Tomlin row etas: update `e` did `row_{pivot row of r_steps[e]} -= sum mu *
-    /// row_i` over the entries `(i, mu)` of `r_etas.row(e)`.
-    r_steps: Vec<usize>,
-    r_etas: Flat,
-    /// The `R` etas by the rows they read: `r_rows[i]` lists `(update, mu)` in update order,
-    /// so that FTRAN of a sparse column visits only the etas its non-zeros meet.
-    r_rows: Vec<Vec<(usize, f64)>>,
+    /// Pivot per slot.
+    diag: Vec<f64>,
+    /// Step whose pivot row is row `i`.
+    row_step: Vec<usize>,
+    /// Slot of basis position `p`, and basis position of slot `s`.
+    pos_slot: Vec<usize>,
+    slot_pos: Vec<usize>,
+    /// Forrest–Tomlin row etas: update `e` did `w[m + e] = w[eta_src[e]] - sum mu * w[s]` over
+    /// the entries `(s, mu)` of `etas.row(e)`, then cleared `w[eta_src[e]]`.
+    eta_src: Vec<usize>,
+    etas: Flat,
+    /// The etas by the slots they read: `eta_reads[s]` lists `(update, mu)` in update order,
+    /// so FTRAN pushes each non-zero into the etas that read it instead of every eta
+    /// gathering its entries.
+    eta_reads: Vec<Vec<(usize, f64)>>,
     /// FTRAN's per-update accumulators.
-    r_acc: Vec<f64>,
-    /// The last saving FTRAN's column after the `L` and `R` passes (`(row, value)`), the
+    eta_acc: Vec<f64>,
+    /// The last saving FTRAN's column after the `L` and `R` passes (`(slot, value)`), the
     /// spike of the next update, while `spike_valid`.
     spike: Vec<(usize, f64)>,
     spike_valid: bool,
     /// Non-zeros of `L` and `U` (with the pivots) at the factorisation, and of `U` now.
     lu_nonzeros: usize,
     u_nonzeros: usize,
+    /// Entries the solves have touched since the factorisation (for the caller's rule).
+    solve_work: u64,
     work: Work,
-    /// Step whose pivot row is row `i`, and step whose pivot column is basis position `c`.
-    row_step: Vec<usize>,
-    col_step: Vec<usize>,
-    /// Hypersparse solves: visit marks (`mark[k] == stamp` when step `k` is reached) and the
-    /// reached steps of the two triangular passes.
-    mark: Vec<u32>,
-    stamp: u32,
-    reach_l: Vec<usize>,
-    reach_u: Vec<usize>,
-    /// Whether FTRAN's `U` search and BTRAN's `U^T` search have recently found sparse results.
-    ftran_u: Probe,
-    btran_u: Probe,
-}
-
-/// Skips a hypersparse search that keeps failing: a search that finds more than the limit
-/// costs about a tenth of the dense pass it then falls back to (on liars dice 5 most FTRAN'd
-/// columns end dense). After `PROBE_AFTER` failures in a row only every `PROBE_EVERY`-th
-/// solve searches, and a success resumes searching every time.
-#[derive(Default)]
-struct Probe {
-    fails: u32,
-}
-
-const PROBE_AFTER: u32 = 4;
-const PROBE_EVERY: u32 = 16;
-
-impl Probe {
-    fn attempt(&self) -> bool {
-        self.fails < PROBE_AFTER || self.fails.is_multiple_of(PROBE_EVERY)
-    }
-
-    /// Records the outcome of a solve whose right-hand side allowed a search.
-    fn record(&mut self, sparse: bool) {
-        self.fails = if sparse {
-            0
-        } else {
-            self.fails.saturating_add(1)
-        };
-    }
-}
-
-/// The step of a slot of the pivot order that an update left behind.
-const MOVED: u32 = u32::MAX;
-/// An update whose new pivot differs from `alpha_p * u_tt` (the same number computed another
-/// way) by more than this relative amount has lost accuracy: the caller refactorises.
-const UPDATE_TOL: f64 = 1e-8;
-
-/// A right-hand side with more non-zeros than this fraction of `m`, or a reach larger than it,
-/// is solved by the dense loops (the reach search then costs more than it saves).
-/// (Measured on liars dice 5 sides, instructions per pivot: 1/10 beats 1/4 and 1/3.)
-const HYPER_FRACTION: usize = 10;
-
-/// Collects into `list` the steps reachable from `seeds` (steps) along `adj(k)` (entries whose
-/// index `i` leads to step `step_of[i]`), unsorted; `false` once more than `limit` are found.
-fn reach<'a>(
-    mark: &mut [u32],
-    stamp: u32,
-    list: &mut Vec<usize>,
-    seeds: impl IntoIterator<Item = usize>,
-    adj: impl Fn(usize) -> &'a [(usize, f64)],
-    step_of: &[usize],
-    limit: usize,
-) -> bool {
-    list.clear();
-    for s in seeds {
-        if mark[s] != stamp {
-            mark[s] = stamp;
-            list.push(s);
-        }
-    }
-    let mut head = 0;
-    while head < list.len() {
-        if list.len() > limit {
-            return false;
-        }
-        let k = list[head];
-        head += 1;
-        for &(i, _) in adj(k) {
-            let s = step_of[i];
-            if mark[s] != stamp {
-                mark[s] = stamp;
-                list.push(s);
-            }
-        }
-    }
-    list.len() <= limit
-}
-
-/// One step of FTRAN's back-substitution: the unknown at basis position `c` from the value
-/// left in its pivot row `r` and the pivot `d`, then its column `col` of `U` is eliminated;
-/// `false` (and nothing written) when that value is below `DROP`. Inlined into both loops.
-#[inline(always)]
-fn back_step(
-    a: &mut [f64],
-    x: &mut [f64],
-    r: usize,
-    c: usize,
-    d: f64,
-    col: &[(usize, f64)],
-) -> bool {
-    let acc = std::mem::take(&mut a[r]);
-    if acc.abs() < DROP {
-        return false;
-    }
-    let v = acc / d;
-    x[c] = v;
-    for &(i, u) in col {
-        a[i] -= u * v;
-    }
-    true
+    /// Work vector over slots (all zero between calls), its non-zero marks, and the list of
+    /// indices one pass hands the next.
+    w: Vec<f64>,
+    marks: Marks,
+    list: Vec<usize>,
 }
 
 impl SparseLu {
     /// Factors the `m x m` matrix whose column `k` is `cols[k]` (sparse `(row, value)`).
     pub fn factor(m: usize, cols: &[&[(usize, f64)]]) -> Result<Self, Singular> {
-        // The pivot order is stored in `u32`s (no LP that fits in memory comes close).
-        if u32::try_from(m).is_err() {
+        // Slots are stored in `u32`s while factorising the nucleus (no LP that fits in memory
+        // comes close).
+        if u32::try_from(m + max_updates(m)).is_err() {
             return Err(Singular { eliminated: 0 });
         }
+        let slots = m + max_updates(m);
+        let mut marks = Marks::default();
+        marks.reset(slots);
         let mut lu = SparseLu {
             m,
             pivots: Vec::new(),
             lower: Flat::default(),
+            lrows: Flat::default(),
             upper: Flat::default(),
-            diag: Vec::new(),
+            diag_step: Vec::new(),
             urows: DynRows::default(),
             ucols: DynRows::default(),
             ucols_flat: Flat::default(),
-            lrows: Flat::default(),
-            lower_steps: Vec::new(),
-            lrow_steps: Vec::new(),
-            rank: Vec::new(),
-            order: Vec::new(),
-            scratch: vec![0.0; m],
-            scratch2: vec![0.0; m],
-            r_steps: Vec::new(),
-            r_etas: Flat::default(),
-            r_rows: vec![Vec::new(); m],
-            r_acc: Vec::new(),
+            diag: vec![0.0; slots],
+            row_step: vec![0; m],
+            pos_slot: vec![0; m],
+            slot_pos: vec![0; slots],
+            eta_src: Vec::new(),
+            etas: Flat::default(),
+            eta_reads: vec![Vec::new(); slots],
+            eta_acc: Vec::new(),
             spike: Vec::new(),
             spike_valid: false,
             lu_nonzeros: 0,
             u_nonzeros: 0,
+            solve_work: 0,
             work: Work::default(),
-            row_step: vec![0; m],
-            col_step: vec![0; m],
-            mark: vec![0; m],
-            stamp: 0,
-            reach_l: Vec::new(),
-            reach_u: Vec::new(),
-            ftran_u: Probe::default(),
-            btran_u: Probe::default(),
+            w: vec![0.0; slots],
+            marks,
+            list: Vec::new(),
         };
         lu.refactor(cols)?;
         Ok(lu)
@@ -406,14 +450,15 @@ impl SparseLu {
         self.pivots.clear();
         self.lower.clear();
         self.upper.clear();
-        self.diag.clear();
-        for &(i, _) in &self.r_etas.data {
-            self.r_rows[i].clear();
+        self.diag_step.clear();
+        for &(s, _) in &self.etas.data {
+            self.eta_reads[s].clear();
         }
-        self.r_steps.clear();
-        self.r_etas.clear();
+        self.eta_src.clear();
+        self.etas.clear();
         self.spike_valid = false;
         self.lu_nonzeros = 0;
+        self.solve_work = 0;
         let mut w = std::mem::take(&mut self.work);
         let (mut data, mut start) = (
             std::mem::take(&mut w.col_data),
@@ -443,31 +488,19 @@ impl SparseLu {
         result?;
         for (k, &(r, c)) in self.pivots.iter().enumerate() {
             self.row_step[r] = k;
-            self.col_step[c] = k;
+            self.pos_slot[c] = k;
+            self.slot_pos[k] = c;
         }
-        let pivots = &self.pivots;
+        self.diag[..m].copy_from_slice(&self.diag_step);
+        let (row_step, pos_slot) = (&self.row_step, &self.pos_slot);
+        self.lower.relabel(|i| row_step[i]);
+        self.lower.regroup_into(m, |k| k, |k| k, &mut self.lrows);
+        self.upper.relabel(|j| pos_slot[j]);
         self.upper
-            .regroup_into(m, |k| pivots[k].0, &mut self.ucols_flat);
-        self.ucols.assign(&self.ucols_flat);
-        self.urows.assign(&self.upper);
+            .regroup_into(m, |s| s, |k| k, &mut self.ucols_flat);
+        self.ucols.assign(&self.ucols_flat, max_updates(m));
+        self.urows.assign(&self.upper, max_updates(m));
         self.u_nonzeros = self.upper.data.len() + m;
-        self.rank.clear();
-        self.rank.extend(0..m);
-        self.order.clear();
-        self.order.extend(
-            self.pivots
-                .iter()
-                .enumerate()
-                .map(|(k, &(r, c))| (r as u32, c as u32, k as u32)),
-        );
-        self.lower.regroup_into(m, |k| pivots[k].0, &mut self.lrows);
-        self.lower_steps.clear();
-        self.lower_steps
-            .extend((0..m).filter(|&k| self.lower.start[k] < self.lower.start[k + 1]));
-        self.lrow_steps.clear();
-        let (lrows, pivots) = (&self.lrows, &self.pivots);
-        self.lrow_steps
-            .extend((0..m).filter(|&k| !lrows.row(pivots[k].0).is_empty()));
         Ok(())
     }
 
@@ -476,7 +509,7 @@ impl SparseLu {
         self.lower.end_row();
         self.upper.end_row();
         self.pivots.push((r, c));
-        self.diag.push(pval);
+        self.diag_step.push(pval);
     }
 
     /// Simplex bases of game LPs are mostly triangular: peel off column and row singletons of
@@ -753,388 +786,293 @@ impl SparseLu {
         Ok(())
     }
 
-    /// Non-zeros the updates added since the factorisation: growth of `U` plus the `R` etas.
-    pub fn update_nonzeros(&self) -> usize {
-        (self.u_nonzeros + self.r_etas.data.len())
-            .saturating_sub(self.lu_nonzeros - self.lower.data.len())
-    }
-
-    /// Non-zeros of L and U at the factorisation (with the pivots).
-    pub fn lu_nonzeros(&self) -> usize {
-        self.lu_nonzeros
+    /// Entries held by the factors and their update room (what the memory estimate bounds):
+    /// the caller refactorises before this outgrows its share.
+    pub fn stored_entries(&self) -> usize {
+        self.lower.data.len()
+            + self.lrows.data.len()
+            + self.upper.data.len()
+            + self.urows.data.len()
+            + self.ucols.data.len()
+            + self.ucols_flat.data.len()
+            + 2 * self.etas.data.len()
     }
 
     /// Number of updates since the factorisation.
     pub fn updates(&self) -> usize {
-        self.r_steps.len()
+        self.eta_src.len()
     }
 
-    /// A fresh visit stamp for [`reach`].
-    fn next_stamp(&mut self) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.iter_mut().for_each(|v| *v = 0);
-            self.stamp = 1;
-        }
-        self.stamp
+    /// Entries of the factors (and work-vector indices) the solves have touched since the
+    /// factorisation: what the caller weighs against the cost of refactorising.
+    pub fn solve_work(&self) -> u64 {
+        self.solve_work
     }
 
     /// Solves `B x = a` in place: `a` indexed by rows on entry, by basis positions on return.
-    pub fn ftran(&mut self, a: &mut Vec<f64>) {
+    pub fn ftran(&mut self, a: &mut [f64]) {
         let mut idx: Vec<usize> = (0..self.m).filter(|&i| a[i] != 0.0).collect();
         self.solve_column(a, &mut idx, false);
     }
 
     /// Solves `y^T B = c^T` in place: `c` indexed by basis positions on entry, rows on return.
-    pub fn btran(&mut self, c: &mut Vec<f64>) {
+    pub fn btran(&mut self, c: &mut [f64]) {
         let mut idx: Vec<usize> = (0..self.m).filter(|&i| c[i] != 0.0).collect();
         self.btran_sparse(c, &mut idx);
     }
 
+    /// [`Self::ftran_sparse`] without keeping the column as the next update's spike (for
+    /// solves beside the entering column's, such as the dual simplex's weights).
+    pub fn ftran_plain(&mut self, a: &mut [f64], idx: &mut Vec<usize>) {
+        self.solve_column(a, idx, false);
+    }
+
+    /// Work of the last factorisation, in the units of [`Self::solve_work`]: per row, per
+    /// basis entry and per entry of `L` and `U` (weights fitted to instruction counts on liars
+    /// dice 5 sides, where a refactorisation costs about as much as 260 000 solve entries).
+    pub fn factor_work(&self) -> u64 {
+        (4 * self.m + 6 * self.work.col_data.len() + 4 * self.lu_nonzeros) as u64
+    }
+
     /// [`Self::ftran`] with the non-zeros listed: on entry `idx` lists every non-zero of `a`
     /// (duplicates and zeros allowed), on return exactly the non-zeros of the result, without
-    /// duplicates. A sparse right-hand side is solved hypersparse (Gilbert and Peierls): only
-    /// the steps its non-zeros reach are visited. The column is kept as the spike of a
-    /// following [`Self::update`].
-    pub fn ftran_sparse(&mut self, a: &mut Vec<f64>, idx: &mut Vec<usize>) {
+    /// duplicates. The work is proportional to the entries of the factors the solve meets. The
+    /// column is kept as the spike of a following [`Self::update`].
+    pub fn ftran_sparse(&mut self, a: &mut [f64], idx: &mut Vec<usize>) {
         self.solve_column(a, idx, true);
     }
 
-    /// FTRAN: the `L` pass, the `R` etas, then back-substitution with `U`; `save` keeps the
-    /// column after the `R` etas as the spike.
-    fn solve_column(&mut self, a: &mut Vec<f64>, idx: &mut Vec<usize>, save: bool) {
+    /// FTRAN: the `L` pass over steps, the `R` etas, then back-substitution with `U` over
+    /// slots; `save` keeps the column after the `R` etas as the spike.
+    fn solve_column(&mut self, a: &mut [f64], idx: &mut Vec<usize>, save: bool) {
         let m = self.m;
-        let limit = m / HYPER_FRACTION;
-        let stamp = self.next_stamp();
-        let mut sparse = idx.len() <= limit
-            && reach(
-                &mut self.mark,
-                stamp,
-                &mut self.reach_l,
-                idx.iter().map(|&i| self.row_step[i]),
-                |k| self.lower.row(k),
-                &self.row_step,
-                limit,
-            );
-        // One `L` step, the same for the reached steps and for all of them.
-        let (lower, pivots) = (&self.lower, &self.pivots);
-        let l_step = |a: &mut [f64], k: usize| {
-            let v = a[pivots[k].0];
+        let (w, marks, list) = (&mut self.w, &mut self.marks, &mut self.list);
+        let mut work = idx.len() as u64;
+        for &i in idx.iter() {
+            let v = std::mem::take(&mut a[i]);
             if v != 0.0 {
-                for &(i, l) in lower.row(k) {
-                    a[i] -= l * v;
-                }
-            }
-        };
-        if sparse {
-            self.reach_l.sort_unstable();
-            for &k in &self.reach_l {
-                l_step(a, k);
-            }
-        } else {
-            for &k in &self.lower_steps {
-                l_step(a, k);
+                let k = self.row_step[i];
+                w[k] = v;
+                marks.set(k);
             }
         }
-        // The `R` etas in update order; a row they make non-zero joins the reached steps.
-        if sparse && !self.r_steps.is_empty() {
-            // Each eta's dot product is accumulated by pushing the column's non-zeros (and
-            // each change an earlier eta makes) into the etas that read them.
-            let acc = &mut self.r_acc;
+        // `L`, in step order; the list collects the non-zero steps.
+        list.clear();
+        let lower = &self.lower;
+        marks.drain_up(|k, marks| {
+            let v = w[k];
+            if v == 0.0 {
+                return;
+            }
+            list.push(k);
+            let ops = lower.row(k);
+            work += 1 + ops.len() as u64;
+            scatter(w, marks, ops, v);
+        });
+        // The `R` etas in update order, each value pushed into the etas that read it.
+        if !self.eta_src.is_empty() {
+            let acc = &mut self.eta_acc;
             acc.clear();
-            acc.resize(self.r_steps.len(), 0.0);
-            for &k in &self.reach_l {
-                let v = a[pivots[k].0];
+            acc.resize(self.eta_src.len(), 0.0);
+            for &s in list.iter() {
+                let v = w[s];
+                for &(e, mu) in &self.eta_reads[s] {
+                    acc[e] += mu * v;
+                }
+                work += self.eta_reads[s].len() as u64;
+            }
+            for (e, &src) in self.eta_src.iter().enumerate() {
+                let v = std::mem::take(&mut w[src]) - acc[e];
                 if v != 0.0 {
-                    for &(e, mu) in &self.r_rows[pivots[k].0] {
-                        acc[e] += mu * v;
+                    let t = m + e;
+                    w[t] = v;
+                    list.push(t);
+                    for &(e2, mu) in &self.eta_reads[t] {
+                        acc[e2] += mu * v;
                     }
+                    work += self.eta_reads[t].len() as u64;
                 }
             }
-            for (e, &t) in self.r_steps.iter().enumerate() {
-                let dot = acc[e];
-                if dot != 0.0 {
-                    let r = pivots[t].0;
-                    a[r] -= dot;
-                    if self.mark[t] != stamp {
-                        self.mark[t] = stamp;
-                        self.reach_l.push(t);
-                    }
-                    for &(e2, mu) in self.r_rows[r].iter().rev() {
-                        if e2 <= e {
-                            break;
-                        }
-                        acc[e2] -= mu * dot;
-                    }
-                }
-            }
-        } else {
-            for (e, &t) in self.r_steps.iter().enumerate() {
-                let dot: f64 = self.r_etas.row(e).iter().map(|&(i, mu)| mu * a[i]).sum();
-                if dot != 0.0 {
-                    a[pivots[t].0] -= dot;
-                }
-            }
+            work += self.eta_src.len() as u64;
         }
         if save {
             self.spike.clear();
-            if sparse {
-                self.spike.extend(
-                    self.reach_l
-                        .iter()
-                        .map(|&k| (pivots[k].0, a[pivots[k].0]))
-                        .filter(|e| e.1 != 0.0),
-                );
-            } else {
-                self.spike
-                    .extend((0..m).map(|r| (r, a[r])).filter(|e| e.1 != 0.0));
-            }
+            self.spike
+                .extend(list.iter().map(|&s| (s, w[s])).filter(|e| e.1 != 0.0));
             self.spike_valid = true;
         }
-        if sparse {
-            let attempt = self.ftran_u.attempt();
-            let stamp = self.next_stamp();
-            let (pivots, ucols) = (&self.pivots, &self.ucols);
-            sparse = attempt
-                && reach(
-                    &mut self.mark,
-                    stamp,
-                    &mut self.reach_u,
-                    self.reach_l.iter().copied(),
-                    |k| ucols.row(pivots[k].1),
-                    &self.row_step,
-                    limit,
-                );
-            self.ftran_u.record(sparse);
+        for &s in list.iter() {
+            if w[s] != 0.0 {
+                marks.set(s);
+            }
         }
-        // Back-substitution by columns in reverse pivot order; `a` is left all zero and the
-        // scratch (all zero between calls) receives the result.
-        let x = &mut self.scratch;
-        let (pivots, diag, ucols) = (&self.pivots, &self.diag, &self.ucols);
+        // Back-substitution by columns of `U` in reverse slot order.
         idx.clear();
-        if sparse {
-            let rank = &self.rank;
-            self.reach_u
-                .sort_unstable_by_key(|&k| std::cmp::Reverse(rank[k]));
-            for &k in &self.reach_u {
-                let (r, c) = pivots[k];
-                if back_step(a, x, r, c, diag[k], ucols.row(c)) {
-                    idx.push(c);
-                }
+        let (ucols, diag, slot_pos) = (&self.ucols, &self.diag, &self.slot_pos);
+        marks.drain_down(|s, marks| {
+            let v = std::mem::take(&mut w[s]);
+            if v.abs() < DROP {
+                return;
             }
-        } else {
-            // Most steps meet a zero: test before the step.
-            // A moved step's old slot always meets a zero: its row was taken at its new
-            // slot, and only steps after that one write to it.
-            for &(r, c, k) in self.order.iter().rev() {
-                let (r, c) = (r as usize, c as usize);
-                if a[r] != 0.0 {
-                    debug_assert!(k != MOVED, "a moved step's old slot met a non-zero");
-                    if back_step(a, x, r, c, diag[k as usize], ucols.row(c)) {
-                        idx.push(c);
-                    }
-                }
-            }
-        }
-        std::mem::swap(a, &mut self.scratch);
+            let x = v / diag[s];
+            let col = ucols.row(s);
+            work += 1 + col.len() as u64;
+            scatter(w, marks, col, x);
+            let p = slot_pos[s];
+            a[p] = x;
+            idx.push(p);
+        });
+        self.solve_work += work;
     }
 
-    /// [`Self::btran`] with the non-zeros listed, as in [`Self::ftran_sparse`], except that
-    /// `idx` must not list a position twice.
-    pub fn btran_sparse(&mut self, c: &mut Vec<f64>, idx: &mut Vec<usize>) {
+    /// [`Self::btran`] with the non-zeros listed, as in [`Self::ftran_sparse`] (here `idx`
+    /// may list a position twice too).
+    pub fn btran_sparse(&mut self, c: &mut [f64], idx: &mut Vec<usize>) {
         let m = self.m;
-        let limit = m / HYPER_FRACTION;
-        let stamp = self.next_stamp();
-        let stamp_l = self.next_stamp();
-        let urows = &self.urows;
-        let attempt = idx.len() <= limit && self.btran_u.attempt();
-        let sparse = attempt
-            && reach(
-                &mut self.mark,
-                stamp,
-                &mut self.reach_u,
-                idx.iter().map(|&p| self.col_step[p]),
-                |k| urows.row(k),
-                &self.col_step,
-                limit,
-            );
-        if idx.len() <= limit {
-            self.btran_u.record(sparse);
-        }
-        // `U^T`: `c` is left all zero and the scratch (all zero between calls) receives `y`.
-        let y = &mut self.scratch;
-        // One `U^T` step, the same for the reached steps and for all of them.
-        let (pivots, diag) = (&self.pivots, &self.diag);
-        let mut u_step = |c: &mut [f64], k: usize| {
-            let (r, ck) = pivots[k];
-            let z = std::mem::take(&mut c[ck]);
-            // Cancellation noise is dropped, as in FTRAN (it would spread through the rest).
-            if z.abs() >= DROP {
-                let z = z / diag[k];
-                for &(j, u) in urows.row(k) {
-                    c[j] -= z * u;
-                }
-                y[r] = z;
-            }
-        };
-        if sparse {
-            let rank = &self.rank;
-            self.reach_u.sort_unstable_by_key(|&k| rank[k]);
-            for &k in &self.reach_u {
-                u_step(c, k);
-            }
-        } else {
-            for &(_, ck, k) in &self.order {
-                if c[ck as usize] != 0.0 && k != MOVED {
-                    u_step(c, k as usize);
-                }
+        let (w, marks, list) = (&mut self.w, &mut self.marks, &mut self.list);
+        let mut work = idx.len() as u64;
+        for &p in idx.iter() {
+            let v = std::mem::take(&mut c[p]);
+            if v != 0.0 {
+                let s = self.pos_slot[p];
+                w[s] = v;
+                marks.set(s);
             }
         }
-        // The `R^T` etas in reverse update order: each scatters its pivot row's value; rows
-        // they make non-zero join the seeds of the `L^T` search.
-        for (e, &t) in self.r_steps.iter().enumerate().rev() {
-            let yt = y[pivots[t].0];
-            if yt != 0.0 {
-                for &(i, mu) in self.r_etas.row(e) {
-                    if sparse && y[i] == 0.0 {
-                        self.reach_u.push(self.row_step[i]);
-                    }
-                    y[i] -= mu * yt;
-                }
+        // `U^T` in slot order; each value is final when its slot comes up. Cancellation noise
+        // is dropped, as in FTRAN (it would spread through the rest).
+        list.clear();
+        let (urows, diag) = (&self.urows, &self.diag);
+        marks.drain_up(|s, marks| {
+            let z = w[s];
+            if z.abs() < DROP {
+                w[s] = 0.0;
+                return;
+            }
+            let y = z / diag[s];
+            w[s] = y;
+            list.push(s);
+            let row = urows.row(s);
+            work += 1 + row.len() as u64;
+            scatter(w, marks, row, y);
+        });
+        // The `R^T` etas in reverse update order move each updated slot's value back to the
+        // slot it came from.
+        for (e, &src) in self.eta_src.iter().enumerate().rev() {
+            let v = std::mem::take(&mut w[m + e]);
+            if v == 0.0 {
+                continue;
+            }
+            w[src] += v;
+            list.push(src);
+            let row = self.etas.row(e);
+            work += 1 + row.len() as u64;
+            for &(s, mu) in row {
+                w[s] -= mu * v;
+                list.push(s);
             }
         }
-        // `L^T`: once `y[i]` is final (its step is later than every step it feeds), push it
-        // to the pivot rows that eliminated row `i`; visit them in reverse step order.
-        let lrows = &self.lrows;
-        let sparse = sparse
-            && reach(
-                &mut self.mark,
-                stamp_l,
-                &mut self.reach_l,
-                self.reach_u.iter().copied(),
-                |k| lrows.row(pivots[k].0),
-                &self.row_step,
-                limit,
-            );
+        for &s in list.iter() {
+            if w[s] != 0.0 {
+                marks.set(s);
+            }
+        }
+        // `L^T` in reverse step order: a step's value is final once the later steps that
+        // write to it are done.
         idx.clear();
-        // One `L^T` step, the same for the reached steps and for all of them.
-        let lt_step = |y: &mut [f64], k: usize| {
-            let i = pivots[k].0;
-            let yi = y[i];
-            if yi != 0.0 {
-                for &(r, l) in lrows.row(i) {
-                    y[r] -= l * yi;
-                }
+        let (lrows, pivots) = (&self.lrows, &self.pivots);
+        marks.drain_down(|k, marks| {
+            let v = std::mem::take(&mut w[k]);
+            if v == 0.0 {
+                return;
             }
-        };
-        if sparse {
-            self.reach_l.sort_unstable_by(|a, b| b.cmp(a));
-            for &k in &self.reach_l {
-                lt_step(y, k);
-            }
-            idx.extend(
-                self.reach_l
-                    .iter()
-                    .map(|&k| pivots[k].0)
-                    .filter(|&r| y[r] != 0.0),
-            );
-        } else {
-            for &k in self.lrow_steps.iter().rev() {
-                if y[pivots[k].0] != 0.0 {
-                    lt_step(y, k);
-                }
-            }
-            idx.extend((0..m).filter(|&r| y[r] != 0.0));
-        }
-        std::mem::swap(c, &mut self.scratch);
+            let ops = lrows.row(k);
+            work += 1 + ops.len() as u64;
+            scatter(w, marks, ops, v);
+            let r = pivots[k].0;
+            c[r] = v;
+            idx.push(r);
+        });
+        self.solve_work += work;
     }
 
     /// Forrest–Tomlin update: basis position `p` now holds the column of the last
     /// [`Self::ftran_sparse`], whose result had `alpha_p` at `p`. Returns `false` when the
-    /// update lost accuracy (or no spike was saved): the caller must refactorise.
+    /// update lost accuracy, no spike was saved or no slot is free: the caller must
+    /// refactorise.
     pub fn update(&mut self, p: usize, alpha_p: f64) -> bool {
-        if !std::mem::take(&mut self.spike_valid) {
+        if !std::mem::take(&mut self.spike_valid) || self.eta_src.len() == max_updates(self.m) {
             return false;
         }
-        let t = self.col_step[p];
-        let rt = self.pivots[t].0;
-        // Row `t` of `U` without its pivot is eliminated by the rows after it, in pivot
-        // order (a hypersparse `U^T` solve); the multipliers form the `R` eta.
-        let stamp = self.next_stamp();
-        let w = &mut self.scratch;
-        for &(j, u) in self.urows.row(t) {
-            w[j] = u;
+        let m = self.m;
+        let e = self.eta_src.len();
+        let t = self.pos_slot[p];
+        let n = m + e;
+        // Row `t` of `U` without its pivot is eliminated by the rows after it, in slot order
+        // (a `U^T` pass); the multipliers form the `R` eta.
+        let (w, marks) = (&mut self.w, &mut self.marks);
+        for &(s, u) in self.urows.row(t) {
+            w[s] = u;
+            marks.set(s);
         }
-        let urows = &self.urows;
-        reach(
-            &mut self.mark,
-            stamp,
-            &mut self.reach_u,
-            urows.row(t).iter().map(|&(j, _)| self.col_step[j]),
-            |k| urows.row(k),
-            &self.col_step,
-            usize::MAX,
-        );
-        let rank = &self.rank;
-        self.reach_u.sort_unstable_by_key(|&k| rank[k]);
-        let eta_start = self.r_etas.data.len();
-        for &k in &self.reach_u {
-            let (rk, ck) = self.pivots[k];
-            let v = std::mem::take(&mut w[ck]);
+        let (urows, diag, etas, eta_reads) =
+            (&self.urows, &self.diag, &mut self.etas, &mut self.eta_reads);
+        marks.drain_up(|s, marks| {
+            let v = std::mem::take(&mut w[s]);
             if v.abs() < DROP {
-                continue;
+                return;
             }
-            let mu = v / self.diag[k];
-            self.r_etas.data.push((rk, mu));
-            self.r_rows[rk].push((self.r_steps.len(), mu));
-            for &(j, u) in urows.row(k) {
-                w[j] -= mu * u;
-            }
-        }
-        self.r_etas.end_row();
-        self.r_steps.push(t);
+            let mu = v / diag[s];
+            etas.data.push((s, mu));
+            eta_reads[s].push((e, mu));
+            scatter(w, marks, urows.row(s), mu);
+        });
+        self.etas.end_row();
+        self.eta_src.push(t);
         // The new pivot: the spike's entry in row `t` after the same row operations.
-        let s = &mut self.scratch2;
-        for &(r, v) in &self.spike {
-            s[r] = v;
+        for &(s, v) in &self.spike {
+            w[s] = v;
         }
-        let mut pivot = s[rt];
-        for &(r, mu) in &self.r_etas.data[eta_start..] {
-            pivot -= mu * s[r];
+        let mut pivot = w[t];
+        for &(s, mu) in self.etas.row(e) {
+            pivot -= mu * w[s];
         }
-        for &(r, _) in &self.spike {
-            s[r] = 0.0;
+        for &(s, _) in &self.spike {
+            w[s] = 0.0;
         }
-        // Replace column `t` of `U` by the spike and drop row `t`; the step moves last.
-        self.u_nonzeros -= self.ucols.len[p] + self.urows.len[t];
-        for e in 0..self.ucols.len[p] {
-            let r = self.ucols.data[self.ucols.start[p] + e].0;
-            self.urows.remove(self.row_step[r], p);
+        // Replace column `t` of `U` by the spike at slot `n` and drop row `t`.
+        self.u_nonzeros -= self.ucols.len[t] + self.urows.len[t];
+        for k in 0..self.ucols.len[t] {
+            let s = self.ucols.data[self.ucols.start[t] + k].0;
+            self.urows.remove(s, t);
         }
-        for e in 0..self.urows.len[t] {
-            let j = self.urows.data[self.urows.start[t] + e].0;
-            self.ucols.remove(j, rt);
+        for k in 0..self.urows.len[t] {
+            let s = self.urows.data[self.urows.start[t] + k].0;
+            self.ucols.remove(s, t);
         }
         self.urows.len[t] = 0;
-        self.ucols.len[p] = 0;
-        for &(r, v) in &self.spike {
-            if r != rt && v.abs() >= DROP {
-                self.ucols.push(p, (r, v));
-                self.urows.push(self.row_step[r], (p, v));
-                self.u_nonzeros += 1;
-            }
+        self.ucols.len[t] = 0;
+        let kept = |&&(s, v): &&(usize, f64)| s != t && v.abs() >= DROP;
+        self.ucols
+            .set_row(n, self.spike.iter().filter(kept).copied());
+        for &(s, v) in self.spike.iter().filter(kept) {
+            self.urows.push(s, (n, v));
+            self.u_nonzeros += 1;
         }
+        self.u_nonzeros += 1;
         let expected = alpha_p * self.diag[t];
-        self.diag[t] = pivot;
-        let slot = self.order[self.rank[t]];
-        self.order[self.rank[t]].2 = MOVED;
-        self.rank[t] = self.order.len();
-        self.order.push(slot);
+        self.diag[n] = pivot;
+        self.pos_slot[p] = n;
+        self.slot_pos[n] = p;
         pivot.is_finite()
             && pivot.abs() > 1e-11
             && (pivot - expected).abs() <= UPDATE_TOL * pivot.abs().max(1.0)
     }
 }
+
+/// An update whose new pivot differs from `alpha_p * u_tt` (the same number computed another
+/// way) by more than this relative amount has lost accuracy: the caller refactorises.
+const UPDATE_TOL: f64 = 1e-8;
 
 #[cfg(test)]
 mod tests {
@@ -1284,6 +1222,10 @@ mod tests {
             let Ok(mut lu) = factor_dense(&dense) else { return Ok(()) };
             let mut updates = 0;
             for (p, newcol) in replace {
+                // Up to the last free slot (then the caller must refactorise).
+                if updates == max_updates(m) {
+                    break;
+                }
                 let p = p % m;
                 let (a, idx) = replacement_column(m, p, &newcol);
                 let Some(updated) = replace_column(&mut lu, &mut dense, p, a, idx, 0.1) else { continue };

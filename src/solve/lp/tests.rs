@@ -499,11 +499,191 @@ fn a_basis_that_is_not_optimal_is_refused_by_reconstruction() {
     // solution is reconstructed, and refused for its positive reduced costs.
     let lp = textbook_lp();
     let sf = StandardForm::new(&lp);
-    let slacks: Vec<usize> = (0..3).map(|i| sf.unit_col[i].unwrap()).collect();
+    let slacks: Vec<usize> = (0..3).map(|i| sf.slack_col[i].unwrap()).collect();
     assert!(refine::solve_basis(&sf, &slacks).0.is_none());
     // The optimal basis: x, y and the slack of row 2 (x + 3y = 6 is tight; x <= 3 tight).
-    let optimal = vec![0, 1, sf.unit_col[1].unwrap()];
+    let optimal = vec![0, 1, sf.slack_col[1].unwrap()];
     let s = refine::solve_basis(&sf, &optimal).0.unwrap();
     assert_eq!(s.x[..2].to_vec(), vec![r(3), r(1)]);
     assert_eq!(s.y, vec![r(2), r(0), r(1)]);
+}
+
+/// A row as `(coefficients, relation, right-hand side)`.
+type RatRow = (Vec<(usize, Rational)>, Relation, Rational);
+
+/// A random program (2-4 variables, some free, 1-5 rows over small integers) with the
+/// structures presolve reduces planted in it: copies of columns scaled by 1-3 (objective
+/// too), copies of rows scaled by 1-3 with a looser or equal right-hand side, an equation
+/// `x_new = x_old` for a new variable, and a free zero-cost variable linking two `<=` rows
+/// with opposite signs.
+fn presolvable_lp() -> impl Strategy<Value = LinearProgram> {
+    (2usize..=4).prop_flat_map(|n| {
+        let row = (prop::collection::vec(-3i64..=3, n), relation(), -4i64..=6);
+        (
+            prop::collection::vec(row, 1..=5),
+            prop::collection::vec(-4i64..=4, n),
+            prop::collection::vec(prop::bool::weighted(0.2), n),
+            prop::collection::vec((0usize..4, 1i64..=3), 0..=3),
+            prop::collection::vec((0usize..5, 1i64..=3, 0i64..=2), 0..=3),
+            prop::option::of(0usize..4),
+            prop::option::of((0usize..5, 0usize..5)),
+        )
+            .prop_map(move |(rows, c, free, col_copies, row_copies, eq, link)| {
+                let extra = col_copies.len() + usize::from(eq.is_some()) + 1;
+                let mut lp = LinearProgram::new(n + extra);
+                for (v, &cv) in c.iter().enumerate() {
+                    lp.set_objective(v, r(cv));
+                    if free[v] {
+                        lp.set_free(v);
+                    }
+                }
+                let mut rows: Vec<RatRow> = rows
+                    .iter()
+                    .map(|(a, rel, b)| {
+                        let coeffs = a.iter().enumerate().map(|(v, &x)| (v, r(x))).collect();
+                        (coeffs, *rel, r(*b))
+                    })
+                    .collect();
+                let mut next = n;
+                for &(v, s) in &col_copies {
+                    let v = v % n;
+                    for row in rows.iter_mut() {
+                        if let Some(a) = row.0.iter().find(|e| e.0 == v).map(|e| e.1.clone()) {
+                            row.0.push((next, a * r(s)));
+                        }
+                    }
+                    lp.set_objective(next, r(c[v] * s));
+                    if free[v] {
+                        lp.set_free(next);
+                    }
+                    next += 1;
+                }
+                let base = rows.len();
+                for &(k, s, slack) in &row_copies {
+                    let (a, rel, b) = rows[k % base].clone();
+                    let loosen = match rel {
+                        Relation::Le => r(slack),
+                        Relation::Ge => r(-slack),
+                        Relation::Eq => r(0),
+                    };
+                    let scaled = a.iter().map(|(v, x)| (*v, x * r(s))).collect();
+                    rows.push((scaled, rel, (b + loosen) * r(s)));
+                }
+                if let Some(v) = eq {
+                    let v = v % n;
+                    rows.push((vec![(next, r(1)), (v, r(-1))], Relation::Eq, r(0)));
+                    if free[v] {
+                        lp.set_free(next);
+                    }
+                    next += 1;
+                }
+                if let Some((i, j)) = link {
+                    let (i, j) = (i % rows.len(), j % rows.len());
+                    if i != j && rows[i].1 == Relation::Le && rows[j].1 == Relation::Le {
+                        rows[i].0.push((next, r(1)));
+                        rows[j].0.push((next, r(-2)));
+                    }
+                    lp.set_free(next);
+                }
+                for (a, rel, b) in rows {
+                    lp.add_constraint(a, rel, b);
+                }
+                lp
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// With presolve (as chosen, and forced) or without, the float-guided method agrees
+    /// exactly with the tableau on the objective and on infeasible/unbounded verdicts (every
+    /// solution is certified on the original program, so presolve's way back is checked too).
+    #[test]
+    fn presolve_keeps_the_exact_optimum(lp in presolvable_lp()) {
+        let tableau = lp.solve_with(&SolveOptions::new(Method::ExactTableau)).map(|(s, _)| s.objective);
+        let options = SolveOptions::new(Method::FloatThenExact);
+        for mode in [Presolve::Auto, Presolve::Always, Presolve::Off] {
+            let got = lp.solve_presolving(&options, mode).map(|(s, _)| s.objective);
+            prop_assert_eq!(&got, &tableau, "{:?}", mode);
+        }
+    }
+}
+
+/// Parallel columns and rows, and what they cascade into, are removed, and the answer is
+/// the tableau's: max x0 + 2 x1 + 4 x2 (x2's column twice x1's), rows x0 + x1 + 2 x2 <= 4
+/// and twice it with a looser right-hand side, x1 + x2 + x0 <= 3 (optimum 8 at x1 + 2 x2 = 4,
+/// x0 = 0: the first row binds, by the 2:1 ratio of objective to row coefficient).
+#[test]
+fn presolve_merges_parallel_columns_and_drops_parallel_rows() {
+    let mut lp = LinearProgram::new(3);
+    lp.set_objective(0, r(1));
+    lp.set_objective(1, r(2));
+    lp.set_objective(2, r(4));
+    lp.add_constraint(vec![(0, r(1)), (1, r(1)), (2, r(2))], Relation::Le, r(4));
+    lp.add_constraint(vec![(0, r(2)), (1, r(2)), (2, r(4))], Relation::Le, r(9));
+    lp.add_constraint(vec![(0, r(1)), (1, r(1)), (2, r(2))], Relation::Le, r(5));
+    let pre = presolve::presolve(&lp, false).expect("reduces");
+    let (rows, cols) = pre.removed();
+    assert!(rows >= 2 && cols >= 1, "{rows} rows, {cols} columns");
+    let (s, st) = lp
+        .solve_with(&SolveOptions::new(Method::FloatThenExact))
+        .unwrap();
+    assert_eq!(s.objective, r(8));
+    assert_eq!((st.presolve_rows, st.presolve_cols), (rows, cols));
+    let (t, _) = lp
+        .solve_with(&SolveOptions::new(Method::ExactTableau))
+        .unwrap();
+    assert_eq!(t.objective, r(8));
+}
+
+/// Goofspiel with descending points has actions with the same consequences (the game is
+/// decided before its last tricks): presolve takes over a third of its LP, carries the
+/// crash basis over, and the value (0 by symmetry) is the one solved without presolve.
+#[test]
+fn goofspiel_presolves_with_its_crash_basis() {
+    let game = crate::games::builtin("goofspiel(cards=4,order=descending)").unwrap();
+    let sf = crate::solve::sequence_form::build_lp(&game);
+    let pre = presolve::presolve(&sf.lp, false).expect("reduces");
+    let (rows, _) = pre.removed();
+    assert!(3 * rows > sf.lp.num_constraints(), "{rows} rows removed");
+    assert!(pre.lp.start.is_some(), "crash basis carried");
+    let options = SolveOptions::new(Method::FloatThenExact);
+    let (with, _) = sf.lp.solve_presolving(&options, Presolve::Auto).unwrap();
+    let (without, _) = sf.lp.solve_presolving(&options, Presolve::Off).unwrap();
+    assert_eq!(with.objective, without.objective);
+    assert!(with.objective.is_zero());
+}
+
+/// Presolve forced on sequence-form LPs whose values are known independently: Kuhn -1/18
+/// (closed form), Leduc (OpenSpiel's float value; tests/lp_leduc.rs pins the fraction),
+/// one-card poker with ante 2 and bet 1 worth A/2 = 1 to the first player (closed form),
+/// liars dice 1x4 1/16 (OpenSpiel's LP), goofspiel 4 with descending points 0 (a symmetric
+/// game). The value with presolve is the one without, and where presolve reduces, the
+/// postsolved point is certified on the original program inside `solve_presolving`.
+#[test]
+fn presolved_game_lps_keep_their_known_values() {
+    let leduc = "-1454920850547486749701863871533/16995463438839962469905132501930";
+    let cases = [
+        ("kuhn", "-1/18"),
+        ("leduc", leduc),
+        ("one-card-poker(n=50,a=2,b=1)", "1"),
+        ("liars-dice(dice=1,sides=4)", "1/16"),
+        ("goofspiel(cards=4,order=descending)", "0"),
+    ];
+    let options = SolveOptions::new(Method::FloatThenExact);
+    let mut reduced = 0;
+    for (spec, value) in cases {
+        let game = crate::games::builtin(spec).unwrap();
+        let sf = crate::solve::sequence_form::build_lp(&game);
+        let value = crate::scalar::parse_rational(value).unwrap();
+        let (with, st) = sf.lp.solve_presolving(&options, Presolve::Always).unwrap();
+        let (without, _) = sf.lp.solve_presolving(&options, Presolve::Off).unwrap();
+        assert_eq!(with.objective, value, "{spec}");
+        assert_eq!(without.objective, value, "{spec}");
+        if st.presolve_rows + st.presolve_cols > 0 {
+            reduced += 1;
+        }
+    }
+    assert!(reduced >= 2, "presolve reduced only {reduced} of the games");
 }
