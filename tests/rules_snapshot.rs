@@ -30,19 +30,71 @@ fn fingerprints(spec: &str) -> (u64, u64) {
 const PINNED: &[(&str, u64, u64)] = &[
     ("kuhn", 0xf04a491de6df122c, 0x341023dd83722007),
     ("leduc", 0x321b6e352d5ea88e, 0xd23781525cd4099d),
-    ("liars-dice(dice=1,sides=2)", 0xe2424365895b2110, 0x7af7eae5b2ce9f96),
-    ("liars-dice(dice=1,sides=3)", 0xfc41d9f8bd6f22c5, 0x6f6bf90bbe662db3),
-    ("liars-dice(dice=1,sides=4)", 0x633993ca1d99b5b6, 0x149df29aa75dc598),
-    ("liars-dice(dice=2,sides=2)", 0x13f0d51158ce2d41, 0xd21cbde9321a3c71),
-    ("liars-dice(dice=2,sides=3)", 0x5828b6776962936f, 0x49b255ebcb8a38a3),
-    ("liars-dice(dice=1,sides=5)", 0x8295703bd982f671, 0xe3411c57dfc34fd2),
-    ("liars-dice(dice=1,sides=6)", 0x16c307f784c9b79a, 0x742f62444aeb2776),
-    ("goofspiel(cards=2,order=descending,returns=point-difference)", 0xa758a67922555ce8, 0x5b1b1cdffdb82c0a),
-    ("goofspiel(cards=3,order=random)", 0x638fdac01d5c3db5, 0xd221a71590e44d64),
-    ("goofspiel(cards=3,order=ascending)", 0xbfb73bbde2de948b, 0xb2eb9e31808c5e59),
-    ("goofspiel(cards=4,order=random,returns=point-difference)", 0x5eaa39913dc9909d, 0x1546a5409d2faa52),
-    ("goofspiel(cards=4,order=descending)", 0xc812d8c7fafbd012, 0xdd652b09f466066f),
-    ("goofspiel(cards=5,order=descending)", 0x4eadbc7484362307, 0x076efc444fa9b4ac),
+    (
+        "liars-dice(dice=1,sides=2)",
+        0xe2424365895b2110,
+        0x7af7eae5b2ce9f96,
+    ),
+    (
+        "liars-dice(dice=1,sides=3)",
+        0xfc41d9f8bd6f22c5,
+        0x6f6bf90bbe662db3,
+    ),
+    (
+        "liars-dice(dice=1,sides=4)",
+        0x633993ca1d99b5b6,
+        0x149df29aa75dc598,
+    ),
+    (
+        "liars-dice(dice=2,sides=2)",
+        0x13f0d51158ce2d41,
+        0xd21cbde9321a3c71,
+    ),
+    (
+        "liars-dice(dice=2,sides=3)",
+        0x5828b6776962936f,
+        0x49b255ebcb8a38a3,
+    ),
+    (
+        "liars-dice(dice=1,sides=5)",
+        0x8295703bd982f671,
+        0xe3411c57dfc34fd2,
+    ),
+    (
+        "liars-dice(dice=1,sides=6)",
+        0x16c307f784c9b79a,
+        0x742f62444aeb2776,
+    ),
+    (
+        "goofspiel(cards=2,order=descending,returns=point-difference)",
+        0xa758a67922555ce8,
+        0x5b1b1cdffdb82c0a,
+    ),
+    (
+        "goofspiel(cards=3,order=random)",
+        0x638fdac01d5c3db5,
+        0xd221a71590e44d64,
+    ),
+    (
+        "goofspiel(cards=3,order=ascending)",
+        0xbfb73bbde2de948b,
+        0xb2eb9e31808c5e59,
+    ),
+    (
+        "goofspiel(cards=4,order=random,returns=point-difference)",
+        0x5eaa39913dc9909d,
+        0x1546a5409d2faa52,
+    ),
+    (
+        "goofspiel(cards=4,order=descending)",
+        0xc812d8c7fafbd012,
+        0xdd652b09f466066f,
+    ),
+    (
+        "goofspiel(cards=5,order=descending)",
+        0x4eadbc7484362307,
+        0x076efc444fa9b4ac,
+    ),
 ];
 
 #[test]

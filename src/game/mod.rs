@@ -6,9 +6,11 @@
 //! the evaluators and solvers need no recursion and no pointer chasing.
 
 mod builder;
+pub mod rules;
 
 pub(crate) use builder::{check_perfect_recall, shared_labels};
 pub use builder::{GameBuilder, NodeRef};
+pub use rules::{compile, Rules, Turn};
 
 use crate::scalar::Rational;
 use std::collections::HashMap;
@@ -286,6 +288,20 @@ pub enum GameError {
     /// An invalid player index.
     #[error("player index {0} is not 0 or 1")]
     BadPlayer(usize),
+    /// The game has more nodes than the arena is allowed to hold.
+    #[error(
+        "{game} has {nodes} nodes, above the limit of {limit} for building the whole tree; \
+         the sampling solvers play it from its rules without building it \
+         (bluff solve '{game}' --algo es-mccfr or os-mccfr)"
+    )]
+    TooLarge {
+        /// The game's name.
+        game: String,
+        /// Its node count (or a lower bound, as text).
+        nodes: String,
+        /// The limit.
+        limit: u64,
+    },
 }
 
 /// A compiled two-player constant-sum extensive-form game.
