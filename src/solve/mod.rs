@@ -4,6 +4,7 @@ pub mod card_guessing;
 pub mod cfr;
 pub mod lp;
 pub mod matrix;
+pub mod mccfr;
 pub mod normal_form;
 pub mod one_card;
 pub mod plan_certificate;
