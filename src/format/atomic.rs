@@ -8,6 +8,15 @@ use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` via a temporary sibling file and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Writes what `write` writes to `path` via a temporary sibling file and a rename, so a large
+/// file (a sampling checkpoint of gigabytes) is written without a copy in memory.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     let name = path
         .file_name()
         .with_context(|| format!("{} is not a file path", path.display()))?;
@@ -33,7 +42,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
             }
         }
     };
-    let written = file.write_all(bytes).and_then(|_| file.sync_all());
+    let written = {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 20, &mut file);
+        write(&mut buffered).and_then(|_| buffered.flush())
+    }
+    .and_then(|_| file.sync_all());
     drop(file);
     if let Err(e) = written.and_then(|_| std::fs::rename(&tmp_path, path)) {
         let _ = std::fs::remove_file(&tmp_path);

@@ -23,6 +23,7 @@
 //! seed and a thread count give the same bits on every run, and a checkpoint (taken between
 //! rounds) continues a run bit for bit.
 
+pub mod checkpoint;
 mod rng;
 mod store;
 mod table;

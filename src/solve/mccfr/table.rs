@@ -210,7 +210,8 @@ impl Table {
             Index::Dense(offsets) => (key as usize) < offsets.len(),
             Index::Hashed { .. } => key != EMPTY,
         };
-        if !fits || n == 0 || !numbers.len().is_multiple_of(self.width) || self.find(key).is_some() {
+        if !fits || n == 0 || !numbers.len().is_multiple_of(self.width) || self.find(key).is_some()
+        {
             return false;
         }
         let o = self.insert(key, n);
