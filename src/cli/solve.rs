@@ -1,6 +1,9 @@
 //! `bluff solve`: run a CFR-family solver, write the average strategy, the convergence curve
 //! and its plot.
 
+// Monte Carlo CFR (issue 28): a self-contained front end, entered from `run` below.
+mod mccfr;
+
 use crate::cli::files::{is_stdout, write_output, FilePlan};
 use crate::eval::exploitability;
 use crate::format::atomic::write_atomic;
@@ -52,6 +55,12 @@ pub enum Algo {
     /// Exact sequence-form LP: exact value and strategies, certified by exact best responses.
     #[value(name = "lp")]
     Lp,
+    /// External-sampling Monte Carlo CFR (`--seed`; on the game's rules when too big to build).
+    #[value(name = "es-mccfr")]
+    EsMccfr,
+    /// Outcome-sampling Monte Carlo CFR (`--epsilon`, `--baseline`, `--seed`).
+    #[value(name = "os-mccfr")]
+    OsMccfr,
 }
 
 impl Algo {
@@ -68,6 +77,8 @@ impl Algo {
             Algo::HsDcfr => "hs-dcfr",
             Algo::HsPcfrPlus => "hs-pcfr+",
             Algo::Lp => "lp",
+            Algo::EsMccfr => "es-mccfr",
+            Algo::OsMccfr => "os-mccfr",
         }
     }
 }
@@ -169,6 +180,29 @@ pub struct SolveArgs {
     /// Also write an HTML report of the result (see `bluff report`).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Sampling solvers: the random seed (default 0; results depend on it and on --threads,
+    /// whose default is 1 for them).
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// os-mccfr: exploration epsilon in (0, 1] (default 0.6, as OpenSpiel).
+    #[arg(long, value_name = "E")]
+    epsilon: Option<f64>,
+    /// os-mccfr: VR-MCCFR baselines per information set and action, learned at rate R.
+    #[arg(long, value_name = "R")]
+    baseline: Option<f64>,
+    /// Sampling solvers: regret matching+ (regrets floored at 0 at every update).
+    #[arg(long)]
+    rm_plus: bool,
+    /// Sampling solvers: iterations per discount epoch (--alpha, --beta and --gamma count epochs).
+    #[arg(long, value_name = "N")]
+    epoch: Option<u64>,
+    /// Sampling solvers: play the game's rules even when its arena could be built.
+    #[arg(long)]
+    rules: bool,
+    /// Sampling solvers: skip the final exploitability (a full best response) unless a target
+    /// or a measurement needs it.
+    #[arg(long)]
+    no_eval: bool,
 }
 
 /// Longest `--time` and `--checkpoint-every` accepted: about 31 years.
@@ -227,6 +261,7 @@ pub fn regret_params(
         Algo::HsDcfr => RegretParams::hs_dcfr(gamma.unwrap_or(30.0), horizon()?),
         Algo::HsPcfrPlus => RegretParams::hs_pcfr_plus(gamma.unwrap_or(30.0), horizon()?),
         Algo::Lp => bail!("--algo lp is not a CFR variant"),
+        Algo::EsMccfr | Algo::OsMccfr => bail!("--algo {} is a sampling solver", algo.name()),
     };
     if let Some(u) = updates {
         params.alternating = u == Updates::Alternating;
@@ -237,6 +272,21 @@ pub fn regret_params(
 /// Runs `bluff solve`: validates the options, checks every output location, solves, writes
 /// the requested files, reports.
 pub fn run(args: SolveArgs) -> Result<()> {
+    if mccfr::applies(&args) {
+        return mccfr::run(&args);
+    }
+    let sampling_only = [
+        ("--seed", args.seed.is_some()),
+        ("--epsilon", args.epsilon.is_some()),
+        ("--baseline", args.baseline.is_some()),
+        ("--rm-plus", args.rm_plus),
+        ("--epoch", args.epoch.is_some()),
+        ("--rules", args.rules),
+        ("--no-eval", args.no_eval),
+    ];
+    if let Some((name, _)) = sampling_only.iter().find(|(_, given)| *given) {
+        bail!("{name} applies to the sampling solvers (--algo es-mccfr or os-mccfr)");
+    }
     let threads = crate::cli::threads_arg(args.threads)?;
     if args.algo == Some(Algo::Lp) {
         return run_lp(&args, threads);

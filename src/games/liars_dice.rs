@@ -60,6 +60,9 @@ pub struct LiarsDice {
     dice: usize,
     sides: usize,
     num_bids: usize,
+    /// The class (rank among sorted rolls) of a player's sorted dice packed 4 bits each.
+    class_of: Vec<u32>,
+    num_classes: usize,
     bid_names: Vec<String>,
     roll_names: Vec<String>,
 }
@@ -75,10 +78,25 @@ impl LiarsDice {
         }
         let (dice, sides) = (dice as usize, sides as usize);
         let num_bids = 2 * dice * sides;
+        // Sorted rolls in increasing packed order get classes 0, 1, ..
+        let mut class_of = vec![u32::MAX; 1 << (4 * dice)];
+        let mut num_classes = 0;
+        for packed in 0..class_of.len() {
+            let digits: Vec<usize> = (0..dice)
+                .map(|i| packed >> (4 * (dice - 1 - i)) & 15)
+                .collect();
+            let sorted = digits.windows(2).all(|w| w[0] <= w[1]);
+            if sorted && digits.iter().all(|&d| (1..=sides).contains(&d)) {
+                class_of[packed] = num_classes;
+                num_classes += 1;
+            }
+        }
         Ok(LiarsDice {
             dice,
             sides,
             num_bids,
+            class_of,
+            num_classes: num_classes as usize,
             bid_names: (0..num_bids)
                 .map(|b| format!("{}-{}", b / sides + 1, b % sides + 1))
                 .collect(),
@@ -86,11 +104,11 @@ impl LiarsDice {
         })
     }
 
-    /// Whether information-set keys fit 64 bits: 4 bits per own die and one per bid (true up
-    /// to 48 bids, e.g. two dice of twelve sides; the larger games have more than 2^49
-    /// histories).
+    /// Whether information-set keys fit 64 bits: the class of the player's sorted dice above
+    /// one bit per bid (true up to 48 bids, e.g. two dice of twelve sides; the larger games
+    /// have more than 2^49 histories).
     pub fn keys_fit(&self) -> bool {
-        4 * self.dice + self.num_bids <= 64
+        self.num_bids <= 48
     }
 }
 
@@ -105,6 +123,8 @@ pub struct LiarsDiceState {
     last: u8,
     moves: u8,
     called: bool,
+    /// Each player's dice class, once all dice are rolled.
+    class: [u32; 2],
 }
 
 const NO_BID: u8 = u8::MAX;
@@ -133,6 +153,7 @@ impl Rules for LiarsDice {
             last: NO_BID,
             moves: 0,
             called: false,
+            class: [0; 2],
         }
     }
     #[inline]
@@ -160,6 +181,13 @@ impl Rules for LiarsDice {
         if (s.num_rolled as usize) < 2 * self.dice {
             s.rolled[s.num_rolled as usize] = action as u8 + 1;
             s.num_rolled += 1;
+            if s.num_rolled as usize == 2 * self.dice {
+                s.class = [0, 1].map(|p| {
+                    let own = s.own(p, self.dice);
+                    let packed = own[..self.dice].iter().fold(0, |k, &d| k << 4 | d as usize);
+                    self.class_of[packed]
+                });
+            }
             return;
         }
         let first = if s.last == NO_BID {
@@ -185,14 +213,16 @@ impl Rules for LiarsDice {
     fn chance_is_uniform(&self, _: &LiarsDiceState) -> bool {
         true
     }
-    /// The player's sorted dice (4 bits each) above the set of bids made.
+    /// The class of the player's sorted dice above the set of bids made: dense keys.
     #[inline]
     fn infoset_key(&self, s: &LiarsDiceState) -> u64 {
-        let own = s.own(s.moves as usize % 2, self.dice);
-        let dice = own[..self.dice]
-            .iter()
-            .fold(0u64, |k, &d| k << 4 | d as u64);
-        dice.checked_shl(self.num_bids as u32).unwrap_or(0) | s.bids as u64
+        let class = s.class[s.moves as usize % 2] as u64;
+        class.checked_shl(self.num_bids as u32).unwrap_or(0) | s.bids as u64
+    }
+    /// Dense when the key space is at most 2^28 (two dice of five sides: 15 x 2^20 keys).
+    fn dense_keys(&self) -> Option<[usize; 2]> {
+        let n = self.num_classes.checked_shl(self.num_bids as u32)?;
+        (n <= 1 << 28).then_some([n, n])
     }
     fn payoff0(&self, s: &LiarsDiceState) -> f64 {
         payoff0(self, s) as f64

@@ -272,6 +272,77 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
     Ok((info, params))
 }
 
+/// A built-in game stated by its rules (kuhn, leduc, liars-dice and goofspiel), which the
+/// sampling solvers and the streaming best response play without building the arena.
+#[derive(Clone, Debug)]
+pub enum BuiltinRules {
+    /// Kuhn poker.
+    Kuhn(kuhn::Kuhn),
+    /// Leduc poker.
+    Leduc(leduc::Leduc),
+    /// Liar's dice.
+    LiarsDice(liars_dice::LiarsDice),
+    /// Goofspiel.
+    Goofspiel(goofspiel::Goofspiel),
+}
+
+/// Work to do on a game's rules, whatever their type (one monomorphised call per game).
+pub trait WithRules {
+    /// What the work returns.
+    type Output;
+    /// Does the work on `rules`.
+    fn run<G: crate::game::Rules>(self, rules: &G) -> Self::Output;
+}
+
+impl BuiltinRules {
+    /// Runs `work` on these rules.
+    pub fn with<W: WithRules>(&self, work: W) -> W::Output {
+        match self {
+            BuiltinRules::Kuhn(r) => work.run(r),
+            BuiltinRules::Leduc(r) => work.run(r),
+            BuiltinRules::LiarsDice(r) => work.run(r),
+            BuiltinRules::Goofspiel(r) => work.run(r),
+        }
+    }
+
+    /// The number of histories.
+    pub fn num_nodes(&self) -> Option<u64> {
+        use crate::game::Rules;
+        match self {
+            BuiltinRules::Kuhn(r) => r.num_nodes(),
+            BuiltinRules::Leduc(r) => r.num_nodes(),
+            BuiltinRules::LiarsDice(r) => r.num_nodes(),
+            BuiltinRules::Goofspiel(r) => r.num_nodes(),
+        }
+    }
+}
+
+/// The rules of the built-in game a spec names, or `None` for a file or a game stated only as
+/// an arena.
+pub fn rules(spec: &str) -> Result<Option<BuiltinRules>> {
+    let lower = spec.trim_end().to_ascii_lowercase();
+    if lower.ends_with(".efg") || lower.ends_with(".nfg") {
+        return Ok(None);
+    }
+    let (info, p) = parse_spec(spec)?;
+    Ok(Some(match info.name {
+        "kuhn" => BuiltinRules::Kuhn(kuhn::Kuhn),
+        "leduc" => BuiltinRules::Leduc(leduc::Leduc),
+        "liars-dice" => BuiltinRules::LiarsDice(liars_dice::LiarsDice::new(
+            p.get("dice") as u32,
+            p.get("sides") as u32,
+        )?),
+        "goofspiel" => BuiltinRules::Goofspiel(goofspiel::Goofspiel::new(
+            p.get("cards") as u32,
+            goofspiel::PointsOrder::from_code(p.get("order"))
+                .ok_or_else(|| anyhow!("bad order code"))?,
+            goofspiel::Returns::from_code(p.get("returns"))
+                .ok_or_else(|| anyhow!("bad returns code"))?,
+        )?),
+        _ => return Ok(None),
+    }))
+}
+
 /// Builds the game a spec names: a built-in game, or a path ending in `.efg` (Gambit extensive
 /// form; its warnings are printed to stderr) or `.nfg` (Gambit strategic form, played as
 /// player 1 choosing a row and player 2 a column without seeing it).
