@@ -15,7 +15,8 @@ Number: TypeAlias = Fraction | int | float | str
 #: One player's strategy as {information set: {action: probability}}.
 PlayerDict: TypeAlias = Mapping[str, Mapping[str, Number]]
 Algo: TypeAlias = Literal[
-    "dcfr", "cfr", "cfr+", "lcfr", "pcfr+", "dcfr+", "pdcfr+", "hs-dcfr", "hs-pcfr+", "lp"
+    "dcfr", "cfr", "cfr+", "lcfr", "pcfr+", "dcfr+", "pdcfr+", "hs-dcfr", "hs-pcfr+", "lp",
+    "es-mccfr", "os-mccfr",
 ]
 
 class GameError(ValueError): ...
@@ -124,6 +125,7 @@ def solve(
     threads: int | None = None,
     check_every: int = 1000,
     always_threads: bool = False,
+    seed: int | None = None,
 ) -> SolveResult: ...
 def evaluate(
     game: Game, policy: Policy | Sequence[PlayerDict] | Any, exact: bool = False

@@ -82,7 +82,7 @@ fn regret_params(algo: &str, iterations: Option<u64>) -> PyResult<RegretParams> 
         "hs-pcfr+" => RegretParams::hs_pcfr_plus(30.0, horizon()?),
         other => {
             return Err(PyValueError::new_err(format!(
-                "algo {other:?}: expected \"dcfr\", \"cfr\", \"cfr+\", \"lcfr\", \"pcfr+\", \"dcfr+\", \"pdcfr+\", \"hs-dcfr\", \"hs-pcfr+\" or \"lp\""
+                "algo {other:?}: expected \"dcfr\", \"cfr\", \"cfr+\", \"lcfr\", \"pcfr+\", \"dcfr+\", \"pdcfr+\", \"hs-dcfr\", \"hs-pcfr+\", \"lp\", \"es-mccfr\" or \"os-mccfr\""
             )))
         }
     })
@@ -110,7 +110,10 @@ fn non_negative(name: &str, v: Option<f64>) -> PyResult<()> {
     }
 }
 
-/// Solves `game`. CFR family (`"dcfr"`, `"cfr"`, `"cfr+"`, `"lcfr"`, `"pcfr+"`, `"dcfr+"`,
+/// Solves `game`. Sampling solvers (`"es-mccfr"`, `"os-mccfr"`, issue 28): Monte Carlo CFR
+/// with `seed` (default 0) on `threads` threads (default 1: results depend on the seed and the
+/// thread count), stopping at `iterations`, `target` or `time`; exploitability by the arena's
+/// exact best response. CFR family (`"dcfr"`, `"cfr"`, `"cfr+"`, `"lcfr"`, `"pcfr+"`, `"dcfr+"`,
 /// `"pdcfr+"`, `"hs-dcfr"`, `"hs-pcfr+"`, the last two needing `iterations`): stops at
 /// `iterations`, at exploitability `target` (payoff units) or after `time` seconds, whichever
 /// comes first, measuring exploitability at most `check_every` iterations apart. `"lp"`: the
@@ -118,7 +121,7 @@ fn non_negative(name: &str, v: Option<f64>) -> PyResult<()> {
 /// results do not depend on it, and the CFR family runs an iteration on one thread where that
 /// was timed faster, unless `always_threads`. Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = "dcfr", iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false))]
+#[pyo3(signature = (game, algo = "dcfr", iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false, seed = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -130,7 +133,26 @@ pub fn solve(
     threads: Option<usize>,
     check_every: u64,
     always_threads: bool,
+    seed: Option<u64>,
 ) -> PyResult<SolveResult> {
+    if algo == "es-mccfr" || algo == "os-mccfr" {
+        let threads = thread_count(Some(threads.unwrap_or(1)))?;
+        return mccfr::solve(
+            py,
+            game,
+            algo,
+            iterations,
+            target,
+            time,
+            threads,
+            seed.unwrap_or(0),
+        );
+    }
+    if seed.is_some() {
+        return Err(PyValueError::new_err(
+            "seed= applies to the sampling solvers (\"es-mccfr\", \"os-mccfr\")",
+        ));
+    }
     let threads = thread_count(threads)?;
     if algo == "lp" {
         if iterations.is_some() || target.is_some() || time.is_some() {
@@ -290,4 +312,141 @@ fn solve_lp(py: Python<'_>, game: Py<Game>, threads: usize) -> PyResult<SolveRes
         wall_seconds: wall.elapsed().as_secs_f64(),
         stats: Some(stats.unbind()),
     })
+}
+
+/// Monte Carlo CFR for `bluff.solve` (issue 28): a self-contained block for the solver
+/// registry to take over.
+mod mccfr {
+    use super::{SolveResult, SIGNAL_CHECK};
+    use crate::convert::to_py_err;
+    use crate::game::Game;
+    use crate::policy::{Policy, Probs};
+    use bluff::solve::mccfr::{MccfrParams, MccfrSolver, RunLimits};
+    use pyo3::exceptions::PyValueError;
+    use pyo3::prelude::*;
+    use pyo3::types::PyDict;
+    use std::ops::ControlFlow;
+    use std::time::{Duration, Instant};
+
+    /// Runs es-mccfr or os-mccfr (OpenSpiel's defaults: regret matching, epsilon 0.6) on the
+    /// arena of `game`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn solve(
+        py: Python<'_>,
+        game: Py<Game>,
+        algo: &str,
+        iterations: Option<u64>,
+        target: Option<f64>,
+        time: Option<f64>,
+        threads: usize,
+        seed: u64,
+    ) -> PyResult<SolveResult> {
+        super::non_negative("target", target)?;
+        super::non_negative("time", time)?;
+        if iterations.is_none() && target.is_none() && time.is_none() {
+            return Err(PyValueError::new_err(
+                "give a stop rule: iterations=N, target=E or time=S",
+            ));
+        }
+        let params = if algo == "es-mccfr" {
+            MccfrParams::external()
+        } else {
+            MccfrParams::outcome(0.6)
+        };
+        let g = game.get().inner.clone();
+        let wall = Instant::now();
+        let limits = RunLimits {
+            max_iterations: iterations,
+            time: time.map(Duration::from_secs_f64),
+            target,
+            measure_growth: if target.is_some() { 1.5 } else { 0.0 },
+            ..RunLimits::default()
+        };
+        let out = py.allow_threads(|| -> PyResult<_> {
+            let mut s = MccfrSolver::new(&*g, params, seed)
+                .and_then(|s| s.with_threads(threads))
+                .map_err(|e| to_py_err(e.into(), false))?;
+            let mut measure = |s: &MccfrSolver<bluff::game::Game>| {
+                bluff::eval::exploitability(&g, &s.average_profile(&g)).exploitability
+            };
+            let mut last_check = Instant::now();
+            let mut interrupted: Option<PyErr> = None;
+            let (_, points) = s.run(&limits, Some(&mut measure), None, |_| {
+                if last_check.elapsed() < SIGNAL_CHECK {
+                    return ControlFlow::Continue(());
+                }
+                last_check = Instant::now();
+                match Python::with_gil(|py| py.check_signals()) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(e) => {
+                        interrupted = Some(e);
+                        ControlFlow::Break(())
+                    }
+                }
+            });
+            if let Some(e) = interrupted {
+                return Err(e);
+            }
+            let seconds = points.last().map_or(0.0, |p| p.seconds);
+            let avg = s.average_profile(&g);
+            let mut current = avg.clone();
+            for p in 0..2 {
+                for (id, set) in g.infosets[p].iter().enumerate() {
+                    let r = set.action_range();
+                    s.current_strategy(p, id as u64, r.len(), &mut current.probs[p][r]);
+                }
+            }
+            let e = bluff::eval::exploitability(&g, &avg);
+            Ok((
+                s.iterations(),
+                s.num_infosets(),
+                s.bytes_per_infoset(),
+                points,
+                seconds,
+                avg,
+                current,
+                e,
+            ))
+        })?;
+        let (iters, sets, bytes, points, seconds, avg, current, e) = out;
+        let stats = PyDict::new(py);
+        stats.set_item("seed", seed)?;
+        stats.set_item("threads", threads)?;
+        stats.set_item("traversals", 2 * iters)?;
+        stats.set_item("infosets", (sets[0], sets[1]))?;
+        stats.set_item("bytes_per_infoset", bytes)?;
+        let f = |x: f64| -> PyResult<PyObject> { Ok(x.into_pyobject(py)?.into_any().unbind()) };
+        let current_policy = Py::new(
+            py,
+            Policy {
+                game: game.clone_ref(py),
+                probs: Probs::Float(current),
+            },
+        )?;
+        let policy = Py::new(
+            py,
+            Policy {
+                game,
+                probs: Probs::Float(avg),
+            },
+        )?;
+        Ok(SolveResult {
+            algo: algo.to_string(),
+            policy,
+            current_policy: Some(current_policy),
+            exploitability: f(e.exploitability)?,
+            nash_conv: f(e.nash_conv)?,
+            value: f(e.value[0])?,
+            iterations: iters,
+            team_iterations: 0,
+            curve: points
+                .iter()
+                .map(|p| (p.iteration, p.exploitability, p.seconds))
+                .collect(),
+            seconds,
+            setup_seconds: 0.0,
+            wall_seconds: wall.elapsed().as_secs_f64(),
+            stats: Some(stats.unbind()),
+        })
+    }
 }
