@@ -201,18 +201,27 @@ pub(crate) fn external<G: Rules, T: Store>(
                     let n = rules.num_actions(&s);
                     let key = rules.infoset_key(&s);
                     let off = store.entry(q, key, n);
-                    let at = w.values.len();
-                    w.values.resize(at + n, 0.0);
-                    strategy(store.table(q), off, n, &mut w.values[at..]);
                     if q != p {
-                        let a = sample(&w.values[at..], rng);
+                        // Sampled: the strategy lives on the stack while it is drawn from and
+                        // added to the average.
+                        let mut small = [0.0f64; 32];
+                        let mut large = Vec::new();
+                        let sigma = if n <= small.len() {
+                            &mut small[..n]
+                        } else {
+                            large.resize(n, 0.0);
+                            &mut large[..]
+                        };
+                        strategy(store.table(q), off, n, sigma);
+                        let a = sample(sigma, rng);
                         if set.avg_weight != 0.0 {
-                            store.add_average(q, key, off, &w.values[at..], set.avg_weight);
+                            store.add_average(q, key, off, sigma, set.avg_weight);
                         }
-                        w.values.truncate(at);
                         rules.apply(&mut s, a);
                     } else {
+                        let at = w.values.len();
                         w.values.resize(at + 2 * n, 0.0);
+                        strategy(store.table(q), off, n, &mut w.values[at..at + n]);
                         w.frames.push(Frame {
                             state: s.clone(),
                             key,
