@@ -17,6 +17,9 @@ fi
 target="${CARGO_TARGET_DIR:-$root/target}"
 (cd "$root" && nice -n 10 cargo build --release --quiet)
 out="${OUT:-$here/out/mccfr_vs_peers}"
+mkdir -p "$out"
+# A copy of the binary, so that a rebuild during the run changes nothing.
+cp "$target/release/bluff" "$out/bluff"
 uptime
-nice -n 10 "$venv/bin/python" "$here/mccfr_vs_peers.py" "$target/release/bluff" "$out" "$@"
+nice -n "${NICE:-10}" "$venv/bin/python" "$here/mccfr_vs_peers.py" "$out/bluff" "$out" "$@"
 uptime
