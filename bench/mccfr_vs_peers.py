@@ -17,6 +17,7 @@ Run through bench/mccfr_vs_peers.sh, which builds bluff and prepares the venv.
 usage: python bench/mccfr_vs_peers.py BLUFF OUT_DIR [--quick]
 """
 
+import gc
 import json
 import os
 import subprocess
@@ -186,8 +187,11 @@ def main():
             t0 = time.perf_counter()
             try:
                 env, g = lite_env(game, traverse)
-                lite[traverse] = {"setup": time.perf_counter() - t0, "env": (env, g)}
+                lite[traverse] = {"setup": time.perf_counter() - t0, "ok": True}
                 lite[traverse]["rate"] = lite_rate(env, g)
+                # LiteEFG holds the whole tree (some 4 GB on goofspiel 5): one at a time.
+                del env, g
+                gc.collect()
             except Exception as err:  # noqa: BLE001 - a peer that cannot run is reported
                 lite[traverse] = {"error": repr(err)}
         row["rates"] = rates
@@ -198,9 +202,11 @@ def main():
         curves["OpenSpiel ES"] = curve_openspiel(game, "es", horizon, os_marks)
         curves["OpenSpiel OS"] = curve_openspiel(game, "os", horizon, os_marks)
         for traverse, name in [("External", "LiteEFG External (CFR)"), ("Outcome", "LiteEFG Outcome (OS-MCCFR)")]:
-            if "env" in lite[traverse]:
+            if lite[traverse].get("ok"):
                 env, g = lite_env(game, traverse)
                 curves[name] = curve_lite(env, g, horizon)
+                del env, g
+                gc.collect()
         bluff_runs = {}
         # The faster engine for each sampling solver; --target makes the rules engine measure.
         eng = {a: (["--rules", "--target", "1e-9"] if rates[f"rules_{a}"] >= rates[f"arena_{a}"] else [])
