@@ -33,6 +33,8 @@ Algo: TypeAlias = Literal[
     "hs-pcfr+-15",
     "hs-pdcfr+-30",
     "hs-pdcfr+-15",
+    "es-mccfr",
+    "os-mccfr",
 ]
 
 class GameError(ValueError): ...
@@ -148,6 +150,7 @@ def solve(
     beta: float | None = None,
     gamma: float | None = None,
     updates: Literal["simultaneous", "alternating"] | None = None,
+    seed: int | None = None,
 ) -> SolveResult: ...
 def algorithms() -> tuple[list[tuple[str, str]], str]: ...
 def evaluate(

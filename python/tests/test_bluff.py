@@ -376,3 +376,20 @@ def test_stubs_declare_every_public_name_and_every_name_has_a_docstring():
             assert members == declared[name] - {"__init__"}, name
             for m in members:
                 assert getattr(obj, m).__doc__, f"{name}.{m}"
+
+
+def test_sampling_solvers_are_seeded_and_scored_by_the_exact_best_response():
+    """es-mccfr / os-mccfr (issue 28): the same seed gives the same policy, another seed
+    another; the reported exploitability is bluff.evaluate's of the returned policy."""
+    game = bluff.game("kuhn")
+    a = bluff.solve(game, algo="es-mccfr", iterations=20_000, seed=4)
+    b = bluff.solve(game, algo="es-mccfr", iterations=20_000, seed=4)
+    c = bluff.solve(game, algo="es-mccfr", iterations=20_000, seed=5)
+    assert a.exploitability == b.exploitability != c.exploitability
+    assert a.exploitability == bluff.evaluate(game, a.policy).exploitability
+    assert a.exploitability < 0.02
+    assert a.iterations == 20_000 and a.stats["traversals"] == 40_000
+    os_run = bluff.solve(game, algo="os-mccfr", iterations=20_000, seed=4)
+    assert os_run.exploitability == bluff.evaluate(game, os_run.policy).exploitability
+    with pytest.raises(ValueError, match="seed="):
+        bluff.solve(game, algo="cfr", iterations=10, seed=1)
