@@ -46,8 +46,13 @@ def header(path):
 def run(cmd, log):
     print("+", " ".join(cmd), flush=True)
     with open(log, "a") as f:
-        out = subprocess.run(["nice", "-n", "10", "/usr/bin/time", "-v"] + cmd, stdout=subprocess.PIPE,
-                             stderr=f, text=True, check=True).stdout
+        out = subprocess.run(
+            ["nice", "-n", "10", "/usr/bin/time", "-v"] + cmd,
+            stdout=subprocess.PIPE,
+            stderr=f,
+            text=True,
+            check=True,
+        ).stdout
     return json.loads(out)
 
 
@@ -60,9 +65,25 @@ def solve(bluff, out):
         have = header(ckpt)["seconds"] if os.path.exists(ckpt) else 0.0
         left = m * 60 - have
         if left > 1:
-            cmd = [bluff, "solve", GAME, "--algo", "es-mccfr", "--seed", "0", "--threads", str(THREADS),
-                   "--time", f"{left:.3f}", "--no-eval", "--checkpoint", ckpt, "--checkpoint-every", "300",
-                   "--json"]
+            cmd = [
+                bluff,
+                "solve",
+                GAME,
+                "--algo",
+                "es-mccfr",
+                "--seed",
+                "0",
+                "--threads",
+                str(THREADS),
+                "--time",
+                f"{left:.3f}",
+                "--no-eval",
+                "--checkpoint",
+                ckpt,
+                "--checkpoint-every",
+                "300",
+                "--json",
+            ]
             if os.path.exists(ckpt):
                 cmd += ["--resume", ckpt]
             session = run(cmd, os.path.join(out, "sessions.log"))
@@ -88,16 +109,21 @@ def evaluate(bluff, out):
         with open(result) as f:
             r = json.load(f)
         rows.append(r)
-        print(f"{m:>3} min: {r['iterations']:>10} iterations, {r['seconds']:.0f} s solving, exploitability "
-              f"{r['exploitability']:.5f} (best response {r['best_response_seconds']:.0f} s), "
-              f"{sum(r['infosets'])} information sets, {r['bytes_per_infoset']:.0f} bytes each",
-              flush=True)
+        print(
+            f"{m:>3} min: {r['iterations']:>10} iterations, {r['seconds']:.0f} s solving, "
+            f"exploitability {r['exploitability']:.5f} "
+            f"(best response {r['best_response_seconds']:.0f} s), "
+            f"{sum(r['infosets'])} information sets, {r['bytes_per_infoset']:.0f} bytes each",
+            flush=True,
+        )
     return rows
 
 
 def main():
     bluff = sys.argv[1]
-    out = sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "bench/out/ld25"
+    out = (
+        sys.argv[2] if len(sys.argv) > 2 and not sys.argv[2].startswith("--") else "bench/out/ld25"
+    )
     os.makedirs(out, exist_ok=True)
     if "--evaluate-only" not in sys.argv:
         solve(bluff, out)

@@ -37,11 +37,18 @@ CHECKPOINTS = [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120]
 GAMES = [
     # bluff spec, OpenSpiel loader, curve horizon (s), OpenSpiel's evaluation times
     ("leduc", lambda: pyspiel.load_game("leduc_poker"), 60, CHECKPOINTS),
-    ("liars-dice", lambda: pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": 6}), 60, CHECKPOINTS),
+    (
+        "liars-dice",
+        lambda: pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": 6}),
+        60,
+        CHECKPOINTS,
+    ),
     (
         "goofspiel(cards=5)",
         lambda: pyspiel.convert_to_turn_based(
-            pyspiel.load_game("goofspiel", {"num_cards": 5, "imp_info": True, "points_order": "random"})
+            pyspiel.load_game(
+                "goofspiel", {"num_cards": 5, "imp_info": True, "points_order": "random"}
+            )
         ),
         120,
         # pyspiel.exploitability takes some 140 s per policy on this game: three points.
@@ -179,9 +186,20 @@ def main():
             for engine in ["rules", "arena"]:
                 extra = ["--rules"] if engine == "rules" else []
                 for algo in ["es", "os"]:
-                    r = bluff(spec, "--algo", f"{algo}-mccfr", "--time", str(RATE_SECONDS), "--no-eval",
-                              "--seed", str(SEED), *extra)
-                    rates[f"{engine}_{algo}"] = max(rates[f"{engine}_{algo}"], r["iterations_per_second"])
+                    r = bluff(
+                        spec,
+                        "--algo",
+                        f"{algo}-mccfr",
+                        "--time",
+                        str(RATE_SECONDS),
+                        "--no-eval",
+                        "--seed",
+                        str(SEED),
+                        *extra,
+                    )
+                    rates[f"{engine}_{algo}"] = max(
+                        rates[f"{engine}_{algo}"], r["iterations_per_second"]
+                    )
         lite = {}
         for traverse in ["External", "Outcome"]:
             t0 = time.perf_counter()
@@ -201,7 +219,10 @@ def main():
         curves = {}
         curves["OpenSpiel ES"] = curve_openspiel(game, "es", horizon, os_marks)
         curves["OpenSpiel OS"] = curve_openspiel(game, "os", horizon, os_marks)
-        for traverse, name in [("External", "LiteEFG External (CFR)"), ("Outcome", "LiteEFG Outcome (OS-MCCFR)")]:
+        for traverse, name in [
+            ("External", "LiteEFG External (CFR)"),
+            ("Outcome", "LiteEFG Outcome (OS-MCCFR)"),
+        ]:
             if lite[traverse].get("ok"):
                 env, g = lite_env(game, traverse)
                 curves[name] = curve_lite(env, g, horizon)
@@ -209,8 +230,14 @@ def main():
                 gc.collect()
         bluff_runs = {}
         # The faster engine for each sampling solver; --target makes the rules engine measure.
-        eng = {a: (["--rules", "--target", "1e-9"] if rates[f"rules_{a}"] >= rates[f"arena_{a}"] else [])
-               for a in ["es", "os"]}
+        eng = {
+            a: (
+                ["--rules", "--target", "1e-9"]
+                if rates[f"rules_{a}"] >= rates[f"arena_{a}"]
+                else []
+            )
+            for a in ["es", "os"]
+        }
         row["curve_engines"] = {a: ("rules" if eng[a] else "arena") for a in eng}
         for name, algo, extra in [
             ("bluff ES", "es-mccfr", eng["es"]),
@@ -242,20 +269,38 @@ def report(row):
     print("|---|---|---|---|")
     print(f"| OpenSpiel ES (C++, run_iteration) | {r['os_es']:.0f} | {2 * r['os_es']:.0f} | 1 |")
     for engine in ["rules", "arena"]:
-        print(f"| bluff ES ({engine}) | {r[engine + '_es']:.0f} | {2 * r[engine + '_es']:.0f} | "
-              f"{r[engine + '_es'] / r['os_es']:.1f}x |")
-    print(f"| LiteEFG External (CFR graph) | {lr['External'] or 0:.0f} | {2 * (lr['External'] or 0):.0f} | "
-          f"{(lr['External'] or 0) / r['os_es']:.2f}x |")
-    print(f"| OpenSpiel OS (C++, run_iteration = 1 traversal) | {r['os_os'] / 2:.0f} | {r['os_os']:.0f} | 1 |")
+        print(
+            f"| bluff ES ({engine}) | {r[engine + '_es']:.0f} | {2 * r[engine + '_es']:.0f} | "
+            f"{r[engine + '_es'] / r['os_es']:.1f}x |"
+        )
+    print(
+        f"| LiteEFG External (CFR graph) | {lr['External'] or 0:.0f} | "
+        f"{2 * (lr['External'] or 0):.0f} | "
+        f"{(lr['External'] or 0) / r['os_es']:.2f}x |"
+    )
+    print(
+        f"| OpenSpiel OS (C++, run_iteration = 1 traversal) | {r['os_os'] / 2:.0f} | "
+        f"{r['os_os']:.0f} | 1 |"
+    )
     for engine in ["rules", "arena"]:
-        print(f"| bluff OS ({engine}) | {r[engine + '_os']:.0f} | {2 * r[engine + '_os']:.0f} | "
-              f"{2 * r[engine + '_os'] / r['os_os']:.1f}x |")
-    print(f"| LiteEFG Outcome (OS-MCCFR graph) | {lr['Outcome'] or 0:.0f} | {2 * (lr['Outcome'] or 0):.0f} | "
-          f"{2 * (lr['Outcome'] or 0) / r['os_os']:.2f}x |")
+        print(
+            f"| bluff OS ({engine}) | {r[engine + '_os']:.0f} | {2 * r[engine + '_os']:.0f} | "
+            f"{2 * r[engine + '_os'] / r['os_os']:.1f}x |"
+        )
+    print(
+        f"| LiteEFG Outcome (OS-MCCFR graph) | {lr['Outcome'] or 0:.0f} | "
+        f"{2 * (lr['Outcome'] or 0):.0f} | "
+        f"{2 * (lr['Outcome'] or 0) / r['os_os']:.2f}x |"
+    )
     f = row["openspiel_es_final"]
-    print(f"\nOpenSpiel ES after {f['seconds']:.0f} s: exploitability {f['exploitability']:.4g}; "
-          f"bluff ES reaches it after {row['bluff_es_time_to_openspiel_final']} s")
-    print("time to exploitability 1e-2 (s):", {k: (round(v, 2) if v else None) for k, v in row["time_to_1e-2"].items()})
+    print(
+        f"\nOpenSpiel ES after {f['seconds']:.0f} s: exploitability {f['exploitability']:.4g}; "
+        f"bluff ES reaches it after {row['bluff_es_time_to_openspiel_final']} s"
+    )
+    print(
+        "time to exploitability 1e-2 (s):",
+        {k: (round(v, 2) if v else None) for k, v in row["time_to_1e-2"].items()},
+    )
     print("plot:", row["plot"], flush=True)
 
 
