@@ -16,12 +16,12 @@ use bluff::solve::mccfr::Sampling;
 use bluff::solve::registry::{
     self, Algorithm, AlgorithmError, CfrOptions, Family, SamplingOptions, Updates,
 };
-use bluff::solve::sampling::{
-    is_sampling_checkpoint, solve_spec, Engine, SamplingHooks, SamplingOutcome, SamplingRequest,
-};
 use bluff::solve::run::{
     CfrRequest, CfrRun, CurvePoint, Hooks, Progress, RunError, SaveError, StopReason, StopRule,
     Target,
+};
+use bluff::solve::sampling::{
+    is_sampling_checkpoint, solve_spec, Engine, SamplingHooks, SamplingOutcome, SamplingRequest,
 };
 use bluff::strategy::Profile;
 use clap::builder::{PossibleValue, PossibleValuesParser};
@@ -976,7 +976,11 @@ fn print_sampling_text(args: &SolveArgs, o: &SamplingOutcome) {
     match (o.exploitability, o.best_response_seconds) {
         (Some(e), Some(t)) => say(format!(
             "average strategy: exploitability {e:.6e} ({} best response, {t:.3} s)",
-            if o.on_arena { "the arena's" } else { "streaming" }
+            if o.on_arena {
+                "the arena's"
+            } else {
+                "streaming"
+            }
         )),
         _ => say("average strategy: exploitability not computed".into()),
     }

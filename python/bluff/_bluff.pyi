@@ -127,6 +127,14 @@ class SolveResult:
     wall_seconds: float
     stats: dict[str, Any] | None
 
+class RulesSolveResult:
+    algo: str
+    policy: list[dict[str, list[float]]]
+    exploitability: float | None
+    iterations: int
+    seconds: float
+    stats: dict[str, Any]
+
 def game(spec: str) -> Game: ...
 def builtin_games() -> list[tuple[str, str]]: ...
 def read_efg(path: str | os.PathLike[str]) -> Game: ...
@@ -153,6 +161,15 @@ def solve(
     seed: int | None = None,
 ) -> SolveResult: ...
 def algorithms() -> tuple[list[tuple[str, str]], str]: ...
+def solve_rules(
+    root: Any,
+    algo: Literal["es-mccfr", "os-mccfr"] = "es-mccfr",
+    iterations: int | None = None,
+    time: float | None = None,
+    seed: int | None = None,
+    evaluate: bool = True,
+    name: str | None = None,
+) -> RulesSolveResult: ...
 def evaluate(
     game: Game, policy: Policy | Sequence[PlayerDict] | Any, exact: bool = False
 ) -> Evaluation: ...

@@ -181,7 +181,10 @@ pub fn compile<G: Rules + ?Sized>(rules: &G, max_nodes: u64) -> crate::Result<Ga
 fn too_many_nodes(name: &str, nodes: Option<u64>, max_nodes: u64) -> crate::Error {
     crate::Error::TooBig {
         what: name.to_string(),
-        size: nodes.map_or_else(|| format!("more than {max_nodes} nodes"), |n| format!("{n} nodes")),
+        size: nodes.map_or_else(
+            || format!("more than {max_nodes} nodes"),
+            |n| format!("{n} nodes"),
+        ),
         limit: format!(
             "{max_nodes} nodes for building the whole tree; the sampling solvers play it from \
              its rules without building it (bluff solve '{name}' --algo es-mccfr or os-mccfr)"

@@ -16,9 +16,9 @@
 //! Information-set labels: `cards 5 4|bids 2|won 1` = the point cards so far (the current one
 //! last), the player's own bids, and who won each finished round (`1`, `2`, or `=` for a tie).
 
+use crate::error::{fail, Error, Result};
 use crate::game::{compile, Game, Rules, Turn};
 use crate::scalar::{int, rat, Rational};
-use crate::error::{fail, Error, Result};
 use std::borrow::Cow;
 
 /// Order in which the point cards are revealed (OpenSpiel's `points_order`).
@@ -143,7 +143,10 @@ impl Goofspiel {
     /// The rules with `cards` cards per hand (2..=31).
     pub fn new(cards: u32, order: PointsOrder, returns: Returns) -> Result<Self> {
         if !(2..=MAX_CARDS as u32).contains(&cards) {
-            fail!(Invalid, "goofspiel needs 2..={MAX_CARDS} cards (got {cards})");
+            fail!(
+                Invalid,
+                "goofspiel needs 2..={MAX_CARDS} cards (got {cards})"
+            );
         }
         let cards = cards as usize;
         Ok(Goofspiel {

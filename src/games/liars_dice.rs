@@ -12,9 +12,9 @@
 //! sorted, then the bids so far (`25 1-3 2-1`), so a player does not tell apart two rolls of
 //! the same dice in a different order, exactly as in OpenSpiel.
 
+use crate::error::{fail, Error, Result};
 use crate::game::{compile, Game, Rules, Turn};
 use crate::scalar::{int, rat, Rational};
-use crate::error::{fail, Error, Result};
 use std::borrow::Cow;
 
 /// Number of nodes of `liars-dice(dice, sides)`, or `None` if it overflows `u64`.

@@ -133,6 +133,9 @@ pub struct SamplingOutcome {
     pub profiles: Option<(Profile<f64>, Profile<f64>)>,
     /// The arena [`solve_spec`] built and played (`None` on rules, and from the other doors).
     pub game: Option<Game>,
+    /// From [`solve_rules`]: per player, the average strategy of every information set
+    /// reached, by the rules' key, in key order.
+    pub average_by_key: Option<[Vec<(u64, Vec<f64>)>; 2]>,
 }
 
 impl SamplingOutcome {
@@ -152,6 +155,8 @@ struct Plan<'a, H> {
     threads: usize,
     header: Option<Header>,
     hooks: &'a mut H,
+    /// Return the average strategy by key ([`SamplingOutcome::average_by_key`]).
+    by_key: bool,
 }
 
 /// Checks `request` alone (no game): a sampling algorithm or a checkpoint, a stop rule,
@@ -275,6 +280,7 @@ pub fn solve_spec(
         threads,
         header,
         hooks,
+        by_key: false,
     };
     let rules = games::rules(&spec)?;
     let too_big = rules
@@ -317,12 +323,13 @@ pub fn solve_game(
         threads,
         header,
         hooks,
+        by_key: false,
     };
     solve(&mut plan, game, Some(game))
 }
 
 /// Runs a sampling solver on any rules (no arena: exploitability by the streaming best
-/// response).
+/// response), returning the average strategy by information-set key too.
 pub fn solve_rules<G: Rules>(
     rules: &G,
     request: &SamplingRequest,
@@ -339,6 +346,7 @@ pub fn solve_rules<G: Rules>(
         threads,
         header,
         hooks,
+        by_key: true,
     };
     solve(&mut plan, rules, None)
 }
@@ -449,11 +457,10 @@ fn solve<G: Rules, H: SamplingHooks>(
         target: request.target,
         measure_growth: if measuring { 1.5 } else { 0.0 },
         measure_every: None,
-        save_every: request.checkpoint.as_ref().map(|_| {
-            request
-                .checkpoint_every
-                .unwrap_or(Duration::from_secs(60))
-        }),
+        save_every: request
+            .checkpoint
+            .as_ref()
+            .map(|_| request.checkpoint_every.unwrap_or(Duration::from_secs(60))),
     };
     let mut measure_error: Option<Error> = None;
     let mut measured = |s: &MccfrSolver<G>| match measure(s, rules, arena, br_threads) {
@@ -482,11 +489,7 @@ fn solve<G: Rules, H: SamplingHooks>(
         if measuring { Some(&mut measured) } else { None },
         Some(&mut save),
         |p| {
-            hooks.progress(
-                p.iterations,
-                p.seconds,
-                p.point.map(|pt| pt.exploitability),
-            );
+            hooks.progress(p.iterations, p.seconds, p.point.map(|pt| pt.exploitability));
             if hooks.interrupted() {
                 ControlFlow::Break(())
             } else {
@@ -550,5 +553,23 @@ fn solve<G: Rules, H: SamplingHooks>(
         interrupted,
         profiles: arena.map(|g| (solver.average_profile(g), current_profile(&solver, g))),
         game: None,
+        average_by_key: plan.by_key.then(|| average_by_key(&solver)),
+    })
+}
+
+/// The average strategy of every information set the solver reached, by key.
+fn average_by_key<G: Rules>(s: &MccfrSolver<G>) -> [Vec<(u64, Vec<f64>)>; 2] {
+    [0, 1].map(|p| {
+        let table = &s.tables()[p];
+        let mut out: Vec<(u64, Vec<f64>)> = table
+            .entries()
+            .map(|(key, numbers)| {
+                let mut probs = vec![0.0; numbers.len() / table.width()];
+                s.average_strategy(p, key, probs.len(), &mut probs);
+                (key, probs)
+            })
+            .collect();
+        out.sort_unstable_by_key(|e| e.0);
+        out
     })
 }

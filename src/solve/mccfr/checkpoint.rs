@@ -184,7 +184,11 @@ pub fn write<G: Rules>(
 }
 
 /// Saves atomically to `path` (a temporary sibling, then a rename).
-pub fn save<G: Rules>(path: &Path, solver: &MccfrSolver<G>, info: &RunInfo) -> Result<(), crate::format::output::WriteError> {
+pub fn save<G: Rules>(
+    path: &Path,
+    solver: &MccfrSolver<G>,
+    info: &RunInfo,
+) -> Result<(), crate::format::output::WriteError> {
     crate::format::output::write_file_with(path, |w| write(w, solver, info))
 }
 
