@@ -667,6 +667,42 @@ mod tests {
         assert_eq!(default_from_table(rounding).as_deref(), Some("pcfr+"));
     }
 
+    /// The sampling solvers are registered (so every front end lists them), take OpenSpiel's
+    /// parameters by default, refuse what does not apply, and are never the default.
+    #[test]
+    fn sampling_algorithms_are_listed_but_never_the_default() {
+        use crate::solve::mccfr::MccfrParams;
+        let none = SamplingOptions::default();
+        let es = algorithm("es-mccfr").unwrap();
+        let os = algorithm("os-mccfr").unwrap();
+        assert_eq!(es.sampling_params(&none).unwrap(), MccfrParams::external());
+        assert_eq!(os.sampling_params(&none).unwrap(), MccfrParams::outcome(0.6));
+        let epsilon = SamplingOptions {
+            epsilon: Some(0.3),
+            ..none
+        };
+        assert!(es.sampling_params(&epsilon).is_err());
+        assert_eq!(
+            os.sampling_params(&epsilon).unwrap(),
+            MccfrParams::outcome(0.3)
+        );
+        assert!(os
+            .sampling_params(&SamplingOptions {
+                epsilon: Some(0.0),
+                ..none
+            })
+            .is_err());
+        assert!(algorithm("cfr+").unwrap().sampling_params(&none).is_err());
+        assert_eq!(
+            es.regret_params(&CfrOptions::default(), None),
+            Err(AlgorithmError::NotCfr)
+        );
+        assert!(!es.runs_under_any_stop_rule() && !os.runs_under_any_stop_rule());
+        let table = "game,algo,iterations,exploitability\n\
+                     a,es-mccfr,1000,1e-9\na,cfr+,1000,1e-3\n";
+        assert_eq!(default_from_table(table).as_deref(), Some("cfr+"));
+    }
+
     #[test]
     fn the_default_follows_the_leaderboard() {
         let d = default_algorithm();
