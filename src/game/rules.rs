@@ -186,8 +186,8 @@ fn too_many_nodes(name: &str, nodes: Option<u64>, max_nodes: u64) -> crate::Erro
             |n| format!("{n} nodes"),
         ),
         limit: format!(
-            "{max_nodes} nodes for building the whole tree; the sampling solvers play it from \
-             its rules without building it (bluff solve '{name}' --algo es-mccfr or os-mccfr)"
+            "{max_nodes} for building the tree; the sampling solvers play it from its rules \
+             (--algo es-mccfr or os-mccfr)"
         ),
     }
 }

@@ -98,7 +98,7 @@ pub fn goofspiel(cards: u32, order: PointsOrder, returns: Returns, max_nodes: u6
             limit: max_nodes.to_string(),
         });
     }
-    Ok(compile(&rules, max_nodes)?)
+    compile(&rules, max_nodes)
 }
 
 /// Most cards a game has (a hand is a 32-bit mask; rounds fit fixed arrays).

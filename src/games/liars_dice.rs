@@ -47,7 +47,7 @@ pub fn liars_dice(dice: u32, sides: u32, max_nodes: u64) -> Result<Game> {
             limit: max_nodes.to_string(),
         });
     }
-    Ok(compile(&rules, max_nodes)?)
+    compile(&rules, max_nodes)
 }
 
 /// Most dice a player rolls.

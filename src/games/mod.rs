@@ -114,14 +114,14 @@ pub fn registry() -> Vec<GameInfo> {
         description:
             "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
         params: &[],
-        build: |_| Ok(kuhn::kuhn_poker()?),
+        build: |_| kuhn::kuhn_poker(),
         pictures: None,
     },
     GameInfo {
         name: "leduc",
         description: "Leduc poker (OpenSpiel rules): 6 cards, raises 2 then 4, public card; 936 information sets",
         params: &[],
-        build: |_| Ok(leduc::leduc_poker()?),
+        build: |_| leduc::leduc_poker(),
         pictures: None,
     },
     GameInfo {

@@ -676,7 +676,10 @@ mod tests {
         let es = algorithm("es-mccfr").unwrap();
         let os = algorithm("os-mccfr").unwrap();
         assert_eq!(es.sampling_params(&none).unwrap(), MccfrParams::external());
-        assert_eq!(os.sampling_params(&none).unwrap(), MccfrParams::outcome(0.6));
+        assert_eq!(
+            os.sampling_params(&none).unwrap(),
+            MccfrParams::outcome(0.6)
+        );
         let epsilon = SamplingOptions {
             epsilon: Some(0.3),
             ..none

@@ -23,6 +23,9 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// Per player, the average strategy of every information set reached, by key, in key order.
+pub type AverageByKey = [Vec<(u64, Vec<f64>)>; 2];
+
 /// The magic bytes that open a sampling checkpoint.
 const MAGIC: &[u8; 8] = b"BLUFFMCC";
 
@@ -135,7 +138,7 @@ pub struct SamplingOutcome {
     pub game: Option<Game>,
     /// From [`solve_rules`]: per player, the average strategy of every information set
     /// reached, by the rules' key, in key order.
-    pub average_by_key: Option<[Vec<(u64, Vec<f64>)>; 2]>,
+    pub average_by_key: Option<AverageByKey>,
 }
 
 impl SamplingOutcome {
@@ -558,7 +561,7 @@ fn solve<G: Rules, H: SamplingHooks>(
 }
 
 /// The average strategy of every information set the solver reached, by key.
-fn average_by_key<G: Rules>(s: &MccfrSolver<G>) -> [Vec<(u64, Vec<f64>)>; 2] {
+fn average_by_key<G: Rules>(s: &MccfrSolver<G>) -> AverageByKey {
     [0, 1].map(|p| {
         let table = &s.tables()[p];
         let mut out: Vec<(u64, Vec<f64>)> = table
