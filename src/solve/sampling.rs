@@ -30,8 +30,13 @@ pub type AverageByKey = [Vec<(u64, Vec<f64>)>; 2];
 const MAGIC: &[u8; 8] = b"BLUFFMCC";
 
 /// Whether the file at `path` is a sampling checkpoint (so a front end resuming it hands it
-/// here rather than to [`crate::solve::run`]).
+/// here rather than to [`crate::solve::run`]). Only a regular file is looked at: peeking into a
+/// pipe would eat the bytes a CFR checkpoint arriving on it needs (a sampling checkpoint, read
+/// header first and then streamed, must be a regular file).
 pub fn is_sampling_checkpoint(path: &Path) -> bool {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let mut magic = [0u8; 8];
     std::fs::File::open(path)
         .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
