@@ -215,6 +215,32 @@ impl SolveArgs {
         .collect()
     }
 
+    /// Checks every file the run reads or writes before it starts (the game, the checkpoint
+    /// to resume, which it may replace: continuing a run into the checkpoint it came from is
+    /// the usual way to extend it, and the outputs).
+    fn check_files(&self, game: Option<&str>) -> Result<()> {
+        let mut plan = FilePlan::new();
+        if let Some(g) = game {
+            plan.game(g);
+        }
+        if let Some(r) = &self.resume {
+            plan.input(r);
+            plan.replaceable(r);
+        }
+        for (what, path) in [
+            ("-o", &self.output),
+            ("--curve", &self.curve),
+            ("--plot", &self.plot),
+            ("--checkpoint", &self.checkpoint),
+            ("--report", &self.report),
+        ] {
+            if let Some(p) = path {
+                plan.output(what, p);
+            }
+        }
+        plan.check()
+    }
+
     /// Checks the CFR-family options that need no game: numbers in range, a stop rule, one
     /// user of standard output, an SVG plot.
     fn check_cfr_options(&self) -> Result<()> {
@@ -329,25 +355,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         (None, Some(c)) => c.game_spec.clone(),
         (None, None) => bail!("give a game"),
     };
-    let mut plan = FilePlan::new();
-    plan.game(&spec);
-    if let Some(r) = &args.resume {
-        plan.input(r);
-        // Continuing a run into the checkpoint it came from is the usual way to extend it.
-        plan.replaceable(r);
-    }
-    for (what, path) in [
-        ("-o", &args.output),
-        ("--curve", &args.curve),
-        ("--plot", &args.plot),
-        ("--checkpoint", &args.checkpoint),
-        ("--report", &args.report),
-    ] {
-        if let Some(p) = path {
-            plan.output(what, p);
-        }
-    }
-    plan.check()?;
+    args.check_files(Some(&spec))?;
 
     let game = crate::load_game(&spec)?;
     let request = CfrRequest {
@@ -454,6 +462,22 @@ fn in_options(e: RunError) -> anyhow::Error {
     }
 }
 
+/// A bar to `iterations` when the run has that limit, else a spinner.
+fn progress_bar(iterations: Option<u64>) -> ProgressBar {
+    match iterations {
+        Some(n) => ProgressBar::new(n).with_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} iterations  {msg}  ({elapsed}, eta {eta})",
+            )
+            .expect("valid template"),
+        ),
+        None => ProgressBar::new_spinner().with_style(
+            ProgressStyle::with_template("{spinner} {pos} iterations  {msg}  ({elapsed})")
+                .expect("valid template"),
+        ),
+    }
+}
+
 /// The command line's hooks of a run: a progress bar on a terminal, the stop signals, and the
 /// `--checkpoint` file every `--checkpoint-every` seconds.
 struct CliHooks {
@@ -464,18 +488,7 @@ struct CliHooks {
 
 impl CliHooks {
     fn new(args: &SolveArgs, done: u64) -> Self {
-        let bar = match args.iterations {
-            Some(n) => ProgressBar::new(n).with_style(
-                ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} iterations  {msg}  ({elapsed}, eta {eta})",
-                )
-                .expect("valid template"),
-            ),
-            None => ProgressBar::new_spinner().with_style(
-                ProgressStyle::with_template("{spinner} {pos} iterations  {msg}  ({elapsed})")
-                    .expect("valid template"),
-            ),
-        };
+        let bar = progress_bar(args.iterations);
         bar.set_position(done);
         CliHooks {
             bar,
@@ -771,24 +784,7 @@ fn run_sampling(args: &SolveArgs, algorithm: Option<&'static Algorithm>) -> Resu
             stdout_users.get(1).copied().unwrap_or("--json")
         );
     }
-    let mut plan = FilePlan::new();
-    if let Some(g) = &args.game {
-        plan.game(g);
-    }
-    if let Some(r) = &args.resume {
-        plan.input(r);
-        plan.replaceable(r);
-    }
-    for (what, path) in [
-        ("-o", &args.output),
-        ("--curve", &args.curve),
-        ("--checkpoint", &args.checkpoint),
-    ] {
-        if let Some(p) = path {
-            plan.output(what, p);
-        }
-    }
-    plan.check()?;
+    args.check_files(args.game.as_deref())?;
     let request = SamplingRequest {
         algorithm,
         options: SamplingOptions {
@@ -866,18 +862,7 @@ struct SamplingBar {
 
 impl SamplingBar {
     fn new(args: &SolveArgs) -> Self {
-        let bar = match args.iterations {
-            Some(n) => ProgressBar::new(n).with_style(
-                ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} iterations  {msg}  ({elapsed}, eta {eta})",
-                )
-                .expect("valid template"),
-            ),
-            None => ProgressBar::new_spinner().with_style(
-                ProgressStyle::with_template("{spinner} {pos} iterations  {msg}  ({elapsed})")
-                    .expect("valid template"),
-            ),
-        };
+        let bar = progress_bar(args.iterations);
         SamplingBar { bar, started: None }
     }
 }

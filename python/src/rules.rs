@@ -21,17 +21,18 @@
 //! with payoff 0), and the exception is raised when the run returns.
 
 use crate::convert::to_py_err;
+use crate::solve::PythonHooks;
 use bluff::game::{Rules, Turn};
 use bluff::scalar::{f64_to_rational, Rational};
 use bluff::solve::registry::{self, Family, SamplingOptions};
-use bluff::solve::sampling::{solve_rules as solve_on_rules, SamplingHooks, SamplingRequest};
+use bluff::solve::sampling::{solve_rules as solve_on_rules, SamplingRequest};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// pyspiel's `PlayerId.CHANCE`.
 const CHANCE: i64 = -1;
@@ -53,6 +54,21 @@ pub struct Node {
     payoff0: f64,
 }
 
+impl Node {
+    /// A terminal of payoff 0 with no Python state (filled in by [`PyRules::node`], or left
+    /// so after an error).
+    fn terminal() -> Self {
+        Node {
+            state: None,
+            turn: Turn::Terminal,
+            actions: Vec::new(),
+            probs: Vec::new(),
+            key: 0,
+            payoff0: 0.0,
+        }
+    }
+}
+
 /// The information sets met so far: per player, string to key and back, with action counts.
 #[derive(Default)]
 struct Interner {
@@ -72,14 +88,7 @@ impl PyRules {
     /// Asks `state` everything the solvers need, once.
     fn node(&self, py: Python<'_>, state: Bound<'_, PyAny>) -> PyResult<Node> {
         let player: i64 = state.call_method0("current_player")?.extract()?;
-        let mut node = Node {
-            state: None,
-            turn: Turn::Terminal,
-            actions: Vec::new(),
-            probs: Vec::new(),
-            key: 0,
-            payoff0: 0.0,
-        };
+        let mut node = Node::terminal();
         match player {
             TERMINAL => {
                 let r: Vec<f64> = state.call_method0("returns")?.extract()?;
@@ -151,14 +160,7 @@ impl PyRules {
     /// Keeps the first error; the state becomes a terminal of payoff 0.
     fn failed(&self, e: PyErr) -> Arc<Node> {
         self.error.lock().expect("not poisoned").get_or_insert(e);
-        Arc::new(Node {
-            state: None,
-            turn: Turn::Terminal,
-            actions: Vec::new(),
-            probs: Vec::new(),
-            key: 0,
-            payoff0: 0.0,
-        })
+        Arc::new(Node::terminal())
     }
 
     /// Whether a step raised.
@@ -261,22 +263,6 @@ impl RulesSolveResult {
     }
 }
 
-/// Every 50 ms the run takes the GIL to look for Ctrl-C.
-struct Interrupt {
-    last_check: Instant,
-    error: Option<PyErr>,
-}
-
-impl SamplingHooks for Interrupt {
-    fn interrupted(&mut self) -> bool {
-        if self.error.is_none() && self.last_check.elapsed() >= Duration::from_millis(50) {
-            self.last_check = Instant::now();
-            self.error = Python::with_gil(|py| py.check_signals()).err();
-        }
-        self.error.is_some()
-    }
-}
-
 /// Solves the game whose initial state is `root` (pyspiel's state protocol; see the module
 /// docs) with a sampling solver (`"es-mccfr"` or `"os-mccfr"`), without enumerating it: one
 /// thread, `seed` (default 0), stopping at `iterations` or after `time` seconds. With
@@ -328,12 +314,9 @@ pub fn solve_rules(
     };
     // The GIL is released so the best response's threads can each take it for their steps.
     let outcome = py.allow_threads(|| {
-        let mut hooks = Interrupt {
-            last_check: Instant::now(),
-            error: None,
-        };
+        let mut hooks = PythonHooks::new();
         let outcome = solve_on_rules(&rules, &request, &mut hooks);
-        (outcome, hooks.error)
+        (outcome, hooks.interrupted)
     });
     if let Some(e) = rules.error.lock().expect("not poisoned").take() {
         return Err(e);

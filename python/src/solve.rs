@@ -231,10 +231,7 @@ pub fn solve(
             let setup = Instant::now();
             let mut run = CfrRun::start(&g, &g.name, &request).map_err(request_err)?;
             let setup = setup.elapsed().as_secs_f64();
-            let mut hooks = PythonHooks {
-                last_check: Instant::now(),
-                interrupted: None,
-            };
+            let mut hooks = PythonHooks::new();
             let outcome = run.run(&g, &stop, &mut hooks).map_err(request_err)?;
             if let Some(e) = hooks.interrupted {
                 return Err(e);
@@ -253,20 +250,7 @@ pub fn solve(
         .copied()
         .ok_or_else(|| PyValueError::new_err("the solver stopped before its first iteration"))?;
     let value = py.allow_threads(|| bluff::eval::expected_value(&g, &avg));
-    let current_policy = Py::new(
-        py,
-        Policy {
-            game: game.clone_ref(py),
-            probs: Probs::Float(current),
-        },
-    )?;
-    let policy = Py::new(
-        py,
-        Policy {
-            game,
-            probs: Probs::Float(avg),
-        },
-    )?;
+    let (policy, current_policy) = float_policies(py, game, avg, current)?;
     let f = |x: f64| -> PyResult<PyObject> { Ok(x.into_pyobject(py)?.into_any().unbind()) };
     Ok(SolveResult {
         algo: algorithm.name.to_string(),
@@ -288,10 +272,46 @@ pub fn solve(
     })
 }
 
-/// A running solve's hooks: every 50 ms it takes the GIL back to look for Ctrl-C.
-struct PythonHooks {
+/// The average and current float profiles of `game` as policies.
+fn float_policies(
+    py: Python<'_>,
+    game: Py<Game>,
+    average: bluff::strategy::Profile<f64>,
+    current: bluff::strategy::Profile<f64>,
+) -> PyResult<(Py<Policy>, Py<Policy>)> {
+    let current = Py::new(
+        py,
+        Policy {
+            game: game.clone_ref(py),
+            probs: Probs::Float(current),
+        },
+    )?;
+    let average = Py::new(
+        py,
+        Policy {
+            game,
+            probs: Probs::Float(average),
+        },
+    )?;
+    Ok((average, current))
+}
+
+/// A running solve's hooks (CFR family and sampling solvers): every 50 ms it takes the GIL back
+/// to look for Ctrl-C.
+pub(crate) struct PythonHooks {
     last_check: Instant,
-    interrupted: Option<PyErr>,
+    /// The `KeyboardInterrupt` (or other signal error) that stopped the run.
+    pub(crate) interrupted: Option<PyErr>,
+}
+
+impl PythonHooks {
+    /// Hooks that have seen no signal yet.
+    pub(crate) fn new() -> Self {
+        PythonHooks {
+            last_check: Instant::now(),
+            interrupted: None,
+        }
+    }
 }
 
 impl Hooks for PythonHooks {
@@ -304,19 +324,9 @@ impl Hooks for PythonHooks {
     }
 }
 
-/// A sampling run's hooks: every 50 ms it takes the GIL back to look for Ctrl-C.
-struct PythonSamplingHooks {
-    last_check: Instant,
-    interrupted: Option<PyErr>,
-}
-
-impl SamplingHooks for PythonSamplingHooks {
+impl SamplingHooks for PythonHooks {
     fn interrupted(&mut self) -> bool {
-        if self.interrupted.is_none() && self.last_check.elapsed() >= SIGNAL_CHECK {
-            self.last_check = Instant::now();
-            self.interrupted = Python::with_gil(|py| py.check_signals()).err();
-        }
-        self.interrupted.is_some()
+        Hooks::interrupted(self)
     }
 }
 
@@ -330,10 +340,7 @@ fn solve_sampling(
     let g = game.get().inner.clone();
     let wall = Instant::now();
     let outcome = py.allow_threads(|| -> PyResult<_> {
-        let mut hooks = PythonSamplingHooks {
-            last_check: Instant::now(),
-            interrupted: None,
-        };
+        let mut hooks = PythonHooks::new();
         let outcome = solve_game(&g, &g.name, request, &mut hooks).map_err(to_py_err)?;
         if let Some(e) = hooks.interrupted {
             return Err(e);
@@ -356,20 +363,7 @@ fn solve_sampling(
     stats.set_item("bytes_per_infoset", outcome.bytes_per_infoset)?;
     stats.set_item("best_response_seconds", outcome.best_response_seconds)?;
     let f = |x: f64| -> PyResult<PyObject> { Ok(x.into_pyobject(py)?.into_any().unbind()) };
-    let current_policy = Py::new(
-        py,
-        Policy {
-            game: game.clone_ref(py),
-            probs: Probs::Float(current),
-        },
-    )?;
-    let policy = Py::new(
-        py,
-        Policy {
-            game,
-            probs: Probs::Float(avg),
-        },
-    )?;
+    let (policy, current_policy) = float_policies(py, game, avg, current)?;
     Ok(SolveResult {
         algo: outcome.algorithm.name.to_string(),
         policy,

@@ -265,6 +265,30 @@ fn settle(
     Ok((algorithm, h.params, h.seed, h.threads))
 }
 
+impl<'a, H: SamplingHooks> Plan<'a, H> {
+    /// The plan of `request` (resuming the checkpoint of `header`, if any) on the game `spec`.
+    fn new(
+        request: &'a SamplingRequest,
+        header: Option<Header>,
+        spec: String,
+        hooks: &'a mut H,
+        by_key: bool,
+    ) -> Result<Self> {
+        let (algorithm, params, seed, threads) = settle(request, header.as_ref())?;
+        Ok(Plan {
+            request,
+            spec,
+            algorithm,
+            params,
+            seed,
+            threads,
+            header,
+            hooks,
+            by_key,
+        })
+    }
+}
+
 /// Runs a sampling solver on the game `spec` names (a built-in game or a file; `None` with a
 /// checkpoint to resume: the checkpoint's game).
 pub fn solve_spec(
@@ -278,18 +302,7 @@ pub fn solve_spec(
         (None, Some(h)) => h.info.game_spec.clone(),
         (None, None) => fail!(Invalid, "give a game"),
     };
-    let (algorithm, params, seed, threads) = settle(request, header.as_ref())?;
-    let mut plan = Plan {
-        request,
-        spec: spec.clone(),
-        algorithm,
-        params,
-        seed,
-        threads,
-        header,
-        hooks,
-        by_key: false,
-    };
+    let mut plan = Plan::new(request, header, spec.clone(), hooks, false)?;
     let rules = games::rules(&spec)?;
     let too_big = rules
         .as_ref()
@@ -321,18 +334,7 @@ pub fn solve_game(
     if request.engine == Engine::Rules {
         fail!(Invalid, "an arena game has no other rules than its tree");
     }
-    let (algorithm, params, seed, threads) = settle(request, header.as_ref())?;
-    let mut plan = Plan {
-        request,
-        spec: name.to_string(),
-        algorithm,
-        params,
-        seed,
-        threads,
-        header,
-        hooks,
-        by_key: false,
-    };
+    let mut plan = Plan::new(request, header, name.to_string(), hooks, false)?;
     solve(&mut plan, game, Some(game))
 }
 
@@ -344,18 +346,7 @@ pub fn solve_rules<G: Rules>(
     hooks: &mut impl SamplingHooks,
 ) -> Result<SamplingOutcome> {
     let header = check_request(request)?;
-    let (algorithm, params, seed, threads) = settle(request, header.as_ref())?;
-    let mut plan = Plan {
-        request,
-        spec: rules.name(),
-        algorithm,
-        params,
-        seed,
-        threads,
-        header,
-        hooks,
-        by_key: true,
-    };
+    let mut plan = Plan::new(request, header, rules.name(), hooks, true)?;
     solve(&mut plan, rules, None)
 }
 
