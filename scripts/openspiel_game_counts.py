@@ -43,9 +43,11 @@ def report(spec: str, game: pyspiel.Game, uniform: bool = True) -> None:
 
 
 def main() -> None:
-    for dice, sides in [(1, 2), (1, 3), (1, 4), (2, 2), (1, 6)]:
+    report("kuhn", pyspiel.load_game("kuhn_poker"))
+    report("leduc", pyspiel.load_game("leduc_poker"))
+    for dice, sides in [(1, 2), (1, 3), (1, 4), (2, 2), (1, 5), (1, 6), (2, 3)]:
         game = pyspiel.load_game("liars_dice", {"numdice": dice, "dice_sides": sides})
-        report(f"liars-dice(dice={dice},sides={sides})", game, uniform=sides <= 4)
+        report(f"liars-dice(dice={dice},sides={sides})", game, uniform=sides <= 4 and dice * sides <= 4)
     for cards, order in [
         (3, "descending"),
         (3, "ascending"),
@@ -54,10 +56,11 @@ def main() -> None:
         (4, "ascending"),
         (4, "random"),
         (5, "descending"),
+        (5, "random"),
     ]:
         params = {"num_cards": cards, "imp_info": True, "points_order": order}
         game = pyspiel.convert_to_turn_based(pyspiel.load_game("goofspiel", params))
-        report(f"goofspiel(cards={cards},order={order})", game)
+        report(f"goofspiel(cards={cards},order={order})", game, uniform=cards <= 4 or order != "random")
 
 
 if __name__ == "__main__":

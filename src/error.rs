@@ -77,6 +77,15 @@ pub enum Error {
     /// A CFR run that could not be started, continued or saved.
     #[error(transparent)]
     Run(#[from] RunError),
+    /// A sampling solver that could not be set up or restored.
+    #[error(transparent)]
+    Mccfr(#[from] crate::solve::mccfr::MccfrError),
+    /// A sampling checkpoint that cannot be read.
+    #[error(transparent)]
+    MccfrCheckpoint(#[from] crate::solve::mccfr::checkpoint::CheckpointError),
+    /// A streaming best response that could not run.
+    #[error(transparent)]
+    Stream(#[from] crate::streaming::StreamError),
     /// Another error, with what was being done.
     #[error("{context}: {source}")]
     Context {

@@ -26,3 +26,4 @@ pub mod report;
 pub mod scalar;
 pub mod solve;
 pub mod strategy;
+pub mod streaming;

@@ -1,5 +1,6 @@
 //! `bluff solve`: parses the options into the solve layer's request
-//! (`bluff::solve::run::CfrRequest`, or `bluff::solve::exact` for `--algo lp`), runs it with a
+//! (`bluff::solve::run::CfrRequest`, `bluff::solve::sampling::SamplingRequest` for `es-mccfr`
+//! and `os-mccfr`, or `bluff::solve::exact` for `--algo lp`), runs it with a
 //! progress bar, signal handling and checkpoint files as its hooks, writes the requested files
 //! and presents the result (text or `--json`).
 
@@ -11,10 +12,16 @@ use bluff::format::checkpoint::{self, Checkpoint};
 use bluff::format::strategy_json::profile_to_json;
 use bluff::game::Game;
 use bluff::scalar::{format_rational, rational_to_f64, Rational};
-use bluff::solve::registry::{self, Algorithm, AlgorithmError, CfrOptions, Family, Updates};
+use bluff::solve::mccfr::Sampling;
+use bluff::solve::registry::{
+    self, Algorithm, AlgorithmError, CfrOptions, Family, SamplingOptions, Updates,
+};
 use bluff::solve::run::{
     CfrRequest, CfrRun, CurvePoint, Hooks, Progress, RunError, SaveError, StopReason, StopRule,
     Target,
+};
+use bluff::solve::sampling::{
+    is_sampling_checkpoint, solve_spec, Engine, SamplingHooks, SamplingOutcome, SamplingRequest,
 };
 use bluff::strategy::Profile;
 use clap::builder::{PossibleValue, PossibleValuesParser};
@@ -138,6 +145,29 @@ pub struct SolveArgs {
     /// Also write an HTML report of the result (see `bluff report`).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Sampling solvers: the random seed (default 0; results depend on it and on --threads,
+    /// whose default is 1 for them).
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// os-mccfr: exploration epsilon in (0, 1] (default 0.6, as OpenSpiel).
+    #[arg(long, value_name = "E")]
+    epsilon: Option<f64>,
+    /// os-mccfr: VR-MCCFR baselines per information set and action, learned at rate R.
+    #[arg(long, value_name = "R")]
+    baseline: Option<f64>,
+    /// Sampling solvers: regret matching+ (regrets floored at 0 at every update).
+    #[arg(long)]
+    rm_plus: bool,
+    /// Sampling solvers: iterations per discount epoch (--alpha, --beta and --gamma count epochs).
+    #[arg(long, value_name = "N")]
+    epoch: Option<u64>,
+    /// Sampling solvers: play the game's rules even when its arena could be built.
+    #[arg(long)]
+    rules: bool,
+    /// Sampling solvers: skip the final exploitability (a full best response) unless a target
+    /// or a measurement needs it.
+    #[arg(long)]
+    no_eval: bool,
 }
 
 /// Longest `--time` and `--checkpoint-every` accepted: about 31 years.
@@ -183,6 +213,32 @@ impl SolveArgs {
         .filter(|(_, p)| p.as_deref().is_some_and(is_stdout))
         .map(|(n, _)| *n)
         .collect()
+    }
+
+    /// Checks every file the run reads or writes before it starts (the game, the checkpoint
+    /// to resume, which it may replace: continuing a run into the checkpoint it came from is
+    /// the usual way to extend it, and the outputs).
+    fn check_files(&self, game: Option<&str>) -> Result<()> {
+        let mut plan = FilePlan::new();
+        if let Some(g) = game {
+            plan.game(g);
+        }
+        if let Some(r) = &self.resume {
+            plan.input(r);
+            plan.replaceable(r);
+        }
+        for (what, path) in [
+            ("-o", &self.output),
+            ("--curve", &self.curve),
+            ("--plot", &self.plot),
+            ("--checkpoint", &self.checkpoint),
+            ("--report", &self.report),
+        ] {
+            if let Some(p) = path {
+                plan.output(what, p);
+            }
+        }
+        plan.check()
     }
 
     /// Checks the CFR-family options that need no game: numbers in range, a stop rule, one
@@ -262,9 +318,25 @@ impl SolveArgs {
 
 /// Runs `bluff solve`.
 pub fn run(args: SolveArgs) -> Result<()> {
+    let algorithm = args.algo.as_deref().map(registry::algorithm).transpose()?;
+    let sampling_checkpoint = args.resume.as_deref().is_some_and(is_sampling_checkpoint);
+    if algorithm.is_some_and(|a| matches!(a.family, Family::Sampling(_))) || sampling_checkpoint {
+        return run_sampling(&args, algorithm);
+    }
+    let sampling_only = [
+        ("--seed", args.seed.is_some()),
+        ("--epsilon", args.epsilon.is_some()),
+        ("--baseline", args.baseline.is_some()),
+        ("--rm-plus", args.rm_plus),
+        ("--epoch", args.epoch.is_some()),
+        ("--rules", args.rules),
+        ("--no-eval", args.no_eval),
+    ];
+    if let Some((name, _)) = sampling_only.iter().find(|(_, given)| *given) {
+        bail!("{name} applies to the sampling solvers (--algo es-mccfr or os-mccfr)");
+    }
     let threads = crate::threads_arg(args.threads)?;
     let thread_count = threads.count()?;
-    let algorithm = args.algo.as_deref().map(registry::algorithm).transpose()?;
     if algorithm.is_some_and(|a| a.family == Family::ExactLp) {
         return run_lp(&args, thread_count);
     }
@@ -283,25 +355,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         (None, Some(c)) => c.game_spec.clone(),
         (None, None) => bail!("give a game"),
     };
-    let mut plan = FilePlan::new();
-    plan.game(&spec);
-    if let Some(r) = &args.resume {
-        plan.input(r);
-        // Continuing a run into the checkpoint it came from is the usual way to extend it.
-        plan.replaceable(r);
-    }
-    for (what, path) in [
-        ("-o", &args.output),
-        ("--curve", &args.curve),
-        ("--plot", &args.plot),
-        ("--checkpoint", &args.checkpoint),
-        ("--report", &args.report),
-    ] {
-        if let Some(p) = path {
-            plan.output(what, p);
-        }
-    }
-    plan.check()?;
+    args.check_files(Some(&spec))?;
 
     let game = crate::load_game(&spec)?;
     let request = CfrRequest {
@@ -408,6 +462,22 @@ fn in_options(e: RunError) -> anyhow::Error {
     }
 }
 
+/// A bar to `iterations` when the run has that limit, else a spinner.
+fn progress_bar(iterations: Option<u64>) -> ProgressBar {
+    match iterations {
+        Some(n) => ProgressBar::new(n).with_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} iterations  {msg}  ({elapsed}, eta {eta})",
+            )
+            .expect("valid template"),
+        ),
+        None => ProgressBar::new_spinner().with_style(
+            ProgressStyle::with_template("{spinner} {pos} iterations  {msg}  ({elapsed})")
+                .expect("valid template"),
+        ),
+    }
+}
+
 /// The command line's hooks of a run: a progress bar on a terminal, the stop signals, and the
 /// `--checkpoint` file every `--checkpoint-every` seconds.
 struct CliHooks {
@@ -418,18 +488,7 @@ struct CliHooks {
 
 impl CliHooks {
     fn new(args: &SolveArgs, done: u64) -> Self {
-        let bar = match args.iterations {
-            Some(n) => ProgressBar::new(n).with_style(
-                ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} iterations  {msg}  ({elapsed}, eta {eta})",
-                )
-                .expect("valid template"),
-            ),
-            None => ProgressBar::new_spinner().with_style(
-                ProgressStyle::with_template("{spinner} {pos} iterations  {msg}  ({elapsed})")
-                    .expect("valid template"),
-            ),
-        };
+        let bar = progress_bar(args.iterations);
         bar.set_position(done);
         CliHooks {
             bar,
@@ -684,6 +743,239 @@ impl Summary<'_> {
             if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
                 say(format!("{what} written to {}", p.display()));
             }
+        }
+    }
+}
+
+/// `--algo es-mccfr|os-mccfr`, or `--resume` of a sampling checkpoint: the options that do not
+/// apply are refused, the rest go into the solve layer's [`SamplingRequest`].
+fn run_sampling(args: &SolveArgs, algorithm: Option<&'static Algorithm>) -> Result<()> {
+    let refused = [
+        ("--updates", args.updates.is_some()),
+        ("--target-relative", args.target_relative.is_some()),
+        ("--always-threads", args.always_threads),
+        ("--exact", args.exact),
+        ("--report", args.report.is_some()),
+        ("--plot", args.plot.is_some()),
+        (
+            "--lp-form/--max-memory/--write-mps",
+            args.lp_form.is_some() || args.max_memory.is_some() || args.write_mps.is_some(),
+        ),
+    ];
+    if let Some((name, _)) = refused.iter().find(|(_, given)| *given) {
+        bail!("{name} does not apply to the sampling solvers (es-mccfr, os-mccfr)");
+    }
+    for (name, v) in [
+        ("time", args.time),
+        ("checkpoint-every", args.checkpoint_every),
+    ] {
+        if let Some(x) = v.filter(|x| !(x.is_finite() && *x > 0.0 && *x <= MAX_SECONDS)) {
+            bail!("--{name} {x:?}: expected seconds in (0, {MAX_SECONDS:e}]");
+        }
+    }
+    if args.checkpoint.as_deref().is_some_and(is_stdout) {
+        bail!("--checkpoint -: a checkpoint is a binary file; give a file name");
+    }
+    let stdout_users = args.stdout_users();
+    if stdout_users.len() > 1 || (stdout_users.len() == 1 && args.json) {
+        bail!(
+            "{} and {} both want standard output",
+            stdout_users[0],
+            stdout_users.get(1).copied().unwrap_or("--json")
+        );
+    }
+    args.check_files(args.game.as_deref())?;
+    let request = SamplingRequest {
+        algorithm,
+        options: SamplingOptions {
+            epsilon: args.epsilon,
+            baseline: args.baseline,
+            rm_plus: args.rm_plus,
+            alpha: args.alpha,
+            beta: args.beta,
+            gamma: args.gamma,
+            epoch: args.epoch,
+        },
+        seed: args.seed,
+        threads: args.threads,
+        iterations: args.iterations,
+        time: args.time.map(Duration::from_secs_f64),
+        target: args.target,
+        engine: if args.rules {
+            Engine::Rules
+        } else {
+            Engine::Auto
+        },
+        evaluate: !args.no_eval,
+        checkpoint: args.checkpoint.clone(),
+        checkpoint_every: args.checkpoint_every.map(Duration::from_secs_f64),
+        resume: args.resume.clone(),
+    };
+    let mut hooks = SamplingBar::new(args);
+    signals::catch_stop_signals();
+    let outcome = solve_spec(args.game.as_deref(), &request, &mut hooks);
+    hooks.bar.finish_and_clear();
+    let outcome = outcome?;
+    if outcome.interrupted {
+        let signal = signals::stop_signal().unwrap_or(signals::SIGINT);
+        return Err(crate::Interrupted {
+            signal,
+            message: format!(
+                "interrupted after {} iterations; {}",
+                outcome.iterations,
+                match &args.checkpoint {
+                    Some(p) => format!("saved checkpoint {}", p.display()),
+                    None => "nothing was saved (use --checkpoint FILE)".into(),
+                }
+            ),
+        }
+        .into());
+    }
+    if let Some(path) = &args.output {
+        let (Some((average, _)), Some(game)) = (&outcome.profiles, &outcome.game) else {
+            bail!("-o writes an arena strategy; this run plays the rules (drop --rules)");
+        };
+        let value = profile_to_json(game, &outcome.spec, average);
+        let text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+        write_output(path, (text + "\n").as_bytes())?;
+    }
+    if let Some(path) = &args.curve {
+        let mut csv = String::from("iteration,exploitability,seconds\n");
+        for (i, e, s) in &outcome.curve {
+            csv.push_str(&format!("{i},{e:e},{s:.6}\n"));
+        }
+        write_output(path, csv.as_bytes())?;
+    }
+    if args.json {
+        print_sampling_json(&outcome);
+    } else {
+        print_sampling_text(args, &outcome);
+    }
+    Ok(())
+}
+
+/// A sampling run's progress bar and stop signals.
+struct SamplingBar {
+    bar: ProgressBar,
+    started: Option<u64>,
+}
+
+impl SamplingBar {
+    fn new(args: &SolveArgs) -> Self {
+        let bar = progress_bar(args.iterations);
+        SamplingBar { bar, started: None }
+    }
+}
+
+impl SamplingHooks for SamplingBar {
+    fn progress(&mut self, iterations: u64, seconds: f64, exploitability: Option<f64>) {
+        let first = *self.started.get_or_insert(iterations);
+        self.bar.set_position(iterations);
+        let rate = iterations.saturating_sub(first) as f64 / seconds.max(1e-9);
+        match exploitability {
+            Some(e) => self
+                .bar
+                .set_message(format!("exploitability {e:.3e}  {rate:.0} it/s")),
+            None => self.bar.set_message(format!("{rate:.0} it/s")),
+        }
+    }
+
+    fn interrupted(&mut self) -> bool {
+        signals::stop_signal().is_some()
+    }
+}
+
+/// The `--json` summary of a sampling run.
+fn print_sampling_json(o: &SamplingOutcome) {
+    let p = o.params;
+    let (sampling, epsilon) = match p.sampling {
+        Sampling::External => ("external", None),
+        Sampling::Outcome { epsilon } => ("outcome", Some(epsilon)),
+    };
+    let rate = o.rate();
+    let summary = json!({
+        "game": o.spec,
+        "algo": o.algorithm.name,
+        "engine": if o.on_arena { "arena" } else { "rules" },
+        "params": {
+            "sampling": sampling,
+            "epsilon": epsilon,
+            "baseline": p.baseline,
+            "rm_plus": p.regret.floor,
+            "alpha": finite_or_null(p.regret.alpha),
+            "beta": finite_or_null(p.regret.beta),
+            "gamma": p.regret.gamma,
+            "epoch": p.epoch,
+        },
+        "seed": o.seed,
+        "threads": o.threads,
+        "iterations": o.iterations,
+        "traversals": 2 * o.iterations,
+        "seconds": o.solve_seconds,
+        "session_seconds": o.session_seconds,
+        "iterations_per_second": rate,
+        "traversals_per_second": 2.0 * rate,
+        "exploitability": o.exploitability,
+        "nash_conv": o.exploitability.map(|e| 2.0 * e),
+        "best_response_seconds": o.best_response_seconds,
+        "infosets": o.infosets,
+        "solver_bytes": o.solver_bytes,
+        "bytes_per_infoset": o.bytes_per_infoset,
+        "peak_rss_bytes": o.peak_rss_bytes,
+        "curve": o.curve.iter().map(|(i, e, t)| json!([i, e, t])).collect::<Vec<_>>(),
+    });
+    crate::print_json(&summary);
+}
+
+/// The text summary of a sampling run.
+fn print_sampling_text(args: &SolveArgs, o: &SamplingOutcome) {
+    let to_stderr = !args.stdout_users().is_empty();
+    let say = |line: String| {
+        if to_stderr {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
+    let engine = if o.on_arena { "arena" } else { "rules" };
+    say(format!(
+        "{} on {} ({engine} engine), seed {}, {}",
+        o.algorithm.name,
+        o.spec,
+        o.seed,
+        crate::plural(o.threads, "thread", "threads")
+    ));
+    say(format!(
+        "{} iterations ({} traversals) in {:.3} s this session ({:.0} it/s); {:.3} s in all",
+        o.iterations,
+        2 * o.iterations,
+        o.session_seconds,
+        o.rate(),
+        o.solve_seconds
+    ));
+    let [a, b] = o.infosets;
+    say(format!(
+        "information sets reached {a} + {b}; tables {} bytes ({:.1} per information set)",
+        o.solver_bytes, o.bytes_per_infoset
+    ));
+    match (o.exploitability, o.best_response_seconds) {
+        (Some(e), Some(t)) => say(format!(
+            "average strategy: exploitability {e:.6e} ({} best response, {t:.3} s)",
+            if o.on_arena {
+                "the arena's"
+            } else {
+                "streaming"
+            }
+        )),
+        _ => say("average strategy: exploitability not computed".into()),
+    }
+    for (what, path) in [
+        ("strategy", &args.output),
+        ("curve", &args.curve),
+        ("checkpoint", &args.checkpoint),
+    ] {
+        if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
+            say(format!("{what} written to {}", p.display()));
         }
     }
 }

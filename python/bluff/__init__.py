@@ -18,6 +18,7 @@ from bluff._bluff import (
     GameError,
     Policy,
     PolicyError,
+    RulesSolveResult,
     SolveResult,
     UnsupportedGameError,
     __version__,
@@ -29,6 +30,7 @@ from bluff._bluff import (
     read_efg,
     read_nfg,
     solve,
+    solve_rules,
 )
 
 __all__ = [
@@ -40,6 +42,7 @@ __all__ = [
     "GameError",
     "Policy",
     "PolicyError",
+    "RulesSolveResult",
     "SolveResult",
     "UnsupportedGameError",
     "__version__",
@@ -51,4 +54,5 @@ __all__ = [
     "read_efg",
     "read_nfg",
     "solve",
+    "solve_rules",
 ]

@@ -33,6 +33,8 @@ Algo: TypeAlias = Literal[
     "hs-pcfr+-15",
     "hs-pdcfr+-30",
     "hs-pdcfr+-15",
+    "es-mccfr",
+    "os-mccfr",
 ]
 
 class GameError(ValueError): ...
@@ -149,6 +151,14 @@ class _Shard:
     def save(self, path: str | os.PathLike[str]) -> None: ...
     def result(self, seconds: float) -> SolveResult: ...
 
+class RulesSolveResult:
+    algo: str
+    policy: list[dict[str, list[float]]]
+    exploitability: float | None
+    iterations: int
+    seconds: float
+    stats: dict[str, Any]
+
 def game(spec: str) -> Game: ...
 def builtin_games() -> list[tuple[str, str]]: ...
 def read_efg(path: str | os.PathLike[str]) -> Game: ...
@@ -172,8 +182,18 @@ def solve(
     beta: float | None = None,
     gamma: float | None = None,
     updates: Literal["simultaneous", "alternating"] | None = None,
+    seed: int | None = None,
 ) -> SolveResult: ...
 def algorithms() -> tuple[list[tuple[str, str]], str]: ...
+def solve_rules(
+    root: Any,
+    algo: Literal["es-mccfr", "os-mccfr"] = "es-mccfr",
+    iterations: int | None = None,
+    time: float | None = None,
+    seed: int | None = None,
+    evaluate: bool = True,
+    name: str | None = None,
+) -> RulesSolveResult: ...
 def evaluate(
     game: Game, policy: Policy | Sequence[PlayerDict] | Any, exact: bool = False
 ) -> Evaluation: ...

@@ -11,6 +11,7 @@ mod errors;
 mod game;
 mod openspiel;
 mod policy;
+mod rules;
 mod solve;
 
 use pyo3::prelude::*;
@@ -25,12 +26,14 @@ fn _bluff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<policy::Policy>()?;
     m.add_class::<policy::Evaluation>()?;
     m.add_class::<solve::SolveResult>()?;
+    m.add_class::<rules::RulesSolveResult>()?;
     m.add_function(wrap_pyfunction!(game::game, m)?)?;
     m.add_function(wrap_pyfunction!(game::builtin_games, m)?)?;
     m.add_function(wrap_pyfunction!(game::read_efg, m)?)?;
     m.add_function(wrap_pyfunction!(game::read_nfg, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::solve_rules, m)?)?;
     m.add_function(wrap_pyfunction!(policy::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(openspiel::from_openspiel, m)?)?;
     distributed::register(m)?;

@@ -4,8 +4,9 @@ use crate::convert::{to_fraction, to_py_err};
 use crate::game::Game;
 use crate::policy::{Policy, Probs};
 use bluff::solve::exact::{solve_exact_with, ExactOptions};
-use bluff::solve::registry::{self, CfrOptions, Family, Updates};
+use bluff::solve::registry::{self, CfrOptions, Family, SamplingOptions, Updates};
 use bluff::solve::run::{CfrRequest, CfrRun, Hooks, StopRule, Target};
+use bluff::solve::sampling::{solve_game, SamplingHooks, SamplingRequest};
 use bluff::solve::{Threads, ThreadsError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -101,9 +102,13 @@ fn request_err(e: impl std::fmt::Display) -> PyErr {
 /// the algorithm's own where it takes them (as the CLI's options). `"lp"`: the exact
 /// sequence-form LP, certified by exact best responses. `threads` defaults to all cores; results
 /// do not depend on it, and the CFR family runs an iteration on one thread where that was timed
-/// faster, unless `always_threads`. Ctrl-C raises `KeyboardInterrupt`.
+/// faster, unless `always_threads`. The sampling solvers (`"es-mccfr"`, `"os-mccfr"`: Monte
+/// Carlo CFR, OpenSpiel's parameters unless `alpha`, `beta`, `gamma` are set) run with `seed`
+/// (default 0) on `threads` threads (default 1: their results depend on the seed and the
+/// thread count), exploitability by the exact best response. Ctrl-C raises
+/// `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false, alpha = None, beta = None, gamma = None, updates = None))]
+#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -119,7 +124,47 @@ pub fn solve(
     beta: Option<f64>,
     gamma: Option<f64>,
     updates: Option<&str>,
+    seed: Option<u64>,
 ) -> PyResult<SolveResult> {
+    let algorithm = match algo {
+        Some(name) => registry::algorithm(name).map_err(request_err)?,
+        None => registry::default_algorithm(),
+    };
+    if matches!(algorithm.family, Family::Sampling(_)) {
+        if updates.is_some() || always_threads {
+            return Err(PyValueError::new_err(
+                "updates= and always_threads= do not apply to the sampling solvers",
+            ));
+        }
+        let request = SamplingRequest {
+            algorithm: Some(algorithm),
+            options: SamplingOptions {
+                alpha,
+                beta,
+                gamma,
+                ..Default::default()
+            },
+            seed,
+            threads: count("threads", threads)?.map(|t| usize::try_from(t).unwrap_or(usize::MAX)),
+            iterations: count("iterations", iterations)?,
+            time: {
+                non_negative("time", time)?;
+                time.map(Duration::from_secs_f64)
+            },
+            target: {
+                non_negative("target", target)?;
+                target
+            },
+            evaluate: true,
+            ..Default::default()
+        };
+        return solve_sampling(py, game, &request);
+    }
+    if seed.is_some() {
+        return Err(PyValueError::new_err(
+            "seed= applies to the sampling solvers (\"es-mccfr\", \"os-mccfr\")",
+        ));
+    }
     let threads = match count("threads", threads)? {
         None => Threads::Available,
         Some(n) => Threads::Exactly(usize::try_from(n).unwrap_or(usize::MAX)),
@@ -131,10 +176,6 @@ pub fn solve(
         )),
         e => PyValueError::new_err(e.to_string()),
     })?;
-    let algorithm = match algo {
-        Some(name) => registry::algorithm(name).map_err(request_err)?,
-        None => registry::default_algorithm(),
-    };
     let iterations = count("iterations", iterations)?;
     if algorithm.family == Family::ExactLp {
         let cfr_only = iterations.is_some()
@@ -195,10 +236,7 @@ pub fn solve(
             let setup = Instant::now();
             let mut run = CfrRun::start(&g, &g.name, &request).map_err(request_err)?;
             let setup = setup.elapsed().as_secs_f64();
-            let mut hooks = PythonHooks {
-                last_check: Instant::now(),
-                interrupted: None,
-            };
+            let mut hooks = PythonHooks::new();
             let outcome = run.run(&g, &stop, &mut hooks).map_err(request_err)?;
             if let Some(e) = hooks.interrupted {
                 return Err(e);
@@ -217,20 +255,7 @@ pub fn solve(
         .copied()
         .ok_or_else(|| PyValueError::new_err("the solver stopped before its first iteration"))?;
     let value = py.allow_threads(|| bluff::eval::expected_value(&g, &avg));
-    let current_policy = Py::new(
-        py,
-        Policy {
-            game: game.clone_ref(py),
-            probs: Probs::Float(current),
-        },
-    )?;
-    let policy = Py::new(
-        py,
-        Policy {
-            game,
-            probs: Probs::Float(avg),
-        },
-    )?;
+    let (policy, current_policy) = float_policies(py, game, avg, current)?;
     let f = |x: f64| -> PyResult<PyObject> { Ok(x.into_pyobject(py)?.into_any().unbind()) };
     Ok(SolveResult {
         algo: algorithm.name.to_string(),
@@ -252,10 +277,46 @@ pub fn solve(
     })
 }
 
-/// A running solve's hooks: every 50 ms it takes the GIL back to look for Ctrl-C.
-struct PythonHooks {
+/// The average and current float profiles of `game` as policies.
+fn float_policies(
+    py: Python<'_>,
+    game: Py<Game>,
+    average: bluff::strategy::Profile<f64>,
+    current: bluff::strategy::Profile<f64>,
+) -> PyResult<(Py<Policy>, Py<Policy>)> {
+    let current = Py::new(
+        py,
+        Policy {
+            game: game.clone_ref(py),
+            probs: Probs::Float(current),
+        },
+    )?;
+    let average = Py::new(
+        py,
+        Policy {
+            game,
+            probs: Probs::Float(average),
+        },
+    )?;
+    Ok((average, current))
+}
+
+/// A running solve's hooks (CFR family and sampling solvers): every 50 ms it takes the GIL back
+/// to look for Ctrl-C.
+pub(crate) struct PythonHooks {
     last_check: Instant,
-    interrupted: Option<PyErr>,
+    /// The `KeyboardInterrupt` (or other signal error) that stopped the run.
+    pub(crate) interrupted: Option<PyErr>,
+}
+
+impl PythonHooks {
+    /// Hooks that have seen no signal yet.
+    pub(crate) fn new() -> Self {
+        PythonHooks {
+            last_check: Instant::now(),
+            interrupted: None,
+        }
+    }
 }
 
 impl Hooks for PythonHooks {
@@ -266,6 +327,63 @@ impl Hooks for PythonHooks {
         }
         self.interrupted.is_some()
     }
+}
+
+impl SamplingHooks for PythonHooks {
+    fn interrupted(&mut self) -> bool {
+        Hooks::interrupted(self)
+    }
+}
+
+/// `es-mccfr` / `os-mccfr` on the game's arena through the solve layer's sampling door; the
+/// same result type as the CFR family, exploitability by the arena's exact best response.
+fn solve_sampling(
+    py: Python<'_>,
+    game: Py<Game>,
+    request: &SamplingRequest,
+) -> PyResult<SolveResult> {
+    let g = game.get().inner.clone();
+    let wall = Instant::now();
+    let outcome = py.allow_threads(|| -> PyResult<_> {
+        let mut hooks = PythonHooks::new();
+        let outcome = solve_game(&g, &g.name, request, &mut hooks).map_err(to_py_err)?;
+        if let Some(e) = hooks.interrupted {
+            return Err(e);
+        }
+        Ok(outcome)
+    })?;
+    let (avg, current) = outcome
+        .profiles
+        .clone()
+        .ok_or_else(|| PyValueError::new_err("the sampling run played no arena"))?;
+    let exploitability = outcome
+        .exploitability
+        .ok_or_else(|| PyValueError::new_err("the sampling run measured no exploitability"))?;
+    let value = py.allow_threads(|| bluff::eval::expected_value(&g, &avg));
+    let stats = PyDict::new(py);
+    stats.set_item("seed", outcome.seed)?;
+    stats.set_item("threads", outcome.threads)?;
+    stats.set_item("traversals", 2 * outcome.iterations)?;
+    stats.set_item("infosets", (outcome.infosets[0], outcome.infosets[1]))?;
+    stats.set_item("bytes_per_infoset", outcome.bytes_per_infoset)?;
+    stats.set_item("best_response_seconds", outcome.best_response_seconds)?;
+    let f = |x: f64| -> PyResult<PyObject> { Ok(x.into_pyobject(py)?.into_any().unbind()) };
+    let (policy, current_policy) = float_policies(py, game, avg, current)?;
+    Ok(SolveResult {
+        algo: outcome.algorithm.name.to_string(),
+        policy,
+        current_policy: Some(current_policy),
+        exploitability: f(exploitability)?,
+        nash_conv: f(2.0 * exploitability)?,
+        value: f(value)?,
+        iterations: outcome.iterations,
+        team_iterations: 0,
+        curve: outcome.curve.clone(),
+        seconds: outcome.solve_seconds,
+        setup_seconds: 0.0,
+        wall_seconds: wall.elapsed().as_secs_f64(),
+        stats: Some(stats.unbind()),
+    })
 }
 
 /// The registered algorithms as `(name, summary)` pairs, and which one `bluff.solve` runs by

@@ -377,3 +377,104 @@ def test_stubs_declare_every_public_name_and_every_name_has_a_docstring():
             assert members == declared[name] - {"__init__"}, name
             for m in members:
                 assert getattr(obj, m).__doc__, f"{name}.{m}"
+
+
+def test_sampling_solvers_are_seeded_and_scored_by_the_exact_best_response():
+    """es-mccfr / os-mccfr (issue 28): the same seed gives the same policy, another seed
+    another; the reported exploitability is bluff.evaluate's of the returned policy."""
+    game = bluff.game("kuhn")
+    a = bluff.solve(game, algo="es-mccfr", iterations=20_000, seed=4)
+    b = bluff.solve(game, algo="es-mccfr", iterations=20_000, seed=4)
+    c = bluff.solve(game, algo="es-mccfr", iterations=20_000, seed=5)
+    assert a.exploitability == b.exploitability != c.exploitability
+    assert a.exploitability == bluff.evaluate(game, a.policy).exploitability
+    assert a.exploitability < 0.02
+    assert a.iterations == 20_000 and a.stats["traversals"] == 40_000
+    os_run = bluff.solve(game, algo="os-mccfr", iterations=20_000, seed=4)
+    assert os_run.exploitability == bluff.evaluate(game, os_run.policy).exploitability
+    with pytest.raises(ValueError, match="seed="):
+        bluff.solve(game, algo="cfr", iterations=10, seed=1)
+
+
+class _KuhnState:
+    """Kuhn poker stated by its rules in Python (pyspiel's state protocol), as OpenSpiel deals
+    it: player 0's card, then player 1's from the two left, in card order."""
+
+    def __init__(self, cards=(), history=""):
+        self.cards, self.history = tuple(cards), history
+
+    def current_player(self):
+        if len(self.cards) < 2:
+            return -1
+        if self.history in ("pp", "bp", "bb", "pbp", "pbb"):
+            return -4
+        return len(self.history) % 2
+
+    def chance_outcomes(self):
+        left = [c for c in range(3) if c not in self.cards]
+        return [(c, Fraction(1, len(left))) for c in left]
+
+    def legal_actions(self):
+        return [0, 1]
+
+    def child(self, action):
+        if len(self.cards) < 2:
+            return _KuhnState(self.cards + (action,), self.history)
+        return _KuhnState(self.cards, self.history + "pb"[action])
+
+    def information_state_string(self, player):
+        return "JQK"[self.cards[player]] + self.history
+
+    def returns(self):
+        h = self.history
+        if h in ("bp", "pbp"):  # a fold: the bettor wins the ante
+            winner = 0 if h == "bp" else 1
+            stake = 1
+        else:
+            winner = 0 if self.cards[0] > self.cards[1] else 1
+            stake = 2 if "b" in h else 1
+        return [stake, -stake] if winner == 0 else [-stake, stake]
+
+
+def test_a_game_stated_by_rules_in_python_plays_as_the_native_game():
+    """bluff.solve_rules on a Python protocol class (issue 28): the same seed samples the same
+    histories as the native arena, so the average strategy and its exploitability (here by the
+    streaming best response over the Python rules, there by the arena's exact best response)
+    agree, without enumerating the Python game."""
+    for algo in ["es-mccfr", "os-mccfr"]:
+        native = bluff.solve(bluff.game("kuhn"), algo=algo, iterations=3000, seed=11)
+        ruled = bluff.solve_rules(_KuhnState(), algo=algo, iterations=3000, seed=11)
+        assert ruled.iterations == 3000
+        assert abs(ruled.exploitability - native.exploitability) < 1e-12, algo
+        assert ruled.stats["infosets"] == (6, 6)
+        # The policy by information-set string equals the arena policy's.
+        native_dict = native.policy.to_dict()
+        for p in range(2):
+            for label, probs in ruled.policy[p].items():
+                expected = [float(native_dict[p][label][a]) for a in ("Pass", "Bet")]
+                assert probs == pytest.approx(expected, abs=1e-12), label
+
+
+def test_a_pyspiel_game_plays_through_the_rules_protocol_without_enumeration():
+    """Any pyspiel game is usable by the sampling solvers through its states (no enumeration):
+    Kuhn from OpenSpiel gives the same figures as bluff's native Kuhn for the same seed."""
+    pyspiel = pytest.importorskip("pyspiel")
+    native = bluff.solve(bluff.game("kuhn"), algo="es-mccfr", iterations=2000, seed=5)
+    game = pyspiel.load_game("kuhn_poker")
+    ruled = bluff.solve_rules(game.new_initial_state(), iterations=2000, seed=5)
+    assert abs(ruled.exploitability - native.exploitability) < 1e-12
+    # A bigger game runs without building its tree; the streaming best response is skipped.
+    leduc = pyspiel.load_game("leduc_poker")
+    run = bluff.solve_rules(leduc.new_initial_state(), iterations=200, seed=1, evaluate=False)
+    assert run.exploitability is None and run.stats["infosets"][0] > 10
+    with pytest.raises(ValueError, match="sampling solvers"):
+        bluff.solve_rules(game.new_initial_state(), algo="cfr+", iterations=10)
+
+
+def test_an_exception_in_the_python_rules_is_raised():
+    class Broken(_KuhnState):
+        def child(self, action):
+            raise RuntimeError("no moves today")
+
+    with pytest.raises(RuntimeError, match="no moves today"):
+        bluff.solve_rules(Broken(), iterations=10)

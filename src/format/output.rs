@@ -282,6 +282,16 @@ pub fn check_writable(path: &Path) -> Result<Destination, WriteError> {
 
 /// Writes `bytes` to `path` by the rules of the module documentation (`-` is standard output).
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    write_file_with(path, |w| w.write_all(bytes))
+}
+
+/// Writes what `write` writes to `path` by the rules of the module documentation, through a
+/// buffer, so a large output (a sampling checkpoint of gigabytes) is written without a copy of
+/// it in memory.
+pub fn write_file_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), WriteError> {
     let io = |action: String, source| WriteError::Io {
         path: path.display().to_string(),
         action,
@@ -290,7 +300,7 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     match resolve(path)? {
         Destination::Stdout => {
             let mut out = std::io::stdout().lock();
-            out.write_all(bytes)
+            buffered(&mut out, write)
                 .and_then(|_| out.flush())
                 .map_err(|e| io("writing to standard output".into(), e))
         }
@@ -301,21 +311,32 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
                 .truncate(true)
                 .open(&target)
                 .map_err(|e| io(format!("opening {kind} for writing"), e))?;
-            file.write_all(bytes)
+            buffered(&mut file, write)
                 .and_then(|_| file.flush())
                 .map_err(|e| io(format!("writing to {kind}"), e))
         }
         Destination::Replace { target, existing } => {
-            replace(&target, existing.as_ref(), bytes).map_err(|(action, e)| io(action, e))
+            replace(&target, existing.as_ref(), |f| buffered(f, write))
+                .map_err(|(action, e)| io(action, e))
         }
     }
+}
+
+/// Runs `write` on `w` through a buffer of 1 MiB and flushes it.
+fn buffered(
+    w: &mut dyn Write,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut buffer = std::io::BufWriter::with_capacity(1 << 20, w);
+    write(&mut buffer)?;
+    buffer.flush()
 }
 
 /// The atomic replacement of a regular file (or creation of a new one) at `target`.
 fn replace(
     target: &Path,
     existing: Option<&Metadata>,
-    bytes: &[u8],
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), (String, std::io::Error)> {
     let name = target
         .file_name()
@@ -328,7 +349,7 @@ fn replace(
         if let Some(meta) = existing {
             keep_owner_and_mode(&file, meta)?;
         }
-        file.write_all(bytes)
+        write(&mut file)
             .and_then(|_| file.sync_all())
             .map_err(|e| (format!("writing {}", tmp.display()), e))?;
         std::fs::rename(&tmp, target)

@@ -6,9 +6,11 @@
 //! the evaluators and solvers need no recursion and no pointer chasing.
 
 mod builder;
+pub mod rules;
 
 pub(crate) use builder::{check_perfect_recall, shared_labels};
 pub use builder::{GameBuilder, NodeRef};
+pub use rules::{compile, Rules, Turn};
 
 use crate::format::text::{quoted, quoted_list};
 use crate::scalar::Rational;

@@ -17,8 +17,9 @@
 //! last), the player's own bids, and who won each finished round (`1`, `2`, or `=` for a tie).
 
 use crate::error::{fail, Error, Result};
-use crate::game::{Game, GameBuilder, GameError, NodeRef};
-use crate::scalar::{int, rat};
+use crate::game::{compile, Game, Rules, Turn};
+use crate::scalar::{int, rat, Rational};
+use std::borrow::Cow;
 
 /// Order in which the point cards are revealed (OpenSpiel's `points_order`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,22 +90,15 @@ pub fn num_nodes(cards: u32, order: PointsOrder) -> Option<u64> {
 
 /// Builds goofspiel; refuses trees above `max_nodes` before allocating.
 pub fn goofspiel(cards: u32, order: PointsOrder, returns: Returns, max_nodes: u64) -> Result<Game> {
-    if !(2..=31).contains(&cards) {
-        fail!(Invalid, "goofspiel needs 2..=31 cards (got {cards})");
+    let rules = Goofspiel::new(cards, order, returns)?;
+    if num_nodes(cards, order).is_none() {
+        return Err(Error::TooBig {
+            what: format!("goofspiel(cards={cards}) with this order"),
+            size: "more than 1.8e19 nodes".to_string(),
+            limit: max_nodes.to_string(),
+        });
     }
-    match num_nodes(cards, order) {
-        Some(n) if n <= max_nodes => {}
-        n => {
-            return Err(Error::TooBig {
-                what: format!("goofspiel(cards={cards}) with this order"),
-                size: n.map_or("more than 1.8e19 nodes".to_string(), |n| {
-                    format!("{n} nodes")
-                }),
-                limit: max_nodes.to_string(),
-            })
-        }
-    }
-    Ok(build(cards as usize, order, returns)?)
+    compile(&rules, max_nodes)
 }
 
 /// Most cards a game has (a hand is a 32-bit mask; rounds fit fixed arrays).
@@ -112,8 +106,8 @@ const MAX_CARDS: usize = 31;
 
 /// The public and private state between rounds: fixed arrays, so that the explicit stack
 /// copies states without allocating.
-#[derive(Clone, Copy)]
-struct State {
+#[derive(Clone, Copy, Debug)]
+pub struct State {
     /// Cards still in each player's hand (bit `c` = card `c + 1`).
     hands: [u32; 2],
     /// Point cards not yet revealed (bit `c` = card `c + 1`).
@@ -127,19 +121,50 @@ struct State {
     /// Winner of each finished round (`won[..rounds]`): 0, 1 or 2 for a tie.
     won: [u8; MAX_CARDS],
     rounds: u8,
+    /// Player 1's bid in the current round while player 2 decides (0 before).
+    first: u8,
+    /// Per player, the finished rounds as key fields (see [`Goofspiel::infoset_key`]).
+    key: [u64; 2],
 }
 
-enum Pending {
-    /// A point card is to be dealt (random order) or revealed.
-    Deal { node: NodeRef, state: State },
-    /// Player 1 bids.
-    First { node: NodeRef, state: State },
-    /// Player 2 bids, not seeing player 1's bid `first`.
-    Second {
-        node: NodeRef,
-        state: State,
-        first: u8,
-    },
+/// The rules of goofspiel with imperfect information, turn-based (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Goofspiel {
+    cards: usize,
+    order: PointsOrder,
+    returns: Returns,
+    /// Bits of one card in a key.
+    card_bits: u32,
+    bid_labels: Vec<String>,
+    deal_labels: Vec<String>,
+}
+
+impl Goofspiel {
+    /// The rules with `cards` cards per hand (2..=31).
+    pub fn new(cards: u32, order: PointsOrder, returns: Returns) -> Result<Self> {
+        if !(2..=MAX_CARDS as u32).contains(&cards) {
+            fail!(
+                Invalid,
+                "goofspiel needs 2..={MAX_CARDS} cards (got {cards})"
+            );
+        }
+        let cards = cards as usize;
+        Ok(Goofspiel {
+            cards,
+            order,
+            returns,
+            card_bits: usize::BITS - cards.leading_zeros(),
+            bid_labels: (0..=cards).map(|c| format!("Bid {c}")).collect(),
+            deal_labels: (0..=cards).map(|c| format!("Deal {c}")).collect(),
+        })
+    }
+
+    /// Whether information-set keys fit 64 bits (up to 8 cards): each finished round takes
+    /// a point card, a bid and a winner, and the current point card closes the key.
+    pub fn keys_fit(&self) -> bool {
+        let b = self.card_bits as usize;
+        self.cards.saturating_sub(2) * (2 * b + 2) + b <= 64
+    }
 }
 
 /// Appends the numbers space-separated, or `-` for none.
@@ -212,6 +237,16 @@ impl State {
         self.rounds += 1;
     }
 
+    /// Records the round just played in both players' keys (`bits` per card).
+    fn push_keys(&mut self, bits: u32) {
+        let round = self.rounds as usize - 1;
+        let card = self.cards[round] as u64;
+        for p in 0..2 {
+            let field = (card << bits | self.bids[p][round] as u64) << 2 | self.won[round] as u64;
+            self.key[p] = self.key[p] << (2 * bits + 2) | field;
+        }
+    }
+
     fn reveal(&mut self, card: u8) {
         self.deck &= !(1 << (card - 1));
         self.cards[self.revealed as usize] = card;
@@ -228,105 +263,141 @@ impl State {
     }
 }
 
-/// The cards of a hand mask, lowest first.
-fn hand_cards(hand: u32) -> impl Iterator<Item = u8> {
-    (0..32u8)
-        .filter(move |c| hand & (1 << c) != 0)
-        .map(|c| c + 1)
-}
+impl Rules for Goofspiel {
+    type State = State;
 
-fn build(cards: usize, order: PointsOrder, returns: Returns) -> Result<Game, GameError> {
-    let order_name = ORDER_NAMES[order as usize];
-    let returns_name = RETURNS_NAMES[returns as usize];
-    let mut b = GameBuilder::new(
-        format!("goofspiel(cards={cards},order={order_name},returns={returns_name})"),
-        "P1",
-        "P2",
-    );
-    let full = (1u32 << cards) - 1;
-    let start = State {
-        hands: [full, full],
-        deck: full,
-        points: [0, 0],
-        cards: [0; MAX_CARDS],
-        revealed: 0,
-        bids: [[0; MAX_CARDS]; 2],
-        won: [0; MAX_CARDS],
-        rounds: 0,
-    };
-    // Labels made once: the bid and deal labels of each card, and one buffer for set labels.
-    let bid_labels: Vec<String> = (0..=cards).map(|c| format!("Bid {c}")).collect();
-    let deal_labels: Vec<String> = (0..=cards).map(|c| format!("Deal {c}")).collect();
-    let mut label = String::new();
-    let mut actions: Vec<&str> = Vec::with_capacity(cards);
-    // Explicit stack: no recursion on the game's depth.
-    let mut stack = vec![Pending::Deal {
-        node: b.root(),
-        state: start,
-    }];
-    while let Some(item) = stack.pop() {
-        match item {
-            Pending::Deal { node, mut state } => {
-                if order == PointsOrder::Random {
-                    let labels: Vec<&str> = hand_cards(state.deck)
-                        .map(|c| deal_labels[c as usize].as_str())
-                        .collect();
-                    let children = b.chance_uniform(node, labels)?;
-                    for (card, child) in hand_cards(state.deck).zip(children) {
-                        let mut state = state;
-                        state.reveal(card);
-                        stack.push(Pending::First { node: child, state });
-                    }
-                } else {
-                    let card = state.next_in_order(order);
-                    state.reveal(card);
-                    stack.push(Pending::First { node, state });
-                }
+    fn name(&self) -> String {
+        format!(
+            "goofspiel(cards={},order={},returns={})",
+            self.cards, ORDER_NAMES[self.order as usize], RETURNS_NAMES[self.returns as usize]
+        )
+    }
+    fn root(&self) -> State {
+        let full = (1u32 << self.cards) - 1;
+        let mut s = State {
+            hands: [full, full],
+            deck: full,
+            points: [0, 0],
+            cards: [0; MAX_CARDS],
+            revealed: 0,
+            bids: [[0; MAX_CARDS]; 2],
+            won: [0; MAX_CARDS],
+            rounds: 0,
+            first: 0,
+            key: [0; 2],
+        };
+        if self.order != PointsOrder::Random {
+            s.reveal(s.next_in_order(self.order));
+        }
+        s
+    }
+    #[inline]
+    fn turn(&self, s: &State) -> Turn {
+        if s.rounds as usize == self.cards {
+            Turn::Terminal
+        } else if s.revealed == s.rounds {
+            Turn::Chance
+        } else if s.first == 0 {
+            Turn::Player(0)
+        } else {
+            Turn::Player(1)
+        }
+    }
+    #[inline]
+    fn num_actions(&self, s: &State) -> usize {
+        match self.turn(s) {
+            Turn::Chance => s.deck.count_ones() as usize,
+            Turn::Player(p) => s.hands[p].count_ones() as usize,
+            Turn::Terminal => 0,
+        }
+    }
+    fn apply(&self, s: &mut State, action: usize) {
+        match self.turn(s) {
+            Turn::Chance => {
+                let card = nth_card(s.deck, action);
+                s.reveal(card);
             }
-            Pending::First { node, state } => {
-                actions.clear();
-                actions.extend(hand_cards(state.hands[0]).map(|c| bid_labels[c as usize].as_str()));
-                state.write_label(0, &mut label);
-                let children = b.decision(node, 0, &label, &actions)?;
-                for (first, child) in hand_cards(state.hands[0]).zip(children) {
-                    stack.push(Pending::Second {
-                        node: child,
-                        state,
-                        first,
-                    });
-                }
-            }
-            Pending::Second { node, state, first } => {
-                actions.clear();
-                actions.extend(hand_cards(state.hands[1]).map(|c| bid_labels[c as usize].as_str()));
-                state.write_label(1, &mut label);
-                let children = b.decision(node, 1, &label, &actions)?;
-                for (second, child) in hand_cards(state.hands[1]).zip(children) {
-                    let mut next = state;
-                    next.play([first, second]);
-                    if next.deck.count_ones() > 1 {
-                        stack.push(Pending::Deal {
-                            node: child,
-                            state: next,
-                        });
-                        continue;
+            Turn::Player(0) => s.first = nth_card(s.hands[0], action),
+            _ => {
+                let second = nth_card(s.hands[1], action);
+                s.play([s.first, second]);
+                s.push_keys(self.card_bits);
+                s.first = 0;
+                if s.deck.count_ones() > 1 {
+                    if self.order != PointsOrder::Random {
+                        s.reveal(s.next_in_order(self.order));
                     }
-                    // The last round has no choice: reveal the last card and play it out.
-                    let last = next.deck.trailing_zeros() as u8 + 1;
-                    next.reveal(last);
-                    let forced = [0, 1].map(|p| next.hands[p].trailing_zeros() as u8 + 1);
-                    next.play(forced);
-                    let diff = next.points[0] as i64 - next.points[1] as i64;
-                    let payoff0 = match returns {
-                        Returns::WinLoss => int(diff.signum()),
-                        Returns::PointDifference => rat(diff, 2),
-                    };
-                    b.terminal_zero_sum(child, payoff0)?;
+                    return;
                 }
+                // The last round has no choice: reveal the last card and play it out.
+                let last = s.deck.trailing_zeros() as u8 + 1;
+                s.reveal(last);
+                let forced = [0, 1].map(|p| s.hands[p].trailing_zeros() as u8 + 1);
+                s.play(forced);
             }
         }
     }
-    b.build()
+    fn chance_prob(&self, s: &State, _: usize) -> f64 {
+        1.0 / s.deck.count_ones() as f64
+    }
+    fn chance_prob_exact(&self, s: &State, _: usize) -> Rational {
+        rat(1, s.deck.count_ones() as i64)
+    }
+    fn chance_is_uniform(&self, _: &State) -> bool {
+        true
+    }
+    /// The finished rounds (point card, own bid, winner) and the current point card, packed.
+    #[inline]
+    fn infoset_key(&self, s: &State) -> u64 {
+        let p = usize::from(s.first != 0);
+        let current = s.cards[s.revealed as usize - 1] as u64;
+        s.key[p] << self.card_bits | current
+    }
+    fn payoff0(&self, s: &State) -> f64 {
+        let diff = s.points[0] as i64 - s.points[1] as i64;
+        match self.returns {
+            Returns::WinLoss => diff.signum() as f64,
+            Returns::PointDifference => diff as f64 / 2.0,
+        }
+    }
+    fn payoff0_exact(&self, s: &State) -> Rational {
+        let diff = s.points[0] as i64 - s.points[1] as i64;
+        match self.returns {
+            Returns::WinLoss => int(diff.signum()),
+            Returns::PointDifference => rat(diff, 2),
+        }
+    }
+    /// `cards 5 4|bids 2|won 1` (see the module docs).
+    fn infoset_label(&self, s: &State, out: &mut String) {
+        s.write_label(usize::from(s.first != 0), out);
+    }
+    fn action_label(&self, s: &State, action: usize) -> Cow<'_, str> {
+        let p = usize::from(s.first != 0);
+        Cow::Borrowed(&self.bid_labels[nth_card(s.hands[p], action) as usize])
+    }
+    fn chance_label(&self, s: &State, outcome: usize) -> Cow<'_, str> {
+        Cow::Borrowed(&self.deal_labels[nth_card(s.deck, outcome) as usize])
+    }
+    fn num_nodes(&self) -> Option<u64> {
+        num_nodes(self.cards as u32, self.order)
+    }
+    fn key_problem(&self) -> Option<String> {
+        (!self.keys_fit()).then(|| {
+            format!(
+                "{}: information-set keys fit 64 bits up to 8 cards",
+                self.name()
+            )
+        })
+    }
+}
+
+/// The `n`-th card (0-based, lowest first) of a hand mask.
+#[inline]
+fn nth_card(mut hand: u32, n: usize) -> u8 {
+    for _ in 0..n {
+        hand &= hand - 1;
+    }
+    hand.trailing_zeros() as u8 + 1
 }
 
 #[cfg(test)]
@@ -354,9 +425,13 @@ mod tests {
             assert_eq!(g.infosets[0].len(), infosets, "{cards} {order:?}");
             assert_eq!(g.infosets[1].len(), infosets, "{cards} {order:?}");
         }
-        // 5 cards in random order (3.3 million nodes) is checked by count only; the solver
-        // benchmarks build it.
+        // 5 cards in random order (3.3 million nodes) is counted on its rules, not built.
         assert_eq!(num_nodes(5, Random), Some(3_346_656));
+        let rules = Goofspiel::new(5, Random, Returns::WinLoss).unwrap();
+        assert_eq!(
+            crate::game::rules::count_histories(&rules),
+            (3_346_656, [118_225, 118_225])
+        );
     }
 
     /// Uniform-policy exploitability from `scripts/openspiel_game_counts.py` (OpenSpiel 2.0.2).
@@ -376,6 +451,24 @@ mod tests {
             let e = exploitability(&g, &Profile::<f64>::uniform(&g)).exploitability;
             assert!((e - expected).abs() < 1e-12, "{cards} {order:?}: {e}");
         }
+    }
+
+    #[test]
+    fn rules_keep_their_contract() {
+        use PointsOrder::*;
+        for (cards, order, nodes, infosets) in [(3, Random, 418, 45), (4, Descending, 1077, 81)] {
+            let rules = Goofspiel::new(cards, order, Returns::WinLoss).unwrap();
+            assert_eq!(
+                crate::game::rules::check_rules(&rules).unwrap(),
+                (nodes, [infosets, infosets])
+            );
+        }
+        assert!(Goofspiel::new(8, Random, Returns::WinLoss)
+            .unwrap()
+            .keys_fit());
+        assert!(!Goofspiel::new(9, Random, Returns::WinLoss)
+            .unwrap()
+            .keys_fit());
     }
 
     #[test]

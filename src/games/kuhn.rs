@@ -3,38 +3,139 @@
 //! Information-set labels are the player's card followed by the public history, e.g. `Qpb` for
 //! player 1 holding the queen after pass then bet; actions are `Pass` and `Bet`.
 
-use crate::game::{Game, GameBuilder, GameError};
-use crate::scalar::{int, Rational};
+use crate::game::{compile, Game, Rules, Turn};
+use crate::scalar::{int, rat, Rational};
+use std::borrow::Cow;
 
 const CARDS: [&str; 3] = ["J", "Q", "K"];
+const ACTIONS: [&str; 2] = ["Pass", "Bet"];
 
 /// Builds two-player Kuhn poker. Player 1 (index 0) has value -1/18.
-pub fn kuhn_poker() -> Result<Game, GameError> {
-    let mut b = GameBuilder::new("kuhn", "P1", "P2");
-    let root = b.root();
-    let first = b.chance_uniform(root, CARDS.to_vec())?;
-    for (c0, &n0) in first.iter().enumerate() {
-        let rest: Vec<usize> = (0..3).filter(|&c| c != c0).collect();
-        let second = b.chance_uniform(n0, rest.iter().map(|&c| CARDS[c]).collect())?;
-        for (k, &n1) in second.iter().enumerate() {
-            let c1 = rest[k];
-            // Showdown payoff for player 0 when the pot holds `stake` from each player.
-            let showdown = |stake: i64| -> Rational { int(if c0 > c1 { stake } else { -stake }) };
-            let actions = ["Pass", "Bet"];
-            let open = b.decision(n1, 0, CARDS[c0], &actions)?;
-            // Pass
-            let after_p = b.decision(open[0], 1, &format!("{}p", CARDS[c1]), &actions)?;
-            b.terminal_zero_sum(after_p[0], showdown(1))?;
-            let after_pb = b.decision(after_p[1], 0, &format!("{}pb", CARDS[c0]), &actions)?;
-            b.terminal_zero_sum(after_pb[0], int(-1))?;
-            b.terminal_zero_sum(after_pb[1], showdown(2))?;
-            // Bet
-            let after_b = b.decision(open[1], 1, &format!("{}b", CARDS[c1]), &actions)?;
-            b.terminal_zero_sum(after_b[0], int(1))?;
-            b.terminal_zero_sum(after_b[1], showdown(2))?;
+pub fn kuhn_poker() -> crate::Result<Game> {
+    compile(&Kuhn, u64::MAX)
+}
+
+/// The rules of Kuhn poker.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Kuhn;
+
+/// A Kuhn history: the cards dealt and the bets (`p` = 0, `b` = 1) in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KuhnState {
+    cards: [u8; 2],
+    dealt: u8,
+    /// Action `i` is bit `i`.
+    history: u8,
+    moves: u8,
+}
+
+impl KuhnState {
+    fn bet(&self, i: u8) -> bool {
+        self.history >> i & 1 == 1
+    }
+    /// Player 0's payoff when the game is over, `None` while it goes on.
+    fn outcome(&self) -> Option<i64> {
+        let showdown = |stake: i64| {
+            if self.cards[0] > self.cards[1] {
+                stake
+            } else {
+                -stake
+            }
+        };
+        match (self.moves, self.bet(0), self.bet(1), self.bet(2)) {
+            (2, false, false, _) => Some(showdown(1)),
+            (2, true, false, _) => Some(1),
+            (2, true, true, _) => Some(showdown(2)),
+            (3, _, _, false) => Some(-1),
+            (3, _, _, true) => Some(showdown(2)),
+            _ => None,
         }
     }
-    b.build()
+}
+
+impl Rules for Kuhn {
+    type State = KuhnState;
+
+    fn name(&self) -> String {
+        "kuhn".into()
+    }
+    fn root(&self) -> KuhnState {
+        KuhnState {
+            cards: [0; 2],
+            dealt: 0,
+            history: 0,
+            moves: 0,
+        }
+    }
+    fn turn(&self, s: &KuhnState) -> Turn {
+        if s.dealt < 2 {
+            Turn::Chance
+        } else if s.outcome().is_some() {
+            Turn::Terminal
+        } else {
+            Turn::Player(s.moves as usize % 2)
+        }
+    }
+    fn num_actions(&self, s: &KuhnState) -> usize {
+        if s.dealt < 2 {
+            3 - s.dealt as usize
+        } else {
+            2
+        }
+    }
+    fn apply(&self, s: &mut KuhnState, action: usize) {
+        if s.dealt < 2 {
+            // The second card is one of the two the first deal left, in card order.
+            let card = if s.dealt == 1 && action as u8 >= s.cards[0] {
+                action as u8 + 1
+            } else {
+                action as u8
+            };
+            s.cards[s.dealt as usize] = card;
+            s.dealt += 1;
+        } else {
+            s.history |= (action as u8) << s.moves;
+            s.moves += 1;
+        }
+    }
+    fn chance_prob(&self, s: &KuhnState, _: usize) -> f64 {
+        1.0 / (3 - s.dealt) as f64
+    }
+    fn chance_prob_exact(&self, s: &KuhnState, _: usize) -> Rational {
+        rat(1, 3 - s.dealt as i64)
+    }
+    fn chance_is_uniform(&self, _: &KuhnState) -> bool {
+        true
+    }
+    fn infoset_key(&self, s: &KuhnState) -> u64 {
+        let own = s.cards[s.moves as usize % 2] as u64;
+        own | (s.moves as u64) << 2 | (s.history as u64) << 4
+    }
+    fn payoff0(&self, s: &KuhnState) -> f64 {
+        s.outcome().unwrap_or(0) as f64
+    }
+    fn payoff0_exact(&self, s: &KuhnState) -> Rational {
+        int(s.outcome().unwrap_or(0))
+    }
+    /// The player's card and the bets so far: `Qpb`.
+    fn infoset_label(&self, s: &KuhnState, out: &mut String) {
+        out.clear();
+        out.push_str(CARDS[s.cards[s.moves as usize % 2] as usize]);
+        for i in 0..s.moves {
+            out.push(if s.bet(i) { 'b' } else { 'p' });
+        }
+    }
+    fn action_label(&self, _: &KuhnState, action: usize) -> Cow<'_, str> {
+        Cow::Borrowed(ACTIONS[action])
+    }
+    fn chance_label(&self, s: &KuhnState, outcome: usize) -> Cow<'_, str> {
+        let mut t = *s;
+        self.apply(&mut t, outcome);
+        Cow::Borrowed(CARDS[t.cards[s.dealt as usize] as usize])
+    }
+    fn num_nodes(&self) -> Option<u64> {
+        Some(58)
+    }
 }
 
 #[cfg(test)]
@@ -68,6 +169,14 @@ mod tests {
         set(1, "Qb", rat(1, 3));
         set(1, "Kb", rat(1, 1));
         prof
+    }
+
+    #[test]
+    fn rules_keep_their_contract() {
+        assert_eq!(
+            crate::game::rules::check_rules(&Kuhn).unwrap(),
+            (58, [6, 6])
+        );
     }
 
     #[test]

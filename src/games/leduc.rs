@@ -9,139 +9,220 @@
 //! `r` (raise): e.g. `Qs|cr` or `Kh|rc|Js|r`. Cards keep their suit (`s`, `h`), so each player
 //! has 468 information sets, 936 in total, as in OpenSpiel.
 
-use crate::game::{Game, GameBuilder, GameError, NodeRef};
-use crate::scalar::{int, Rational};
+use crate::game::{compile, Game, Rules, Turn};
+use crate::scalar::{int, rat, Rational};
+use std::borrow::Cow;
 
 /// Card names; rank is `index / 2`.
 const CARDS: [&str; 6] = ["Js", "Jh", "Qs", "Qh", "Ks", "Kh"];
-const ACTIONS_FACING: [&str; 3] = ["Fold", "Call", "Raise"];
-const ACTIONS_FACING_CAPPED: [&str; 2] = ["Fold", "Call"];
-const ACTIONS_OPEN: [&str; 2] = ["Call", "Raise"];
-const MAX_RAISES: u32 = 2;
+const FOLD: u8 = 0;
+const CALL: u8 = 1;
+const RAISE: u8 = 2;
+const ACTION_NAMES: [&str; 3] = ["Fold", "Call", "Raise"];
+const MAX_RAISES: u8 = 2;
+const NONE: u8 = u8::MAX;
 
 fn rank(card: usize) -> usize {
     card / 2
 }
 
 /// Builds two-player Leduc poker. Player 1 (index 0) has value about -0.0856064.
-pub fn leduc_poker() -> Result<Game, GameError> {
-    let mut b = GameBuilder::new("leduc", "P1", "P2");
-    let root = b.root();
-    let first = b.chance_uniform(root, CARDS.to_vec())?;
-    for (c0, &n0) in first.iter().enumerate() {
-        let rest: Vec<usize> = (0..6).filter(|&c| c != c0).collect();
-        let second = b.chance_uniform(n0, rest.iter().map(|&c| CARDS[c]).collect())?;
-        for (k, &n1) in second.iter().enumerate() {
-            let deal = Deal {
-                cards: [c0, rest[k]],
-                public: None,
-            };
-            let round = Round {
-                history: String::new(),
-                prefix: String::new(),
-                contrib: [1, 1],
-                raises: 0,
-                raise_size: 2,
-                to_act: 0,
-            };
-            betting(&mut b, n1, &deal, round)?;
+pub fn leduc_poker() -> crate::Result<Game> {
+    compile(&Leduc, u64::MAX)
+}
+
+/// The rules of Leduc poker.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Leduc;
+
+/// A Leduc history: the deal, each round's actions (`c` = 0, `r` = 1 bits) and the pot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeducState {
+    /// Private cards (`NONE` until dealt) and the public card.
+    cards: [u8; 2],
+    public: u8,
+    /// Per round: action `i` (call/check or raise) is bit `i`; `len` actions so far.
+    history: [u8; 2],
+    len: [u8; 2],
+    /// Chips each player has put in the pot.
+    contrib: [u8; 2],
+    raises: u8,
+    to_act: u8,
+    /// 0 or 1 (the betting round); 2 once the second round is over.
+    round: u8,
+    /// The player who folded, or `NONE`.
+    folded: u8,
+}
+
+impl LeducState {
+    fn facing(&self) -> bool {
+        let p = self.to_act as usize;
+        self.contrib[1 - p] > self.contrib[p]
+    }
+    /// The actions at a decision: Fold only when facing a raise, Raise below the cap.
+    fn actions(&self) -> &'static [u8] {
+        match (self.facing(), self.raises < MAX_RAISES) {
+            (true, true) => &[FOLD, CALL, RAISE],
+            (true, false) => &[FOLD, CALL],
+            (false, _) => &[CALL, RAISE],
         }
     }
-    b.build()
+    /// Whether the public card is to be dealt.
+    fn dealing_public(&self) -> bool {
+        self.round == 1 && self.public == NONE
+    }
+    fn push_history(&self, round: usize, out: &mut String) {
+        for i in 0..self.len[round] {
+            out.push(if self.history[round] >> i & 1 == 1 {
+                'r'
+            } else {
+                'c'
+            });
+        }
+    }
+    /// The cards not dealt yet, in card order.
+    fn undealt(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..6u8).filter(move |c| !self.cards.contains(c) && *c != self.public)
+    }
 }
 
-struct Deal {
-    cards: [usize; 2],
-    public: Option<usize>,
-}
+impl Rules for Leduc {
+    type State = LeducState;
 
-#[derive(Clone)]
-struct Round {
-    /// This round's actions so far (`c`, `r`).
-    history: String,
-    /// Earlier rounds and public card, e.g. `rc|Js|` (empty in round 1).
-    prefix: String,
-    /// Chips each player has put in the pot.
-    contrib: [i64; 2],
-    raises: u32,
-    raise_size: i64,
-    to_act: usize,
-}
-
-fn betting(b: &mut GameBuilder, node: NodeRef, deal: &Deal, r: Round) -> Result<(), GameError> {
-    let p = r.to_act;
-    let facing = r.contrib[1 - p] > r.contrib[p];
-    let actions: &[&str] = match (facing, r.raises < MAX_RAISES) {
-        (true, true) => &ACTIONS_FACING,
-        (true, false) => &ACTIONS_FACING_CAPPED,
-        (false, _) => &ACTIONS_OPEN,
-    };
-    let label = format!("{}|{}{}", CARDS[deal.cards[p]], r.prefix, r.history);
-    let children = b.decision(node, p, &label, actions)?;
-    for (&action, &child) in actions.iter().zip(&children) {
-        match action {
-            "Fold" => {
-                // The folder loses what they put in.
-                let loss = r.contrib[p];
-                let payoff0 = if p == 0 { -loss } else { loss };
-                b.terminal_zero_sum(child, int(payoff0))?;
+    fn name(&self) -> String {
+        "leduc".into()
+    }
+    fn root(&self) -> LeducState {
+        LeducState {
+            cards: [NONE; 2],
+            public: NONE,
+            history: [0; 2],
+            len: [0; 2],
+            contrib: [1, 1],
+            raises: 0,
+            to_act: 0,
+            round: 0,
+            folded: NONE,
+        }
+    }
+    fn turn(&self, s: &LeducState) -> Turn {
+        if s.cards[1] == NONE || s.dealing_public() {
+            Turn::Chance
+        } else if s.folded != NONE || s.round == 2 {
+            Turn::Terminal
+        } else {
+            Turn::Player(s.to_act as usize)
+        }
+    }
+    fn num_actions(&self, s: &LeducState) -> usize {
+        match self.turn(s) {
+            Turn::Chance => s.undealt().count(),
+            _ => s.actions().len(),
+        }
+    }
+    fn apply(&self, s: &mut LeducState, action: usize) {
+        if s.cards[1] == NONE || s.dealing_public() {
+            let card = s.undealt().nth(action).expect("an undealt card");
+            match s.cards.iter().position(|&c| c == NONE) {
+                Some(i) => s.cards[i] = card,
+                None => s.public = card,
             }
-            "Call" => {
-                let mut next = r.clone();
-                next.contrib[p] = next.contrib[1 - p];
-                next.history.push('c');
+            return;
+        }
+        let p = s.to_act as usize;
+        let r = s.round as usize;
+        match s.actions()[action] {
+            FOLD => s.folded = p as u8,
+            CALL => {
                 // The round ends when a call answers a raise or the second player checks back.
-                if facing || r.history == "c" {
-                    end_round(b, child, deal, next)?;
+                let ends = s.facing() || s.len[r] == 1;
+                s.contrib[p] = s.contrib[1 - p];
+                s.len[r] += 1;
+                if ends {
+                    s.round += 1;
+                    s.raises = 0;
+                    s.to_act = 0;
                 } else {
-                    next.to_act = 1 - p;
-                    betting(b, child, deal, next)?;
+                    s.to_act = 1 - p as u8;
                 }
             }
             _ => {
-                let mut next = r.clone();
-                next.contrib[p] = next.contrib[1 - p] + r.raise_size;
-                next.history.push('r');
-                next.raises += 1;
-                next.to_act = 1 - p;
-                betting(b, child, deal, next)?;
+                let size = if r == 0 { 2 } else { 4 };
+                s.contrib[p] = s.contrib[1 - p] + size;
+                s.history[r] |= 1 << s.len[r];
+                s.len[r] += 1;
+                s.raises += 1;
+                s.to_act = 1 - p as u8;
             }
         }
     }
-    Ok(())
+    fn chance_prob(&self, s: &LeducState, _: usize) -> f64 {
+        1.0 / s.undealt().count() as f64
+    }
+    fn chance_prob_exact(&self, s: &LeducState, _: usize) -> Rational {
+        rat(1, s.undealt().count() as i64)
+    }
+    fn chance_is_uniform(&self, _: &LeducState) -> bool {
+        true
+    }
+    fn infoset_key(&self, s: &LeducState) -> u64 {
+        let own = s.cards[s.to_act as usize] as u64;
+        let round2 = if s.round == 1 {
+            (1 + s.public as u64) | (s.len[1] as u64) << 3 | (s.history[1] as u64) << 6
+        } else {
+            0
+        };
+        own | (s.len[0] as u64) << 3 | (s.history[0] as u64) << 6 | round2 << 12
+    }
+    fn payoff0(&self, s: &LeducState) -> f64 {
+        payoff0(s) as f64
+    }
+    fn payoff0_exact(&self, s: &LeducState) -> Rational {
+        int(payoff0(s))
+    }
+    /// `card|round-1 history` and, in round 2, `card|round-1 history|public card|round-2
+    /// history`: `Qs|cr`, `Kh|rc|Js|r`.
+    fn infoset_label(&self, s: &LeducState, out: &mut String) {
+        out.clear();
+        out.push_str(CARDS[s.cards[s.to_act as usize] as usize]);
+        out.push('|');
+        s.push_history(0, out);
+        if s.round == 1 {
+            out.push('|');
+            out.push_str(CARDS[s.public as usize]);
+            out.push('|');
+            s.push_history(1, out);
+        }
+    }
+    fn action_label(&self, s: &LeducState, action: usize) -> Cow<'_, str> {
+        Cow::Borrowed(ACTION_NAMES[s.actions()[action] as usize])
+    }
+    fn chance_label(&self, s: &LeducState, outcome: usize) -> Cow<'_, str> {
+        Cow::Borrowed(CARDS[s.undealt().nth(outcome).expect("an undealt card") as usize])
+    }
+    fn num_nodes(&self) -> Option<u64> {
+        Some(9457)
+    }
 }
 
-fn end_round(b: &mut GameBuilder, node: NodeRef, deal: &Deal, r: Round) -> Result<(), GameError> {
-    match deal.public {
-        None => {
-            let remaining: Vec<usize> = (0..6).filter(|c| !deal.cards.contains(c)).collect();
-            let children = b.chance_uniform(node, remaining.iter().map(|&c| CARDS[c]).collect())?;
-            for (&public, &child) in remaining.iter().zip(&children) {
-                let next_deal = Deal {
-                    cards: deal.cards,
-                    public: Some(public),
-                };
-                let round = Round {
-                    history: String::new(),
-                    prefix: format!("{}|{}|", r.history, CARDS[public]),
-                    contrib: r.contrib,
-                    raises: 0,
-                    raise_size: 4,
-                    to_act: 0,
-                };
-                betting(b, child, &next_deal, round)?;
-            }
-            Ok(())
-        }
-        Some(public) => {
-            let stake = r.contrib[0];
-            let payoff0: Rational = match showdown(deal.cards, public) {
-                std::cmp::Ordering::Greater => int(stake),
-                std::cmp::Ordering::Less => int(-stake),
-                std::cmp::Ordering::Equal => int(0),
-            };
-            b.terminal_zero_sum(node, payoff0)
-        }
+/// Player 0's payoff at a terminal state: the folder loses what they put in; at a showdown
+/// the better hand wins the other's stake.
+fn payoff0(s: &LeducState) -> i64 {
+    if s.folded != NONE {
+        let loss = s.contrib[s.folded as usize] as i64;
+        return if s.folded == 0 { -loss } else { loss };
+    }
+    if s.round < 2 {
+        return 0;
+    }
+    let stake = s.contrib[0] as i64;
+    match showdown(
+        [s.cards[0] as usize, s.cards[1] as usize],
+        s.public as usize,
+    ) {
+        std::cmp::Ordering::Greater => stake,
+        std::cmp::Ordering::Less => -stake,
+        std::cmp::Ordering::Equal => 0,
     }
 }
 
@@ -158,12 +239,22 @@ mod tests {
     use crate::strategy::Profile;
 
     #[test]
+    fn rules_keep_their_contract() {
+        assert_eq!(
+            crate::game::rules::check_rules(&Leduc).unwrap(),
+            (9457, [468, 468])
+        );
+    }
+
+    #[test]
     fn has_openspiel_information_state_count() {
         let g = leduc_poker().unwrap();
         // Per player and private card: 3 round-1 states + 5 round-1 endings x 5 public cards x 3.
         assert_eq!(g.infosets[0].len(), 6 * (3 + 5 * 5 * 3));
         assert_eq!(g.infosets[1].len(), 468);
         assert_eq!(g.num_infosets(), 936);
+        // OpenSpiel 2.0.2: 9457 histories (scripts/openspiel_game_counts.py).
+        assert_eq!(g.nodes.len(), 9457);
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub mod leduc;
 pub mod liars_dice;
 pub mod openspiel;
 
-use crate::error::{Error, Result, ResultExt};
+use crate::error::{err, Error, Result, ResultExt};
 use crate::game::Game;
 use crate::report::{Picture, PictureSource};
 use crate::scalar::Rational;
@@ -114,14 +114,14 @@ pub fn registry() -> Vec<GameInfo> {
         description:
             "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
         params: &[],
-        build: |_| Ok(kuhn::kuhn_poker()?),
+        build: |_| kuhn::kuhn_poker(),
         pictures: None,
     },
     GameInfo {
         name: "leduc",
         description: "Leduc poker (OpenSpiel rules): 6 cards, raises 2 then 4, public card; 936 information sets",
         params: &[],
-        build: |_| Ok(leduc::leduc_poker()?),
+        build: |_| leduc::leduc_poker(),
         pictures: None,
     },
     GameInfo {
@@ -414,4 +414,74 @@ pub fn load_with_progress(spec: &str, progress: &mut dyn FnMut(u64, u64)) -> Res
 /// [`load_with_progress`] without progress.
 pub fn load(spec: &str) -> Result<Loaded> {
     load_with_progress(spec, &mut |_, _| {})
+}
+
+/// A built-in game stated by its rules (kuhn, leduc, liars-dice and goofspiel), which the
+/// sampling solvers and the streaming best response play without building the arena.
+#[derive(Clone, Debug)]
+pub enum BuiltinRules {
+    /// Kuhn poker.
+    Kuhn(kuhn::Kuhn),
+    /// Leduc poker.
+    Leduc(leduc::Leduc),
+    /// Liar's dice.
+    LiarsDice(liars_dice::LiarsDice),
+    /// Goofspiel.
+    Goofspiel(goofspiel::Goofspiel),
+}
+
+/// Work to do on a game's rules, whatever their type (one monomorphised call per game).
+pub trait WithRules {
+    /// What the work returns.
+    type Output;
+    /// Does the work on `rules`.
+    fn run<G: crate::game::Rules>(self, rules: &G) -> Self::Output;
+}
+
+impl BuiltinRules {
+    /// Runs `work` on these rules.
+    pub fn with<W: WithRules>(&self, work: W) -> W::Output {
+        match self {
+            BuiltinRules::Kuhn(r) => work.run(r),
+            BuiltinRules::Leduc(r) => work.run(r),
+            BuiltinRules::LiarsDice(r) => work.run(r),
+            BuiltinRules::Goofspiel(r) => work.run(r),
+        }
+    }
+
+    /// The number of histories.
+    pub fn num_nodes(&self) -> Option<u64> {
+        use crate::game::Rules;
+        match self {
+            BuiltinRules::Kuhn(r) => r.num_nodes(),
+            BuiltinRules::Leduc(r) => r.num_nodes(),
+            BuiltinRules::LiarsDice(r) => r.num_nodes(),
+            BuiltinRules::Goofspiel(r) => r.num_nodes(),
+        }
+    }
+}
+
+/// The rules of the built-in game a spec names, or `None` for a file or a game stated only as
+/// an arena.
+pub fn rules(spec: &str) -> Result<Option<BuiltinRules>> {
+    if is_file_spec(spec) {
+        return Ok(None);
+    }
+    let (info, p) = parse_spec(spec)?;
+    Ok(Some(match info.name {
+        "kuhn" => BuiltinRules::Kuhn(kuhn::Kuhn),
+        "leduc" => BuiltinRules::Leduc(leduc::Leduc),
+        "liars-dice" => BuiltinRules::LiarsDice(liars_dice::LiarsDice::new(
+            p.get("dice") as u32,
+            p.get("sides") as u32,
+        )?),
+        "goofspiel" => BuiltinRules::Goofspiel(goofspiel::Goofspiel::new(
+            p.get("cards") as u32,
+            goofspiel::PointsOrder::from_code(p.get("order"))
+                .ok_or_else(|| err!(Spec, "bad order code"))?,
+            goofspiel::Returns::from_code(p.get("returns"))
+                .ok_or_else(|| err!(Spec, "bad returns code"))?,
+        )?),
+        _ => return Ok(None),
+    }))
 }

@@ -421,7 +421,7 @@ impl RegretParams {
     }
 
     /// `t^e / (t^e + c)`, 1 for an infinite exponent.
-    fn discount(exponent: f64, t: f64, c: f64) -> f64 {
+    pub(crate) fn discount(exponent: f64, t: f64, c: f64) -> f64 {
         if exponent.is_infinite() {
             1.0
         } else {

@@ -7,11 +7,13 @@ pub mod cfr;
 pub mod exact;
 pub mod lp;
 pub mod matrix;
+pub mod mccfr;
 pub mod normal_form;
 pub mod plan_certificate;
 pub mod polytope;
 pub mod registry;
 pub mod run;
+pub mod sampling;
 pub mod sequence_form;
 pub(crate) mod terminal_weights;
 

@@ -25,6 +25,46 @@ pub enum Family {
     Cfr,
     /// The exact sequence-form LP ([`crate::solve::exact`]).
     ExactLp,
+    /// A Monte Carlo CFR solver ([`crate::solve::mccfr`], run by [`crate::solve::sampling`]):
+    /// seeded, on a game's rules or its arena; never the default (its figures depend on the
+    /// seed, and it is slower than full traversals on every game that fits the arena).
+    Sampling(SamplingKind),
+}
+
+/// Which traversal a sampling algorithm runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SamplingKind {
+    /// External sampling.
+    External,
+    /// Outcome sampling (with exploration, and optional baselines).
+    Outcome,
+}
+
+/// Options a user may set on a sampling algorithm; `None` / `false` keeps OpenSpiel's
+/// defaults (regret matching, simple averaging, exploration 0.6).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SamplingOptions {
+    /// Outcome sampling's exploration epsilon, in (0, 1].
+    pub epsilon: Option<f64>,
+    /// Outcome sampling: VR-MCCFR baselines learned at this rate, in (0, 1].
+    pub baseline: Option<f64>,
+    /// Regret matching+ (regrets floored at 0 at every update).
+    pub rm_plus: bool,
+    /// DCFR-style discount of positive regrets, per epoch.
+    pub alpha: Option<f64>,
+    /// DCFR-style discount of negative regrets, per epoch.
+    pub beta: Option<f64>,
+    /// Average-strategy weight exponent, per epoch.
+    pub gamma: Option<f64>,
+    /// Iterations per discount epoch (default 1).
+    pub epoch: Option<u64>,
+}
+
+impl SamplingOptions {
+    /// Whether any option is set (a resumed run then checks them against its checkpoint).
+    pub fn any(&self) -> bool {
+        *self != SamplingOptions::default()
+    }
 }
 
 /// Update order of a CFR-family run.
@@ -104,9 +144,12 @@ pub enum AlgorithmError {
         /// Its value.
         value: f64,
     },
-    /// CFR options given to the exact LP.
+    /// CFR options given to the exact LP, or a sampling algorithm asked for CFR parameters.
     #[error("lp is the exact sequence-form LP, not a CFR variant")]
     NotCfr,
+    /// Sampling options given to an algorithm that does not sample, or out of range.
+    #[error("{0}")]
+    Sampling(String),
 }
 
 /// Every algorithm, in the order `bluff solve --help` lists them.
@@ -249,6 +292,23 @@ pub const ALGORITHMS: &[Algorithm] = &[
         params: Some(|_, _| RegretParams::vad_cfr()),
     },
     Algorithm {
+        name: "es-mccfr",
+        summary: "external-sampling Monte Carlo CFR (seeded; plays a game's rules when its \
+                  tree is too big to build)",
+        family: Family::Sampling(SamplingKind::External),
+        needs_horizon: false,
+        tunable: Tunable::AlphaBetaGamma,
+        params: None,
+    },
+    Algorithm {
+        name: "os-mccfr",
+        summary: "outcome-sampling Monte Carlo CFR (exploration epsilon, VR-MCCFR baselines)",
+        family: Family::Sampling(SamplingKind::Outcome),
+        needs_horizon: false,
+        tunable: Tunable::AlphaBetaGamma,
+        params: None,
+    },
+    Algorithm {
         name: "lp",
         summary: "exact sequence-form LP, certified by exact best responses",
         family: Family::ExactLp,
@@ -285,6 +345,58 @@ impl Algorithm {
             && self
                 .regret_params(&CfrOptions::default(), None)
                 .is_ok_and(|p| p.first_averaged_iteration() == 1)
+    }
+
+    /// The parameters of this sampling algorithm with `options` applied (OpenSpiel's solvers
+    /// when none is set).
+    pub fn sampling_params(
+        &self,
+        options: &SamplingOptions,
+    ) -> Result<crate::solve::mccfr::MccfrParams, AlgorithmError> {
+        use crate::solve::mccfr::MccfrParams;
+        let Family::Sampling(kind) = self.family else {
+            return Err(AlgorithmError::Sampling(format!(
+                "{} is not a sampling solver (es-mccfr, os-mccfr take the sampling options)",
+                self.name
+            )));
+        };
+        for (option, value) in [
+            ("alpha", options.alpha),
+            ("beta", options.beta),
+            ("gamma", options.gamma),
+            ("epsilon", options.epsilon),
+            ("baseline", options.baseline),
+        ] {
+            if let Some(v) = value.filter(|v| !v.is_finite()) {
+                return Err(AlgorithmError::NotFinite { option, value: v });
+            }
+        }
+        let mut p = match kind {
+            SamplingKind::External => {
+                if options.epsilon.is_some() || options.baseline.is_some() {
+                    return Err(AlgorithmError::Sampling(
+                        "epsilon and baseline apply to os-mccfr".into(),
+                    ));
+                }
+                MccfrParams::external()
+            }
+            SamplingKind::Outcome => MccfrParams {
+                baseline: options.baseline,
+                ..MccfrParams::outcome(options.epsilon.unwrap_or(0.6))
+            },
+        };
+        let d = RegretParams::vanilla_alternating();
+        p.regret = RegretParams {
+            floor: options.rm_plus,
+            alpha: options.alpha.unwrap_or(d.alpha),
+            beta: options.beta.unwrap_or(d.beta),
+            gamma: options.gamma.unwrap_or(d.gamma),
+            ..d
+        };
+        p.epoch = options.epoch.unwrap_or(1);
+        p.check()
+            .map_err(|e| AlgorithmError::Sampling(e.to_string()))?;
+        Ok(p)
     }
 
     /// The regret parameters of this CFR-family algorithm with `options` applied; `horizon`
@@ -553,6 +665,45 @@ mod tests {
                         a,pcfr+,1000,1e-16,\na,pdcfr+,1000,1e-17,\n\
                         b,pcfr+,1000,1e-3,\nb,pdcfr+,1000,2e-3,\n";
         assert_eq!(default_from_table(rounding).as_deref(), Some("pcfr+"));
+    }
+
+    /// The sampling solvers are registered (so every front end lists them), take OpenSpiel's
+    /// parameters by default, refuse what does not apply, and are never the default.
+    #[test]
+    fn sampling_algorithms_are_listed_but_never_the_default() {
+        use crate::solve::mccfr::MccfrParams;
+        let none = SamplingOptions::default();
+        let es = algorithm("es-mccfr").unwrap();
+        let os = algorithm("os-mccfr").unwrap();
+        assert_eq!(es.sampling_params(&none).unwrap(), MccfrParams::external());
+        assert_eq!(
+            os.sampling_params(&none).unwrap(),
+            MccfrParams::outcome(0.6)
+        );
+        let epsilon = SamplingOptions {
+            epsilon: Some(0.3),
+            ..none
+        };
+        assert!(es.sampling_params(&epsilon).is_err());
+        assert_eq!(
+            os.sampling_params(&epsilon).unwrap(),
+            MccfrParams::outcome(0.3)
+        );
+        assert!(os
+            .sampling_params(&SamplingOptions {
+                epsilon: Some(0.0),
+                ..none
+            })
+            .is_err());
+        assert!(algorithm("cfr+").unwrap().sampling_params(&none).is_err());
+        assert_eq!(
+            es.regret_params(&CfrOptions::default(), None),
+            Err(AlgorithmError::NotCfr)
+        );
+        assert!(!es.runs_under_any_stop_rule() && !os.runs_under_any_stop_rule());
+        let table = "game,algo,iterations,exploitability\n\
+                     a,es-mccfr,1000,1e-9\na,cfr+,1000,1e-3\n";
+        assert_eq!(default_from_table(table).as_deref(), Some("cfr+"));
     }
 
     #[test]

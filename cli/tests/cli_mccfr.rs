@@ -1,0 +1,166 @@
+//! `bluff solve --algo es-mccfr|os-mccfr` end to end: seeded runs repeat, a resumed run equals
+//! a straight one, the strategy file scores as reported, the rules engine plays a game the
+//! builder refuses.
+
+mod common;
+
+use common::cli::bluff;
+use predicates::str::contains;
+use serde_json::Value;
+
+fn json(args: &[&str]) -> Value {
+    let out = bluff().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_seed_repeats_and_a_resumed_run_equals_a_straight_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.mcc");
+    let ckpt = ckpt.to_str().unwrap();
+    let base = [
+        "solve", "leduc", "--algo", "os-mccfr", "--seed", "7", "--json",
+    ];
+    let straight = json(&[&base[..], &["--iterations", "3000", "--baseline", "0.5"]].concat());
+    let again = json(&[&base[..], &["--iterations", "3000", "--baseline", "0.5"]].concat());
+    assert_eq!(straight["exploitability"], again["exploitability"]);
+    let other = json(&[
+        "solve",
+        "leduc",
+        "--algo",
+        "os-mccfr",
+        "--seed",
+        "8",
+        "--json",
+        "--iterations",
+        "3000",
+        "--baseline",
+        "0.5",
+    ]);
+    assert_ne!(straight["exploitability"], other["exploitability"]);
+    json(
+        &[
+            &base[..],
+            &[
+                "--iterations",
+                "1200",
+                "--baseline",
+                "0.5",
+                "--checkpoint",
+                ckpt,
+            ],
+        ]
+        .concat(),
+    );
+    let resumed = json(&["solve", "--resume", ckpt, "--iterations", "3000", "--json"]);
+    assert_eq!(straight["exploitability"], resumed["exploitability"]);
+    assert_eq!(resumed["iterations"], 3000);
+    assert_eq!(straight["engine"], "arena");
+    assert!(straight["bytes_per_infoset"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn the_strategy_file_scores_as_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let strategy = dir.path().join("kuhn.json");
+    let summary = json(&[
+        "solve",
+        "kuhn",
+        "--algo",
+        "es-mccfr",
+        "--iterations",
+        "20000",
+        "--json",
+        "-o",
+        strategy.to_str().unwrap(),
+    ]);
+    let eval = json(&["eval", "kuhn", strategy.to_str().unwrap(), "--json"]);
+    let reported = summary["exploitability"].as_f64().unwrap();
+    let scored = eval["exploitability"]["float"].as_f64().unwrap();
+    assert!((reported - scored).abs() < 1e-9, "{reported} {scored}");
+}
+
+/// The rules engine gives the same numbers as the arena engine (same samples, same tables)
+/// and scores them with the streaming best response.
+#[test]
+fn rules_engine_agrees_with_the_arena_engine() {
+    let run = |rules: bool| {
+        let mut args = vec![
+            "solve",
+            "leduc",
+            "--algo",
+            "es-mccfr",
+            "--iterations",
+            "2000",
+            "--json",
+        ];
+        if rules {
+            args.push("--rules");
+        }
+        json(&args)
+    };
+    let (arena, rules) = (run(false), run(true));
+    assert_eq!(rules["engine"], "rules");
+    let (a, r) = (
+        arena["exploitability"].as_f64().unwrap(),
+        rules["exploitability"].as_f64().unwrap(),
+    );
+    assert!((a - r).abs() < 1e-12, "{a} {r}");
+}
+
+/// Two dice of five sides: the builder refuses it (1.3e9 nodes) and names the sampling
+/// solvers, which play its rules.
+#[test]
+fn liars_dice_two_dice_of_five_runs_on_its_rules() {
+    bluff()
+        .args([
+            "solve",
+            "liars-dice(dice=2,sides=5)",
+            "--algo",
+            "cfr",
+            "--iterations",
+            "1",
+        ])
+        .assert()
+        .failure()
+        .stderr(contains("--algo es-mccfr"));
+    let out = json(&[
+        "solve",
+        "liars-dice(dice=2,sides=5)",
+        "--algo",
+        "es-mccfr",
+        "--iterations",
+        "50",
+        "--no-eval",
+        "--json",
+    ]);
+    assert_eq!(out["engine"], "rules");
+    assert_eq!(out["iterations"], 50);
+    assert!(out["exploitability"].is_null());
+    assert!(out["infosets"][0].as_u64().unwrap() > 1000);
+}
+
+#[test]
+fn bad_sampling_options_are_refused() {
+    for (args, message) in [
+        (
+            vec!["--algo", "es-mccfr", "--epsilon", "0.5"],
+            "apply to os-mccfr",
+        ),
+        (vec!["--algo", "os-mccfr", "--epsilon", "0"], "epsilon"),
+        (vec!["--algo", "cfr", "--seed", "1"], "sampling solvers"),
+        (vec!["--algo", "es-mccfr", "--exact"], "does not apply"),
+    ] {
+        bluff()
+            .args(["solve", "kuhn", "--iterations", "10"])
+            .args(&args)
+            .assert()
+            .failure()
+            .stderr(contains(message));
+    }
+}

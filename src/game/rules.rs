@@ -1,0 +1,468 @@
+//! Games stated by their rules: a state, who moves, the legal actions, what an action does,
+//! the mover's information set and the payoffs, as OpenSpiel's `State` or postflop-solver's
+//! `Game` state them.
+//!
+//! The arena ([`Game`]) holds every history of a game, about 125 bytes each: 24 GB hold some
+//! 1.5e8 nodes, and the games studied next (liar's dice with two dice of five sides: 1.3e9
+//! histories) do not fit. The sampling solvers (`solve::mccfr`) and the streaming best
+//! response (`crate::streaming`) walk the rules instead and keep memory per information set.
+//! Each built-in game states its rules once, as a [`Rules`]; [`compile`] turns any rules into
+//! the arena by one iterative walk, so the arena solvers and the sampling solvers play the very
+//! same game. An arena game states rules too (`impl Rules for Game`: the state is a node), so
+//! every solver that walks rules also runs on a game read from a file.
+//!
+//! The trait is narrow on purpose: the hot methods ([`Rules::turn`], [`Rules::num_actions`],
+//! [`Rules::apply`], [`Rules::chance_prob`], [`Rules::infoset_key`], [`Rules::payoff0`]) work on
+//! plain numbers; labels and exact rationals are asked for only where they are needed (compiling,
+//! exact evaluation).
+
+use super::{Game, GameBuilder, NodeKind, NodeRef, Player};
+use crate::scalar::Rational;
+use num_traits::Zero;
+use std::borrow::Cow;
+
+/// Who moves at a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Chance picks one of [`Rules::num_actions`] outcomes with [`Rules::chance_prob`].
+    Chance,
+    /// Player 0 or 1 picks one of [`Rules::num_actions`] actions.
+    Player(Player),
+    /// The game is over; [`Rules::payoff0`] is player 0's payoff.
+    Terminal,
+}
+
+/// A two-player constant-sum game with chance and imperfect information, stated by its rules.
+///
+/// Contract (what the solvers rely on; [`check_rules`] verifies it on small games):
+/// - every path from [`Rules::root`] ends at a terminal;
+/// - chance probabilities are positive and sum to 1 at each chance state;
+/// - [`Rules::infoset_key`] is equal at two states of the same mover exactly when their
+///   [`Rules::infoset_label`]s are equal, and never `u64::MAX`; states with one key have the
+///   same number of actions with the same labels;
+/// - both players have perfect recall.
+pub trait Rules: Sync {
+    /// A history of the game (cheap to clone: the solvers clone it at every branch).
+    type State: Clone + Send + Sync;
+
+    /// The game's name (a spec such as `leduc`).
+    fn name(&self) -> String;
+    /// The players' names.
+    fn player_names(&self) -> [String; 2] {
+        ["P1".to_string(), "P2".to_string()]
+    }
+    /// The start of the game.
+    fn root(&self) -> Self::State;
+    /// Who moves at `s`.
+    fn turn(&self, s: &Self::State) -> Turn;
+    /// Number of actions (or chance outcomes) at a non-terminal state; at least 1.
+    fn num_actions(&self, s: &Self::State) -> usize;
+    /// Plays action (or chance outcome) `action` (below [`Rules::num_actions`]) at `s`.
+    fn apply(&self, s: &mut Self::State, action: usize);
+    /// The probability of chance outcome `outcome` at a chance state, as `f64`.
+    fn chance_prob(&self, s: &Self::State, outcome: usize) -> f64;
+    /// The same probability, exact.
+    fn chance_prob_exact(&self, s: &Self::State, outcome: usize) -> Rational;
+    /// Whether every chance outcome at `s` is equally likely (lets [`compile`] skip summing).
+    fn chance_is_uniform(&self, _s: &Self::State) -> bool {
+        false
+    }
+    /// A compact key of the mover's information set at a decision state (see the contract).
+    fn infoset_key(&self, s: &Self::State) -> u64;
+    /// Player 0's payoff at a terminal state, as `f64` (the exact payoff rounded).
+    fn payoff0(&self, s: &Self::State) -> f64;
+    /// Player 0's payoff at a terminal state, exact.
+    fn payoff0_exact(&self, s: &Self::State) -> Rational;
+    /// The two payoffs add to this at every terminal (0 for zero-sum games).
+    fn constant_sum(&self) -> Rational {
+        Rational::zero()
+    }
+    /// Writes the mover's information-set label at a decision state into `out` (cleared
+    /// first): the arena's label (OpenSpiel's information-state string where bluff's games say
+    /// so).
+    fn infoset_label(&self, s: &Self::State, out: &mut String);
+    /// The label of action `action` at a decision state.
+    fn action_label(&self, s: &Self::State, action: usize) -> Cow<'_, str>;
+    /// The label of chance outcome `outcome` at a chance state.
+    fn chance_label(&self, s: &Self::State, outcome: usize) -> Cow<'_, str>;
+    /// The outcome label of a terminal state (none by default).
+    fn terminal_label(&self, _s: &Self::State) -> Cow<'_, str> {
+        Cow::Borrowed("")
+    }
+    /// The number of histories (chance, decision and terminal states), when known without
+    /// walking the game: [`compile`] refuses games above its limit before allocating.
+    fn num_nodes(&self) -> Option<u64> {
+        None
+    }
+    /// Why this instance's keys break the contract (say, they would need more than 64
+    /// bits), or `None`: the sampling solvers refuse the game then, with this message.
+    fn key_problem(&self) -> Option<String> {
+        None
+    }
+    /// `Some([n0, n1])` when every key of player `p` is below `n[p]` and the keys are dense
+    /// (the arena's information-set ids): the solvers then index tables without hashing.
+    fn dense_keys(&self) -> Option<[usize; 2]> {
+        None
+    }
+}
+
+/// A rules state on the compiler's explicit stack with the arena node it becomes.
+struct Pending<S> {
+    node: NodeRef,
+    state: S,
+}
+
+/// Compiles rules into the arena by one depth-first walk with an explicit stack (no recursion
+/// on the game's depth), children in action order. Refuses, before allocating, games whose
+/// [`Rules::num_nodes`] is above `max_nodes`; a game that does not say is stopped once the
+/// walk passes `max_nodes`.
+pub fn compile<G: Rules + ?Sized>(rules: &G, max_nodes: u64) -> crate::Result<Game> {
+    if let Some(n) = rules.num_nodes() {
+        if n > max_nodes {
+            return Err(too_many_nodes(&rules.name(), Some(n), max_nodes));
+        }
+    }
+    let [p1, p2] = rules.player_names();
+    let mut b = GameBuilder::new(rules.name(), p1, p2);
+    let constant = rules.constant_sum();
+    let mut label = String::new();
+    let mut labels: Vec<Cow<'_, str>> = Vec::new();
+    let mut stack = vec![Pending {
+        node: b.root(),
+        state: rules.root(),
+    }];
+    while let Some(Pending { node, state }) = stack.pop() {
+        if b.num_nodes() as u64 > max_nodes {
+            return Err(too_many_nodes(&rules.name(), None, max_nodes));
+        }
+        let children = match rules.turn(&state) {
+            Turn::Terminal => {
+                let p0 = rules.payoff0_exact(&state);
+                let p1 = &constant - &p0;
+                b.terminal_labelled(node, [p0, p1], &rules.terminal_label(&state))?;
+                continue;
+            }
+            Turn::Chance => {
+                let n = rules.num_actions(&state);
+                let names = (0..n).map(|i| rules.chance_label(&state, i));
+                if rules.chance_is_uniform(&state) {
+                    b.chance_uniform(node, names.map(Cow::into_owned).collect())?
+                } else {
+                    let outcomes = names
+                        .enumerate()
+                        .map(|(i, l)| (l.into_owned(), rules.chance_prob_exact(&state, i)))
+                        .collect();
+                    b.chance(node, outcomes)?
+                }
+            }
+            Turn::Player(p) => {
+                rules.infoset_label(&state, &mut label);
+                labels.clear();
+                labels
+                    .extend((0..rules.num_actions(&state)).map(|a| rules.action_label(&state, a)));
+                b.decision(node, p, &label, &labels)?
+            }
+        };
+        // Pushed last child first, so children are compiled in action order.
+        for (a, &child) in children.iter().enumerate().rev() {
+            let mut next = state.clone();
+            rules.apply(&mut next, a);
+            stack.push(Pending {
+                node: child,
+                state: next,
+            });
+        }
+    }
+    Ok(b.build()?)
+}
+
+/// The refusal of a game above the node limit, pointing to the solvers that play it from its
+/// rules.
+fn too_many_nodes(name: &str, nodes: Option<u64>, max_nodes: u64) -> crate::Error {
+    crate::Error::TooBig {
+        what: name.to_string(),
+        size: nodes.map_or_else(
+            || format!("more than {max_nodes} nodes"),
+            |n| format!("{n} nodes"),
+        ),
+        limit: format!(
+            "{max_nodes} for building the tree; the sampling solvers play it from its rules \
+             (--algo es-mccfr or os-mccfr)"
+        ),
+    }
+}
+
+/// The arena as rules: a state is a node, a key is the dense information-set id.
+impl Rules for Game {
+    type State = u32;
+
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn player_names(&self) -> [String; 2] {
+        self.player_names.clone()
+    }
+    fn root(&self) -> u32 {
+        0
+    }
+    #[inline]
+    fn turn(&self, s: &u32) -> Turn {
+        match self.nodes[*s as usize].kind {
+            NodeKind::Chance => Turn::Chance,
+            NodeKind::Decision { player, .. } => Turn::Player(player as usize),
+            NodeKind::Terminal { .. } => Turn::Terminal,
+        }
+    }
+    #[inline]
+    fn num_actions(&self, s: &u32) -> usize {
+        self.nodes[*s as usize].num_children as usize
+    }
+    #[inline]
+    fn apply(&self, s: &mut u32, action: usize) {
+        *s = self.nodes[*s as usize].first_child + action as u32;
+    }
+    #[inline]
+    fn chance_prob(&self, s: &u32, outcome: usize) -> f64 {
+        self.chance_prob_f64[self.nodes[*s as usize].first_child as usize + outcome]
+    }
+    fn chance_prob_exact(&self, s: &u32, outcome: usize) -> Rational {
+        self.chance_prob[self.nodes[*s as usize].first_child as usize + outcome].clone()
+    }
+    #[inline]
+    fn infoset_key(&self, s: &u32) -> u64 {
+        match self.nodes[*s as usize].kind {
+            NodeKind::Decision { infoset, .. } => infoset as u64,
+            _ => u64::MAX,
+        }
+    }
+    #[inline]
+    fn payoff0(&self, s: &u32) -> f64 {
+        match self.nodes[*s as usize].kind {
+            NodeKind::Terminal { terminal } => self.terminals[terminal as usize].payoff0_f64,
+            _ => 0.0,
+        }
+    }
+    fn payoff0_exact(&self, s: &u32) -> Rational {
+        match self.nodes[*s as usize].kind {
+            NodeKind::Terminal { terminal } => self.terminals[terminal as usize].payoff0.clone(),
+            _ => Rational::zero(),
+        }
+    }
+    fn constant_sum(&self) -> Rational {
+        self.constant_sum.clone()
+    }
+    fn infoset_label(&self, s: &u32, out: &mut String) {
+        out.clear();
+        if let Some(set) = self.infoset_of(*s as usize) {
+            out.push_str(&set.label);
+        }
+    }
+    fn action_label(&self, s: &u32, action: usize) -> Cow<'_, str> {
+        match self.infoset_of(*s as usize) {
+            Some(set) => Cow::Borrowed(set.actions[action].as_str()),
+            None => Cow::Borrowed(""),
+        }
+    }
+    fn chance_label(&self, s: &u32, outcome: usize) -> Cow<'_, str> {
+        let child = self.nodes[*s as usize].first_child as usize + outcome;
+        Cow::Borrowed(self.chance_label[child].as_str())
+    }
+    fn terminal_label(&self, s: &u32) -> Cow<'_, str> {
+        match self.nodes[*s as usize].kind {
+            NodeKind::Terminal { terminal } => {
+                Cow::Borrowed(self.terminals[terminal as usize].label.as_str())
+            }
+            _ => Cow::Borrowed(""),
+        }
+    }
+    fn num_nodes(&self) -> Option<u64> {
+        Some(self.nodes.len() as u64)
+    }
+    fn dense_keys(&self) -> Option<[usize; 2]> {
+        Some([self.infosets[0].len(), self.infosets[1].len()])
+    }
+}
+
+/// Histories (chance, decision and terminal states) and information sets per player (distinct
+/// keys), by one walk with an explicit stack and a set of keys: OpenSpiel's figures, without
+/// building the arena.
+pub fn count_histories<G: Rules + ?Sized>(rules: &G) -> (u64, [usize; 2]) {
+    let mut keys: [crate::fxhash::FxSet<u64>; 2] = Default::default();
+    let mut nodes = 0u64;
+    let mut stack = vec![rules.root()];
+    while let Some(s) = stack.pop() {
+        nodes += 1;
+        match rules.turn(&s) {
+            Turn::Terminal => continue,
+            Turn::Chance => {}
+            Turn::Player(p) => {
+                keys[p].insert(rules.infoset_key(&s));
+            }
+        }
+        for a in 0..rules.num_actions(&s) {
+            let mut next = s.clone();
+            rules.apply(&mut next, a);
+            stack.push(next);
+        }
+    }
+    (nodes, [keys[0].len(), keys[1].len()])
+}
+
+/// What [`check_rules`] found wrong.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[error("rules of {game}: {detail}")]
+pub struct RulesError {
+    /// The game's name.
+    pub game: String,
+    /// What is wrong, with a path of action labels.
+    pub detail: String,
+}
+
+/// Checks the key half of the [`Rules`] contract by walking every history (small games only,
+/// for tests): per player, one key per label and one label per key, never `u64::MAX`, and
+/// f64 chance probabilities and payoffs equal to the exact ones rounded. Returns the number
+/// of histories and of information sets per player.
+pub fn check_rules<G: Rules + ?Sized>(rules: &G) -> Result<(u64, [usize; 2]), RulesError> {
+    use std::collections::HashMap;
+    let err = |detail: String| RulesError {
+        game: rules.name(),
+        detail,
+    };
+    let mut by_key: [HashMap<u64, (String, usize)>; 2] = Default::default();
+    let mut by_label: [HashMap<String, u64>; 2] = Default::default();
+    let mut nodes = 0u64;
+    let mut label = String::new();
+    let mut stack = vec![rules.root()];
+    while let Some(s) = stack.pop() {
+        nodes += 1;
+        let n = match rules.turn(&s) {
+            Turn::Terminal => {
+                let exact = crate::scalar::rational_to_f64(&rules.payoff0_exact(&s));
+                if exact != rules.payoff0(&s) {
+                    return Err(err(format!(
+                        "payoff {} is not the exact {exact}",
+                        rules.payoff0(&s)
+                    )));
+                }
+                continue;
+            }
+            Turn::Chance => {
+                let n = rules.num_actions(&s);
+                for i in 0..n {
+                    let exact = crate::scalar::rational_to_f64(&rules.chance_prob_exact(&s, i));
+                    if exact != rules.chance_prob(&s, i) || exact <= 0.0 {
+                        return Err(err(format!("chance probability {exact} of outcome {i}")));
+                    }
+                }
+                n
+            }
+            Turn::Player(p) => {
+                let n = rules.num_actions(&s);
+                let key = rules.infoset_key(&s);
+                rules.infoset_label(&s, &mut label);
+                if key == u64::MAX {
+                    return Err(err(format!("information set {label:?} has key u64::MAX")));
+                }
+                match by_key[p].get(&key) {
+                    Some((l, m)) if *l != label || *m != n => {
+                        return Err(err(format!(
+                            "key {key} names {l:?} ({m} actions) and {label:?} ({n} actions)"
+                        )))
+                    }
+                    Some(_) => {}
+                    None => {
+                        if let Some(k) = by_label[p].insert(label.clone(), key) {
+                            return Err(err(format!("{label:?} has keys {k} and {key}")));
+                        }
+                        by_key[p].insert(key, (label.clone(), n));
+                    }
+                }
+                n
+            }
+        };
+        if n == 0 {
+            return Err(err("a non-terminal state has no actions".into()));
+        }
+        for a in 0..n {
+            let mut next = s.clone();
+            rules.apply(&mut next, a);
+            stack.push(next);
+        }
+    }
+    Ok((nodes, [by_key[0].len(), by_key[1].len()]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An arena game states rules too: compiling them gives the arena back, and its keys keep
+    /// the contract.
+    #[test]
+    fn an_arena_compiles_back_to_itself() {
+        for spec in [
+            "kuhn",
+            "leduc",
+            "goofspiel(cards=3,order=random)",
+            "one-card-poker",
+        ] {
+            let game = crate::games::builtin(spec).unwrap();
+            let again = compile(&game, u64::MAX).unwrap();
+            assert_eq!(format!("{again:?}"), format!("{game:?}"), "{spec}");
+            let sets = [game.infosets[0].len(), game.infosets[1].len()];
+            assert_eq!(check_rules(&game).unwrap(), (game.nodes.len() as u64, sets));
+        }
+    }
+
+    /// Games that do not state their size are stopped once the walk passes the limit.
+    #[test]
+    fn the_node_limit_holds_for_games_of_unknown_size() {
+        struct Unsized(Game);
+        impl Rules for Unsized {
+            type State = u32;
+            fn name(&self) -> String {
+                "unsized".into()
+            }
+            fn root(&self) -> u32 {
+                0
+            }
+            fn turn(&self, s: &u32) -> Turn {
+                self.0.turn(s)
+            }
+            fn num_actions(&self, s: &u32) -> usize {
+                self.0.num_actions(s)
+            }
+            fn apply(&self, s: &mut u32, a: usize) {
+                self.0.apply(s, a)
+            }
+            fn chance_prob(&self, s: &u32, o: usize) -> f64 {
+                self.0.chance_prob(s, o)
+            }
+            fn chance_prob_exact(&self, s: &u32, o: usize) -> Rational {
+                self.0.chance_prob_exact(s, o)
+            }
+            fn infoset_key(&self, s: &u32) -> u64 {
+                self.0.infoset_key(s)
+            }
+            fn payoff0(&self, s: &u32) -> f64 {
+                self.0.payoff0(s)
+            }
+            fn payoff0_exact(&self, s: &u32) -> Rational {
+                self.0.payoff0_exact(s)
+            }
+            fn infoset_label(&self, s: &u32, out: &mut String) {
+                self.0.infoset_label(s, out)
+            }
+            fn action_label(&self, s: &u32, a: usize) -> Cow<'_, str> {
+                self.0.action_label(s, a)
+            }
+            fn chance_label(&self, s: &u32, o: usize) -> Cow<'_, str> {
+                self.0.chance_label(s, o)
+            }
+        }
+        let rules = Unsized(crate::games::builtin("leduc").unwrap());
+        let err = compile(&rules, 1000).unwrap_err();
+        assert!(matches!(err, crate::Error::TooBig { .. }), "{err}");
+        assert!(compile(&rules, 9457).is_ok());
+    }
+}

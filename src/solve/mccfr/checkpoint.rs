@@ -1,0 +1,491 @@
+//! Sampling checkpoints: a versioned little-endian binary file, streamed from and into the
+//! tables (a run on liar's dice 2x5 holds gigabytes; no copy of them is made in memory).
+//!
+//! ```text
+//! magic    8 bytes  "BLUFFMCC"
+//! version  u32      1
+//! header   game spec, game id, algorithm (each u32 length + UTF-8); sampling u8 (0 external,
+//!          1 outcome), epsilon f64; floor u8, alpha f64, beta f64, discount offset f64,
+//!          gamma f64; epoch u64; baseline u8 then rate f64; seed u64, threads u64,
+//!          iterations u64, epochs discounted u64; solve seconds f64; curve points (u64
+//!          count, then iteration u64, exploitability f64, seconds f64 each)
+//! tables   per player: width u32, entries u64, then per entry (in the order made): key u64,
+//!          actions u32, actions x width f64
+//! trailer  length u64 of header and tables, FNV-1a 64 of them
+//! ```
+//! Every count is checked against the bytes left in the file before anything is allocated,
+//! and the checksum is checked before the restored solver is handed back, so a truncated or
+//! corrupted file is an error, never a run.
+
+use super::{MccfrParams, MccfrSolver, Sampling};
+use crate::format::checkpoint::Fnv;
+use crate::game::Rules;
+use crate::solve::cfr::RegretParams;
+use std::io::{Read, Write};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"BLUFFMCC";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// What a checkpoint says about its run besides the solver's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunInfo {
+    /// The game spec the run was started with.
+    pub game_spec: String,
+    /// The game's identity (rules: their name; an arena: its fingerprint in hex).
+    pub game_id: String,
+    /// The algorithm's name (`es-mccfr`, `os-mccfr`).
+    pub algo: String,
+    /// Solving time so far, seconds (measurements and saves excluded).
+    pub solve_seconds: f64,
+    /// Measurements so far: iteration, exploitability, solving seconds.
+    pub points: Vec<(u64, f64, f64)>,
+}
+
+/// The solver settings a checkpoint holds (read before the game is built).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    /// The run's description.
+    pub info: RunInfo,
+    /// Parameters.
+    pub params: MccfrParams,
+    /// Seed.
+    pub seed: u64,
+    /// Threads.
+    pub threads: usize,
+    /// Iterations done.
+    pub iterations: u64,
+    /// Discount epochs applied.
+    pub epochs_discounted: u64,
+}
+
+/// Why a sampling checkpoint could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// Reading or writing the file failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// Not a sampling checkpoint.
+    #[error("not a bluff sampling checkpoint (the file does not start with BLUFFMCC)")]
+    Magic,
+    /// Another version of the format.
+    #[error("sampling checkpoint format version {0}; this bluff reads version {VERSION}")]
+    Version(u32),
+    /// Contents that do not parse or do not fit.
+    #[error("malformed sampling checkpoint: {0}")]
+    Malformed(String),
+    /// The checksum does not match.
+    #[error("corrupted sampling checkpoint: checksum {found:016x}, contents {expected:016x}")]
+    Checksum {
+        /// Stored.
+        found: u64,
+        /// Computed.
+        expected: u64,
+    },
+    /// The state does not fit the game.
+    #[error(transparent)]
+    State(#[from] super::MccfrError),
+}
+
+/// Writes bytes and hashes them.
+struct Hashing<'a> {
+    w: &'a mut dyn Write,
+    h: Fnv,
+    len: u64,
+}
+
+impl Hashing<'_> {
+    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.h.write(b);
+        self.len += b.len() as u64;
+        self.w.write_all(b)
+    }
+    fn u8(&mut self, x: u8) -> std::io::Result<()> {
+        self.put(&[x])
+    }
+    fn u32(&mut self, x: u32) -> std::io::Result<()> {
+        self.put(&x.to_le_bytes())
+    }
+    fn u64(&mut self, x: u64) -> std::io::Result<()> {
+        self.put(&x.to_le_bytes())
+    }
+    fn f64(&mut self, x: f64) -> std::io::Result<()> {
+        self.u64(x.to_bits())
+    }
+    fn str(&mut self, s: &str) -> std::io::Result<()> {
+        self.u32(s.len() as u32)?;
+        self.put(s.as_bytes())
+    }
+}
+
+/// Writes `solver` and `info` as a checkpoint to `w`.
+pub fn write<G: Rules>(
+    w: &mut dyn Write,
+    solver: &MccfrSolver<G>,
+    info: &RunInfo,
+) -> std::io::Result<()> {
+    w.write_all(MAGIC)?;
+    w.write_all(&VERSION.to_le_bytes())?;
+    let mut o = Hashing {
+        w,
+        h: Fnv::default(),
+        len: 0,
+    };
+    o.str(&info.game_spec)?;
+    o.str(&info.game_id)?;
+    o.str(&info.algo)?;
+    let p = solver.params;
+    match p.sampling {
+        Sampling::External => {
+            o.u8(0)?;
+            o.f64(0.0)?;
+        }
+        Sampling::Outcome { epsilon } => {
+            o.u8(1)?;
+            o.f64(epsilon)?;
+        }
+    }
+    let r = p.regret;
+    o.u8(r.floor as u8)?;
+    o.f64(r.alpha)?;
+    o.f64(r.beta)?;
+    o.f64(r.discount_offset)?;
+    o.f64(r.gamma)?;
+    o.u64(p.epoch)?;
+    o.u8(p.baseline.is_some() as u8)?;
+    o.f64(p.baseline.unwrap_or(0.0))?;
+    o.u64(solver.seed)?;
+    o.u64(solver.threads as u64)?;
+    o.u64(solver.iterations)?;
+    o.u64(solver.epochs_discounted)?;
+    o.f64(info.solve_seconds)?;
+    o.u64(info.points.len() as u64)?;
+    for &(i, e, s) in &info.points {
+        o.u64(i)?;
+        o.f64(e)?;
+        o.f64(s)?;
+    }
+    let mut bytes: Vec<u8> = Vec::new();
+    for t in &solver.tables {
+        o.u32(t.width() as u32)?;
+        o.u64(t.len() as u64)?;
+        for (key, numbers) in t.entries() {
+            o.u64(key)?;
+            o.u32((numbers.len() / t.width()) as u32)?;
+            bytes.clear();
+            bytes.extend(numbers.iter().flat_map(|x| x.to_le_bytes()));
+            o.put(&bytes)?;
+        }
+    }
+    let (len, sum) = (o.len, o.h.finish());
+    w.write_all(&len.to_le_bytes())?;
+    w.write_all(&sum.to_le_bytes())
+}
+
+/// Saves atomically to `path` (a temporary sibling, then a rename).
+pub fn save<G: Rules>(
+    path: &Path,
+    solver: &MccfrSolver<G>,
+    info: &RunInfo,
+) -> Result<(), crate::format::output::WriteError> {
+    crate::format::output::write_file_with(path, |w| write(w, solver, info))
+}
+
+/// Reads bytes, hashes them and counts what is left.
+struct Reading<'a> {
+    r: &'a mut dyn Read,
+    h: Fnv,
+    left: u64,
+}
+
+impl Reading<'_> {
+    fn take(&mut self, buf: &mut [u8], what: &str) -> Result<(), CheckpointError> {
+        if buf.len() as u64 > self.left {
+            return Err(CheckpointError::Malformed(format!(
+                "{what} needs {} bytes, {} left",
+                buf.len(),
+                self.left
+            )));
+        }
+        self.r.read_exact(buf)?;
+        self.h.write(buf);
+        self.left -= buf.len() as u64;
+        Ok(())
+    }
+    fn u8(&mut self, what: &str) -> Result<u8, CheckpointError> {
+        let mut b = [0u8; 1];
+        self.take(&mut b, what)?;
+        Ok(b[0])
+    }
+    fn flag(&mut self, what: &str) -> Result<bool, CheckpointError> {
+        match self.u8(what)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            x => Err(CheckpointError::Malformed(format!(
+                "{what} is {x}, not 0 or 1"
+            ))),
+        }
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, CheckpointError> {
+        let mut b = [0u8; 4];
+        self.take(&mut b, what)?;
+        Ok(u32::from_le_bytes(b))
+    }
+    fn u64(&mut self, what: &str) -> Result<u64, CheckpointError> {
+        let mut b = [0u8; 8];
+        self.take(&mut b, what)?;
+        Ok(u64::from_le_bytes(b))
+    }
+    fn f64(&mut self, what: &str) -> Result<f64, CheckpointError> {
+        Ok(f64::from_bits(self.u64(what)?))
+    }
+    fn str(&mut self, what: &str) -> Result<String, CheckpointError> {
+        let n = self.u32(what)? as usize;
+        if n as u64 > self.left {
+            return Err(CheckpointError::Malformed(format!(
+                "{what}: {n} bytes announced"
+            )));
+        }
+        let mut b = vec![0u8; n];
+        self.take(&mut b, what)?;
+        String::from_utf8(b).map_err(|_| CheckpointError::Malformed(format!("{what}: not UTF-8")))
+    }
+    /// A count of items of at least `item_bytes` each, checked against the bytes left.
+    fn count(&mut self, what: &str, item_bytes: u64) -> Result<u64, CheckpointError> {
+        let n = self.u64(what)?;
+        if n.saturating_mul(item_bytes) > self.left {
+            return Err(CheckpointError::Malformed(format!(
+                "{what}: {n} items do not fit the {} bytes left",
+                self.left
+            )));
+        }
+        Ok(n)
+    }
+}
+
+/// Reads the magic, version and header of a checkpoint of `file_len` bytes.
+fn read_header(r: &mut Reading) -> Result<Header, CheckpointError> {
+    let game_spec = r.str("game spec")?;
+    let game_id = r.str("game id")?;
+    let algo = r.str("algorithm")?;
+    let sampling = match r.u8("sampling")? {
+        0 => {
+            r.f64("epsilon")?;
+            Sampling::External
+        }
+        1 => Sampling::Outcome {
+            epsilon: r.f64("epsilon")?,
+        },
+        x => return Err(CheckpointError::Malformed(format!("sampling kind {x}"))),
+    };
+    let regret = RegretParams {
+        floor: r.flag("floor")?,
+        alpha: r.f64("alpha")?,
+        beta: r.f64("beta")?,
+        discount_offset: r.f64("discount offset")?,
+        gamma: r.f64("gamma")?,
+        ..RegretParams::vanilla_alternating()
+    };
+    let epoch = r.u64("epoch")?;
+    let has_baseline = r.flag("baseline flag")?;
+    let rate = r.f64("baseline rate")?;
+    let params = MccfrParams {
+        sampling,
+        regret,
+        epoch,
+        baseline: has_baseline.then_some(rate),
+    };
+    params
+        .check()
+        .map_err(|e| CheckpointError::Malformed(e.to_string()))?;
+    let seed = r.u64("seed")?;
+    let threads = r.u64("threads")?;
+    let iterations = r.u64("iterations")?;
+    let epochs_discounted = r.u64("epochs discounted")?;
+    let solve_seconds = r.f64("solve seconds")?;
+    let n = r.count("curve points", 24)?;
+    let mut points = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        points.push((r.u64("point")?, r.f64("point")?, r.f64("point")?));
+    }
+    Ok(Header {
+        info: RunInfo {
+            game_spec,
+            game_id,
+            algo,
+            solve_seconds,
+            points,
+        },
+        params,
+        seed,
+        threads: usize::try_from(threads)
+            .map_err(|_| CheckpointError::Malformed(format!("{threads} threads")))?,
+        iterations,
+        epochs_discounted,
+    })
+}
+
+/// Opens `path`, checks magic and version, and returns a reader positioned at the header
+/// with the bytes of header and tables counted.
+fn open(path: &Path) -> Result<(std::io::BufReader<std::fs::File>, u64), CheckpointError> {
+    let file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut head = [0u8; 12];
+    if len < 12 + 16 {
+        return Err(CheckpointError::Magic);
+    }
+    r.read_exact(&mut head)?;
+    if &head[..8] != MAGIC {
+        return Err(CheckpointError::Magic);
+    }
+    let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
+    if version != VERSION {
+        return Err(CheckpointError::Version(version));
+    }
+    Ok((r, len - 12 - 16))
+}
+
+/// The header of the checkpoint at `path` (to learn its game before building it).
+pub fn read_header_of(path: &Path) -> Result<Header, CheckpointError> {
+    let (mut file, left) = open(path)?;
+    read_header(&mut Reading {
+        r: &mut file,
+        h: Fnv::default(),
+        left,
+    })
+}
+
+/// Restores the solver saved at `path` for `rules`, with its header; checks the checksum.
+pub fn load<'g, G: Rules>(
+    path: &Path,
+    rules: &'g G,
+) -> Result<(MccfrSolver<'g, G>, Header), CheckpointError> {
+    let (mut file, left) = open(path)?;
+    let mut r = Reading {
+        r: &mut file,
+        h: Fnv::default(),
+        left,
+    };
+    let header = read_header(&mut r)?;
+    let mut solver =
+        MccfrSolver::new(rules, header.params, header.seed)?.with_threads(header.threads)?;
+    let mut numbers: Vec<f64> = Vec::new();
+    let mut bytes: Vec<u8> = Vec::new();
+    for p in 0..2 {
+        let width = r.u32("table width")? as usize;
+        if width != solver.tables[p].width() {
+            return Err(CheckpointError::Malformed(format!(
+                "table width {width}, the parameters need {}",
+                solver.tables[p].width()
+            )));
+        }
+        let entries = r.count("table entries", 12)?;
+        for _ in 0..entries {
+            let key = r.u64("key")?;
+            let n = r.u32("actions")? as u64;
+            let len = n * width as u64 * 8;
+            if len > r.left {
+                return Err(CheckpointError::Malformed(format!(
+                    "an entry of {n} actions does not fit the bytes left"
+                )));
+            }
+            bytes.resize(len as usize, 0);
+            r.take(&mut bytes, "entry")?;
+            numbers.clear();
+            numbers.extend(
+                bytes
+                    .chunks_exact(8)
+                    .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))),
+            );
+            if numbers.iter().any(|x| !x.is_finite()) {
+                return Err(CheckpointError::Malformed(format!(
+                    "entry {key}: a non-finite number"
+                )));
+            }
+            if !solver.tables[p].restore_entry(key, &numbers) {
+                return Err(CheckpointError::Malformed(format!(
+                    "entry {key} of player {} does not fit the game or repeats",
+                    p + 1
+                )));
+            }
+        }
+    }
+    if r.left != 0 {
+        return Err(CheckpointError::Malformed(format!(
+            "{} bytes after the tables",
+            r.left
+        )));
+    }
+    let expected = r.h.finish();
+    let mut tail = [0u8; 16];
+    file.read_exact(&mut tail)?;
+    let stored_len = u64::from_le_bytes(tail[..8].try_into().expect("8 bytes"));
+    let found = u64::from_le_bytes(tail[8..].try_into().expect("8 bytes"));
+    if found != expected || stored_len != left {
+        return Err(CheckpointError::Checksum { found, expected });
+    }
+    if header.epochs_discounted > header.iterations / header.params.epoch {
+        return Err(CheckpointError::Malformed(
+            "more epochs discounted than run".into(),
+        ));
+    }
+    solver.iterations = header.iterations;
+    solver.epochs_discounted = header.epochs_discounted;
+    Ok((solver, header))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::leduc::Leduc;
+
+    fn info() -> RunInfo {
+        RunInfo {
+            game_spec: "leduc".into(),
+            game_id: "leduc".into(),
+            algo: "os-mccfr".into(),
+            solve_seconds: 1.5,
+            points: vec![(10, 0.5, 0.25)],
+        }
+    }
+
+    /// Saving and loading gives the same state; the loaded run continues bit for bit; every
+    /// truncation and a flipped byte anywhere are errors.
+    #[test]
+    fn round_trips_and_refuses_damage() {
+        let params = MccfrParams {
+            baseline: Some(0.5),
+            ..MccfrParams::outcome(0.6)
+        };
+        let mut s = MccfrSolver::new(&Leduc, params, 4)
+            .unwrap()
+            .with_threads(2)
+            .unwrap();
+        s.iterate(64);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.mcc");
+        save(&path, &s, &info()).unwrap();
+        let (mut back, header) = load(&path, &Leduc).unwrap();
+        assert_eq!(header.info, info());
+        assert_eq!(back.state(), s.state());
+        assert_eq!(read_header_of(&path).unwrap(), header);
+        s.iterate(64);
+        back.iterate(64);
+        assert_eq!(back.state(), s.state());
+
+        let bytes = std::fs::read(&path).unwrap();
+        let bad = dir.path().join("bad.mcc");
+        for len in [0, 11, 12, 40, bytes.len() / 2, bytes.len() - 1] {
+            std::fs::write(&bad, &bytes[..len]).unwrap();
+            assert!(load(&bad, &Leduc).is_err(), "truncated to {len}");
+        }
+        for i in (0..bytes.len()).step_by(97) {
+            let mut b = bytes.clone();
+            b[i] ^= 0x10;
+            std::fs::write(&bad, &b).unwrap();
+            assert!(load(&bad, &Leduc).is_err(), "byte {i} flipped");
+        }
+    }
+}

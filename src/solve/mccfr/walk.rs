@@ -1,0 +1,367 @@
+//! The two sampling traversals, each a loop over an explicit stack (no recursion on the
+//! game's depth), generic over the rules and over where their updates go ([`Store`]).
+//!
+//! External sampling (Lanctot et al. 2009; OpenSpiel's `ExternalSamplingMCCFRSolver`): the
+//! traverser tries every action, chance and the opponent are sampled, so a sampled value is
+//! already an unbiased counterfactual value; the opponent's strategy is added to its average
+//! where it is sampled ("simple" averaging). Only the traverser's nodes need a frame: a chance
+//! or opponent node passes its one child's value up unchanged.
+//!
+//! Outcome sampling (OpenSpiel's `OutcomeSamplingMCCFRSolver`): one path, the traverser's
+//! actions drawn from `epsilon`-uniform plus `(1 - epsilon)` of its strategy; values come back
+//! importance-weighted, regrets are weighted by the opponent's and chance's reach over the
+//! sampling probability, the average by the traverser's reach over it. With VR-MCCFR's
+//! baselines (Schmid et al. 2019, eq. 9), each action's value is its baseline plus, for the
+//! sampled one, the importance-weighted correction, and the baseline of the sampled action
+//! learns the sampled value; baselines live per information set and action, so memory stays
+//! per information set (chance nodes have none: their outcomes are sampled on-policy).
+
+use super::rng::Rng;
+use super::table::Table;
+use crate::game::{Rules, Turn};
+
+/// Where a traversal reads strategies and sends its updates.
+pub(crate) trait Store {
+    /// Player `p`'s table.
+    fn table(&self, p: usize) -> &Table;
+    /// The offset of `key`'s entry in `p`'s table, made now when this store makes entries;
+    /// `None` for a set the table does not hold (played uniformly, baseline 0).
+    fn entry(&mut self, p: usize, key: u64, n: usize) -> Option<usize>;
+    /// The traverser's counterfactual values `cfv` at a set whose value under its strategy is
+    /// `value`: regrets grow by `cfv - value`.
+    fn add_regret(&mut self, p: usize, key: u64, off: Option<usize>, cfv: &[f64], value: f64);
+    /// Adds `weight * sigma` to the set's average-strategy sums.
+    fn add_average(&mut self, p: usize, key: u64, off: Option<usize>, sigma: &[f64], weight: f64);
+    /// Moves the baseline of action `a` (of `n`) towards `value` (player 0's value).
+    fn learn_baseline(
+        &mut self,
+        p: usize,
+        key: u64,
+        off: Option<usize>,
+        n: usize,
+        a: usize,
+        value: f64,
+    );
+}
+
+/// What a traversal needs besides the rules and the store.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Setting {
+    /// The traversing player.
+    pub player: usize,
+    /// Weight of this iteration's average-strategy updates.
+    pub avg_weight: f64,
+    /// Player 0's and player 1's payoffs add to this.
+    pub constant: f64,
+    /// Outcome sampling's exploration.
+    pub epsilon: f64,
+    /// Whether outcome sampling uses the tables' baselines.
+    pub baselines: bool,
+}
+
+impl Setting {
+    /// The traverser's payoff at a terminal state.
+    #[inline]
+    fn utility<G: Rules>(&self, rules: &G, s: &G::State) -> f64 {
+        let u0 = rules.payoff0(s);
+        if self.player == 0 {
+            u0
+        } else {
+            self.constant - u0
+        }
+    }
+}
+
+/// A traverser's node whose actions are being tried (external sampling).
+struct Frame<S> {
+    state: S,
+    key: u64,
+    off: Option<usize>,
+    n: usize,
+    next: usize,
+    /// The strategy at `values[at..at + n]`, the children's values at `values[at + n..]`.
+    at: usize,
+    value: f64,
+}
+
+/// A node on an outcome-sampling path, with the reaches before its action.
+#[derive(Clone, Copy)]
+struct Step {
+    player: usize,
+    key: u64,
+    off: Option<usize>,
+    n: usize,
+    action: usize,
+    /// The strategy at `values[at..at + n]`; room for the action values after it.
+    at: usize,
+    sample_prob: f64,
+    my_reach: f64,
+    opp_reach: f64,
+    sample_reach: f64,
+}
+
+/// Reusable stacks of one traversing thread.
+pub(crate) struct Scratch<S> {
+    frames: Vec<Frame<S>>,
+    path: Vec<Step>,
+    values: Vec<f64>,
+}
+
+impl<S> Default for Scratch<S> {
+    fn default() -> Self {
+        Scratch {
+            frames: Vec::new(),
+            path: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+}
+
+/// Regret matching on the first `n` numbers of an entry (uniform where none is positive, and
+/// for a set without an entry).
+#[inline]
+pub(crate) fn strategy(table: &Table, off: Option<usize>, n: usize, out: &mut [f64]) {
+    let Some(off) = off else {
+        out.fill(1.0 / n as f64);
+        return;
+    };
+    let regrets = &table.at(off, n)[..n];
+    let mut total = 0.0;
+    for (o, &r) in out.iter_mut().zip(regrets) {
+        let x = if r > 0.0 { r } else { 0.0 };
+        *o = x;
+        total += x;
+    }
+    if total > 0.0 {
+        let inv = 1.0 / total;
+        out.iter_mut().for_each(|o| *o *= inv);
+    } else {
+        out.fill(1.0 / n as f64);
+    }
+}
+
+/// Draws an index from `probs` (which sum to 1, up to rounding) with one uniform number.
+#[inline]
+fn sample(probs: &[f64], rng: &mut Rng) -> usize {
+    let mut u = rng.unit();
+    for (i, &p) in probs.iter().enumerate() {
+        if u < p {
+            return i;
+        }
+        u -= p;
+    }
+    // Rounding left `u` above the sum: the last action with positive probability.
+    probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
+}
+
+/// Draws a chance outcome.
+#[inline]
+fn sample_chance<G: Rules>(rules: &G, s: &G::State, rng: &mut Rng) -> usize {
+    let n = rules.num_actions(s);
+    if rules.chance_is_uniform(s) {
+        return rng.below(n);
+    }
+    let mut u = rng.unit();
+    for i in 0..n {
+        let p = rules.chance_prob(s, i);
+        if u < p {
+            return i;
+        }
+        u -= p;
+    }
+    (0..n)
+        .rev()
+        .find(|&i| rules.chance_prob(s, i) > 0.0)
+        .unwrap_or(0)
+}
+
+/// One external-sampling traversal for `set.player`; returns the sampled value of the root.
+pub(crate) fn external<G: Rules, T: Store>(
+    rules: &G,
+    store: &mut T,
+    w: &mut Scratch<G::State>,
+    set: Setting,
+    rng: &mut Rng,
+) -> f64 {
+    let p = set.player;
+    w.frames.clear();
+    w.values.clear();
+    let mut s = rules.root();
+    loop {
+        // Down to a terminal, sampling chance and the opponent, opening a frame at each node
+        // of the traverser (its first action is tried at once).
+        let mut v = loop {
+            match rules.turn(&s) {
+                Turn::Terminal => break set.utility(rules, &s),
+                Turn::Chance => {
+                    let o = sample_chance(rules, &s, rng);
+                    rules.apply(&mut s, o);
+                }
+                Turn::Player(q) => {
+                    let n = rules.num_actions(&s);
+                    let key = rules.infoset_key(&s);
+                    let off = store.entry(q, key, n);
+                    if q != p {
+                        // Sampled: the strategy lives on the stack while it is drawn from and
+                        // added to the average.
+                        let mut small = [0.0f64; 32];
+                        let mut large = Vec::new();
+                        let sigma = if n <= small.len() {
+                            &mut small[..n]
+                        } else {
+                            large.resize(n, 0.0);
+                            &mut large[..]
+                        };
+                        strategy(store.table(q), off, n, sigma);
+                        let a = sample(sigma, rng);
+                        if set.avg_weight != 0.0 {
+                            store.add_average(q, key, off, sigma, set.avg_weight);
+                        }
+                        rules.apply(&mut s, a);
+                    } else {
+                        let at = w.values.len();
+                        w.values.resize(at + 2 * n, 0.0);
+                        strategy(store.table(q), off, n, &mut w.values[at..at + n]);
+                        w.frames.push(Frame {
+                            state: s.clone(),
+                            key,
+                            off,
+                            n,
+                            next: 0,
+                            at,
+                            value: 0.0,
+                        });
+                        rules.apply(&mut s, 0);
+                    }
+                }
+            }
+        };
+        // Up, handing each value to the frame above until one has an action left to try.
+        loop {
+            let Some(f) = w.frames.last_mut() else {
+                return v;
+            };
+            let (at, n) = (f.at, f.n);
+            w.values[at + n + f.next] = v;
+            f.value += w.values[at + f.next] * v;
+            f.next += 1;
+            if f.next < n {
+                s = f.state.clone();
+                rules.apply(&mut s, f.next);
+                break;
+            }
+            let f = w.frames.pop().expect("a frame");
+            store.add_regret(p, f.key, f.off, &w.values[at + n..at + 2 * n], f.value);
+            w.values.truncate(at);
+            v = f.value;
+        }
+    }
+}
+
+/// One outcome-sampling traversal for `set.player`; returns the sampled value of the root.
+pub(crate) fn outcome<G: Rules, T: Store>(
+    rules: &G,
+    store: &mut T,
+    w: &mut Scratch<G::State>,
+    set: Setting,
+    rng: &mut Rng,
+) -> f64 {
+    let p = set.player;
+    w.path.clear();
+    w.values.clear();
+    let mut s = rules.root();
+    let (mut my, mut opp, mut samp) = (1.0f64, 1.0f64, 1.0f64);
+    let mut v = loop {
+        match rules.turn(&s) {
+            Turn::Terminal => break set.utility(rules, &s),
+            Turn::Chance => {
+                let o = sample_chance(rules, &s, rng);
+                let pr = rules.chance_prob(&s, o);
+                opp *= pr;
+                samp *= pr;
+                rules.apply(&mut s, o);
+            }
+            Turn::Player(q) => {
+                let n = rules.num_actions(&s);
+                let key = rules.infoset_key(&s);
+                let off = store.entry(q, key, n);
+                let at = w.values.len();
+                w.values.resize(at + 2 * n, 0.0);
+                let (sigma, explore) = w.values[at..].split_at_mut(n);
+                strategy(store.table(q), off, n, sigma);
+                let (a, x) = if q == p {
+                    let e = set.epsilon / n as f64;
+                    for (x, &sg) in explore.iter_mut().zip(sigma.iter()) {
+                        *x = e + (1.0 - set.epsilon) * sg;
+                    }
+                    let a = sample(explore, rng);
+                    (a, explore[a])
+                } else {
+                    let a = sample(sigma, rng);
+                    (a, sigma[a])
+                };
+                w.path.push(Step {
+                    player: q,
+                    key,
+                    off,
+                    n,
+                    action: a,
+                    at,
+                    sample_prob: x,
+                    my_reach: my,
+                    opp_reach: opp,
+                    sample_reach: samp,
+                });
+                if q == p {
+                    my *= sigma[a];
+                } else {
+                    opp *= sigma[a];
+                }
+                samp *= x;
+                rules.apply(&mut s, a);
+            }
+        }
+    };
+    while let Some(st) = w.path.pop() {
+        let n = st.n;
+        let (sigma, cv) = w.values[st.at..st.at + 2 * n].split_at_mut(n);
+        // The baselines in the traverser's terms (tables keep player 0's values).
+        let base = |b: usize| -> f64 {
+            match (set.baselines, st.off) {
+                (true, Some(off)) => {
+                    let b0 = store.table(st.player).at(off, n)[2 * n + b];
+                    if p == 0 {
+                        b0
+                    } else {
+                        set.constant - b0
+                    }
+                }
+                _ => 0.0,
+            }
+        };
+        let mut value = 0.0;
+        for b in 0..n {
+            let bb = base(b);
+            cv[b] = if b == st.action {
+                bb + (v - bb) / st.sample_prob
+            } else {
+                bb
+            };
+            value += sigma[b] * cv[b];
+        }
+        if set.baselines {
+            let v0 = if p == 0 { v } else { set.constant - v };
+            store.learn_baseline(st.player, st.key, st.off, n, st.action, v0);
+        }
+        if st.player == p {
+            let scale = st.opp_reach / st.sample_reach;
+            cv.iter_mut().for_each(|c| *c *= scale);
+            store.add_regret(p, st.key, st.off, cv, value * scale);
+            let weight = set.avg_weight * st.my_reach / st.sample_reach;
+            store.add_average(p, st.key, st.off, sigma, weight);
+        }
+        w.values.truncate(st.at);
+        v = value;
+    }
+    v
+}
