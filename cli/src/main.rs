@@ -101,10 +101,26 @@ fn main() -> ExitCode {
                 eprintln!("{}", i.message);
                 return ExitCode::from(signals::exit_status(i.signal));
             }
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", chain_message(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes joined by ": ", each cause left out when the text so far already
+/// ends with it (the library's errors put their cause in their own message as well).
+fn chain_message(err: &anyhow::Error) -> String {
+    let mut message = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if message.is_empty() {
+            message = text;
+        } else if !message.ends_with(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+    }
+    message
 }
 
 /// Loads the game a spec names (see `bluff::games::load`), with a progress bar on a terminal

@@ -79,6 +79,8 @@ fn games_too_big_to_build_are_refused_quickly_by_their_size() {
         let start = Instant::now();
         let e = refused(spec);
         assert!(e.contains(size) && e.contains("limit"), "{e}");
+        // Said once: the error's cause is not printed a second time after its context.
+        assert_eq!(e.matches(size).count(), 1, "{e}");
         assert!(
             start.elapsed() < Duration::from_secs(30),
             "{spec} took {:?}",
