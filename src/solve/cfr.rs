@@ -865,6 +865,56 @@ impl CfrSolver {
         }
     }
 
+    /// Bytes an iteration moves between memory and the cores, computed from the layout: every
+    /// array a pass reads or writes, once per pass, with the vectors a product gathers from
+    /// counted once (an estimate of the compulsory traffic, for setting against the
+    /// machine's bandwidth; the tree kernel's pruning scratch and skipped subtrees are left
+    /// out, so its figure is an upper bound without pruning).
+    pub fn bytes_per_iteration(&self) -> usize {
+        let alternating = self.params.alternating;
+        let last = if self.keeps_last() { 16 } else { 0 };
+        match &self.engine {
+            Engine::Sequence(k) => {
+                let mut total = 0;
+                for p in 0..2 {
+                    let a = &k.a[p];
+                    let (rows, nnz, cols) = (a.rows(), a.val.len(), k.a[1 - p].rows());
+                    // Row starts, columns and values; the result written; the plan gathered.
+                    total += 4 * (rows + 1) + 12 * nnz + 8 * rows + 8 * cols;
+                    let (sets, actions) = (k.sets[p].parent.len(), k.sigma[p].len());
+                    // The plan pass: set arrays, own reach, strategy read, plan written.
+                    let plan = 20 * sets + 16 * actions;
+                    // The update pass: set arrays and own reach; values, strategy, regrets
+                    // and sums read and written (and the last regrets where kept).
+                    let update = 20 * sets + (64 + last) * actions;
+                    total += plan + update;
+                    if alternating && p == 0 {
+                        total += plan;
+                    }
+                }
+                total
+            }
+            Engine::Tree(t) => {
+                let (tree, sets) = (&t.0, &t.1);
+                let n = tree.len();
+                let inner = tree.inner.len();
+                let passes = if alternating { 2 } else { 1 };
+                let reaches = if alternating { 1 } else { 2 };
+                // Forward: interior entries, probabilities, reaches written; backward:
+                // interior entries, values read and written.
+                let evaluate = inner * 16 * 2 + n * (8 * reaches + 8 + 8 + 8) + 8 * inner;
+                let mut update = 0;
+                for s in sets {
+                    let actions = *s.action_start.last().expect("sentinel") as usize;
+                    // Node lists, their reach and value and children's values; the set arrays.
+                    update += s.nodes.len() * (4 + 8 + 8 + 4) + 20 * s.own.len();
+                    update += (48 + last) * actions;
+                }
+                passes * evaluate + update + n * 8
+            }
+        }
+    }
+
     /// Nodes the last pass computed (all of them without pruning); for the sequence kernel,
     /// the game's nodes.
     pub fn live_nodes(&self) -> usize {
@@ -1395,6 +1445,26 @@ mod tests {
     #[test]
     fn sequence_kernel_matches_textbook_sequence_form_cfr_on_kuhn() {
         let g = kuhn_poker().unwrap();
+        for alternating in [false, true] {
+            let params = RegretParams {
+                alternating,
+                ..RegretParams::vanilla()
+            };
+            let mut kernel = CfrSolver::with_kernel(&g, params, Kernel::Sequence).unwrap();
+            for it in 1..=5 {
+                kernel.iterate(1);
+                let regret = textbook_regrets(&g, alternating, it);
+                for p in 0..2 {
+                    for (x, y) in regret[p].iter().zip(&kernel.regret[p]) {
+                        assert!((x - y).abs() < 1e-12, "{alternating} {p}: {x} {y}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The regrets of `iterations` of textbook sequence-form vanilla CFR (see above).
+    fn textbook_regrets(g: &Game, alternating: bool, iterations: usize) -> [Vec<f64>; 2] {
         let ns = [g.num_actions[0] + 1, g.num_actions[1] + 1];
         let mut a = vec![vec![0.0; ns[1]]; ns[0]];
         for (z, node) in g.nodes.iter().enumerate() {
@@ -1434,11 +1504,11 @@ mod tests {
                 })
                 .collect()
         };
-        // cfv of every sequence of player p given g (the value of each sequence's terminals).
+        // The counterfactual value of every sequence of player p from the values `gv` of
+        // its sequences' own terminals: each credits its ancestors times the strategy between.
         let cfv = |p: usize, gv: &[f64], sigma: &[f64]| -> Vec<f64> {
             let mut v = vec![0.0; ns[p]];
             for (t, &gt) in gv.iter().enumerate().skip(1) {
-                // Walk up from t, crediting each ancestor sequence (t itself included).
                 let (mut ratio, mut s) = (1.0, t);
                 while s != 0 {
                     v[s] += gt * ratio;
@@ -1462,57 +1532,45 @@ mod tests {
                 }
             }
         };
-        for alternating in [false, true] {
-            let params = RegretParams {
-                alternating,
-                ..RegretParams::vanilla()
-            };
-            let mut sigma = [vec![0.0; g.num_actions[0]], vec![0.0; g.num_actions[1]]];
-            let mut regret = sigma.clone();
-            for p in 0..2 {
-                rm(&regret[p], &mut sigma[p], p);
-            }
-            let mut kernel = CfrSolver::with_kernel(&g, params, Kernel::Sequence).unwrap();
-            for _ in 0..5 {
-                let update = |p: usize, sigma: &mut [Vec<f64>; 2], regret: &mut [Vec<f64>; 2]| {
-                    let other = plan(1 - p, &sigma[1 - p]);
-                    let gv: Vec<f64> = (0..ns[p])
-                        .map(|s| {
-                            (0..ns[1 - p])
-                                .map(|t| if p == 0 { a[s][t] } else { a[t][s] } * other[t])
-                                .sum()
-                        })
-                        .collect();
-                    let v = cfv(p, &gv, &sigma[p]);
-                    let sign = if p == 0 { 1.0 } else { -1.0 };
-                    for set in &g.infosets[p] {
-                        let r = set.action_range();
-                        let mean: f64 = r.clone().map(|b| sigma[p][b] * v[1 + b]).sum();
-                        for b in r {
-                            regret[p][b] += sign * (v[1 + b] - mean);
-                        }
-                    }
-                };
-                if alternating {
-                    for p in 0..2 {
-                        update(p, &mut sigma, &mut regret);
-                        rm(&regret[p].clone(), &mut sigma[p], p);
-                    }
-                } else {
-                    update(0, &mut sigma, &mut regret);
-                    update(1, &mut sigma, &mut regret);
-                    for p in 0..2 {
-                        rm(&regret[p].clone(), &mut sigma[p], p);
-                    }
+        let mut sigma = [vec![0.0; g.num_actions[0]], vec![0.0; g.num_actions[1]]];
+        let mut regret = sigma.clone();
+        for p in 0..2 {
+            rm(&regret[p], &mut sigma[p], p);
+        }
+        let update = |p: usize, sigma: &mut [Vec<f64>; 2], regret: &mut [Vec<f64>; 2]| {
+            let other = plan(1 - p, &sigma[1 - p]);
+            let gv: Vec<f64> = (0..ns[p])
+                .map(|s| {
+                    (0..ns[1 - p])
+                        .map(|t| if p == 0 { a[s][t] } else { a[t][s] } * other[t])
+                        .sum()
+                })
+                .collect();
+            let v = cfv(p, &gv, &sigma[p]);
+            let sign = if p == 0 { 1.0 } else { -1.0 };
+            for set in &g.infosets[p] {
+                let r = set.action_range();
+                let mean: f64 = r.clone().map(|b| sigma[p][b] * v[1 + b]).sum();
+                for b in r {
+                    regret[p][b] += sign * (v[1 + b] - mean);
                 }
-                kernel.iterate(1);
+            }
+        };
+        for _ in 0..iterations {
+            if alternating {
                 for p in 0..2 {
-                    for (x, y) in regret[p].iter().zip(&kernel.regret[p]) {
-                        assert!((x - y).abs() < 1e-12, "{alternating} {p}: {x} {y}");
-                    }
+                    update(p, &mut sigma, &mut regret);
+                    rm(&regret[p].clone(), &mut sigma[p], p);
+                }
+            } else {
+                update(0, &mut sigma, &mut regret);
+                update(1, &mut sigma, &mut regret);
+                for p in 0..2 {
+                    rm(&regret[p].clone(), &mut sigma[p], p);
                 }
             }
         }
+        regret
     }
 
     /// The kernel choice by shape: the tree for games within the assumed cache, the
