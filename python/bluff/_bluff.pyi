@@ -124,6 +124,7 @@ class SolveResult:
     setup_seconds: float
     wall_seconds: float
     stats: dict[str, Any] | None
+    kernel: Literal["tree", "sequence"] | None
 
 def game(spec: str) -> Game: ...
 def builtin_games() -> list[tuple[str, str]]: ...
@@ -148,6 +149,7 @@ def solve(
     beta: float | None = None,
     gamma: float | None = None,
     updates: Literal["simultaneous", "alternating"] | None = None,
+    kernel: Literal["tree", "sequence"] | None = None,
 ) -> SolveResult: ...
 def algorithms() -> tuple[list[tuple[str, str]], str]: ...
 def evaluate(

@@ -3,6 +3,7 @@
 use crate::convert::{to_fraction, to_py_err};
 use crate::game::Game;
 use crate::policy::{Policy, Probs};
+use bluff::solve::cfr::Kernel;
 use bluff::solve::exact::{solve_exact_with, ExactOptions};
 use bluff::solve::registry::{self, CfrOptions, Family, Updates};
 use bluff::solve::run::{CfrRequest, CfrRun, Hooks, StopRule, Target};
@@ -45,6 +46,8 @@ pub struct SolveResult {
     pub wall_seconds: f64,
     /// LP statistics (`"lp"` only): sizes, pivots and phase times.
     pub stats: Option<Py<PyDict>>,
+    /// The CFR kernel that ran (`"tree"` or `"sequence"`; `None` for `"lp"`).
+    pub kernel: Option<String>,
 }
 
 #[pymethods]
@@ -96,9 +99,11 @@ fn request_err(e: impl std::fmt::Display) -> PyErr {
 /// the algorithm's own where it takes them (as the CLI's options). `"lp"`: the exact
 /// sequence-form LP, certified by exact best responses. `threads` defaults to all cores; results
 /// do not depend on it, and the CFR family runs an iteration on one thread where that was timed
-/// faster, unless `always_threads`. Ctrl-C raises `KeyboardInterrupt`.
+/// faster, unless `always_threads`. `kernel` (`"tree"` or `"sequence"`) picks the CFR kernel;
+/// by default the game's shape does (`SolveResult.kernel` says which ran). Ctrl-C raises
+/// `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false, alpha = None, beta = None, gamma = None, updates = None))]
+#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, kernel = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -114,7 +119,17 @@ pub fn solve(
     beta: Option<f64>,
     gamma: Option<f64>,
     updates: Option<&str>,
+    kernel: Option<&str>,
 ) -> PyResult<SolveResult> {
+    let kernel = match kernel {
+        None => None,
+        Some(name) => Some(Kernel::from_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "kernel={}: expected \"tree\" or \"sequence\"",
+                bluff::format::text::quoted(name)
+            ))
+        })?),
+    };
     let threads = match count("threads", threads)? {
         None => Threads::Available,
         Some(n) => Threads::Exactly(usize::try_from(n).unwrap_or(usize::MAX)),
@@ -138,10 +153,11 @@ pub fn solve(
             || alpha.is_some()
             || beta.is_some()
             || gamma.is_some()
-            || updates.is_some();
+            || updates.is_some()
+            || kernel.is_some();
         if cfr_only {
             return Err(PyValueError::new_err(
-                "iterations=, target=, time=, alpha=, beta=, gamma= and updates= apply to the CFR family; algo=\"lp\" solves exactly in one run",
+                "iterations=, target=, time=, alpha=, beta=, gamma=, updates= and kernel= apply to the CFR family; algo=\"lp\" solves exactly in one run",
             ));
         }
         return solve_lp(py, game, thread_count);
@@ -182,10 +198,11 @@ pub fn solve(
         threads,
         always_threads,
         check_every,
+        kernel,
     };
     let g = game.get().inner.clone();
     let wall = Instant::now();
-    let (outcome, avg, current, (iters, team_iters), setup) =
+    let (outcome, avg, current, (iters, team_iters), setup, kernel_name) =
         py.allow_threads(|| -> PyResult<_> {
             let setup = Instant::now();
             let mut run = CfrRun::start(&g, &g.name, &request).map_err(request_err)?;
@@ -204,6 +221,7 @@ pub fn solve(
                 run.current_profile(),
                 (run.iterations(), run.team_iterations()),
                 setup,
+                run.kernel().name().to_string(),
             ))
         })?;
     let points = outcome.points;
@@ -244,6 +262,7 @@ pub fn solve(
         setup_seconds: setup,
         wall_seconds: wall.elapsed().as_secs_f64(),
         stats: None,
+        kernel: Some(kernel_name),
     })
 }
 
@@ -323,5 +342,6 @@ fn solve_lp(py: Python<'_>, game: Py<Game>, threads: usize) -> PyResult<SolveRes
         setup_seconds: 0.0,
         wall_seconds: wall.elapsed().as_secs_f64(),
         stats: Some(stats.unbind()),
+        kernel: None,
     })
 }
