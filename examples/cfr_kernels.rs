@@ -3,8 +3,9 @@
 //! the matrix, bytes moved per iteration as computed from the layout) and the average
 //! strategy's exploitability.
 //!
-//! Usage: `cfr_kernels <game> <tree|sequence> <threads> <cfr|cfr-alt|cfr+> <iterations>`
-//! (threads run every iteration on the team: the pacer's timing is left out).
+//! Usage: `cfr_kernels <game> <tree|sequence> <threads> <cfr|cfr-alt|cfr+> <iterations>
+//! [noeval]` (threads run every iteration on the team: the pacer's timing is left out;
+//! `noeval` skips the exploitability, for runs under callgrind).
 
 use bluff::eval::exploitability;
 use bluff::solve::cfr::{CfrSolver, Kernel, Pacing, RegretParams};
@@ -12,7 +13,11 @@ use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [game, kernel, threads, algo, iterations] = args.as_slice() else {
+    let (args, eval) = match args.split_last() {
+        Some((last, rest)) if last == "noeval" => (rest, false),
+        _ => (args.as_slice(), true),
+    };
+    let [game, kernel, threads, algo, iterations] = args else {
         anyhow::bail!("usage: cfr_kernels <game> <tree|sequence> <threads> <algo> <iterations>");
     };
     let g = bluff::games::load(game)?.game;
@@ -35,7 +40,7 @@ fn main() -> anyhow::Result<()> {
     let start = Instant::now();
     solver.iterate(iterations);
     let seconds = start.elapsed().as_secs_f64();
-    let e = exploitability(&g, &solver.average_profile()).exploitability;
+    let e = eval.then(|| exploitability(&g, &solver.average_profile()).exploitability);
     let shape = solver.sequence_shape();
     println!(
         "{}",
