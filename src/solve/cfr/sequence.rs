@@ -25,8 +25,9 @@
 //! non-zero (at most one per terminal: terminals with the same pair of sequences merge, zeros
 //! drop). Each product is cut into [`TASKS`] fixed row ranges, balanced by non-zeros and
 //! independent of the thread count; every row is summed by one task in column order, so
-//! results are bit-identical for every thread count. The sequence passes are serial: they
-//! cost per action, the products per terminal.
+//! results are bit-identical for every thread count. The sequence passes cost per action, the
+//! products per terminal; with simultaneous updates the two players' bottom-up passes run as
+//! two tasks (each the same operations as alone).
 //!
 //! These arrays are what a GPU back end would take as they are (cuSPARSE's CSR SpMV with
 //! 32-bit indices): only the two products and the two sequence passes touch them, and the
@@ -176,8 +177,8 @@ pub struct Kernel {
     w: [Vec<f64>; 2],
     /// Own reach of each set (the plan at its parent sequence).
     own: [Vec<f64>; 2],
-    /// Scratch: one set's instantaneous regrets.
-    inst: Vec<f64>,
+    /// Scratch: one set's instantaneous regrets, per player.
+    inst: [Vec<f64>; 2],
     /// Terminal nodes of the game (for the bytes per terminal).
     pub terminals: usize,
     /// Nodes of the game.
@@ -300,7 +301,7 @@ pub fn build(game: &Game) -> Result<Kernel> {
         sets,
         a: [a, at],
         sigma,
-        inst: Vec::new(),
+        inst: [Vec::new(), Vec::new()],
         terminals: game.num_terminal_nodes(),
         nodes: n,
     })
@@ -395,11 +396,12 @@ impl Kernel {
     pub fn bytes(&self) -> usize {
         let f = |v: &Vec<f64>| 8 * v.capacity();
         let u = |v: &Vec<u32>| 4 * v.capacity();
-        let mut total = self.a[0].bytes() + self.a[1].bytes() + f(&self.inst);
+        let mut total = self.a[0].bytes() + self.a[1].bytes();
         for p in 0..2 {
             let s = &self.sets[p];
             total += u(&s.action_start) + u(&s.parent) + u(&s.topo);
             total += f(&self.sigma[p]) + f(&self.plan[p]) + f(&self.w[p]) + f(&self.own[p]);
+            total += f(&self.inst[p]);
         }
         total
     }
@@ -421,17 +423,37 @@ impl Kernel {
 
     /// Player `p`'s realization plan of its current strategy, and its own reach of each set.
     fn plan(&mut self, p: usize) {
-        let s = &self.sets[p];
-        let (plan, own, sigma) = (&mut self.plan[p], &mut self.own[p], &self.sigma[p]);
-        plan[0] = 1.0;
-        for &i in &s.topo {
-            let i = i as usize;
-            let r = plan[s.parent[i] as usize];
-            own[i] = r;
-            for a in s.action_start[i] as usize..s.action_start[i + 1] as usize {
-                plan[1 + a] = r * sigma[a];
-            }
-        }
+        plan_of(
+            &self.sets[p],
+            &self.sigma[p],
+            &mut self.plan[p],
+            &mut self.own[p],
+        );
+    }
+
+    /// One player's part of the kernel, borrowed apart from the other's.
+    fn parts(&mut self) -> [Part<'_>; 2] {
+        let [s0, s1] = &self.sets;
+        let [w0, w1] = &mut self.w;
+        let [o0, o1] = &self.own;
+        let [g0, g1] = &mut self.sigma;
+        let [i0, i1] = &mut self.inst;
+        [
+            Part {
+                sets: s0,
+                w: w0,
+                own: o0,
+                sigma: g0,
+                inst: i0,
+            },
+            Part {
+                sets: s1,
+                w: w1,
+                own: o1,
+                sigma: g1,
+                inst: i1,
+            },
+        ]
     }
 
     /// One iteration's products and updates, with the factors of each player.
@@ -452,7 +474,7 @@ impl Kernel {
             self.a[1].product_all(&self.plan[0], &mut self.w[1], team);
             self.update(1, f[1], s1);
         } else {
-            match team {
+            match team.as_deref_mut() {
                 None => {
                     self.a[0].product(&self.plan[1], 0, &mut self.w[0], self.plan[1].len());
                     self.a[1].product(&self.plan[0], 0, &mut self.w[1], self.plan[0].len());
@@ -470,62 +492,108 @@ impl Kernel {
                     });
                 }
             }
-            self.update(0, f[0], s0);
-            self.update(1, f[1], s1);
+            match team {
+                None => {
+                    self.update(0, f[0], s0);
+                    self.update(1, f[1], s1);
+                }
+                Some(team) => {
+                    // The players' passes touch disjoint arrays: one task each.
+                    let [p0, p1] = self.parts();
+                    let jobs = [Mutex::new(Some((p0, s0))), Mutex::new(Some((p1, s1)))];
+                    team.run(2, &|p| {
+                        let job = jobs[p].lock().unwrap_or_else(|e| e.into_inner()).take();
+                        if let Some((part, state)) = job {
+                            update_part(part, f[p], state);
+                        }
+                    });
+                }
+            }
         }
     }
 
-    /// The bottom-up pass of player `p`: regrets of each set from the values in `w[p]`, the
-    /// set's update, and its value added to its parent sequence.
+    /// The bottom-up pass of player `p` (see [`update_part`]).
     fn update(&mut self, p: usize, f: Factors, state: State) {
-        let kind = tree::rule_kind(&f);
-        match kind {
-            tree::PLAIN => self.update_with::<{ tree::PLAIN }>(p, f, state),
-            tree::VAD => self.update_with::<{ tree::VAD }>(p, f, state),
-            tree::EXTENDED => self.update_with::<{ tree::EXTENDED }>(p, f, state),
-            _ => self.update_with::<{ tree::STANDARD }>(p, f, state),
+        let part = self.parts().into_iter().nth(p).expect("two players");
+        update_part(part, f, state);
+    }
+}
+
+/// One player's sets, values, own reaches, strategy and scratch.
+struct Part<'a> {
+    sets: &'a SeqSets,
+    w: &'a mut [f64],
+    own: &'a [f64],
+    sigma: &'a mut [f64],
+    inst: &'a mut Vec<f64>,
+}
+
+/// The realization plan `plan` of strategy `sigma` over `sets`, and the own reach of each set.
+fn plan_of(s: &SeqSets, sigma: &[f64], plan: &mut [f64], own: &mut [f64]) {
+    plan[0] = 1.0;
+    for &i in &s.topo {
+        let i = i as usize;
+        let r = plan[s.parent[i] as usize];
+        own[i] = r;
+        for a in s.action_start[i] as usize..s.action_start[i + 1] as usize {
+            plan[1 + a] = r * sigma[a];
         }
     }
+}
 
-    fn update_with<const KIND: u8>(&mut self, p: usize, f: Factors, state: State) {
-        let s = &self.sets[p];
-        let (w, own, sigma) = (&mut self.w[p], &self.own[p], &mut self.sigma[p]);
-        let keeps_last = f.keeps_last();
-        let State { regret, sum, last } = state;
-        assert!(regret.len() == sigma.len() && sum.len() == sigma.len());
-        assert!(!keeps_last || last.len() == sigma.len());
-        let inst = &mut self.inst;
-        for &i in s.topo.iter().rev() {
-            let i = i as usize;
-            let (a0, a1) = (s.action_start[i] as usize, s.action_start[i + 1] as usize);
-            let k = a1 - a0;
-            if inst.len() < k {
-                inst.resize(k, 0.0);
-            }
-            let vals = &w[1 + a0..1 + a1];
-            let mut v = 0.0;
-            for (&m, &u) in sigma[a0..a1].iter().zip(vals) {
-                v += m * u;
-            }
-            for (r, &u) in inst[..k].iter_mut().zip(vals) {
-                *r = u - v;
-            }
-            w[s.parent[i] as usize] += v;
-            let arrays = ActionArrays {
-                regret: &mut regret[a0..a1],
-                sum: &mut sum[a0..a1],
-                last: if keeps_last {
-                    &mut last[a0..a1]
-                } else {
-                    &mut []
-                },
-                sigma: &mut sigma[a0..a1],
-            };
-            match k {
-                2 => tree::apply_rule::<KIND, 2>(&inst[..2], own[i], arrays, f),
-                3 => tree::apply_rule::<KIND, 3>(&inst[..3], own[i], arrays, f),
-                _ => tree::apply_rule::<KIND, 0>(&inst[..k], own[i], arrays, f),
-            }
+/// The bottom-up pass of one player: regrets of each set from the values in `w`, the set's
+/// update, and its value added to its parent sequence.
+fn update_part(part: Part, f: Factors, state: State) {
+    match tree::rule_kind(&f) {
+        tree::PLAIN => update_with::<{ tree::PLAIN }>(part, f, state),
+        tree::VAD => update_with::<{ tree::VAD }>(part, f, state),
+        tree::EXTENDED => update_with::<{ tree::EXTENDED }>(part, f, state),
+        _ => update_with::<{ tree::STANDARD }>(part, f, state),
+    }
+}
+
+fn update_with<const KIND: u8>(part: Part, f: Factors, state: State) {
+    let Part {
+        sets: s,
+        w,
+        own,
+        sigma,
+        inst,
+    } = part;
+    let keeps_last = f.keeps_last();
+    let State { regret, sum, last } = state;
+    assert!(regret.len() == sigma.len() && sum.len() == sigma.len());
+    assert!(!keeps_last || last.len() == sigma.len());
+    for &i in s.topo.iter().rev() {
+        let i = i as usize;
+        let (a0, a1) = (s.action_start[i] as usize, s.action_start[i + 1] as usize);
+        let k = a1 - a0;
+        if inst.len() < k {
+            inst.resize(k, 0.0);
+        }
+        let vals = &w[1 + a0..1 + a1];
+        let mut v = 0.0;
+        for (&m, &u) in sigma[a0..a1].iter().zip(vals) {
+            v += m * u;
+        }
+        for (r, &u) in inst[..k].iter_mut().zip(vals) {
+            *r = u - v;
+        }
+        w[s.parent[i] as usize] += v;
+        let arrays = ActionArrays {
+            regret: &mut regret[a0..a1],
+            sum: &mut sum[a0..a1],
+            last: if keeps_last {
+                &mut last[a0..a1]
+            } else {
+                &mut []
+            },
+            sigma: &mut sigma[a0..a1],
+        };
+        match k {
+            2 => tree::apply_rule::<KIND, 2>(&inst[..2], own[i], arrays, f),
+            3 => tree::apply_rule::<KIND, 3>(&inst[..3], own[i], arrays, f),
+            _ => tree::apply_rule::<KIND, 0>(&inst[..k], own[i], arrays, f),
         }
     }
 }
