@@ -21,7 +21,7 @@ import tempfile
 import time
 
 KERNELS, STREAM, BLUFF, CFR = sys.argv[1:5]
-REPS = 3
+REPS = 2
 # spec, iterations timed, callgrind iterations (lo, hi)
 CASES = [
     ("kuhn", 20000, (200, 1000)),
@@ -48,9 +48,17 @@ def crate_time(efg: str, n: int) -> float:
 def callgrind(args: list[str]) -> int:
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cg.out")
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        "--toggle-collect=*CfrSolver::iterate*"] + args,
-                       check=True, capture_output=True)
+        subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                "--toggle-collect=*CfrSolver::iterate*",
+            ]
+            + args,
+            check=True,
+            capture_output=True,
+        )
         for line in open(out):
             if line.startswith("summary:") or line.startswith("totals:"):
                 return int(line.split()[1])
@@ -60,8 +68,12 @@ def callgrind(args: list[str]) -> int:
 def main() -> None:
     bw = {t: json.loads(run([STREAM, str(t)])) for t in (1, 2)}
     for t in (1, 2):
-        print(f"stream, {t} thread(s): copy {bw[t]['copy_gbs']:.1f} GB/s, "
-              f"triad {bw[t]['triad_gbs']:.1f} GB/s", file=sys.stderr, flush=True)
+        print(
+            f"stream, {t} thread(s): copy {bw[t]['copy_gbs']:.1f} GB/s, "
+            f"triad {bw[t]['triad_gbs']:.1f} GB/s",
+            file=sys.stderr,
+            flush=True,
+        )
     ratio_bw = bw[2]["triad_gbs"] / bw[1]["triad_gbs"]
     rows = []
     have_crate = os.access(CFR, os.X_OK)
@@ -90,15 +102,20 @@ def main() -> None:
                 a = [KERNELS, spec, kernel, "1", "cfr"]
                 # The example runs max(1, n / 10) warm-up iterations, then n.
                 count = lambda k: k + max(1, k // 10)  # noqa: E731
-                ir[kernel] = ((callgrind(a + [str(hi), "noeval"]) - callgrind(a + [str(lo), "noeval"]))
-                              / (count(hi) - count(lo)))
+                ir[kernel] = (
+                    callgrind(a + [str(hi), "noeval"]) - callgrind(a + [str(lo), "noeval"])
+                ) / (count(hi) - count(lo))
             t1, s1 = best[("tree", 1)], best[("sequence", 1)]
             t2, s2 = best[("tree", 2)], best[("sequence", 2)]
             gbs = lambda r: r["bytes_per_iteration"] * r["per_second"] / 1e9  # noqa: E731
             row = (
-                spec, t1["nodes"], t1["terminals"], s1["nonzeros"],
+                spec,
+                t1["nodes"],
+                t1["terminals"],
+                s1["nonzeros"],
                 f"{s1['matrix_bytes'] / t1['terminals']:.1f}",
-                f"{t1['per_second']:.1f}", f"{s1['per_second']:.1f}",
+                f"{t1['per_second']:.1f}",
+                f"{s1['per_second']:.1f}",
                 f"{s1['per_second'] / t1['per_second']:.2f}x",
                 f"{t2['per_second'] / t1['per_second']:.2f}x",
                 f"{s2['per_second'] / s1['per_second']:.2f}x",
@@ -114,12 +131,29 @@ def main() -> None:
             print(" | ".join(str(x) for x in row), file=sys.stderr, flush=True)
     load = open("/proc/loadavg").read().split()[:3] if os.path.exists("/proc/loadavg") else []
     print(f"load average at the end: {' '.join(load)} on {os.cpu_count()} cores")
-    print(f"stream triad: {bw[1]['triad_gbs']:.1f} GB/s on 1 thread, {bw[2]['triad_gbs']:.1f} on 2 "
-          f"({ratio_bw:.2f}x); copy {bw[1]['copy_gbs']:.1f} / {bw[2]['copy_gbs']:.1f} GB/s")
-    header = ("game", "nodes", "terminals", "non-zeros of A", "matrix B/terminal",
-              "tree 1t it/s", "sequence 1t it/s", "sequence/tree", "tree 2t/1t", "sequence 2t/1t",
-              "cfr crate it/s", "sequence/crate", "MB moved/iter tree / seq",
-              "GB/s tree / seq (1t)", "triad / seq GB/s", "Ir/iter tree / seq", "Ir tree/seq")
+    print(
+        f"stream triad: {bw[1]['triad_gbs']:.1f} GB/s on 1 thread, {bw[2]['triad_gbs']:.1f} on 2 "
+        f"({ratio_bw:.2f}x); copy {bw[1]['copy_gbs']:.1f} / {bw[2]['copy_gbs']:.1f} GB/s"
+    )
+    header = (
+        "game",
+        "nodes",
+        "terminals",
+        "non-zeros of A",
+        "matrix B/terminal",
+        "tree 1t it/s",
+        "sequence 1t it/s",
+        "sequence/tree",
+        "tree 2t/1t",
+        "sequence 2t/1t",
+        "cfr crate it/s",
+        "sequence/crate",
+        "MB moved/iter tree / seq",
+        "GB/s tree / seq (1t)",
+        "triad / seq GB/s",
+        "Ir/iter tree / seq",
+        "Ir tree/seq",
+    )
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for r in rows:

@@ -13,6 +13,6 @@ if [ ! -x "$crate/bin/cfr" ]; then
 fi
 command -v valgrind >/dev/null || { echo "valgrind is needed for the instruction counts" >&2; exit 1; }
 target="${CARGO_TARGET_DIR:-$root/target}"
-(cd "$root" && cargo build --release --quiet -p bluff-cli --example cfr_kernels --example stream)
+(cd "$root" && cargo build --release --quiet -p bluff-cli && cargo build --release --quiet -p bluff --example cfr_kernels --example stream)
 python3 "$here/cfr_kernels.py" "$target/release/examples/cfr_kernels" \
   "$target/release/examples/stream" "$target/release/bluff" "$crate/bin/cfr"

@@ -1163,7 +1163,7 @@ pub fn apply_rule<const KIND: u8, const K: usize>(
             .iter_mut()
             .zip(sum.iter_mut())
             .zip(sigma.iter_mut())
-            .zip(&*inst)
+            .zip(inst)
         {
             let nr = *r + f.sign * i;
             *r = nr;
