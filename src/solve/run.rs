@@ -706,6 +706,45 @@ mod tests {
         assert_eq!(run.iterations(), 284);
     }
 
+    /// A sequence-form run's checkpoint resumes on the sequence form to the same bits as a
+    /// run never stopped (the kernel left unset), and asking for the tree is refused.
+    #[test]
+    fn a_checkpoint_resumes_on_its_kernel() {
+        let g = kuhn_poker().unwrap();
+        let seq = CfrRequest {
+            kernel: Some(Kernel::Sequence),
+            ..request("pdcfr+")
+        };
+        let stop = |n| StopRule {
+            max_iterations: Some(n),
+            ..Default::default()
+        };
+        let mut whole = CfrRun::start(&g, "kuhn", &seq).unwrap();
+        whole.run(&g, &stop(60), &mut NoHooks).unwrap();
+        assert_eq!(whole.kernel(), Kernel::Sequence);
+        let mut part = CfrRun::start(&g, "kuhn", &seq).unwrap();
+        part.run(&g, &stop(25), &mut NoHooks).unwrap();
+        let saved = part.checkpoint();
+        assert_eq!(saved.kernel, Kernel::Sequence);
+        let tree = CfrRequest {
+            kernel: Some(Kernel::Tree),
+            ..request("pdcfr+")
+        };
+        let err = CfrRun::resume(&g, "kuhn", saved.clone(), &tree)
+            .err()
+            .unwrap();
+        assert!(matches!(err, RunError::OtherKernel { .. }), "{err}");
+        let mut resumed = CfrRun::resume(&g, "kuhn", saved, &request("pdcfr+")).unwrap();
+        assert_eq!(resumed.kernel(), Kernel::Sequence);
+        resumed.run(&g, &stop(60), &mut NoHooks).unwrap();
+        assert_eq!(resumed.checkpoint().state, whole.checkpoint().state);
+        // Kuhn's own choice is the tree.
+        assert_eq!(
+            CfrRun::start(&g, "kuhn", &request("cfr")).unwrap().kernel(),
+            Kernel::Tree
+        );
+    }
+
     /// A run interrupted by its hooks stops after whole iterations and resumes from its
     /// checkpoint to the same bits as a run never interrupted.
     #[test]
