@@ -5,13 +5,14 @@ usage: python3 bench/leaderboard.py BLUFF [--csv docs/leaderboard.csv] [--md doc
                                           [--games G,G] [--algos A,A] [--counts 100,1000,10000]
                                           [--threads N] [--table-only]
 
-Each cell is its own run of `bluff solve GAME --algo ALGO --iterations N` (the hs-* schedules
-plan over N, so each horizon is a run with T = N; the other variants would give the same figure
-from one long run). Every finished cell is appended to the CSV at once, and cells already there
-are skipped (the CSV is re-read before each cell), so a stopped run resumes where it stopped.
-Cells run cheapest first (nodes x iterations). A cell a method does not define stays blank:
-VAD-CFR averages from iteration 501, so it has no figure at 100. After every cell the Markdown
-section `## Convergence leaderboard` of the --md file is rewritten from the CSV.
+Each cell is its own run of `bluff solve GAME --algo ALGO --iterations N --kernel tree` (the
+tree kernel on every game, so the figures do not depend on the kernel's choice by shape; the
+hs-* schedules plan over N, so each horizon is a run with T = N; the other variants would give
+the same figure from one long run). Every finished cell is appended to the CSV at once, and
+cells already there are skipped (the CSV is re-read before each cell), so a stopped run resumes
+where it stopped. Cells run cheapest first (nodes x iterations). A cell a method does not define
+stays blank: VAD-CFR averages from iteration 501, so it has no figure at 100. After every cell
+the Markdown section `## Convergence leaderboard` of the --md file is rewritten from the CSV.
 Exploitability does not depend on machine load: run it niced.
 """
 
@@ -126,7 +127,7 @@ def solve(binary: str, game: str, algo: str, n: int, threads: str) -> dict:
     """One run of `bluff solve`."""
     out = subprocess.run(
         [binary, "solve", game, "--algo", algo, "--iterations", str(n), "--json"]
-        + ["--check-every", str(n), "--threads", threads],
+        + ["--check-every", str(n), "--threads", threads, "--kernel", "tree"],
         check=True,
         capture_output=True,
         text=True,

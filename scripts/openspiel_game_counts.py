@@ -47,7 +47,9 @@ def main() -> None:
     report("leduc", pyspiel.load_game("leduc_poker"))
     for dice, sides in [(1, 2), (1, 3), (1, 4), (2, 2), (1, 5), (1, 6), (2, 3)]:
         game = pyspiel.load_game("liars_dice", {"numdice": dice, "dice_sides": sides})
-        report(f"liars-dice(dice={dice},sides={sides})", game, uniform=sides <= 4 and dice * sides <= 4)
+        report(
+            f"liars-dice(dice={dice},sides={sides})", game, uniform=sides <= 4 and dice * sides <= 4
+        )
     for cards, order in [
         (3, "descending"),
         (3, "ascending"),
@@ -60,7 +62,9 @@ def main() -> None:
     ]:
         params = {"num_cards": cards, "imp_info": True, "points_order": order}
         game = pyspiel.convert_to_turn_based(pyspiel.load_game("goofspiel", params))
-        report(f"goofspiel(cards={cards},order={order})", game, uniform=cards <= 4 or order != "random")
+        report(
+            f"goofspiel(cards={cards},order={order})", game, uniform=cards <= 4 or order != "random"
+        )
 
 
 if __name__ == "__main__":

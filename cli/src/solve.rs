@@ -12,6 +12,7 @@ use bluff::format::checkpoint::{self, Checkpoint};
 use bluff::format::strategy_json::profile_to_json;
 use bluff::game::Game;
 use bluff::scalar::{format_rational, rational_to_f64, Rational};
+use bluff::solve::cfr::Kernel;
 use bluff::solve::mccfr::Sampling;
 use bluff::solve::registry::{
     self, Algorithm, AlgorithmError, CfrOptions, Family, SamplingOptions, Updates,
@@ -102,6 +103,11 @@ pub struct SolveArgs {
     /// Largest gap in iterations between exploitability measurements.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     check_every: u64,
+    /// The CFR kernel: tree (passes over the game tree) or sequence (sparse products with
+    /// the sequence-form payoff matrix). Default: by the game's shape (sequence beyond the
+    /// cache when terminals are at most 0.6 of the nodes), or the checkpoint's on --resume.
+    #[arg(long, value_parser = ["tree", "sequence"])]
+    kernel: Option<String>,
     /// Write the average strategy as strategy JSON.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -365,6 +371,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         threads,
         always_threads: args.always_threads,
         check_every: args.check_every,
+        kernel: args.kernel.as_deref().and_then(Kernel::from_name),
     };
     let mut run = match (resumed, &args.resume) {
         (Some(c), Some(path)) => CfrRun::resume(&game, &spec, c, &request)
@@ -637,6 +644,7 @@ impl Summary<'_> {
                 })),
             },
             "threads": run.threads(),
+            "kernel": run.kernel().name(),
             "team_iterations": run.team_iterations(),
             "nodes": game.nodes.len(),
             "solver_bytes": solver_bytes,
@@ -675,11 +683,12 @@ impl Summary<'_> {
             }
         };
         say(format!(
-            "{} on {} ({}), {}",
+            "{} on {} ({}), {}, {} kernel",
             run.algorithm().name,
             self.spec,
             crate::game_size(game),
-            crate::plural(run.threads(), "thread", "threads")
+            crate::plural(run.threads(), "thread", "threads"),
+            run.kernel().name()
         ));
         say(format!(
             "{} iterations in {:.3} s ({:.0} it/s){}",

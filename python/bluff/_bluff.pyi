@@ -126,6 +126,7 @@ class SolveResult:
     setup_seconds: float
     wall_seconds: float
     stats: dict[str, Any] | None
+    kernel: Literal["tree", "sequence"] | None
 
 class _Shard:
     def __init__(
@@ -183,6 +184,7 @@ def solve(
     gamma: float | None = None,
     updates: Literal["simultaneous", "alternating"] | None = None,
     seed: int | None = None,
+    kernel: Literal["tree", "sequence"] | None = None,
 ) -> SolveResult: ...
 def algorithms() -> tuple[list[tuple[str, str]], str]: ...
 def solve_rules(

@@ -317,9 +317,10 @@ def solve_sharded(
 ) -> bluff.SolveResult:
     """Full-traversal CFR (`algo`: any of the CFR family; `options`: ``alpha``, ``beta``,
     ``gamma``, ``updates`` as :func:`bluff.solve` takes them) for `iterations` iterations on
-    `game` split across `shards` Ray actors. The result's ``.policy`` equals
-    ``bluff.solve(game, algo=algo, iterations=iterations).policy`` exactly; its curve holds the
-    final measurement only.
+    `game` split across `shards` Ray actors. The shards run the tree kernel, so the result's
+    ``.policy`` equals ``bluff.solve(game, algo=algo, iterations=iterations,
+    kernel="tree").policy`` exactly (the tree is ``bluff.solve``'s own choice on games whose
+    tree fits the cache, Kuhn and Leduc among them); its curve holds the final measurement only.
 
     Each actor asks Ray for `cpus_per_shard` CPUs (default: the cluster's CPUs shared out, at
     most 1: fractional when shards outnumber CPUs). With `checkpoint_dir`, every shard saves a

@@ -8,7 +8,7 @@ use crate::game::Game;
 use crate::policy::{Policy, Probs};
 use crate::solve::SolveResult;
 use bluff::format::checkpoint::{self, Checkpoint};
-use bluff::solve::cfr::{CfrShard, RegretParams};
+use bluff::solve::cfr::{CfrShard, Kernel, RegretParams};
 use bluff::solve::registry::{self, CfrOptions, Updates};
 use bluff::solve::run::{CfrRequest, CfrRun, Hooks, SaveError, StopRule, Target};
 use bluff::solve::Threads;
@@ -137,6 +137,7 @@ pub fn reduce_result<'py>(
         r.curve.clone(),
         (r.seconds, r.setup_seconds, r.wall_seconds),
         r.stats.as_ref().map(|s| s.clone_ref(py)),
+        r.kernel.clone(),
     );
     Ok((f, args.into_pyobject(py)?.into_any().unbind()))
 }
@@ -156,6 +157,7 @@ fn _unpickle_result(
     curve: Vec<(u64, f64, f64)>,
     times: (f64, f64, f64),
     stats: Option<Py<PyDict>>,
+    kernel: Option<String>,
 ) -> SolveResult {
     SolveResult {
         algo,
@@ -171,6 +173,7 @@ fn _unpickle_result(
         setup_seconds: times.1,
         wall_seconds: times.2,
         stats,
+        kernel,
     }
 }
 
@@ -209,6 +212,7 @@ fn cfr_result(
     (iterations, team_iterations): (u64, u64),
     curve: Vec<(u64, f64, f64)>,
     (setup, wall): (f64, Instant),
+    kernel: Kernel,
 ) -> PyResult<SolveResult> {
     let g = game.get().inner.clone();
     let last = curve
@@ -245,6 +249,7 @@ fn cfr_result(
         setup_seconds: setup,
         wall_seconds: wall.elapsed().as_secs_f64(),
         stats: None,
+        kernel: Some(kernel.name().to_string()),
     })
 }
 
@@ -302,6 +307,8 @@ fn _solve_checkpointed(
         threads: threads.map_or(Threads::Exactly(1), Threads::Exactly),
         always_threads: false,
         check_every,
+        // As `bluff.solve` chooses: the result equals a one-by-one solve.
+        kernel: None,
     };
     let stop = StopRule {
         max_iterations: Some(upto.min(iterations)),
@@ -360,6 +367,7 @@ fn _solve_checkpointed(
         (run.iterations(), run.team_iterations()),
         curve,
         (setup, wall),
+        run.kernel(),
     )
     .map(Some)
 }
@@ -487,6 +495,7 @@ impl Shard {
             solve_seconds: 0.0,
             points: Vec::new(),
             state: self.inner.state(),
+            kernel: Kernel::Tree,
         };
         py.allow_threads(|| {
             let bytes = checkpoint::encode(&c);
@@ -511,6 +520,7 @@ impl Shard {
             (n, 0),
             vec![(n, e, seconds)],
             (0.0, Instant::now()),
+            Kernel::Tree,
         )
     }
 }

@@ -3,6 +3,7 @@
 use crate::convert::{to_fraction, to_py_err};
 use crate::game::Game;
 use crate::policy::{Policy, Probs};
+use bluff::solve::cfr::Kernel;
 use bluff::solve::exact::{solve_exact_with, ExactOptions};
 use bluff::solve::registry::{self, CfrOptions, Family, SamplingOptions, Updates};
 use bluff::solve::run::{CfrRequest, CfrRun, Hooks, StopRule, Target};
@@ -46,6 +47,8 @@ pub struct SolveResult {
     pub wall_seconds: f64,
     /// LP statistics (`"lp"` only): sizes, pivots and phase times.
     pub stats: Option<Py<PyDict>>,
+    /// The CFR kernel that ran (`"tree"` or `"sequence"`; `None` for `"lp"`).
+    pub kernel: Option<String>,
 }
 
 #[pymethods]
@@ -105,10 +108,11 @@ fn request_err(e: impl std::fmt::Display) -> PyErr {
 /// faster, unless `always_threads`. The sampling solvers (`"es-mccfr"`, `"os-mccfr"`: Monte
 /// Carlo CFR, OpenSpiel's parameters unless `alpha`, `beta`, `gamma` are set) run with `seed`
 /// (default 0) on `threads` threads (default 1: their results depend on the seed and the
-/// thread count), exploitability by the exact best response. Ctrl-C raises
-/// `KeyboardInterrupt`.
+/// thread count), exploitability by the exact best response. `kernel` (`"tree"` or `"sequence"`)
+/// picks the CFR kernel; by default the game's shape does (`SolveResult.kernel` says which
+/// ran). Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None))]
+#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -125,15 +129,25 @@ pub fn solve(
     gamma: Option<f64>,
     updates: Option<&str>,
     seed: Option<u64>,
+    kernel: Option<&str>,
 ) -> PyResult<SolveResult> {
+    let kernel = match kernel {
+        None => None,
+        Some(name) => Some(Kernel::from_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "kernel={}: expected \"tree\" or \"sequence\"",
+                bluff::format::text::quoted(name)
+            ))
+        })?),
+    };
     let algorithm = match algo {
         Some(name) => registry::algorithm(name).map_err(request_err)?,
         None => registry::default_algorithm(),
     };
     if matches!(algorithm.family, Family::Sampling(_)) {
-        if updates.is_some() || always_threads {
+        if updates.is_some() || always_threads || kernel.is_some() {
             return Err(PyValueError::new_err(
-                "updates= and always_threads= do not apply to the sampling solvers",
+                "updates=, always_threads= and kernel= do not apply to the sampling solvers",
             ));
         }
         let request = SamplingRequest {
@@ -184,10 +198,11 @@ pub fn solve(
             || alpha.is_some()
             || beta.is_some()
             || gamma.is_some()
-            || updates.is_some();
+            || updates.is_some()
+            || kernel.is_some();
         if cfr_only {
             return Err(PyValueError::new_err(
-                "iterations=, target=, time=, alpha=, beta=, gamma= and updates= apply to the CFR family; algo=\"lp\" solves exactly in one run",
+                "iterations=, target=, time=, alpha=, beta=, gamma=, updates= and kernel= apply to the CFR family; algo=\"lp\" solves exactly in one run",
             ));
         }
         return solve_lp(py, game, thread_count);
@@ -228,10 +243,11 @@ pub fn solve(
         threads,
         always_threads,
         check_every,
+        kernel,
     };
     let g = game.get().inner.clone();
     let wall = Instant::now();
-    let (outcome, avg, current, (iters, team_iters), setup) =
+    let (outcome, avg, current, (iters, team_iters), setup, kernel_name) =
         py.allow_threads(|| -> PyResult<_> {
             let setup = Instant::now();
             let mut run = CfrRun::start(&g, &g.name, &request).map_err(request_err)?;
@@ -247,6 +263,7 @@ pub fn solve(
                 run.current_profile(),
                 (run.iterations(), run.team_iterations()),
                 setup,
+                run.kernel().name().to_string(),
             ))
         })?;
     let points = outcome.points;
@@ -274,6 +291,7 @@ pub fn solve(
         setup_seconds: setup,
         wall_seconds: wall.elapsed().as_secs_f64(),
         stats: None,
+        kernel: Some(kernel_name),
     })
 }
 
@@ -383,6 +401,7 @@ fn solve_sampling(
         setup_seconds: 0.0,
         wall_seconds: wall.elapsed().as_secs_f64(),
         stats: Some(stats.unbind()),
+        kernel: None,
     })
 }
 
@@ -446,5 +465,6 @@ fn solve_lp(py: Python<'_>, game: Py<Game>, threads: usize) -> PyResult<SolveRes
         setup_seconds: 0.0,
         wall_seconds: wall.elapsed().as_secs_f64(),
         stats: Some(stats.unbind()),
+        kernel: None,
     })
 }

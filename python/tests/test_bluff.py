@@ -144,6 +144,20 @@ def test_threads_do_not_change_results():
     assert small.team_iterations == 0
 
 
+def test_kernel_is_chosen_by_shape_or_asked_and_agrees():
+    game = bluff.game("leduc")
+    tree = bluff.solve(game, algo="cfr", iterations=30, threads=1)
+    assert tree.kernel == "tree"
+    seq = bluff.solve(game, algo="cfr", iterations=30, threads=1, kernel="sequence")
+    assert seq.kernel == "sequence"
+    assert abs(tree.exploitability - seq.exploitability) < 1e-9
+    assert bluff.solve(game, algo="lp").kernel is None
+    with pytest.raises(ValueError, match="kernel"):
+        bluff.solve(game, iterations=3, kernel="gpu")
+    with pytest.raises(ValueError, match="kernel="):
+        bluff.solve(game, algo="lp", kernel="tree")
+
+
 def test_policy_dict_and_numpy_round_trips():
     game = bluff.game("kuhn")
     result = bluff.solve(game, algo="lp")

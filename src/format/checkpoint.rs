@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! magic    8 bytes  "BLUFFCKP"
-//! version  u32      4 (2 and 3 are read too)
+//! version  u32      5 (2 to 4 are read too)
 //! length   u64      payload bytes
 //! payload  ...      see below
 //! checksum u64      FNV-1a 64 of the payload
@@ -18,17 +18,19 @@
 //! version 2: average sums are kept in the discounted form `S <- S ((t-1)/t)^gamma + ...`;
 //! check_every u64; next_check u64; solve seconds f64; curve points (u64 count, then iteration
 //! u64, exploitability f64, seconds f64 each); solver iterations u64; arrays (u32 count, then
-//! name, u64 length and that many f64 each). Every length is checked against the bytes left
+//! name, u64 length and that many f64 each); version 5: then the kernel u8 (0 tree, 1
+//! sequence form; earlier versions mean the tree), so a resumed run continues on the kernel
+//! that wrote the state. Every length is checked against the bytes left
 //! before anything is allocated, so a truncated or corrupted file is an error, never a run.
 
 use crate::game::{Game, NodeKind};
-use crate::solve::cfr::{RegretParams, SolverState};
+use crate::solve::cfr::{Kernel, RegretParams, SolverState};
 use crate::solve::run::CurvePoint;
 use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"BLUFFCKP";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 /// The oldest format version this build still reads (no discount offset: it is 1).
 const OLDEST_READ: u32 = 2;
 const HEADER: usize = 8 + 4 + 8;
@@ -150,6 +152,8 @@ pub struct Checkpoint {
     pub points: Vec<CurvePoint>,
     /// The solver's state.
     pub state: SolverState,
+    /// The kernel that ran the iterations.
+    pub kernel: Kernel,
 }
 
 /// 64-bit FNV-1a, for checksums and fingerprints (not cryptographic: it detects accidents).
@@ -293,6 +297,10 @@ pub fn encode(c: &Checkpoint) -> Vec<u8> {
             w.f64(v);
         }
     }
+    w.u8(match c.kernel {
+        Kernel::Tree => 0,
+        Kernel::Sequence => 1,
+    });
     frame(VERSION, &w.0)
 }
 
@@ -487,6 +495,19 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
         }
         arrays.push((name, values));
     }
+    let kernel = if version >= 5 {
+        match r.u8("kernel")? {
+            0 => Kernel::Tree,
+            1 => Kernel::Sequence,
+            k => {
+                return Err(CheckpointError::Payload(format!(
+                    "kernel {k}: expected 0 or 1"
+                )))
+            }
+        }
+    } else {
+        Kernel::Tree
+    };
     if r.pos != payload.len() {
         return Err(CheckpointError::Payload(format!(
             "{} unread bytes at the end",
@@ -503,6 +524,7 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
         solve_seconds,
         points,
         state: SolverState { iterations, arrays },
+        kernel,
     })
 }
 
@@ -528,6 +550,7 @@ mod tests {
                 iterations: 16,
                 arrays: vec![("regret0".into(), vec![1.5, -0.0, f64::MIN_POSITIVE])],
             },
+            kernel: Kernel::Tree,
         }
     }
 
@@ -578,11 +601,20 @@ mod tests {
         bytes[len - 8..].copy_from_slice(&h.finish().to_le_bytes());
     }
 
-    /// Rewrites `bytes` (a version 4 file without volatility) as version 3: without the
-    /// discount-first flag, prediction weight and volatility flag after the offset at
-    /// `offset_at`; fixed checksum.
-    fn as_version_3(bytes: &[u8], offset_at: usize) -> Vec<u8> {
+    /// Rewrites `bytes` (a version 5 file of the tree kernel) as version 4: without the
+    /// kernel byte at the end; fixed checksum.
+    fn as_version_4(bytes: &[u8]) -> Vec<u8> {
         let mut payload = bytes[HEADER..bytes.len() - 8].to_vec();
+        assert_eq!(payload.pop(), Some(0));
+        frame(4, &payload)
+    }
+
+    /// Rewrites `bytes` (a version 5 file of the tree kernel without volatility) as version
+    /// 3: without the discount-first flag, prediction weight and volatility flag after the
+    /// offset at `offset_at`, nor the kernel; fixed checksum.
+    fn as_version_3(bytes: &[u8], offset_at: usize) -> Vec<u8> {
+        let v4 = as_version_4(bytes);
+        let mut payload = v4[HEADER..v4.len() - 8].to_vec();
         let at = offset_at - HEADER + 8;
         payload.drain(at..at + 1 + 8 + 1);
         frame(3, &payload)
@@ -595,6 +627,22 @@ mod tests {
         let mut payload = v3[HEADER..v3.len() - 8].to_vec();
         payload.drain(offset_at - HEADER..offset_at - HEADER + 8);
         frame(2, &payload)
+    }
+
+    /// A version 4 checkpoint (written before the sequence-form kernel) resumes on the tree;
+    /// a version 5 one keeps its kernel, and an unknown kernel is refused.
+    #[test]
+    fn version_4_reads_as_the_tree_kernel_and_version_5_keeps_its_kernel() {
+        let mut c = sample();
+        assert_eq!(decode(&as_version_4(&encode(&c))).unwrap(), c);
+        c.kernel = Kernel::Sequence;
+        let mut bytes = encode(&c);
+        assert_eq!(decode(&bytes).unwrap(), c);
+        let last = bytes.len() - 9;
+        bytes[last] = 2;
+        fix_checksum(&mut bytes);
+        let err = decode(&bytes).unwrap_err().to_string();
+        assert!(err.contains("kernel 2"), "{err}");
     }
 
     /// A version 3 checkpoint (written before the revised schedules, SAPCFR+ and VAD-CFR)

@@ -21,7 +21,7 @@
 use crate::eval::exploitability;
 use crate::format::checkpoint::{game_fingerprint, Checkpoint};
 use crate::game::Game;
-use crate::solve::cfr::{CfrSolver, Pacing, RegretParams};
+use crate::solve::cfr::{CfrSolver, Kernel, Pacing, RegretParams};
 use crate::solve::registry::{self, Algorithm, AlgorithmError, CfrOptions, Family};
 use crate::solve::{Threads, ThreadsError};
 use crate::strategy::Profile;
@@ -171,6 +171,9 @@ pub struct CfrRequest {
     pub always_threads: bool,
     /// Largest gap in iterations between exploitability measurements.
     pub check_every: u64,
+    /// The kernel (`None`: by the game's shape, [`Kernel::for_game`], or the checkpoint's on
+    /// resume).
+    pub kernel: Option<Kernel>,
 }
 
 impl Default for CfrRequest {
@@ -182,6 +185,7 @@ impl Default for CfrRequest {
             threads: Threads::Available,
             always_threads: false,
             check_every: 1000,
+            kernel: None,
         }
     }
 }
@@ -247,6 +251,23 @@ pub enum RunError {
         /// The run's total asked for.
         goal: u64,
     },
+    /// A checkpoint written by the other kernel: its state would continue, but not to the
+    /// same bits, so the run is refused (leave the kernel unset to continue on the
+    /// checkpoint's).
+    #[error(
+        "the checkpoint was run with the {} kernel; it continues only on it (asked: {})",
+        .checkpoint.name(),
+        .asked.name()
+    )]
+    OtherKernel {
+        /// The checkpoint's kernel.
+        checkpoint: Kernel,
+        /// The one asked for.
+        asked: Kernel,
+    },
+    /// The kernel could not be built for the game.
+    #[error(transparent)]
+    Kernel(Box<crate::error::Error>),
     /// A checkpoint whose state does not fit the game.
     #[error("the checkpoint's state: {0}")]
     BadState(String),
@@ -285,7 +306,9 @@ impl CfrRun {
         }
         let params = algorithm.regret_params(&request.options, request.horizon)?;
         let threads = request.threads.count()?;
-        let solver = CfrSolver::new(game, params);
+        let kernel = request.kernel.unwrap_or_else(|| Kernel::for_game(game));
+        let solver = CfrSolver::with_kernel(game, params, kernel)
+            .map_err(|e| RunError::Kernel(Box::new(e)))?;
         Self::with(
             game,
             spec,
@@ -357,7 +380,13 @@ impl CfrRun {
                 asked: request.check_every,
             });
         }
-        let solver = CfrSolver::restore(game, c.params, &c.state)
+        if let Some(asked) = request.kernel.filter(|&k| k != c.kernel) {
+            return Err(RunError::OtherKernel {
+                checkpoint: c.kernel,
+                asked,
+            });
+        }
+        let solver = CfrSolver::restore_with(game, c.params, &c.state, c.kernel)
             .map_err(|e| RunError::BadState(e.to_string()))?;
         let done = solver.iterations();
         let threads = request.threads.count()?;
@@ -546,6 +575,7 @@ impl CfrRun {
             solve_seconds: self.schedule.solve_seconds,
             points: self.schedule.points.clone(),
             state: self.solver.state(),
+            kernel: self.solver.kernel(),
         }
     }
 
@@ -572,6 +602,11 @@ impl CfrRun {
     /// The iterations a resumed run had when it was resumed (`None`: started afresh).
     pub fn resumed_at(&self) -> Option<u64> {
         self.resumed_at
+    }
+
+    /// The kernel it runs.
+    pub fn kernel(&self) -> Kernel {
+        self.solver.kernel()
     }
 
     /// The worker threads it runs with.
@@ -669,6 +704,45 @@ mod tests {
         assert_eq!(key(&again.points), key(&first.points));
         assert_eq!(again.reason, StopReason::Iterations);
         assert_eq!(run.iterations(), 284);
+    }
+
+    /// A sequence-form run's checkpoint resumes on the sequence form to the same bits as a
+    /// run never stopped (the kernel left unset), and asking for the tree is refused.
+    #[test]
+    fn a_checkpoint_resumes_on_its_kernel() {
+        let g = kuhn_poker().unwrap();
+        let seq = CfrRequest {
+            kernel: Some(Kernel::Sequence),
+            ..request("pdcfr+")
+        };
+        let stop = |n| StopRule {
+            max_iterations: Some(n),
+            ..Default::default()
+        };
+        let mut whole = CfrRun::start(&g, "kuhn", &seq).unwrap();
+        whole.run(&g, &stop(60), &mut NoHooks).unwrap();
+        assert_eq!(whole.kernel(), Kernel::Sequence);
+        let mut part = CfrRun::start(&g, "kuhn", &seq).unwrap();
+        part.run(&g, &stop(25), &mut NoHooks).unwrap();
+        let saved = part.checkpoint();
+        assert_eq!(saved.kernel, Kernel::Sequence);
+        let tree = CfrRequest {
+            kernel: Some(Kernel::Tree),
+            ..request("pdcfr+")
+        };
+        let err = CfrRun::resume(&g, "kuhn", saved.clone(), &tree)
+            .err()
+            .unwrap();
+        assert!(matches!(err, RunError::OtherKernel { .. }), "{err}");
+        let mut resumed = CfrRun::resume(&g, "kuhn", saved, &request("pdcfr+")).unwrap();
+        assert_eq!(resumed.kernel(), Kernel::Sequence);
+        resumed.run(&g, &stop(60), &mut NoHooks).unwrap();
+        assert_eq!(resumed.checkpoint().state, whole.checkpoint().state);
+        // Kuhn's own choice is the tree.
+        assert_eq!(
+            CfrRun::start(&g, "kuhn", &request("cfr")).unwrap().kernel(),
+            Kernel::Tree
+        );
     }
 
     /// A run interrupted by its hooks stops after whole iterations and resumes from its

@@ -24,7 +24,8 @@
 //! shard. A whole state fits [`SolverState`], so each shard's checkpoint is bluff's.
 
 use super::tree::{Applier, Pass, ShardCut};
-use super::{CfrSolver, Factors, RegretParams, SolverState};
+use super::tree::{Sets, Tree};
+use super::{CfrSolver, Engine, Factors, RegretParams, SolverState};
 use crate::error::{fail, Result};
 use crate::game::Game;
 use crate::strategy::Profile;
@@ -57,8 +58,12 @@ impl CfrShard {
     }
 
     fn from_solver(solver: CfrSolver, shards: usize, index: usize) -> Result<Self> {
-        let cut = ShardCut::new(&solver.tree, &solver.sets, shards, index)?;
-        let appliers = [Applier::new(&solver.sets[0]), Applier::new(&solver.sets[1])];
+        let Engine::Tree(ts) = &solver.engine else {
+            fail!(Unsupported, "sharded CFR runs the tree kernel only");
+        };
+        let (tree, sets) = &**ts;
+        let cut = ShardCut::new(tree, sets, shards, index)?;
+        let appliers = [Applier::new(&sets[0]), Applier::new(&sets[1])];
         Ok(CfrShard {
             solver,
             cut,
@@ -116,8 +121,9 @@ impl CfrShard {
         if phase == 0 {
             self.solver.iterations += 1;
         }
-        self.cut.evaluate(&mut self.solver.tree, pass);
-        Ok(self.solver.tree.value[self.cut.cut_range(self.index)].to_vec())
+        let (tree, _) = tree_of(&mut self.solver.engine);
+        self.cut.evaluate(tree, pass);
+        Ok(tree.value[self.cut.cut_range(self.index)].to_vec())
     }
 
     /// Step 2 of `phase`: adds this shard's terms to the running sums `sums` (shard 0 starts
@@ -134,6 +140,7 @@ impl CfrShard {
             );
         }
         let s = &mut self.solver;
+        let (tree, sets) = tree_of(&mut s.engine);
         if self.index == 0 {
             if cut.len() != self.cut.cut_level().len() {
                 fail!(
@@ -143,18 +150,18 @@ impl CfrShard {
                     self.cut.cut_level().len()
                 );
             }
-            self.cut.finish_top(&mut s.tree, cut);
+            self.cut.finish_top(tree, cut);
         }
         let mut at = 0;
         for p in players {
             let len = s.regret[p].len();
             let reach = if pass == Pass::Both && p == 1 {
-                &s.tree.reach2
+                &tree.reach2
             } else {
-                &s.tree.reach
+                &tree.reach
             };
             self.cut
-                .fold(&s.tree, &s.sets[p], p, reach, &mut sums[at..at + len]);
+                .fold(tree, &sets[p], p, reach, &mut sums[at..at + len]);
             at += len;
         }
         Ok(())
@@ -183,15 +190,16 @@ impl CfrShard {
             },
         ];
         // Own reaches from the strategies this phase played (both before either update).
+        let (tree, sets) = tree_of(&mut s.engine);
         for p in players.clone() {
-            s.sets[p].own_reach(&s.tree.probs);
+            sets[p].own_reach(&tree.probs);
         }
         let mut at = 0;
         for p in players {
             let len = s.regret[p].len();
             self.appliers[p].apply(
-                &mut s.tree,
-                &s.sets[p],
+                tree,
+                &sets[p],
                 &sums[at..at + len],
                 &mut s.regret[p],
                 &mut s.strategy_sum[p],
@@ -263,5 +271,17 @@ impl CfrShard {
     /// Which shard this is, of how many.
     pub fn position(&self) -> (usize, usize) {
         (self.index, self.shards)
+    }
+}
+
+/// The tree and sets of a shard's solver, which [`CfrShard::from_solver`] checked runs the tree
+/// kernel.
+fn tree_of(engine: &mut Engine) -> (&mut Tree, &mut [Sets; 2]) {
+    match engine {
+        Engine::Tree(ts) => {
+            let (tree, sets) = &mut **ts;
+            (tree, sets)
+        }
+        Engine::Sequence(_) => unreachable!("a shard's solver runs the tree kernel"),
     }
 }

@@ -978,31 +978,24 @@ fn update_sets(
     inst: &mut Vec<f64>,
 ) {
     // Vanilla CFR multiplies by 1 and never floors: the same bits without those operations.
-    let plain = f.positive == 1.0
-        && f.negative == 1.0
-        && f.average == 1.0
-        && !f.floor
-        && !f.predictive
-        && !f.discount_first
-        && f.volatility.is_none();
     // Each rule family gets its own copy of the loops, so the older ones run as before.
-    if plain {
-        update_sets_with::<PLAIN>(input, x, y, arrays, f, inst)
-    } else if f.volatility.is_some() {
-        update_sets_with::<VAD>(input, x, y, arrays, f, inst)
-    } else if f.discount_first || f.prediction_weight != 1.0 {
-        update_sets_with::<EXTENDED>(input, x, y, arrays, f, inst)
-    } else {
-        update_sets_with::<STANDARD>(input, x, y, arrays, f, inst)
+    match rule_kind(&f) {
+        PLAIN => update_sets_with::<PLAIN>(input, x, y, arrays, f, inst),
+        VAD => update_sets_with::<VAD>(input, x, y, arrays, f, inst),
+        EXTENDED => update_sets_with::<EXTENDED>(input, x, y, arrays, f, inst),
+        _ => update_sets_with::<STANDARD>(input, x, y, arrays, f, inst),
     }
 }
 
 /// Rule families of the set update: vanilla factors, the steps of [`super::RegretParams`],
-/// those with the papers' discount order or a weighted prediction, VAD-CFR.
-const PLAIN: u8 = 0;
-const STANDARD: u8 = 1;
-const EXTENDED: u8 = 2;
-const VAD: u8 = 3;
+/// those with the papers' discount order or a weighted prediction, VAD-CFR. This one: vanilla.
+pub const PLAIN: u8 = 0;
+/// The steps of [`super::RegretParams`] in their first order.
+pub const STANDARD: u8 = 1;
+/// The papers' discount order or a weighted prediction.
+pub const EXTENDED: u8 = 2;
+/// VAD-CFR.
+pub const VAD: u8 = 3;
 
 /// [`update_sets`] for one rule family `KIND` (see there).
 fn update_sets_with<const KIND: u8>(
@@ -1119,6 +1112,43 @@ fn update_set<const KIND: u8, const K: usize>(
             *r += q * (u - v);
         }
     }
+    apply_rule::<KIND, K>(inst, own, arrays, f)
+}
+
+/// The rule family [`update_sets`] runs for factors `f` (see [`PLAIN`] and the others).
+pub fn rule_kind(f: &Factors) -> u8 {
+    let plain = f.positive == 1.0
+        && f.negative == 1.0
+        && f.average == 1.0
+        && !f.floor
+        && !f.predictive
+        && !f.discount_first
+        && f.volatility.is_none();
+    if plain {
+        PLAIN
+    } else if f.volatility.is_some() {
+        VAD
+    } else if f.discount_first || f.prediction_weight != 1.0 {
+        EXTENDED
+    } else {
+        STANDARD
+    }
+}
+
+/// Steps 1-3 of [`super::RegretParams`] (or VAD-CFR's rules) for one information set whose
+/// instantaneous regrets (player 1's sign, before `f.sign`) are `inst`: regrets, average sums
+/// and the next strategy in `arrays`; `own` is the player's reach of the set. `K` = its
+/// number of actions (0 = `inst.len()`). Both kernels call this, so every variant means the
+/// same in each.
+#[inline(always)]
+pub fn apply_rule<const KIND: u8, const K: usize>(
+    inst: &[f64],
+    own: f64,
+    arrays: ActionArrays,
+    f: Factors,
+) {
+    let k = if K > 0 { K } else { inst.len() };
+    let inst = &inst[..k];
     if KIND == VAD {
         if let Some(v) = f.volatility {
             return update_set_vad(inst, own, arrays, f, &v);
@@ -1135,7 +1165,7 @@ fn update_set<const KIND: u8, const K: usize>(
             .iter_mut()
             .zip(sum.iter_mut())
             .zip(sigma.iter_mut())
-            .zip(&*inst)
+            .zip(inst)
         {
             let nr = *r + f.sign * i;
             *r = nr;
