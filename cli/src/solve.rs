@@ -207,6 +207,19 @@ impl SolveArgs {
         }
     }
 
+    /// Refuses two outputs (or one and `--json`) that both want standard output.
+    fn check_one_stdout_user(&self) -> Result<()> {
+        let stdout_users = self.stdout_users();
+        if stdout_users.len() > 1 || (stdout_users.len() == 1 && self.json) {
+            bail!(
+                "{} and {} both want standard output",
+                stdout_users[0],
+                stdout_users.get(1).copied().unwrap_or("--json")
+            );
+        }
+        Ok(())
+    }
+
     /// The outputs that are standard output (`-`).
     fn stdout_users(&self) -> Vec<&'static str> {
         [
@@ -295,14 +308,7 @@ impl SolveArgs {
         if self.check_every == 0 {
             bail!("--check-every 0: expected at least 1");
         }
-        let stdout_users = self.stdout_users();
-        if stdout_users.len() > 1 || (stdout_users.len() == 1 && self.json) {
-            bail!(
-                "{} and {} both want standard output",
-                stdout_users[0],
-                stdout_users.get(1).copied().unwrap_or("--json")
-            );
-        }
+        self.check_one_stdout_user()?;
         if self.checkpoint.as_deref().is_some_and(is_stdout) {
             bail!("--checkpoint -: a checkpoint is a binary file; give a file name");
         }
@@ -785,14 +791,7 @@ fn run_sampling(args: &SolveArgs, algorithm: Option<&'static Algorithm>) -> Resu
     if args.checkpoint.as_deref().is_some_and(is_stdout) {
         bail!("--checkpoint -: a checkpoint is a binary file; give a file name");
     }
-    let stdout_users = args.stdout_users();
-    if stdout_users.len() > 1 || (stdout_users.len() == 1 && args.json) {
-        bail!(
-            "{} and {} both want standard output",
-            stdout_users[0],
-            stdout_users.get(1).copied().unwrap_or("--json")
-        );
-    }
+    args.check_one_stdout_user()?;
     args.check_files(args.game.as_deref())?;
     let request = SamplingRequest {
         algorithm,
