@@ -70,6 +70,19 @@ def same_result(a: bluff.SolveResult, b: bluff.SolveResult) -> bool:
     )
 
 
+def assert_sharded_equals_one_process(spec: str, algo: str) -> None:
+    """Sharded CFR on 1, 2 and 3 shards ends with the single process's bits (tree kernel)."""
+    import bluff.ray as bray
+
+    want = bluff.solve(bluff.game(spec), algo=algo, iterations=100, kernel="tree")
+    for shards in (1, 2, 3):
+        got = bray.solve_sharded(spec, shards=shards, algo=algo, iterations=100)
+        assert got.policy == want.policy, (spec, algo, shards)
+        assert got.current_policy == want.current_policy
+        assert got.exploitability == want.exploitability
+        assert got.iterations == 100
+
+
 def one_by_one(jobs: list[dict]) -> list[bluff.SolveResult]:
     out = []
     for job in jobs:

@@ -14,6 +14,7 @@ from ray_support import (
     SHARDED_ALGOS,
     SHARDED_GAMES,
     assert_no_ray_left,
+    assert_sharded_equals_one_process,
     one_by_one,
     same_result,
     sweep_jobs,
@@ -72,13 +73,7 @@ def test_a_retried_sweep_task_resumes_to_the_same_bits(local_ray: None, tmp_path
 @pytest.mark.parametrize("spec", SHARDED_GAMES)
 @pytest.mark.parametrize("algo", SHARDED_ALGOS)
 def test_sharded_cfr_is_bit_identical_for_1_2_3_shards(local_ray: None, spec, algo) -> None:
-    want = bluff.solve(bluff.game(spec), algo=algo, iterations=100)
-    for shards in (1, 2, 3):
-        got = bray.solve_sharded(spec, shards=shards, algo=algo, iterations=100)
-        assert got.policy == want.policy, (spec, algo, shards)
-        assert got.current_policy == want.current_policy
-        assert got.exploitability == want.exploitability
-        assert got.iterations == 100
+    assert_sharded_equals_one_process(spec, algo)
 
 
 def test_a_killed_shard_actor_is_replaced_and_the_bits_stay(local_ray: None, tmp_path) -> None:

@@ -17,12 +17,12 @@ from ray_support import (
     SHARDED_ALGOS,
     SHARDED_GAMES,
     assert_no_ray_left,
+    assert_sharded_equals_one_process,
     one_by_one,
     same_result,
     sweep_jobs,
 )
 
-import bluff
 import bluff.ray as bray
 
 RAY = str(pathlib.Path(sys.executable).parent / "ray")
@@ -71,7 +71,4 @@ def test_sweep_on_the_cluster_equals_one_by_one(cluster: None) -> None:
 @pytest.mark.parametrize("spec", SHARDED_GAMES)
 @pytest.mark.parametrize("algo", SHARDED_ALGOS)
 def test_sharded_on_the_cluster_is_bit_identical(cluster: None, spec, algo) -> None:
-    want = bluff.solve(bluff.game(spec), algo=algo, iterations=100)
-    for shards in (1, 2, 3):
-        got = bray.solve_sharded(spec, shards=shards, algo=algo, iterations=100)
-        assert got.policy == want.policy, (spec, algo, shards)
+    assert_sharded_equals_one_process(spec, algo)
