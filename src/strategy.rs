@@ -94,3 +94,26 @@ pub fn normalize_exact(game: &Game, player: Player, probs: &mut [Rational]) {
         }
     }
 }
+
+/// One information set of a strategy kept by key (a game with no arena), labelled by its rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledSet {
+    /// The rules' key.
+    pub key: u64,
+    /// The set's label ([`crate::game::Rules::infoset_label`]).
+    pub label: String,
+    /// The actions' labels, in action order.
+    pub actions: Vec<String>,
+    /// The probabilities, in action order.
+    pub probs: Vec<f64>,
+}
+
+/// A strategy of a game played from its rules, by labels: the sets a solver reached (the
+/// others play uniformly).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledStrategy {
+    /// The players' names.
+    pub player_names: [String; 2],
+    /// Per player, the sets in key order.
+    pub sets: [Vec<LabelledSet>; 2],
+}

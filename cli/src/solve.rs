@@ -9,7 +9,7 @@ use crate::signals;
 use anyhow::{bail, Context, Result};
 use bluff::eval::{exploitability, Exploitability};
 use bluff::format::checkpoint::{self, Checkpoint};
-use bluff::format::strategy_json::profile_to_json;
+use bluff::format::strategy_json::{labelled_to_json, profile_to_json};
 use bluff::game::Game;
 use bluff::scalar::{format_rational, rational_to_f64, Rational};
 use bluff::solve::cfr::Kernel;
@@ -818,6 +818,7 @@ fn run_sampling(args: &SolveArgs, algorithm: Option<&'static Algorithm>) -> Resu
         checkpoint: args.checkpoint.clone(),
         checkpoint_every: args.checkpoint_every.map(Duration::from_secs_f64),
         resume: args.resume.clone(),
+        labels: args.output.is_some(),
     };
     let mut hooks = SamplingBar::new(args);
     signals::catch_stop_signals();
@@ -840,10 +841,11 @@ fn run_sampling(args: &SolveArgs, algorithm: Option<&'static Algorithm>) -> Resu
         .into());
     }
     if let Some(path) = &args.output {
-        let (Some((average, _)), Some(game)) = (&outcome.profiles, &outcome.game) else {
-            bail!("-o writes an arena strategy; this run plays the rules (drop --rules)");
+        let value = match (&outcome.profiles, &outcome.game, &outcome.labelled) {
+            (Some((average, _)), Some(game), _) => profile_to_json(game, &outcome.spec, average),
+            (_, _, Some(labelled)) => labelled_to_json(&outcome.spec, labelled),
+            _ => bail!("this run has no strategy to write"),
         };
-        let value = profile_to_json(game, &outcome.spec, average);
         let text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
         write_output(path, (text + "\n").as_bytes())?;
     }

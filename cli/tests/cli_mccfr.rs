@@ -113,6 +113,60 @@ fn rules_engine_agrees_with_the_arena_engine() {
     assert!((a - r).abs() < 1e-12, "{a} {r}");
 }
 
+/// On the rules engine `-o` writes the sets the run reached, labelled through the rules'
+/// `key_state`, with `"unreached": "uniform"`: every set it lists is the arena run's (same
+/// label, actions and numbers), and `bluff eval` scores the file as the arena run scored
+/// itself.
+#[test]
+fn a_rules_strategy_file_is_the_arena_strategy() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["leduc", "goofspiel(cards=4,order=random)"] {
+        let file = |rules: bool| dir.path().join(format!("{}.json", rules));
+        let run = |rules: bool| {
+            let path = file(rules);
+            let mut args = vec![
+                "solve",
+                game,
+                "--algo",
+                "es-mccfr",
+                "--iterations",
+                "1500",
+                "--json",
+                "-o",
+                path.to_str().unwrap(),
+            ];
+            if rules {
+                args.push("--rules");
+            }
+            json(&args)
+        };
+        let arena = run(false);
+        run(true);
+        let read = |rules: bool| -> Value {
+            serde_json::from_str(&std::fs::read_to_string(file(rules)).unwrap()).unwrap()
+        };
+        let (full, reached) = (read(false), read(true));
+        assert_eq!(reached["unreached"], "uniform");
+        let mut listed = 0;
+        for (player, sets) in reached["strategy"].as_object().unwrap() {
+            for (label, actions) in sets.as_object().unwrap() {
+                assert_eq!(
+                    actions, &full["strategy"][player][label],
+                    "{game} {player} {label}"
+                );
+                listed += 1;
+            }
+        }
+        assert!(listed > 100, "{game}: {listed} sets");
+        let eval = json(&["eval", game, file(true).to_str().unwrap(), "--json"]);
+        let (a, r) = (
+            arena["exploitability"].as_f64().unwrap(),
+            eval["exploitability"]["float"].as_f64().unwrap(),
+        );
+        assert!((a - r).abs() < 1e-9, "{game}: {a} {r}");
+    }
+}
+
 /// Two dice of five sides: the builder refuses it (1.3e9 nodes) and names the sampling
 /// solvers, which play its rules.
 #[test]

@@ -5,7 +5,9 @@
 //!   "strategy": { "P1": { "J": { "Pass": "2/3", "Bet": "1/3" }, ... }, "P2": { ... } } }
 //! ```
 //! Probabilities are JSON numbers (read exactly from their decimal text) or strings holding a
-//! decimal or a fraction `p/q`. Every information set must be present.
+//! decimal or a fraction `p/q`. Every information set must be present, unless the file says
+//! `"unreached": "uniform"` (as a sampling run on a game's rules writes, listing the sets it
+//! reached): then a set left out plays uniformly.
 
 use crate::format::text::{quoted, quoted_list};
 use crate::game::Game;
@@ -13,7 +15,7 @@ use crate::scalar::{
     format_rational, is_probability, parse_rational, too_many_digits, Rational, Scalar,
     MAX_NUMBER_DIGITS,
 };
-use crate::strategy::{normalize_exact, ExactProfile, Profile};
+use crate::strategy::{normalize_exact, ExactProfile, LabelledStrategy, Profile};
 use num_traits::{One, Signed};
 use serde_json::{Map, Value};
 use thiserror::Error;
@@ -77,6 +79,34 @@ pub fn profile_to_json<T: Scalar + JsonProb>(
     Value::Object(root)
 }
 
+/// Writes a strategy of a game played from its rules as JSON, in the layout of
+/// [`profile_to_json`] with the sets the solver reached and `"unreached": "uniform"`, which
+/// tells [`profile_from_json`] that the sets not listed play uniformly.
+pub fn labelled_to_json(game_spec: &str, strategy: &LabelledStrategy) -> Value {
+    let mut players = Map::new();
+    for p in 0..2 {
+        let mut sets = Map::new();
+        for set in &strategy.sets[p] {
+            let actions = set
+                .actions
+                .iter()
+                .zip(&set.probs)
+                .map(|(a, x)| (a.clone(), x.to_json()))
+                .collect();
+            sets.insert(set.label.clone(), Value::Object(actions));
+        }
+        players.insert(strategy.player_names[p].clone(), Value::Object(sets));
+    }
+    let mut root = Map::new();
+    root.insert("game".into(), Value::String(game_spec.to_string()));
+    root.insert("unreached".into(), Value::String(UNREACHED_UNIFORM.into()));
+    root.insert("strategy".into(), Value::Object(players));
+    Value::Object(root)
+}
+
+/// The value of the `unreached` field that lets a file leave out sets: they play uniformly.
+pub const UNREACHED_UNIFORM: &str = "uniform";
+
 /// How a probability is written to JSON.
 pub trait JsonProb {
     /// The JSON form of this probability.
@@ -120,6 +150,19 @@ pub fn profile_from_json(
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => return Err(field_err("game", "expected a string naming the game")),
+    };
+    let partial = match obj.get("unreached") {
+        None => false,
+        Some(Value::String(s)) if s == UNREACHED_UNIFORM => true,
+        Some(v) => {
+            return Err(field_err(
+                "unreached",
+                format!(
+                    "expected \"{UNREACHED_UNIFORM}\" (sets left out play uniformly), found {}",
+                    crate::format::text::shortened(&v.to_string())
+                ),
+            ))
+        }
     };
     let strategy = obj.get("strategy").ok_or_else(|| {
         field_err(
@@ -168,9 +211,11 @@ pub fn profile_from_json(
         }
         for set in &game.infosets[p] {
             let set_field = format!("{player_field}.{}", quoted(&set.label));
-            let actions = sets
-                .get(&set.label)
-                .ok_or_else(|| field_err(&set_field, "missing information set"))?;
+            let actions = match sets.get(&set.label) {
+                Some(actions) => actions,
+                None if partial => continue,
+                None => return Err(field_err(&set_field, "missing information set")),
+            };
             let actions = actions
                 .as_object()
                 .ok_or_else(|| field_err(&set_field, "expected an object keyed by action label"))?;
@@ -248,6 +293,27 @@ mod tests {
         let (back, spec) = profile_from_json(&game, &text).unwrap();
         assert_eq!(back, prof);
         assert_eq!(spec.as_deref(), Some("kuhn"));
+    }
+
+    /// A file that says `"unreached": "uniform"` may leave sets out (they play uniformly);
+    /// without it, or with another value, it may not.
+    #[test]
+    fn only_files_that_say_so_leave_sets_out() {
+        let game = kuhn_poker().unwrap();
+        let one_set = r#"{"P1": {"K": {"Pass": "1/4", "Bet": "3/4"}}, "P2": {}}"#;
+        let text = format!(r#"{{"unreached": "uniform", "strategy": {one_set}}}"#);
+        let (back, _) = profile_from_json(&game, &text).unwrap();
+        let mut want = ExactProfile::uniform(&game);
+        let k = game.infosets[0].iter().find(|s| s.label == "K").unwrap();
+        want.probs[0][k.action_offset] = rat(1, 4);
+        want.probs[0][k.action_offset + 1] = rat(3, 4);
+        assert_eq!(back, want);
+        let text = format!(r#"{{"strategy": {one_set}}}"#);
+        let e = profile_from_json(&game, &text).unwrap_err().to_string();
+        assert!(e.contains("missing information set"), "{e}");
+        let text = format!(r#"{{"unreached": "zero", "strategy": {one_set}}}"#);
+        let e = profile_from_json(&game, &text).unwrap_err().to_string();
+        assert!(e.starts_with("unreached: expected \"uniform\""), "{e}");
     }
 
     #[test]

@@ -104,6 +104,24 @@ pub trait Rules: Sync {
     fn dense_keys(&self) -> Option<[usize; 2]> {
         None
     }
+    /// A state of `player`'s information set `key` (any one of its histories), or `None` when
+    /// the rules cannot say or no such set exists: solvers that keep tables by key label them
+    /// through it (the set's label and action labels) without walking the game.
+    fn key_state(&self, _player: usize, _key: u64) -> Option<Self::State> {
+        None
+    }
+}
+
+/// `s` when it is a decision of `player` with key `key`, else `None`: the last step of every
+/// [`Rules::key_state`], which builds a state from the key's fields and lets the rules
+/// themselves confirm it.
+pub fn confirm_key_state<G: Rules + ?Sized>(
+    rules: &G,
+    player: usize,
+    key: u64,
+    s: G::State,
+) -> Option<G::State> {
+    (rules.turn(&s) == Turn::Player(player) && rules.infoset_key(&s) == key).then_some(s)
 }
 
 /// A rules state on the compiler's explicit stack with the arena node it becomes.
@@ -281,6 +299,11 @@ impl Rules for Game {
     fn dense_keys(&self) -> Option<[usize; 2]> {
         Some([self.infosets[0].len(), self.infosets[1].len()])
     }
+    /// The set's first node.
+    fn key_state(&self, player: usize, key: u64) -> Option<u32> {
+        let set = self.infosets.get(player)?.get(usize::try_from(key).ok()?)?;
+        set.nodes.first().copied()
+    }
 }
 
 /// Histories (chance, decision and terminal states) and information sets per player (distinct
@@ -320,8 +343,10 @@ pub struct RulesError {
 
 /// Checks the key half of the [`Rules`] contract by walking every history (small games only,
 /// for tests): per player, one key per label and one label per key, never `u64::MAX`, and
-/// f64 chance probabilities and payoffs equal to the exact ones rounded. Returns the number
-/// of histories and of information sets per player.
+/// f64 chance probabilities and payoffs equal to the exact ones rounded; and
+/// [`Rules::key_state`], where the rules state it, gives for every key a state with that key,
+/// label and action labels (for all keys or for none). Returns the number of histories and of
+/// information sets per player.
 pub fn check_rules<G: Rules + ?Sized>(rules: &G) -> Result<(u64, [usize; 2]), RulesError> {
     use std::collections::HashMap;
     let err = |detail: String| RulesError {
@@ -330,6 +355,7 @@ pub fn check_rules<G: Rules + ?Sized>(rules: &G) -> Result<(u64, [usize; 2]), Ru
     };
     let mut by_key: [HashMap<u64, (String, usize)>; 2] = Default::default();
     let mut by_label: [HashMap<String, u64>; 2] = Default::default();
+    let mut first_state: [HashMap<u64, G::State>; 2] = Default::default();
     let mut nodes = 0u64;
     let mut label = String::new();
     let mut stack = vec![rules.root()];
@@ -375,6 +401,7 @@ pub fn check_rules<G: Rules + ?Sized>(rules: &G) -> Result<(u64, [usize; 2]), Ru
                             return Err(err(format!("{label:?} has keys {k} and {key}")));
                         }
                         by_key[p].insert(key, (label.clone(), n));
+                        first_state[p].insert(key, s.clone());
                     }
                 }
                 n
@@ -389,7 +416,53 @@ pub fn check_rules<G: Rules + ?Sized>(rules: &G) -> Result<(u64, [usize; 2]), Ru
             stack.push(next);
         }
     }
+    check_key_states(rules, &by_key, &first_state).map_err(err)?;
     Ok((nodes, [by_key[0].len(), by_key[1].len()]))
+}
+
+/// The [`Rules::key_state`] half of [`check_rules`], given every key's label and action count.
+fn check_key_states<G: Rules + ?Sized>(
+    rules: &G,
+    by_key: &[std::collections::HashMap<u64, (String, usize)>; 2],
+    first_state: &[std::collections::HashMap<u64, G::State>; 2],
+) -> Result<(), String> {
+    let mut stated = 0;
+    let mut label = String::new();
+    for (p, keys) in by_key.iter().enumerate() {
+        for (&key, (want, n)) in keys {
+            let Some(s) = rules.key_state(p, key) else {
+                continue;
+            };
+            stated += 1;
+            rules.infoset_label(&s, &mut label);
+            if rules.turn(&s) != Turn::Player(p)
+                || rules.infoset_key(&s) != key
+                || label != *want
+                || rules.num_actions(&s) != *n
+            {
+                return Err(format!(
+                    "key_state({p}, {key}) gives {label:?} with {} actions; the set is \
+                     {want:?} with {n}",
+                    rules.num_actions(&s)
+                ));
+            }
+            let seen = &first_state[p][&key];
+            if let Some(a) =
+                (0..*n).find(|&a| rules.action_label(&s, a) != rules.action_label(seen, a))
+            {
+                return Err(format!(
+                    "key_state({p}, {key}) labels action {a} {:?}; the set's is {:?}",
+                    rules.action_label(&s, a),
+                    rules.action_label(seen, a)
+                ));
+            }
+        }
+    }
+    let all = by_key[0].len() + by_key[1].len();
+    if stated != 0 && stated != all {
+        return Err(format!("key_state states {stated} of the {all} sets"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

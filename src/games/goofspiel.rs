@@ -17,6 +17,7 @@
 //! last), the player's own bids, and who won each finished round (`1`, `2`, or `=` for a tie).
 
 use crate::error::{fail, Error, Result};
+use crate::game::rules::confirm_key_state;
 use crate::game::{compile, Game, Rules, Turn};
 use crate::scalar::{int, rat, Rational};
 use std::borrow::Cow;
@@ -165,6 +166,39 @@ impl Goofspiel {
         let b = self.card_bits as usize;
         self.cards.saturating_sub(2) * (2 * b + 2) + b <= 64
     }
+}
+
+/// The index of `card` among the cards of `hand` (the inverse of [`nth_card`]), if held.
+fn card_index(hand: u32, card: u8) -> Option<usize> {
+    let bit = 1u32.checked_shl(u32::from(card).checked_sub(1)?)?;
+    (hand & bit != 0).then(|| (hand & (bit - 1)).count_ones() as usize)
+}
+
+/// Bids for the opponent, one per round, consistent with the player's own bids and the
+/// winners (`p_won` / tie / the opponent won), all different and in `1..=cards`: earliest
+/// deadline first over the cards in rising order (each round allows an interval of cards),
+/// which finds an assignment whenever one exists.
+fn opponent_bids(cards: usize, own: &[u8], outcome: &[std::cmp::Ordering]) -> Option<Vec<u8>> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    // Round r needs a bid in lo..=hi: below the player's when the player won (Greater).
+    let range = |r: usize| -> (u8, u8) {
+        let b = own[r];
+        match outcome[r] {
+            Greater => (1, b - 1),
+            Equal => (b, b),
+            Less => (b + 1, cards as u8),
+        }
+    };
+    let mut bids = vec![0u8; own.len()];
+    for c in 1..=cards as u8 {
+        let open = (0..own.len())
+            .filter(|&r| bids[r] == 0 && (range(r).0..=range(r).1).contains(&c))
+            .min_by_key(|&r| range(r).1);
+        if let Some(r) = open {
+            bids[r] = c;
+        }
+    }
+    bids.iter().all(|&b| b != 0).then_some(bids)
 }
 
 /// Appends the numbers space-separated, or `-` for none.
@@ -345,6 +379,67 @@ impl Rules for Goofspiel {
     }
     fn chance_is_uniform(&self, _: &State) -> bool {
         true
+    }
+    /// Replays the key: its rounds (point card, the player's bid, the winner) with opponent
+    /// bids that fit the winners ([`opponent_bids`]), then the current point card; when the
+    /// player bids second, the first bidder's lowest card.
+    fn key_state(&self, player: usize, key: u64) -> Option<State> {
+        let bits = self.card_bits;
+        let width = 2 * bits + 2;
+        let current = u8::try_from(key & ((1 << bits) - 1)).ok()?;
+        let mut fields = Vec::new();
+        let mut rest = key >> bits;
+        while rest != 0 {
+            fields.push(rest & ((1 << width) - 1));
+            rest = rest.checked_shr(width).unwrap_or(0);
+            if fields.len() > self.cards {
+                return None;
+            }
+        }
+        fields.reverse();
+        let card = |f: u64| (f >> (bits + 2)) as u8;
+        let own: Vec<u8> = fields
+            .iter()
+            .map(|&f| (f >> 2 & ((1 << bits) - 1)) as u8)
+            .collect();
+        let mut outcome = Vec::with_capacity(fields.len());
+        for (&f, &b) in fields.iter().zip(&own) {
+            if b == 0 || b as usize > self.cards {
+                return None;
+            }
+            outcome.push(match f & 3 {
+                2 => std::cmp::Ordering::Equal,
+                w if w as usize == player => std::cmp::Ordering::Greater,
+                3 => return None,
+                _ => std::cmp::Ordering::Less,
+            });
+        }
+        let theirs = opponent_bids(self.cards, &own, &outcome)?;
+        let mut s = self.root();
+        let reveal = |s: &mut State, c: u8| -> Option<()> {
+            if self.order == PointsOrder::Random {
+                let i = card_index(s.deck, c)?;
+                self.apply(s, i);
+            }
+            (s.revealed > 0 && s.cards[s.revealed as usize - 1] == c).then_some(())
+        };
+        for (r, &f) in fields.iter().enumerate() {
+            reveal(&mut s, card(f))?;
+            let mut bid = [theirs[r]; 2];
+            bid[player] = own[r];
+            for (p, &b) in bid.iter().enumerate() {
+                if self.turn(&s) != Turn::Player(p) {
+                    return None;
+                }
+                let i = card_index(s.hands[p], b)?;
+                self.apply(&mut s, i);
+            }
+        }
+        reveal(&mut s, current)?;
+        if player == 1 && self.turn(&s) == Turn::Player(0) {
+            self.apply(&mut s, 0);
+        }
+        confirm_key_state(self, player, key, s)
     }
     /// The finished rounds (point card, own bid, winner) and the current point card, packed.
     #[inline]

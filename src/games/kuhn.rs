@@ -3,6 +3,7 @@
 //! Information-set labels are the player's card followed by the public history, e.g. `Qpb` for
 //! player 1 holding the queen after pass then bet; actions are `Pass` and `Bet`.
 
+use crate::game::rules::confirm_key_state;
 use crate::game::{compile, Game, Rules, Turn};
 use crate::scalar::{int, rat, Rational};
 use std::borrow::Cow;
@@ -116,6 +117,29 @@ impl Rules for Kuhn {
     }
     fn payoff0_exact(&self, s: &KuhnState) -> Rational {
         int(s.outcome().unwrap_or(0))
+    }
+    /// Replays the key: the player's card (the opponent's the next card up), then the bets.
+    fn key_state(&self, player: usize, key: u64) -> Option<KuhnState> {
+        let own = (key & 3) as u8;
+        let moves = (key >> 2 & 3) as u8;
+        let history = key >> 4;
+        if own > 2 || moves as usize % 2 != player || history >> moves != 0 {
+            return None;
+        }
+        let mut cards = [0; 2];
+        cards[player] = own;
+        cards[1 - player] = (own + 1) % 3;
+        let mut s = self.root();
+        self.apply(&mut s, cards[0] as usize);
+        // The second deal counts among the two cards the first left.
+        self.apply(&mut s, (cards[1] - u8::from(cards[1] > cards[0])) as usize);
+        for i in 0..moves {
+            if self.turn(&s) == Turn::Terminal {
+                return None;
+            }
+            self.apply(&mut s, (history >> i & 1) as usize);
+        }
+        confirm_key_state(self, player, key, s)
     }
     /// The player's card and the bets so far: `Qpb`.
     fn infoset_label(&self, s: &KuhnState, out: &mut String) {

@@ -9,6 +9,7 @@
 //! `r` (raise): e.g. `Qs|cr` or `Kh|rc|Js|r`. Cards keep their suit (`s`, `h`), so each player
 //! has 468 information sets, 936 in total, as in OpenSpiel.
 
+use crate::game::rules::confirm_key_state;
 use crate::game::{compile, Game, Rules, Turn};
 use crate::scalar::{int, rat, Rational};
 use std::borrow::Cow;
@@ -164,6 +165,50 @@ impl Rules for Leduc {
     }
     fn chance_is_uniform(&self, _: &LeducState) -> bool {
         true
+    }
+    /// Replays the key: the player's card (the opponent's the first other card the public
+    /// card leaves), the first round's bets, then the public card and the second round's.
+    fn key_state(&self, player: usize, key: u64) -> Option<LeducState> {
+        let own = (key & 7) as u8;
+        let round2 = key >> 12;
+        let public = match round2 {
+            0 => None,
+            r => Some(u8::try_from((r & 7) - 1).ok()?),
+        };
+        if own >= 6 || public.is_some_and(|c| c >= 6 || c == own) {
+            return None;
+        }
+        let other = (0..6u8).find(|&c| c != own && Some(c) != public)?;
+        let mut cards = [other; 2];
+        cards[player] = own;
+        let mut s = self.root();
+        let deal = |s: &mut LeducState, card: u8| -> Option<()> {
+            let i = s.undealt().position(|c| c == card)?;
+            self.apply(s, i);
+            Some(())
+        };
+        deal(&mut s, cards[0])?;
+        deal(&mut s, cards[1])?;
+        let bets = |s: &mut LeducState, len: u64, history: u64| -> Option<()> {
+            for i in 0..len {
+                if self.turn(s) == Turn::Terminal || s.dealing_public() {
+                    return None;
+                }
+                let want = if history >> i & 1 == 1 { RAISE } else { CALL };
+                let a = s.actions().iter().position(|&x| x == want)?;
+                self.apply(s, a);
+            }
+            Some(())
+        };
+        bets(&mut s, key >> 3 & 7, key >> 6 & 63)?;
+        if let Some(card) = public {
+            if !s.dealing_public() {
+                return None;
+            }
+            deal(&mut s, card)?;
+            bets(&mut s, round2 >> 3 & 7, round2 >> 6 & 63)?;
+        }
+        confirm_key_state(self, player, key, s)
     }
     fn infoset_key(&self, s: &LeducState) -> u64 {
         let own = s.cards[s.to_act as usize] as u64;

@@ -13,6 +13,7 @@
 //! the same dice in a different order, exactly as in OpenSpiel.
 
 use crate::error::{fail, Error, Result};
+use crate::game::rules::confirm_key_state;
 use crate::game::{compile, Game, Rules, Turn};
 use crate::scalar::{int, rat, Rational};
 use std::borrow::Cow;
@@ -64,6 +65,8 @@ pub struct LiarsDice {
     /// The class (rank among sorted rolls) of a player's sorted dice packed 4 bits each.
     class_of: Vec<u32>,
     num_classes: usize,
+    /// The packed sorted dice of each class (the inverse of `class_of`).
+    roll_of_class: Vec<u32>,
     bid_names: Vec<String>,
     roll_names: Vec<String>,
 }
@@ -83,6 +86,7 @@ impl LiarsDice {
         // Sorted rolls in increasing packed order get classes 0, 1, ..
         let mut class_of = vec![u32::MAX; 1 << (4 * dice)];
         let mut num_classes = 0;
+        let mut roll_of_class = Vec::new();
         for packed in 0..class_of.len() {
             let digits: Vec<usize> = (0..dice)
                 .map(|i| packed >> (4 * (dice - 1 - i)) & 15)
@@ -90,6 +94,7 @@ impl LiarsDice {
             let sorted = digits.windows(2).all(|w| w[0] <= w[1]);
             if sorted && digits.iter().all(|&d| (1..=sides).contains(&d)) {
                 class_of[packed] = num_classes;
+                roll_of_class.push(packed as u32);
                 num_classes += 1;
             }
         }
@@ -99,6 +104,7 @@ impl LiarsDice {
             num_bids,
             class_of,
             num_classes: num_classes as usize,
+            roll_of_class,
             bid_names: (0..num_bids)
                 .map(|b| format!("{}-{}", b / sides + 1, b % sides + 1))
                 .collect(),
@@ -220,6 +226,39 @@ impl Rules for LiarsDice {
     fn infoset_key(&self, s: &LiarsDiceState) -> u64 {
         let class = s.class[s.moves as usize % 2] as u64;
         class.checked_shl(self.num_bids as u32).unwrap_or(0) | s.bids as u64
+    }
+    /// Replays the key: the player rolls the sorted dice of its class, the opponent all
+    /// ones, then the bids of the key's set in rising order.
+    fn key_state(&self, player: usize, key: u64) -> Option<LiarsDiceState> {
+        if !self.keys_fit() {
+            return None;
+        }
+        let bids = key & ((1u64 << self.num_bids) - 1);
+        let class = usize::try_from(key >> self.num_bids).ok()?;
+        let &packed = self.roll_of_class.get(class)?;
+        if bids.count_ones() as usize % 2 != player {
+            return None;
+        }
+        let mut s = self.root();
+        for p in 0..2 {
+            for i in 0..self.dice {
+                let face = if p == player {
+                    packed >> (4 * (self.dice - 1 - i)) & 15
+                } else {
+                    1
+                };
+                self.apply(&mut s, face as usize - 1);
+            }
+        }
+        for b in (0..self.num_bids).filter(|b| bids >> b & 1 == 1) {
+            let first = if s.last == NO_BID {
+                0
+            } else {
+                s.last as usize + 1
+            };
+            self.apply(&mut s, b - first);
+        }
+        confirm_key_state(self, player, key, s)
     }
     /// Dense when the key space is at most 2^28 (two dice of five sides: 15 x 2^20 keys).
     fn dense_keys(&self) -> Option<[usize; 2]> {

@@ -18,7 +18,7 @@ use crate::games::{self, WithRules};
 use crate::solve::mccfr::checkpoint::{self, Header, RunInfo};
 use crate::solve::mccfr::{MccfrParams, MccfrSolver, Point, RunLimits, Stop};
 use crate::solve::registry::{self, Algorithm, Family, SamplingOptions};
-use crate::strategy::Profile;
+use crate::strategy::{LabelledSet, LabelledStrategy, Profile};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -81,6 +81,9 @@ pub struct SamplingRequest {
     pub checkpoint_every: Option<Duration>,
     /// Continue the run saved here.
     pub resume: Option<PathBuf>,
+    /// On rules, return the average strategy labelled ([`SamplingOutcome::labelled`]; the
+    /// rules must state [`Rules::key_state`], as every built-in game's do).
+    pub labels: bool,
 }
 
 /// What a sampling run reports as it goes, and how a front end stops it.
@@ -144,6 +147,8 @@ pub struct SamplingOutcome {
     /// From [`solve_rules`]: per player, the average strategy of every information set
     /// reached, by the rules' key, in key order.
     pub average_by_key: Option<AverageByKey>,
+    /// With [`SamplingRequest::labels`], on rules: the average strategy labelled.
+    pub labelled: Option<LabelledStrategy>,
 }
 
 impl SamplingOutcome {
@@ -553,6 +558,52 @@ fn solve<G: Rules, H: SamplingHooks>(
         profiles: arena.map(|g| (solver.average_profile(g), current_profile(&solver, g))),
         game: None,
         average_by_key: plan.by_key.then(|| average_by_key(&solver)),
+        labelled: match arena {
+            None if request.labels => Some(labelled(&solver, rules)?),
+            _ => None,
+        },
+    })
+}
+
+/// The average strategy of every set the solver reached, labelled through
+/// [`Rules::key_state`].
+fn labelled<G: Rules>(s: &MccfrSolver<G>, rules: &G) -> Result<LabelledStrategy> {
+    let mut label = String::new();
+    let mut sets = [Vec::new(), Vec::new()];
+    for (p, out) in sets.iter_mut().enumerate() {
+        let table = &s.tables()[p];
+        let mut keys: Vec<(u64, usize)> = table
+            .entries()
+            .map(|(key, numbers)| (key, numbers.len() / table.width()))
+            .collect();
+        keys.sort_unstable();
+        out.reserve_exact(keys.len());
+        for (key, n) in keys {
+            let Some(state) = rules.key_state(p, key) else {
+                fail!(
+                    Invalid,
+                    "{}: the rules cannot label information set {key} of player {} (they \
+                     state no key_state)",
+                    rules.name(),
+                    p + 1
+                );
+            };
+            rules.infoset_label(&state, &mut label);
+            let mut probs = vec![0.0; n];
+            s.average_strategy(p, key, n, &mut probs);
+            out.push(LabelledSet {
+                key,
+                label: label.clone(),
+                actions: (0..n)
+                    .map(|a| rules.action_label(&state, a).into_owned())
+                    .collect(),
+                probs,
+            });
+        }
+    }
+    Ok(LabelledStrategy {
+        player_names: rules.player_names(),
+        sets,
     })
 }
 
