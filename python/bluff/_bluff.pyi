@@ -188,13 +188,17 @@ def solve(
 ) -> SolveResult: ...
 def algorithms() -> tuple[list[tuple[str, str]], str]: ...
 def solve_rules(
-    root: Any,
+    root: str | Any,
     algo: Literal["es-mccfr", "os-mccfr"] = "es-mccfr",
     iterations: int | None = None,
     time: float | None = None,
     seed: int | None = None,
     evaluate: bool = True,
     name: str | None = None,
+    threads: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    checkpoint_every: float | None = None,
+    resume: str | os.PathLike[str] | None = None,
 ) -> RulesSolveResult: ...
 def evaluate(
     game: Game, policy: Policy | Sequence[PlayerDict] | Any, exact: bool = False

@@ -25,12 +25,15 @@ use crate::solve::PythonHooks;
 use bluff::game::{Rules, Turn};
 use bluff::scalar::{f64_to_rational, Rational};
 use bluff::solve::registry::{self, Family, SamplingOptions};
-use bluff::solve::sampling::{solve_rules as solve_on_rules, SamplingRequest};
+use bluff::solve::sampling::{
+    solve_rules as solve_on_rules, solve_spec, Engine, SamplingOutcome, SamplingRequest,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -257,19 +260,26 @@ pub struct RulesSolveResult {
 impl RulesSolveResult {
     fn __repr__(&self) -> String {
         format!(
-            "<bluff.RulesSolveResult algo={:?} iterations={} exploitability={:?} seconds={:.3}>",
-            self.algo, self.iterations, self.exploitability, self.seconds
+            "<bluff.RulesSolveResult algo={:?} iterations={} exploitability={} seconds={:.3}>",
+            self.algo,
+            self.iterations,
+            self.exploitability
+                .map_or("None".into(), |e| format!("{e:?}")),
+            self.seconds
         )
     }
 }
 
-/// Solves the game whose initial state is `root` (pyspiel's state protocol; see the module
-/// docs) with a sampling solver (`"es-mccfr"` or `"os-mccfr"`), without enumerating it: one
-/// thread, `seed` (default 0), stopping at `iterations` or after `time` seconds. With
-/// `evaluate` the average strategy's exploitability is measured by the streaming exact best
-/// response over the rules (a walk of every history: only for games small enough to walk).
+/// Solves a game stated by rules with a sampling solver (`"es-mccfr"` or `"os-mccfr"`),
+/// without enumerating it. `root` is a built-in game's spec (`"liars-dice(dice=2,sides=5)"`:
+/// its native rules, with `threads`, `checkpoint` (saved every `checkpoint_every` seconds of
+/// solving, default 60, and at the end) and `resume`, as `bluff solve --rules`), or the
+/// initial state of a game in Python (pyspiel's state protocol; see the module docs: one
+/// thread, no checkpoints). `seed` (default 0); stops at `iterations` (the total, when
+/// resuming) or after `time` seconds. With `evaluate` the average strategy's exploitability
+/// is measured by the streaming exact best response over the rules (a walk of every history).
 #[pyfunction]
-#[pyo3(signature = (root, algo = "es-mccfr", iterations = None, time = None, seed = None, evaluate = true, name = None))]
+#[pyo3(signature = (root, algo = "es-mccfr", iterations = None, time = None, seed = None, evaluate = true, name = None, threads = None, checkpoint = None, checkpoint_every = None, resume = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_rules(
     py: Python<'_>,
@@ -280,6 +290,10 @@ pub fn solve_rules(
     seed: Option<u64>,
     evaluate: bool,
     name: Option<String>,
+    threads: Option<usize>,
+    checkpoint: Option<PathBuf>,
+    checkpoint_every: Option<f64>,
+    resume: Option<PathBuf>,
 ) -> PyResult<RulesSolveResult> {
     let algorithm = registry::algorithm(algo).map_err(|e| PyValueError::new_err(e.to_string()))?;
     if !matches!(algorithm.family, Family::Sampling(_)) {
@@ -288,10 +302,40 @@ pub fn solve_rules(
              (\"es-mccfr\", \"os-mccfr\")"
         )));
     }
-    if let Some(t) = time.filter(|t| !(t.is_finite() && *t > 0.0)) {
-        return Err(PyValueError::new_err(format!(
-            "time={t}: expected a positive number of seconds"
-        )));
+    for (field, value) in [("time", time), ("checkpoint_every", checkpoint_every)] {
+        if let Some(t) = value.filter(|t| !(t.is_finite() && *t > 0.0)) {
+            return Err(PyValueError::new_err(format!(
+                "{field}={t}: expected a positive number of seconds"
+            )));
+        }
+    }
+    let request = SamplingRequest {
+        algorithm: Some(algorithm),
+        options: SamplingOptions::default(),
+        seed,
+        threads,
+        iterations,
+        time: time.map(Duration::from_secs_f64),
+        evaluate,
+        engine: Engine::Rules,
+        checkpoint,
+        checkpoint_every: checkpoint_every.map(Duration::from_secs_f64),
+        resume,
+        labels: true,
+        ..Default::default()
+    };
+    if let Ok(spec) = root.bind(py).extract::<String>() {
+        return solve_native(py, &spec, algorithm.name, &request);
+    }
+    if request.threads.is_some_and(|t| t != 1)
+        || request.checkpoint.is_some()
+        || request.resume.is_some()
+    {
+        return Err(PyValueError::new_err(
+            "threads=, checkpoint= and resume= need a built-in game's rules (a spec string); \
+             a game in Python plays on one thread (every step takes the GIL) and its \
+             information sets are numbered as first met, which a checkpoint cannot keep",
+        ));
     }
     let rules = PyRules {
         name: match name {
@@ -303,14 +347,10 @@ pub fn solve_rules(
         error: Mutex::new(None),
     };
     let request = SamplingRequest {
-        algorithm: Some(algorithm),
-        options: SamplingOptions::default(),
-        seed,
         threads: Some(1),
-        iterations,
-        time: time.map(Duration::from_secs_f64),
-        evaluate,
-        ..Default::default()
+        labels: false,
+        engine: Engine::Auto,
+        ..request
     };
     // The GIL is released so the best response's threads can each take it for their steps.
     let outcome = py.allow_threads(|| {
@@ -335,14 +375,67 @@ pub fn solve_rules(
                 .collect()
         })
         .collect();
+    result(py, algorithm.name, &outcome, policy)
+}
+
+/// A built-in game's native rules, by `bluff::solve::sampling::solve_spec` on the rules
+/// engine: the policy labelled through the rules.
+fn solve_native(
+    py: Python<'_>,
+    spec: &str,
+    algo: &str,
+    request: &SamplingRequest,
+) -> PyResult<RulesSolveResult> {
+    if bluff::games::rules(spec).map_err(to_py_err)?.is_none() {
+        return Err(PyValueError::new_err(format!(
+            "{}: bluff states no rules for this game (its rules: {}); load it with \
+             bluff.game() and solve its tree with bluff.solve()",
+            bluff::format::text::quoted(spec),
+            NATIVE_RULES
+        )));
+    }
+    let outcome = py.allow_threads(|| {
+        let mut hooks = PythonHooks::new();
+        let outcome = solve_spec(Some(spec), request, &mut hooks);
+        (outcome, hooks.interrupted)
+    });
+    let outcome = match outcome {
+        (_, Some(e)) => return Err(e),
+        (o, None) => o.map_err(to_py_err)?,
+    };
+    let labelled = outcome.labelled.as_ref().expect("asked for");
+    let policy = labelled
+        .sets
+        .iter()
+        .map(|sets| {
+            sets.iter()
+                .map(|s| (s.label.clone(), s.probs.clone()))
+                .collect()
+        })
+        .collect();
+    result(py, algo, &outcome, policy)
+}
+
+/// The built-in games stated by rules.
+const NATIVE_RULES: &str = "kuhn, leduc, liars-dice, goofspiel";
+
+/// The Python result of a run.
+fn result(
+    py: Python<'_>,
+    algo: &str,
+    outcome: &SamplingOutcome,
+    policy: Vec<HashMap<String, Vec<f64>>>,
+) -> PyResult<RulesSolveResult> {
     let stats = PyDict::new(py);
     stats.set_item("seed", outcome.seed)?;
+    stats.set_item("threads", outcome.threads)?;
     stats.set_item("traversals", 2 * outcome.iterations)?;
     stats.set_item("infosets", (outcome.infosets[0], outcome.infosets[1]))?;
     stats.set_item("bytes_per_infoset", outcome.bytes_per_infoset)?;
     stats.set_item("best_response_seconds", outcome.best_response_seconds)?;
+    stats.set_item("peak_rss_bytes", outcome.peak_rss_bytes)?;
     Ok(RulesSolveResult {
-        algo: algorithm.name.to_string(),
+        algo: algo.to_string(),
         policy,
         exploitability: outcome.exploitability,
         iterations: outcome.iterations,

@@ -472,7 +472,8 @@ def test_a_game_stated_by_rules_in_python_plays_as_the_native_game():
 def test_a_pyspiel_game_plays_through_the_rules_protocol_without_enumeration():
     """Any pyspiel game is usable by the sampling solvers through its states (no enumeration):
     Kuhn from OpenSpiel gives the same figures as bluff's native Kuhn for the same seed."""
-    pyspiel = pytest.importorskip("pyspiel")
+    import pyspiel  # installed by .ci/run: a missing prerequisite fails, never skips
+
     native = bluff.solve(bluff.game("kuhn"), algo="es-mccfr", iterations=2000, seed=5)
     game = pyspiel.load_game("kuhn_poker")
     ruled = bluff.solve_rules(game.new_initial_state(), iterations=2000, seed=5)
@@ -483,6 +484,41 @@ def test_a_pyspiel_game_plays_through_the_rules_protocol_without_enumeration():
     assert run.exploitability is None and run.stats["infosets"][0] > 10
     with pytest.raises(ValueError, match="sampling solvers"):
         bluff.solve_rules(game.new_initial_state(), algo="cfr+", iterations=10)
+
+
+def test_a_built_in_game_plays_on_its_native_rules_from_python(tmp_path):
+    """bluff.solve_rules with a spec string plays the built-in rules (as `bluff solve --rules`):
+    the same seed and thread count sample as the arena does, so the exploitability (streaming
+    best response) and the policy (labelled through the rules' key_state) equal the arena run's;
+    a checkpointed run resumed equals a straight one; a game too big for the arena runs."""
+    game = bluff.game("leduc")
+    arena = bluff.solve(game, algo="os-mccfr", iterations=3000, seed=3, threads=2)
+    ruled = bluff.solve_rules("leduc", algo="os-mccfr", iterations=3000, seed=3, threads=2)
+    assert ruled.iterations == arena.iterations == 3008  # whole rounds of 2 x 32
+    assert ruled.stats["threads"] == 2
+    assert abs(ruled.exploitability - arena.exploitability) < 1e-12
+    by_label = arena.policy.to_dict()
+    reached = 0
+    for p in range(2):
+        for label, probs in ruled.policy[p].items():
+            assert probs == [float(x) for x in by_label[p][label].values()], label
+            reached += 1
+    assert reached == sum(ruled.stats["infosets"])
+    ckpt = tmp_path / "leduc.mcc"
+    first = bluff.solve_rules("leduc", iterations=1000, seed=4, checkpoint=ckpt)
+    assert first.iterations == 1000 and ckpt.stat().st_size > 0
+    resumed = bluff.solve_rules("leduc", iterations=2500, resume=ckpt)
+    straight = bluff.solve_rules("leduc", iterations=2500, seed=4)
+    assert resumed.iterations == 2500
+    assert resumed.exploitability == straight.exploitability
+    assert resumed.policy == straight.policy
+    big = bluff.solve_rules("liars-dice(dice=2,sides=5)", iterations=64, evaluate=False)
+    assert big.exploitability is None
+    assert tuple(len(big.policy[p]) for p in range(2)) == big.stats["infosets"]
+    with pytest.raises(ValueError, match="states no rules"):
+        bluff.solve_rules("one-card-poker", iterations=10)
+    with pytest.raises(ValueError, match="spec string"):
+        bluff.solve_rules(_KuhnState(), iterations=10, threads=2)
 
 
 def test_an_exception_in_the_python_rules_is_raised():
