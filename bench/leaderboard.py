@@ -2,8 +2,9 @@
 iterations for every CFR variant on every leaderboard game, beside DDCFR's published figures.
 
 usage: python3 bench/leaderboard.py BLUFF [--csv docs/leaderboard.csv] [--md docs/benchmarks.md]
-                                          [--games G,G] [--algos A,A] [--counts 100,1000,10000]
+                                          [--games 'G;G'] [--algos A,A] [--counts 100,1000,10000]
                                           [--threads N] [--table-only]
+(game specs hold commas, so --games separates them with semicolons; --help says the same)
 
 Each cell is its own run of `bluff solve GAME --algo ALGO --iterations N --kernel tree` (the
 tree kernel on every game, so the figures do not depend on the kernel's choice by shape; the
@@ -18,10 +19,10 @@ Exploitability does not depend on machine load: run it niced.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 GAMES = [
@@ -98,11 +99,6 @@ SHORT = {
 }
 FIELDS = ["game", "algo", "iterations", "exploitability", "seconds"]
 HEADING = "## Convergence leaderboard"
-
-
-def arg(name: str, default: str) -> str:
-    """The value after `--name`, or `default`."""
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
 def load(path: Path) -> dict[tuple[str, str, int], dict]:
@@ -201,14 +197,31 @@ def write_section(path: Path, section: str) -> None:
     path.write_text(text)
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line (see the module docs)."""
+    ap = argparse.ArgumentParser(
+        description="Exploitability after 100, 1000 and 10000 iterations for every CFR "
+        "variant on every leaderboard game (resumable; one run per cell)."
+    )
+    ap.add_argument("binary", help="the bluff binary (target/release/bluff)")
+    ap.add_argument("--csv", type=Path, default=Path("docs/leaderboard.csv"))
+    ap.add_argument("--md", type=Path, default=Path("docs/benchmarks.md"))
+    ap.add_argument("--games", default=";".join(GAMES), help="game specs, separated by ';'")
+    ap.add_argument("--algos", default=",".join(ALGOS), help="algorithms, separated by ','")
+    ap.add_argument("--counts", default="100,1000,10000", help="iteration counts")
+    ap.add_argument("--threads", default="2")
+    ap.add_argument("--table-only", action="store_true", help="redraw the table, run nothing")
+    return ap.parse_args()
+
+
 def main() -> None:
-    binary = sys.argv[1]
-    csv_path = Path(arg("--csv", "docs/leaderboard.csv"))
-    md_path = Path(arg("--md", "docs/benchmarks.md"))
-    games = arg("--games", ",".join(GAMES)).split(";") if "--games" in sys.argv else GAMES
-    algos = arg("--algos", ",".join(ALGOS)).split(",")
-    counts = [int(x) for x in arg("--counts", "100,1000,10000").split(",")]
-    threads = arg("--threads", "2")
+    args = parse_args()
+    binary = args.binary
+    csv_path, md_path = args.csv, args.md
+    games = args.games.split(";")
+    algos = args.algos.split(",")
+    counts = [int(x) for x in args.counts.split(",")]
+    threads = args.threads
     cells = load(csv_path)
     for g, (e100, e1000) in DDCFR_PUBLISHED.items():
         for n, e in ((100, e100), (1000, e1000)):
@@ -220,7 +233,7 @@ def main() -> None:
     # Cheapest cells first (nodes x iterations): a stopped run has every cheap figure.
     todo = [(g, a, n) for g in games for n in counts for a in algos]
     todo.sort(key=lambda c: (NODES.get(c[0], 0) * c[2], games.index(c[0]), c[2]))
-    for g, a, n in todo if "--table-only" not in sys.argv else []:
+    for g, a, n in todo if not args.table_only else []:
         # Re-read: another run may have written cells meanwhile.
         cells = load(csv_path)
         if (g, a, n) in cells or n < FIRST_AVERAGED.get(a, 0):
