@@ -199,6 +199,7 @@ def solve_rules(
     checkpoint: str | os.PathLike[str] | None = None,
     checkpoint_every: float | None = None,
     resume: str | os.PathLike[str] | None = None,
+    native: bool | None = None,
 ) -> RulesSolveResult: ...
 def evaluate(
     game: Game, policy: Policy | Sequence[PlayerDict] | Any, exact: bool = False

@@ -321,7 +321,7 @@ pub fn from_openspiel(
 /// (the game inside `turn_based_simultaneous_game` for a converted game). `name` is
 /// `str(game)`, which OpenSpiel writes as `short_name(parameters)`: the short name is read
 /// from it rather than from `get_type()`, which copies the whole game type into Python.
-fn recognise(game: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<NativeGame>> {
+pub(crate) fn recognise(game: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<NativeGame>> {
     let short = name.split('(').next().unwrap_or_default().to_string();
     let params = game.call_method0("get_parameters")?;
     let mut params = params.downcast::<PyDict>()?.clone();

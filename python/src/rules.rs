@@ -23,6 +23,7 @@
 use crate::convert::to_py_err;
 use crate::solve::PythonHooks;
 use bluff::game::{Rules, Turn};
+use bluff::games::openspiel::NativeGame;
 use bluff::scalar::{f64_to_rational, Rational};
 use bluff::solve::registry::{self, Family, SamplingOptions};
 use bluff::solve::sampling::{
@@ -275,11 +276,14 @@ impl RulesSolveResult {
 /// its native rules, with `threads`, `checkpoint` (saved every `checkpoint_every` seconds of
 /// solving, default 60, and at the end) and `resume`, as `bluff solve --rules`), or the
 /// initial state of a game in Python (pyspiel's state protocol; see the module docs: one
-/// thread, no checkpoints). `seed` (default 0); stops at `iterations` (the total, when
+/// thread, no checkpoints). The initial state of a pyspiel game that bluff states natively
+/// (as `bluff.from_openspiel` recognises it) plays bluff's rules, labelled with OpenSpiel's
+/// information-state strings, unless `native=False` (`native=True` refuses any other
+/// root). `seed` (default 0); stops at `iterations` (the total, when
 /// resuming) or after `time` seconds. With `evaluate` the average strategy's exploitability
 /// is measured by the streaming exact best response over the rules (a walk of every history).
 #[pyfunction]
-#[pyo3(signature = (root, algo = "es-mccfr", iterations = None, time = None, seed = None, evaluate = true, name = None, threads = None, checkpoint = None, checkpoint_every = None, resume = None))]
+#[pyo3(signature = (root, algo = "es-mccfr", iterations = None, time = None, seed = None, evaluate = true, name = None, threads = None, checkpoint = None, checkpoint_every = None, resume = None, native = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_rules(
     py: Python<'_>,
@@ -294,6 +298,7 @@ pub fn solve_rules(
     checkpoint: Option<PathBuf>,
     checkpoint_every: Option<f64>,
     resume: Option<PathBuf>,
+    native: Option<bool>,
 ) -> PyResult<RulesSolveResult> {
     let algorithm = registry::algorithm(algo).map_err(|e| PyValueError::new_err(e.to_string()))?;
     if !matches!(algorithm.family, Family::Sampling(_)) {
@@ -325,7 +330,22 @@ pub fn solve_rules(
         ..Default::default()
     };
     if let Ok(spec) = root.bind(py).extract::<String>() {
-        return solve_native(py, &spec, algorithm.name, &request);
+        return solve_native(py, &spec, algorithm.name, &request, None);
+    }
+    if native != Some(false) {
+        match recognise_initial_state(root.bind(py)) {
+            Some(known) => {
+                return solve_native(py, &known.spec(), algorithm.name, &request, Some(known))
+            }
+            None if native == Some(true) => {
+                return Err(PyValueError::new_err(
+                    "native=True takes the initial state of a pyspiel game that bluff states \
+                     natively (kuhn_poker, leduc_poker, liars_dice with bidding_rule=reset-face, \
+                     goofspiel with imp_info=True; two players, default other parameters)",
+                ))
+            }
+            None => {}
+        }
     }
     if request.threads.is_some_and(|t| t != 1)
         || request.checkpoint.is_some()
@@ -378,13 +398,27 @@ pub fn solve_rules(
     result(py, algorithm.name, &outcome, policy)
 }
 
+/// The game bluff states natively whose initial state `root` is, when it is a pyspiel state
+/// at the start of a recognised game (`bluff.from_openspiel`'s recognition).
+fn recognise_initial_state(root: &Bound<'_, PyAny>) -> Option<NativeGame> {
+    let history = root.call_method0("history").ok()?;
+    if history.len().ok()? != 0 {
+        return None;
+    }
+    let game = root.call_method0("get_game").ok()?;
+    let name: String = game.str().ok()?.extract().ok()?;
+    crate::openspiel::recognise(&game, &name).ok()?
+}
+
 /// A built-in game's native rules, by `bluff::solve::sampling::solve_spec` on the rules
-/// engine: the policy labelled through the rules.
+/// engine: the policy labelled through the rules (with OpenSpiel's information-state strings
+/// when the game came from pyspiel as `known`).
 fn solve_native(
     py: Python<'_>,
     spec: &str,
     algo: &str,
     request: &SamplingRequest,
+    known: Option<NativeGame>,
 ) -> PyResult<RulesSolveResult> {
     if bluff::games::rules(spec).map_err(to_py_err)?.is_none() {
         return Err(PyValueError::new_err(format!(
@@ -404,15 +438,18 @@ fn solve_native(
         (o, None) => o.map_err(to_py_err)?,
     };
     let labelled = outcome.labelled.as_ref().expect("asked for");
-    let policy = labelled
-        .sets
-        .iter()
-        .map(|sets| {
-            sets.iter()
-                .map(|s| (s.label.clone(), s.probs.clone()))
-                .collect()
-        })
-        .collect();
+    let mut policy = Vec::with_capacity(2);
+    for (p, sets) in labelled.sets.iter().enumerate() {
+        let mut by_label = HashMap::with_capacity(sets.len());
+        for set in sets {
+            let label = match known {
+                Some(k) => k.openspiel_infoset(p, &set.label).map_err(to_py_err)?,
+                None => set.label.clone(),
+            };
+            by_label.insert(label, set.probs.clone());
+        }
+        policy.push(by_label);
+    }
     result(py, algo, &outcome, policy)
 }
 

@@ -476,11 +476,13 @@ def test_a_pyspiel_game_plays_through_the_rules_protocol_without_enumeration():
 
     native = bluff.solve(bluff.game("kuhn"), algo="es-mccfr", iterations=2000, seed=5)
     game = pyspiel.load_game("kuhn_poker")
-    ruled = bluff.solve_rules(game.new_initial_state(), iterations=2000, seed=5)
+    ruled = bluff.solve_rules(game.new_initial_state(), iterations=2000, seed=5, native=False)
     assert abs(ruled.exploitability - native.exploitability) < 1e-12
     # A bigger game runs without building its tree; the streaming best response is skipped.
     leduc = pyspiel.load_game("leduc_poker")
-    run = bluff.solve_rules(leduc.new_initial_state(), iterations=200, seed=1, evaluate=False)
+    run = bluff.solve_rules(
+        leduc.new_initial_state(), iterations=200, seed=1, evaluate=False, native=False
+    )
     assert run.exploitability is None and run.stats["infosets"][0] > 10
     with pytest.raises(ValueError, match="sampling solvers"):
         bluff.solve_rules(game.new_initial_state(), algo="cfr+", iterations=10)
@@ -519,6 +521,27 @@ def test_a_built_in_game_plays_on_its_native_rules_from_python(tmp_path):
         bluff.solve_rules("one-card-poker", iterations=10)
     with pytest.raises(ValueError, match="spec string"):
         bluff.solve_rules(_KuhnState(), iterations=10, threads=2)
+
+
+def test_a_pyspiel_game_bluff_states_natively_plays_its_native_rules():
+    """The initial state of a pyspiel game that bluff states natively plays bluff's rules
+    (threads allowed), labelled with OpenSpiel's strings: the same figures and the same policy,
+    key for key, as the same game played through pyspiel's states (native=False)."""
+    import pyspiel
+
+    for name in ["leduc_poker", "liars_dice(numdice=1,dice_sides=3)"]:
+        root = pyspiel.load_game(name).new_initial_state()
+        native = bluff.solve_rules(root, iterations=400, seed=2)
+        through = bluff.solve_rules(root, iterations=400, seed=2, native=False)
+        assert abs(native.exploitability - through.exploitability) < 1e-12, name
+        assert native.policy[0].keys() == through.policy[0].keys(), name
+        for p in range(2):
+            for label, probs in through.policy[p].items():
+                assert native.policy[p][label] == pytest.approx(probs, abs=1e-12)
+        threaded = bluff.solve_rules(root, iterations=400, seed=2, threads=2)
+        assert threaded.stats["threads"] == 2
+    with pytest.raises(ValueError, match="native=True"):
+        bluff.solve_rules(_KuhnState(), iterations=10, native=True)
 
 
 def test_an_exception_in_the_python_rules_is_raised():

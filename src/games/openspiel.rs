@@ -158,22 +158,59 @@ impl NativeGame {
         }
     }
 
+    /// The built-in game's spec (its rules: [`crate::games::rules`]).
+    pub fn spec(&self) -> String {
+        match *self {
+            NativeGame::Kuhn => "kuhn".into(),
+            NativeGame::Leduc => "leduc".into(),
+            NativeGame::LiarsDice { dice, sides } => {
+                format!("liars-dice(dice={dice},sides={sides})")
+            }
+            NativeGame::Goofspiel {
+                cards,
+                order,
+                returns,
+            } => format!(
+                "goofspiel(cards={cards},order={},returns={})",
+                goofspiel::ORDER_NAMES[order as usize],
+                goofspiel::RETURNS_NAMES[returns as usize]
+            ),
+        }
+    }
+
+    /// OpenSpiel's information-state string of `player`'s set that the built-in labels
+    /// `label`.
+    pub fn openspiel_infoset(&self, player: usize, label: &str) -> Result<String> {
+        match *self {
+            NativeGame::Kuhn => kuhn_infoset(player, label),
+            NativeGame::Leduc => leduc_infoset(player, label),
+            NativeGame::LiarsDice { .. } => Ok(label.to_string()),
+            NativeGame::Goofspiel { cards, .. } => goofspiel_infoset(cards, player, label),
+        }
+    }
+
     /// Builds the game named `name` with players `Player 0` and `Player 1` and OpenSpiel's
     /// labels.
     pub fn build(&self, name: &str) -> Result<Game> {
         let mut game = match *self {
             NativeGame::Kuhn => {
                 let mut g = kuhn::kuhn_poker()?;
-                relabel(&mut g, kuhn_infoset, None, |c| {
-                    Ok(format!("Deal:{}", kuhn_card(c)?))
-                })?;
+                relabel(
+                    &mut g,
+                    |p, l| self.openspiel_infoset(p, l),
+                    None,
+                    |c| Ok(format!("Deal:{}", kuhn_card(c)?)),
+                )?;
                 g
             }
             NativeGame::Leduc => {
                 let mut g = leduc::leduc_poker()?;
-                relabel(&mut g, leduc_infoset, None, |c| {
-                    Ok(format!("Chance outcome:{}", leduc_card(c)?))
-                })?;
+                relabel(
+                    &mut g,
+                    |p, l| self.openspiel_infoset(p, l),
+                    None,
+                    |c| Ok(format!("Chance outcome:{}", leduc_card(c)?)),
+                )?;
                 g
             }
             // The built-in already uses OpenSpiel's strings.
@@ -192,7 +229,7 @@ impl NativeGame {
                 };
                 relabel(
                     &mut g,
-                    |p, l| goofspiel_infoset(cards, p, l),
+                    |p, l| self.openspiel_infoset(p, l),
                     Some(&bid),
                     |c| Ok(c.to_string()),
                 )?;
@@ -509,6 +546,46 @@ mod tests {
             goofspiel_infoset(3, 1, "cards 1|bids -|won -").unwrap(),
             "Current player: 1\nP1 hand: 1 2 3 \nP1 action sequence: \nPoint card sequence: 1 \nWin sequence: \nPoints: 0 0 \nTerminal?: 0\n"
         );
+    }
+
+    /// Each recognised game names built-in rules that state the same game (their name is the
+    /// spec back), and labels through them as the built arena does.
+    #[test]
+    fn specs_name_the_built_in_rules() {
+        for n in [
+            NativeGame::Kuhn,
+            NativeGame::Leduc,
+            NativeGame::LiarsDice { dice: 2, sides: 5 },
+            NativeGame::Goofspiel {
+                cards: 4,
+                order: PointsOrder::Descending,
+                returns: Returns::PointDifference,
+            },
+        ] {
+            let rules = crate::games::rules(&n.spec()).unwrap().unwrap();
+            assert_eq!(rules.with(Name), n.spec());
+        }
+        let n = NativeGame::Goofspiel {
+            cards: 3,
+            order: PointsOrder::Random,
+            returns: Returns::WinLoss,
+        };
+        let built = n.build("goofspiel").unwrap();
+        let plain = crate::games::builtin(&n.spec()).unwrap();
+        for p in 0..2 {
+            for (a, b) in plain.infosets[p].iter().zip(&built.infosets[p]) {
+                assert_eq!(n.openspiel_infoset(p, &a.label).unwrap(), b.label);
+            }
+        }
+    }
+
+    struct Name;
+
+    impl crate::games::WithRules for Name {
+        type Output = String;
+        fn run<G: crate::game::Rules>(self, rules: &G) -> String {
+            rules.name()
+        }
     }
 
     #[test]
