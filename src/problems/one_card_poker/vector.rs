@@ -159,18 +159,19 @@ impl VectorCfr {
             let v_check = v_show + v_cb;
             let b = open[c];
             let v_open = b * v_bet + (1.0 - b) * v_check;
-            let r = &mut self.regrets[OPEN][c];
-            r[0] += w * (v_check - v_open);
-            r[1] += w * (v_bet - v_open);
-            let r = &mut self.regrets[CHECK_BET][c];
-            r[0] += w * (v_fold - v_cb);
-            r[1] += w * (v_call - v_cb);
-            let a = &mut self.average[OPEN][c];
-            a[0] += weight * (1.0 - b);
-            a[1] += weight * b;
-            let a = &mut self.average[CHECK_BET][c];
-            a[0] += weight * (1.0 - b) * (1.0 - g);
-            a[1] += weight * (1.0 - b) * g;
+            let (r, a) = (&mut self.regrets, &mut self.average);
+            let (open_w, call_w) = (weight, weight * (1.0 - b));
+            add_binary(
+                &mut r[OPEN][c],
+                &mut a[OPEN][c],
+                w,
+                [v_check, v_bet],
+                v_open,
+                open_w,
+                b,
+            );
+            let (rc, ac) = (&mut r[CHECK_BET][c], &mut a[CHECK_BET][c]);
+            add_binary(rc, ac, w, [v_fold, v_call], v_cb, call_w, g);
         }
     }
 
@@ -206,20 +207,27 @@ impl VectorCfr {
             let q_bc = hb * wl_c[d];
             let dl = check[d];
             let node = dl * q_cb + (1.0 - dl) * q_cc;
-            let r = &mut self.regrets[CHECK][d];
-            r[0] += w * (q_cc - node);
-            r[1] += w * (q_cb - node);
+            let (r, a) = (&mut self.regrets, &mut self.average);
+            add_binary(
+                &mut r[CHECK][d],
+                &mut a[CHECK][d],
+                w,
+                [q_cc, q_cb],
+                node,
+                weight,
+                dl,
+            );
             let ph = bet[d];
             let node = ph * q_bc + (1.0 - ph) * q_bf;
-            let r = &mut self.regrets[BET][d];
-            r[0] += w * (q_bf - node);
-            r[1] += w * (q_bc - node);
-            let a = &mut self.average[CHECK][d];
-            a[0] += weight * (1.0 - dl);
-            a[1] += weight * dl;
-            let a = &mut self.average[BET][d];
-            a[0] += weight * (1.0 - ph);
-            a[1] += weight * ph;
+            add_binary(
+                &mut r[BET][d],
+                &mut a[BET][d],
+                w,
+                [q_bf, q_bc],
+                node,
+                weight,
+                ph,
+            );
         }
     }
 
@@ -261,4 +269,21 @@ impl VectorCfr {
             check_bet: part(CHECK_BET),
         }
     }
+}
+
+/// One two-action decision's update: regrets gain `w` times each action's value less the
+/// node's, and the average gains `weight` times the probabilities `1 - p` and `p`.
+fn add_binary(
+    regret: &mut [f64; 2],
+    average: &mut [f64; 2],
+    w: f64,
+    values: [f64; 2],
+    node: f64,
+    weight: f64,
+    p: f64,
+) {
+    regret[0] += w * (values[0] - node);
+    regret[1] += w * (values[1] - node);
+    average[0] += weight * (1.0 - p);
+    average[1] += weight * p;
 }
