@@ -120,8 +120,8 @@ fn check_unbiased(game: &Game, s: &MccfrSolver<Game>, first: u64, samples: u64) 
 }
 
 /// One iteration's sampled counterfactual values average to the exact ones, on Kuhn and
-/// Leduc, for external sampling and outcome sampling with and without baselines, from the
-/// uniform strategy and from the strategy after some training (baselines then nonzero).
+/// Leduc, for external sampling and outcome sampling, each with and without baselines, from
+/// the uniform strategy and from the strategy after some training (baselines then nonzero).
 #[test]
 fn sampled_counterfactual_values_are_unbiased() {
     let kuhn = bluff::games::builtin("kuhn").unwrap();
@@ -130,9 +130,14 @@ fn sampled_counterfactual_values_are_unbiased() {
         baseline: Some(0.5),
         ..MccfrParams::outcome(0.6)
     };
+    let external_with_baselines = MccfrParams {
+        baseline: Some(0.5),
+        ..MccfrParams::external()
+    };
     for (game, samples, min_share) in [(&kuhn, 20_000, 1.0), (&leduc, 100_000, 0.4)] {
         for params in [
             MccfrParams::external(),
+            external_with_baselines,
             MccfrParams::outcome(0.6),
             with_baselines,
         ] {
@@ -251,7 +256,16 @@ fn threads_are_reproducible_and_resuming_continues_bit_for_bit() {
         epoch: 100,
         ..MccfrParams::external()
     };
-    for params in [MccfrParams::external(), with_baselines, discounted] {
+    let external_with_baselines = MccfrParams {
+        baseline: Some(0.25),
+        ..MccfrParams::external()
+    };
+    for params in [
+        MccfrParams::external(),
+        with_baselines,
+        discounted,
+        external_with_baselines,
+    ] {
         for threads in [1, 2, 3] {
             let run = |n: u64| {
                 let mut s = MccfrSolver::new(&Leduc, params, 9)
@@ -289,8 +303,12 @@ fn bad_parameters_are_refused() {
         MccfrParams::outcome(0.0),
         MccfrParams::outcome(1.5),
         MccfrParams {
-            baseline: Some(0.5),
+            baseline: Some(0.0),
             ..MccfrParams::external()
+        },
+        MccfrParams {
+            baseline: Some(1.5),
+            ..MccfrParams::outcome(0.6)
         },
         MccfrParams {
             epoch: 0,

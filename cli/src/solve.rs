@@ -158,7 +158,7 @@ pub struct SolveArgs {
     /// os-mccfr: exploration epsilon in (0, 1] (default 0.6, as OpenSpiel).
     #[arg(long, value_name = "E")]
     epsilon: Option<f64>,
-    /// os-mccfr: VR-MCCFR baselines per information set and action, learned at rate R.
+    /// Sampling solvers: VR-MCCFR baselines per information set and action, learned at rate R.
     #[arg(long, value_name = "R")]
     baseline: Option<f64>,
     /// Sampling solvers: regret matching+ (regrets floored at 0 at every update).

@@ -204,9 +204,13 @@ fn bad_sampling_options_are_refused() {
     for (args, message) in [
         (
             vec!["--algo", "es-mccfr", "--epsilon", "0.5"],
-            "apply to os-mccfr",
+            "applies to os-mccfr",
         ),
         (vec!["--algo", "os-mccfr", "--epsilon", "0"], "epsilon"),
+        (
+            vec!["--algo", "es-mccfr", "--baseline", "0"],
+            "baseline rate",
+        ),
         (vec!["--algo", "cfr", "--seed", "1"], "sampling solvers"),
         (vec!["--algo", "es-mccfr", "--exact"], "does not apply"),
     ] {

@@ -46,7 +46,7 @@ pub enum SamplingKind {
 pub struct SamplingOptions {
     /// Outcome sampling's exploration epsilon, in (0, 1].
     pub epsilon: Option<f64>,
-    /// Outcome sampling: VR-MCCFR baselines learned at this rate, in (0, 1].
+    /// VR-MCCFR baselines learned at this rate, in (0, 1] (both samplers).
     pub baseline: Option<f64>,
     /// Regret matching+ (regrets floored at 0 at every update).
     pub rm_plus: bool,
@@ -373,12 +373,15 @@ impl Algorithm {
         }
         let mut p = match kind {
             SamplingKind::External => {
-                if options.epsilon.is_some() || options.baseline.is_some() {
+                if options.epsilon.is_some() {
                     return Err(AlgorithmError::Sampling(
-                        "epsilon and baseline apply to os-mccfr".into(),
+                        "epsilon applies to os-mccfr".into(),
                     ));
                 }
-                MccfrParams::external()
+                MccfrParams {
+                    baseline: options.baseline,
+                    ..MccfrParams::external()
+                }
             }
             SamplingKind::Outcome => MccfrParams {
                 baseline: options.baseline,

@@ -64,8 +64,9 @@ pub struct MccfrParams {
     pub regret: RegretParams,
     /// Iterations per discount epoch (the `t` of `regret`'s discounts and averaging weight).
     pub epoch: u64,
-    /// VR-MCCFR baselines for outcome sampling: the learning rate of their exponential
-    /// average (`None`: no baselines, OpenSpiel's outcome sampling).
+    /// VR-MCCFR baselines (at the traverser's nodes in outcome sampling, at the opponent's
+    /// in external sampling): the learning rate of their exponential average (`None`: no
+    /// baselines, OpenSpiel's samplers).
     pub baseline: Option<f64>,
 }
 
@@ -124,9 +125,6 @@ impl MccfrParams {
             }
         }
         match self.baseline {
-            Some(_) if self.sampling == Sampling::External => {
-                bad("baselines are for outcome sampling")
-            }
             Some(b) if !(b > 0.0 && b <= 1.0) => bad("the baseline rate must be in (0, 1]"),
             _ => Ok(()),
         }
@@ -310,10 +308,11 @@ impl<'g, G: Rules> MccfrSolver<'g, G> {
     }
 
     fn setting(&self, t: u64, player: usize) -> Setting {
-        let (epsilon, baselines) = match self.params.sampling {
-            Sampling::External => (0.0, false),
-            Sampling::Outcome { epsilon } => (epsilon, self.params.baseline.is_some()),
+        let epsilon = match self.params.sampling {
+            Sampling::External => 0.0,
+            Sampling::Outcome { epsilon } => epsilon,
         };
+        let baselines = self.params.baseline.is_some();
         Setting {
             player,
             avg_weight: self.avg_weight(t),

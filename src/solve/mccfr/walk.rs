@@ -5,7 +5,11 @@
 //! traverser tries every action, chance and the opponent are sampled, so a sampled value is
 //! already an unbiased counterfactual value; the opponent's strategy is added to its average
 //! where it is sampled ("simple" averaging). Only the traverser's nodes need a frame: a chance
-//! or opponent node passes its one child's value up unchanged.
+//! or opponent node passes its one child's value up unchanged; with VR-MCCFR's baselines an
+//! opponent node (its action drawn on-policy) passes up the baselines' expectation under its
+//! strategy plus the sampled value less the sampled action's baseline (eq. 9 with the
+//! sampling probability equal to the strategy's), kept on a stack of corrections beside the
+//! frames.
 //!
 //! Outcome sampling (OpenSpiel's `OutcomeSamplingMCCFRSolver`): one path, the traverser's
 //! actions drawn from `epsilon`-uniform plus `(1 - epsilon)` of its strategy; values come back
@@ -84,6 +88,22 @@ struct Frame<S> {
     value: f64,
 }
 
+/// A sampled opponent node of an external-sampling walk with baselines, waiting for its
+/// child's value (`depth`: the traverser's frames open above it).
+#[derive(Clone, Copy)]
+struct Correction {
+    depth: usize,
+    player: usize,
+    key: u64,
+    off: Option<usize>,
+    n: usize,
+    action: usize,
+    /// The baselines' expectation under the strategy, and the sampled action's baseline, in
+    /// the traverser's terms.
+    expected: f64,
+    sampled: f64,
+}
+
 /// A node on an outcome-sampling path, with the reaches before its action.
 #[derive(Clone, Copy)]
 struct Step {
@@ -104,6 +124,7 @@ struct Step {
 pub(crate) struct Scratch<S> {
     frames: Vec<Frame<S>>,
     path: Vec<Step>,
+    corrections: Vec<Correction>,
     values: Vec<f64>,
 }
 
@@ -112,7 +133,44 @@ impl<S> Default for Scratch<S> {
         Scratch {
             frames: Vec::new(),
             path: Vec::new(),
+            corrections: Vec::new(),
             values: Vec::new(),
+        }
+    }
+}
+
+impl Setting {
+    /// Baseline `b` of an entry of `p`'s table in the traverser's terms (tables keep player
+    /// 0's values); 0 without baselines or without an entry.
+    #[inline]
+    fn baseline<T: Store>(
+        &self,
+        store: &T,
+        p: usize,
+        off: Option<usize>,
+        n: usize,
+        b: usize,
+    ) -> f64 {
+        match (self.baselines, off) {
+            (true, Some(off)) => {
+                let b0 = store.table(p).at(off, n)[2 * n + b];
+                if self.player == 0 {
+                    b0
+                } else {
+                    self.constant - b0
+                }
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// The traverser's value `v` in player 0's terms.
+    #[inline]
+    fn to_player0(&self, v: f64) -> f64 {
+        if self.player == 0 {
+            v
+        } else {
+            self.constant - v
         }
     }
 }
@@ -185,6 +243,7 @@ pub(crate) fn external<G: Rules, T: Store>(
 ) -> f64 {
     let p = set.player;
     w.frames.clear();
+    w.corrections.clear();
     w.values.clear();
     let mut s = rules.root();
     loop {
@@ -217,6 +276,23 @@ pub(crate) fn external<G: Rules, T: Store>(
                         if set.avg_weight != 0.0 {
                             store.add_average(q, key, off, sigma, set.avg_weight);
                         }
+                        if set.baselines {
+                            // The action is drawn on-policy, so the corrected value is the
+                            // baselines' expectation plus the sampled value less its baseline.
+                            let expected = (0..n)
+                                .map(|b| sigma[b] * set.baseline(store, q, off, n, b))
+                                .sum();
+                            w.corrections.push(Correction {
+                                depth: w.frames.len(),
+                                player: q,
+                                key,
+                                off,
+                                n,
+                                action: a,
+                                expected,
+                                sampled: set.baseline(store, q, off, n, a),
+                            });
+                        }
                         rules.apply(&mut s, a);
                     } else {
                         let at = w.values.len();
@@ -238,6 +314,12 @@ pub(crate) fn external<G: Rules, T: Store>(
         };
         // Up, handing each value to the frame above until one has an action left to try.
         loop {
+            // The sampled opponent nodes below the top frame, deepest first.
+            while let Some(c) = w.corrections.last().filter(|c| c.depth == w.frames.len()) {
+                store.learn_baseline(c.player, c.key, c.off, c.n, c.action, set.to_player0(v));
+                v = c.expected + v - c.sampled;
+                w.corrections.pop();
+            }
             let Some(f) = w.frames.last_mut() else {
                 return v;
             };
@@ -325,23 +407,9 @@ pub(crate) fn outcome<G: Rules, T: Store>(
     while let Some(st) = w.path.pop() {
         let n = st.n;
         let (sigma, cv) = w.values[st.at..st.at + 2 * n].split_at_mut(n);
-        // The baselines in the traverser's terms (tables keep player 0's values).
-        let base = |b: usize| -> f64 {
-            match (set.baselines, st.off) {
-                (true, Some(off)) => {
-                    let b0 = store.table(st.player).at(off, n)[2 * n + b];
-                    if p == 0 {
-                        b0
-                    } else {
-                        set.constant - b0
-                    }
-                }
-                _ => 0.0,
-            }
-        };
         let mut value = 0.0;
         for b in 0..n {
-            let bb = base(b);
+            let bb = set.baseline(store, st.player, st.off, n, b);
             cv[b] = if b == st.action {
                 bb + (v - bb) / st.sample_prob
             } else {
@@ -350,8 +418,7 @@ pub(crate) fn outcome<G: Rules, T: Store>(
             value += sigma[b] * cv[b];
         }
         if set.baselines {
-            let v0 = if p == 0 { v } else { set.constant - v };
-            store.learn_baseline(st.player, st.key, st.off, n, st.action, v0);
+            store.learn_baseline(st.player, st.key, st.off, n, st.action, set.to_player0(v));
         }
         if st.player == p {
             let scale = st.opp_reach / st.sample_reach;
