@@ -166,7 +166,7 @@ impl Setting {
 
     /// The traverser's value `v` in player 0's terms.
     #[inline]
-    fn to_player0(&self, v: f64) -> f64 {
+    fn in_player0_terms(&self, v: f64) -> f64 {
         if self.player == 0 {
             v
         } else {
@@ -316,7 +316,14 @@ pub(crate) fn external<G: Rules, T: Store>(
         loop {
             // The sampled opponent nodes below the top frame, deepest first.
             while let Some(c) = w.corrections.last().filter(|c| c.depth == w.frames.len()) {
-                store.learn_baseline(c.player, c.key, c.off, c.n, c.action, set.to_player0(v));
+                store.learn_baseline(
+                    c.player,
+                    c.key,
+                    c.off,
+                    c.n,
+                    c.action,
+                    set.in_player0_terms(v),
+                );
                 v = c.expected + v - c.sampled;
                 w.corrections.pop();
             }
@@ -418,7 +425,14 @@ pub(crate) fn outcome<G: Rules, T: Store>(
             value += sigma[b] * cv[b];
         }
         if set.baselines {
-            store.learn_baseline(st.player, st.key, st.off, n, st.action, set.to_player0(v));
+            store.learn_baseline(
+                st.player,
+                st.key,
+                st.off,
+                n,
+                st.action,
+                set.in_player0_terms(v),
+            );
         }
         if st.player == p {
             let scale = st.opp_reach / st.sample_reach;
