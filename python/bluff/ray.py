@@ -209,17 +209,18 @@ def write_records(path: str | os.PathLike[str], recs: Iterable[dict[str, Any]]) 
 
 
 def _memory() -> tuple[int, int]:
-    """This process's resident memory and its peak, in bytes (Linux; zeros elsewhere)."""
-    out = {"VmRSS:": 0, "VmHWM:": 0}
+    """This process's resident memory, and its anonymous part (its own heap: without Ray's
+    object store mapped in or files), in bytes (Linux; zeros elsewhere)."""
+    out = {"VmRSS": 0, "RssAnon": 0}
     try:
         with open("/proc/self/status", encoding="ascii") as f:
             for line in f:
-                key = line.split(":")[0] + ":"
+                key = line.split(":")[0]
                 if key in out:
                     out[key] = int(line.split()[1]) * 1024
     except OSError:
         pass
-    return out["VmRSS:"], out["VmHWM:"]
+    return out["VmRSS"], out["RssAnon"]
 
 
 class _ShardActor:
@@ -242,7 +243,7 @@ class _ShardActor:
         self.args = (game, algo, shards, index, options, fingerprint)
         self.die_at = die_at
         self.busy: list[tuple[str, float]] = []
-        self.before = _memory()[0]
+        self.before = _memory()[1]
         self._make(resume)
 
     def _make(self, resume: str | None) -> None:
@@ -286,7 +287,8 @@ class _ShardActor:
         self.shard.save(path)
 
     def rss(self) -> tuple[int, int, int]:
-        """Resident memory now, its peak, and before the shard was built, in bytes (Linux)."""
+        """Resident memory now, its anonymous part now, and that part before the shard was
+        built, in bytes (Linux)."""
         return (*_memory(), self.before)
 
     def timings(self) -> list[tuple[str, float]]:
@@ -345,10 +347,11 @@ def solve_sharded(
     the same directory resumes from there. A dict given as `stats`
     receives per-run measurements (bytes exchanged per iteration, time in the shards, wall
     time, nodes each shard traverses and holds, whether the shards hold only their part, each
-    actor's resident memory now, at its peak and before its shard was built, the iteration it
-    resumed from). A built-in game with rules (a spec, or a :class:`bluff.Game` made from one)
-    reaches the actors as its spec and each compiles only its part of the tree (the top and its
-    own subtrees); another game reaches them whole. `_kill=(shard, iteration)`
+    actor's resident memory, its anonymous part (the actor's own heap) and that part before the
+    shard was built, the iteration it resumed from). A built-in game with rules (a spec, or a
+    :class:`bluff.Game` made from one) reaches the actors as its spec and each compiles only its
+    part of the tree (the top and its own subtrees); another game reaches them whole.
+    `_kill=(shard, iteration)`
     is a test hook: that shard's actor exits when it starts the iteration after `iteration`.
     """
     if shards < 1:
@@ -459,7 +462,7 @@ def solve_sharded(
             game_nodes=work[0][3],
             partial=isinstance(source, str),
             rss_bytes=[r[0] for r in rss],
-            peak_rss_bytes=[r[1] for r in rss],
-            rss_before_bytes=[r[2] for r in rss],
+            anon_bytes=[r[1] for r in rss],
+            anon_before_bytes=[r[2] for r in rss],
         )
     return result
