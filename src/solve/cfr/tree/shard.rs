@@ -5,7 +5,9 @@
 //! (as a group of [`super::Split`] does). Shard `k` computes the levels above the cut (the
 //! small top, redundantly on every shard: it needs only the strategies) and its own subtrees'
 //! reaches and values with the pruned passes of the split, so every node it computes has the
-//! bits of the single-process passes.
+//! bits of the single-process passes. A shard's part of the tree (`super::partial`: the top,
+//! the cut level and its own subtrees, one range per level) is cut by [`ShardCut::partial`]
+//! with the same roots, so its passes are the same operations on the same values.
 //!
 //! The information-set update is where the shards meet. A set's instantaneous regret is a
 //! sum over its nodes in breadth-first order, added one node after the other from 0
