@@ -51,7 +51,7 @@ def liars_dice_sizes(dice: int, sides: int) -> tuple[float, float, int]:
 
 def single(spec: str, iterations: int) -> tuple[float, bluff.SolveResult]:
     game = bluff.game(spec)
-    r = bluff.solve(game, algo=ALGO, iterations=iterations, threads=1)
+    r = bluff.solve(game, algo=ALGO, iterations=iterations, threads=1, kernel="tree")
     return r.seconds / iterations, r
 
 
@@ -60,7 +60,15 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer iterations, Leduc only")
     ap.add_argument("--json", help="write the measurements here")
     ap.add_argument("--fit", help="only fit the model to measurements written by --json")
+    ap.add_argument(
+        "--memory",
+        action="store_true",
+        help="only the memory of one shard built alone, whole game against its part (no Ray)",
+    )
     args = ap.parse_args()
+    if args.memory:
+        shard_memory()
+        return
     if args.fit:
         with open(args.fit) as f:
             fit(json.load(f))
@@ -111,7 +119,11 @@ def main() -> None:
                         "exchange_s": max(0.0, it - busy),
                         "bytes": stats["bytes_per_iteration"],
                         "work": stats["work"],
+                        "held": stats["held_nodes"],
+                        "partial": stats["partial"],
                         "rss_mb": [round(x / 2**20) for x in stats["rss_bytes"]],
+                        "anon_mb": [round(x / 2**20) for x in stats["anon_bytes"]],
+                        "before_mb": [round(x / 2**20) for x in stats["anon_before_bytes"]],
                         "with_setup_s": total,
                     }
                 )
@@ -120,7 +132,9 @@ def main() -> None:
                     f"{spec:20} N={shards} iteration {it * 1e3:8.2f} ms (single {t1 * 1e3:7.2f}"
                     f" ms, x{it / t1:6.2f}), shards busy {busy * 1e3:8.2f} ms, exchanging"
                     f" {r['exchange_s'] * 1e3:8.2f} ms, {r['bytes']:>10} B/iteration,"
-                    f" actor RSS {max(r['rss_mb'])} MB, bit-identical",
+                    f" nodes held {max(r['held'])} of {r['nodes']}, actor RSS {max(r['rss_mb'])} MB"
+                    f" (anonymous {max(r['anon_mb'])} MB, {max(r['before_mb'])} MB before the"
+                    " shard), bit-identical",
                     flush=True,
                 )
     finally:
@@ -129,6 +143,86 @@ def main() -> None:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
+
+
+# Builds one shard in a fresh process and prints its peak resident memory above the process's
+# memory before the shard (bluff imported), and the nodes it holds.
+_ONE_SHARD = """
+import sys
+import time
+import bluff
+from bluff import _bluff
+
+def peak():
+    with open("/proc/self/status") as f:
+        return next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmHWM:"))
+
+spec, shards, index, whole = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+fp = int(sys.argv[5])
+before = peak()
+t = time.process_time()
+game = bluff.game(spec) if whole else spec
+s = _bluff._Shard(game, "cfr+", shards, index, fingerprint=None if whole else fp)
+t = time.process_time() - t
+for phase in range(s.phases()):
+    s.evaluate(phase)
+print(peak() - before, s.work()[2], t)
+"""
+
+
+def shard_memory() -> None:
+    """Peak memory of one shard built alone (a fresh process each, no Ray): from the whole game
+    (a game with no rules, or bluff before partial shards) and from the rules (its part only),
+    for 1, 2 and 4 shards; the largest shard of each split."""
+    import subprocess
+    import sys
+
+    print(
+        "game | shards | whole game: MB | part: MB (largest shard) | nodes held (largest) |"
+        " build CPU s: whole | part (slowest)"
+    )
+    pts = []
+    for spec, _ in GAMES:
+        game = bluff.game(spec)
+        fp = bluff._bluff._game_fingerprint(game)
+        acts = float(sum(game.num_actions))
+        for shards in SHARDS:
+            out = {}
+            for whole in (True, False):
+                worst = (0, 0, 0.0)
+                for k in range(1 if whole else shards):
+                    argv = [sys.executable, "-c", _ONE_SHARD, spec, str(shards), str(k)]
+                    argv += ["1" if whole else "0", str(fp)]
+                    got = subprocess.run(argv, capture_output=True, text=True, check=True)
+                    mem, held, secs = got.stdout.split()
+                    mem, held = int(mem), int(held)
+                    worst = (max(worst[0], mem), max(worst[1], held), max(worst[2], float(secs)))
+                    if not whole:
+                        pts.append((float(held), acts, float(mem)))
+                out[whole] = worst
+            print(
+                f"{spec} | {shards} | {out[True][0] / 2**20:.1f} | {out[False][0] / 2**20:.1f} |"
+                f" {out[False][1]} of {game.num_nodes} | {out[True][2]:.2f} | {out[False][2]:.2f}",
+                flush=True,
+            )
+    # Peak bytes of a part = b_node * nodes held + b_action * actions of both players (least
+    # squares on the relative error), then a liars dice 2x5 shard's.
+    s11 = s12 = s22 = b1 = b2 = 0.0
+    for x1, x2, y in pts:
+        x1, x2 = x1 / y, x2 / y
+        s11, s12, s22 = s11 + x1 * x1, s12 + x1 * x2, s22 + x2 * x2
+        b1, b2 = b1 + x1, b2 + x2
+    det = s11 * s22 - s12 * s12
+    bn, ba = (b1 * s22 - b2 * s12) / det, (s11 * b2 - s12 * b1) / det
+    errs = [abs(bn * x1 + ba * x2 - y) / y for x1, x2, y in pts]
+    print(
+        f"\nfit: {bn:.1f} B per node held + {ba:.1f} B per action (both players); error median"
+        f" {statistics.median(errs):.0%}, max {max(errs):.0%} over {len(pts)} shards"
+    )
+    hist, actions, _ = liars_dice_sizes(2, 5)
+    for machines in [1, 2, 4, 8, 16, 64]:
+        gb = (bn * hist / machines + ba * 2 * actions) / 1e9
+        print(f"  liars-dice(dice=2,sides=5), {machines:2} shards: {gb:.3g} GB per shard")
 
 
 def fit(rows: list[dict]) -> None:

@@ -2,16 +2,43 @@
 //! run in one process: for 1, 2 and 3 shards the state after 100 iterations is the
 //! single-process solver's, bit for bit (the independent route: `CfrSolver`, itself pinned
 //! by tests/cfr_pinned_bits.rs), on Kuhn, Leduc and liars dice 1x4 with CFR+ and DCFR, and
-//! for fewer iterations with the other update rules.
+//! for fewer iterations with the other update rules. Shards built from the game's rules hold
+//! only the top and their own subtrees (`tree::partial`) and give the same bits; their node
+//! counts are checked against the whole arena's subtree sizes.
 
+use bluff::game::Game;
 use bluff::games::builtin;
 use bluff::solve::cfr::{CfrShard, CfrSolver, RegretParams};
 
-fn sharded(spec: &str, params: RegretParams, shards: usize, iterations: u64) -> Vec<CfrShard> {
+/// The whole-arena shards (`CfrShard::new`) or the partial ones (`CfrShard::from_spec`).
+fn shards_of(spec: &str, params: RegretParams, shards: usize, partial: bool) -> Vec<CfrShard> {
     let g = builtin(spec).unwrap();
-    let mut all: Vec<CfrShard> = (0..shards)
-        .map(|k| CfrShard::new(&g, params, shards, k).unwrap())
-        .collect();
+    (0..shards)
+        .map(|k| {
+            if partial {
+                CfrShard::from_spec(spec, params, shards, k, None)
+                    .unwrap()
+                    .expect("a built-in game with rules")
+            } else {
+                CfrShard::new(&g, params, shards, k).unwrap()
+            }
+        })
+        .collect()
+}
+
+fn sharded(spec: &str, params: RegretParams, shards: usize, iterations: u64) -> Vec<CfrShard> {
+    sharded_as(spec, params, shards, iterations, false)
+}
+
+fn sharded_as(
+    spec: &str,
+    params: RegretParams,
+    shards: usize,
+    iterations: u64,
+    partial: bool,
+) -> Vec<CfrShard> {
+    let g = builtin(spec).unwrap();
+    let mut all = shards_of(spec, params, shards, partial);
     // Every shard has work below the cut, and the shards' work tiles it.
     assert!(
         all.iter().all(|s| s.own_nodes() > 0),
@@ -29,15 +56,108 @@ fn check(spec: &str, params: RegretParams, iterations: u64) {
     one.iterate(iterations);
     let want = one.state();
     for shards in [1, 2, 3] {
-        for (k, s) in sharded(spec, params, shards, iterations).iter().enumerate() {
-            assert_eq!(s.iterations(), iterations);
-            assert!(
-                s.state() == want,
-                "{spec} {params:?}: shard {k} of {shards} differs"
-            );
-            assert_eq!(s.average_profile(), one.average_profile());
+        for partial in [false, true] {
+            let all = sharded_as(spec, params, shards, iterations, partial);
+            for (k, s) in all.iter().enumerate() {
+                assert_eq!(s.iterations(), iterations);
+                assert!(
+                    s.state() == want,
+                    "{spec} {params:?}: shard {k} of {shards} (partial {partial}) differs"
+                );
+                assert_eq!(s.average_profile(), one.average_profile());
+            }
         }
     }
+}
+
+/// Each node's level and subtree size in the arena (breadth-first, children after their
+/// parent), computed here from the arena alone.
+fn levels_and_sizes(g: &Game) -> (Vec<usize>, Vec<usize>) {
+    let n = g.nodes.len();
+    let mut level = vec![0usize; n];
+    for h in 1..n {
+        level[h] = level[g.nodes[h].parent as usize] + 1;
+    }
+    let mut size = vec![1usize; n];
+    for h in (1..n).rev() {
+        size[g.nodes[h].parent as usize] += size[h];
+    }
+    (level, size)
+}
+
+/// A partial shard holds exactly the top, the cut level and its own subtrees: counted from
+/// the arena's subtree sizes at the whole-arena shard's cut, and the parts of all shards
+/// together hold the game once below the cut.
+#[test]
+fn a_partial_shard_holds_the_top_and_its_subtrees() {
+    for spec in ["leduc", "liars-dice(sides=5)", "goofspiel(cards=4)"] {
+        let g = builtin(spec).unwrap();
+        let (level, size) = levels_and_sizes(&g);
+        for shards in [1, 2, 3, 4] {
+            let whole = shards_of(spec, RegretParams::cfr_plus(), shards, false);
+            let part = shards_of(spec, RegretParams::cfr_plus(), shards, true);
+            let mut below = 0;
+            for (w, p) in whole.iter().zip(&part) {
+                let (cut, range) = w.cut();
+                assert_eq!(p.cut(), (cut, range.clone()), "{spec}");
+                let above = level.iter().filter(|&&l| l <= cut).count();
+                let own: usize = range.map(|h| size[h] - 1).sum();
+                assert_eq!(p.held_nodes(), above + own, "{spec} {shards}");
+                assert_eq!(w.held_nodes(), g.nodes.len());
+                assert_eq!(p.game_nodes(), g.nodes.len() as u64);
+                assert_eq!(p.own_nodes(), w.own_nodes());
+                below += own;
+            }
+            let cut = whole[0].cut().0;
+            assert_eq!(
+                below,
+                level.iter().filter(|&&l| l > cut).count(),
+                "{spec} {shards}"
+            );
+            if shards == 4 && spec != "leduc" {
+                // A quarter of the game and a small top.
+                let most = part.iter().map(CfrShard::held_nodes).max().unwrap();
+                assert!(
+                    most * 3 < g.nodes.len(),
+                    "{spec}: {most} of {}",
+                    g.nodes.len()
+                );
+            }
+        }
+    }
+}
+
+/// A partial shard gives the whole-arena shard's state after each iteration, bit for bit,
+/// with alternating and simultaneous updates, and restores from a whole shard's state.
+#[test]
+fn partial_shards_equal_whole_shards_bit_for_bit() {
+    for (spec, params) in [
+        ("liars-dice(sides=5)", RegretParams::vanilla()),
+        ("goofspiel(cards=4)", RegretParams::discounted_default()),
+    ] {
+        let mut whole = shards_of(spec, params, 3, false);
+        let mut part = shards_of(spec, params, 3, true);
+        for _ in 0..5 {
+            CfrShard::run_in_process(&mut whole, 1).unwrap();
+            CfrShard::run_in_process(&mut part, 1).unwrap();
+            for (w, p) in whole.iter().zip(&part) {
+                assert!(w.state() == p.state(), "{spec}");
+            }
+        }
+        let state = whole[0].state();
+        part[2] = CfrShard::from_spec(spec, params, 3, 2, Some(&state))
+            .unwrap()
+            .unwrap();
+        CfrShard::run_in_process(&mut whole, 3).unwrap();
+        CfrShard::run_in_process(&mut part, 3).unwrap();
+        assert!(part.iter().all(|p| p.state() == whole[0].state()), "{spec}");
+    }
+    // A game from a file has no rules to compile from: the caller builds it whole.
+    assert!(
+        CfrShard::from_spec("x.efg", RegretParams::cfr_plus(), 2, 0, None)
+            .unwrap()
+            .is_none()
+    );
 }
 
 #[test]
@@ -96,6 +216,7 @@ fn bad_requests_are_errors() {
     let g = builtin("kuhn").unwrap();
     assert!(CfrShard::new(&g, RegretParams::cfr_plus(), 2, 2).is_err());
     assert!(CfrShard::new(&g, RegretParams::cfr_plus(), 0, 0).is_err());
+    assert!(CfrShard::from_spec("kuhn", RegretParams::cfr_plus(), 2, 2, None).is_err());
     let mut s = CfrShard::new(&g, RegretParams::cfr_plus(), 1, 0).unwrap();
     assert!(s.evaluate(2).is_err());
     assert!(s.fold(0, &[], &mut [0.0; 3]).is_err());

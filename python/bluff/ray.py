@@ -10,7 +10,8 @@ or start a local one when none is running.
   from its checkpoint, ending with the bits of an unbroken run. :func:`records` turns results
   into plain JSON-lines records with convergence curves.
 - :func:`solve_sharded` runs full-traversal CFR (every algorithm of the CFR family) on a game
-  split across Ray actors, one per shard: each traverses its own subtrees, the shards continue
+  split across Ray actors, one per shard: each traverses (and, for a built-in game stated by
+  rules, holds only) the top of the tree and its own subtrees, the shards continue
   each information set's regret sum in a chain in the single process's order, and every shard
   applies the same update, so ``.policy`` equals ``bluff.solve(game, algo, iterations=K).policy``
   bit for bit for any number of shards (see ``docs/ray.md``). Shards checkpoint into a directory
@@ -207,27 +208,49 @@ def write_records(path: str | os.PathLike[str], recs: Iterable[dict[str, Any]]) 
             f.write(json.dumps(rec) + "\n")
 
 
+def _memory() -> tuple[int, int]:
+    """This process's resident memory, and its anonymous part (its own heap: without Ray's
+    object store mapped in or files), in bytes (Linux; zeros elsewhere)."""
+    out = {"VmRSS": 0, "RssAnon": 0}
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                key = line.split(":")[0]
+                if key in out:
+                    out[key] = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return out["VmRSS"], out["RssAnon"]
+
+
 class _ShardActor:
-    """One shard of a sharded run in a Ray actor (see :func:`solve_sharded`)."""
+    """One shard of a sharded run in a Ray actor (see :func:`solve_sharded`). Given a built-in
+    spec (with the game's checkpoint fingerprint), it compiles only its part of the tree from the
+    game's rules and never holds the whole game; given a :class:`bluff.Game`, it holds the whole
+    game."""
 
     def __init__(
         self,
-        game: bluff.Game,
+        game: bluff.Game | str,
         algo: str,
         shards: int,
         index: int,
         options: dict[str, Any],
         resume: str | None,
         die_at: int | None,
+        fingerprint: int | None = None,
     ) -> None:
-        self.args = (game, algo, shards, index, options)
+        self.args = (game, algo, shards, index, options, fingerprint)
         self.die_at = die_at
         self.busy: list[tuple[str, float]] = []
+        self.before = _memory()[1]
         self._make(resume)
 
     def _make(self, resume: str | None) -> None:
-        game, algo, shards, index, options = self.args
-        self.shard = _bluff._Shard(game, algo, shards, index, resume=resume, **options)
+        game, algo, shards, index, options, fingerprint = self.args
+        self.shard = _bluff._Shard(
+            game, algo, shards, index, resume=resume, fingerprint=fingerprint, **options
+        )
 
     def reset(self, resume: str | None) -> int:
         """Rolls back to the checkpoint `resume` (None: the start); returns the iteration."""
@@ -263,23 +286,17 @@ class _ShardActor:
     def save(self, path: str) -> None:
         self.shard.save(path)
 
-    def rss(self) -> int:
-        """This process's resident memory in bytes (Linux; 0 elsewhere)."""
-        try:
-            with open("/proc/self/status", encoding="ascii") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1]) * 1024
-        except OSError:
-            pass
-        return 0
+    def rss(self) -> tuple[int, int, int]:
+        """Resident memory now, its anonymous part now, and that part before the shard was
+        built, in bytes (Linux)."""
+        return (*_memory(), self.before)
 
     def timings(self) -> list[tuple[str, float]]:
         out, self.busy = self.busy, []
         return out
 
-    def result(self, seconds: float) -> bluff.SolveResult:
-        return self.shard.result(seconds)
+    def profiles(self) -> tuple[int, list[bytes]]:
+        return self.shard.profiles()
 
 
 _CKPT = re.compile(r"shard-(\d+)-(\d+)\.ckpt$")
@@ -329,8 +346,12 @@ def solve_sharded(
     actor is replaced (without a checkpoint directory, to the start); a run started again with
     the same directory resumes from there. A dict given as `stats`
     receives per-run measurements (bytes exchanged per iteration, time in the shards, wall
-    time, nodes each shard traverses, each actor's resident memory, the iteration it resumed
-    from). `_kill=(shard, iteration)`
+    time, nodes each shard traverses and holds, whether the shards hold only their part, each
+    actor's resident memory, its anonymous part (the actor's own heap) and that part before the
+    shard was built, the iteration it resumed from). A built-in game with rules (a spec, or a
+    :class:`bluff.Game` made from one) reaches the actors as its spec and each compiles only its
+    part of the tree (the top and its own subtrees); another game reaches them whole.
+    `_kill=(shard, iteration)`
     is a test hook: that shard's actor exits when it starts the iteration after `iteration`.
     """
     if shards < 1:
@@ -341,6 +362,13 @@ def solve_sharded(
     if unknown:
         raise ValueError(f"unknown options {sorted(unknown)}: expected {sorted(_SHARD_KEYS)}")
     g = _game(game)
+    # A built-in game with rules travels as its spec: each actor compiles only its part.
+    spec = game if isinstance(game, str) else g.spec
+    if spec is not None and _bluff._has_rules(spec):
+        source: bluff.Game | str = spec
+        fingerprint: int | None = _bluff._game_fingerprint(g)
+    else:
+        source, fingerprint = g, None
     _ensure_ray()
     if cpus_per_shard is None:
         total = float(ray.cluster_resources().get("CPU", 1.0))
@@ -353,7 +381,7 @@ def solve_sharded(
     actor_class = ray.remote(num_cpus=cpus_per_shard, max_restarts=0)(_ShardActor)
 
     def start(k: int, resume: str | None, die_at: int | None) -> Any:
-        return actor_class.remote(g, algo, shards, k, opts, resume, die_at)
+        return actor_class.remote(source, algo, shards, k, opts, resume, die_at, fingerprint)
 
     def resume_at(iteration: int, k: int) -> str | None:
         return _ckpt(directory, k, iteration) if iteration and directory is not None else None
@@ -412,10 +440,11 @@ def solve_sharded(
         seconds = time.perf_counter() - wall
         timings = ray.get([a.timings.remote() for a in actors])
         rss = ray.get([a.rss.remote() for a in actors])
-        result = ray.get(actors[0].result.remote(seconds))
+        done_iterations, profiles = ray.get(actors[0].profiles.remote())
     finally:
         for a in actors:
             ray.kill(a)
+    result = _bluff._shard_result(g, algo, done_iterations, profiles, seconds)
     if stats is not None:
         stats.update(
             shards=shards,
@@ -428,7 +457,12 @@ def solve_sharded(
                 {kind: sum(s for n, s in t if n == kind) for kind in ("evaluate", "fold", "apply")}
                 for t in timings
             ],
-            work=work,
-            rss_bytes=rss,
+            work=[w[:2] for w in work],
+            held_nodes=[w[2] for w in work],
+            game_nodes=work[0][3],
+            partial=isinstance(source, str),
+            rss_bytes=[r[0] for r in rss],
+            anon_bytes=[r[1] for r in rss],
+            anon_before_bytes=[r[2] for r in rss],
         )
     return result

@@ -26,6 +26,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_unpickle_policy, m)?)?;
     m.add_function(wrap_pyfunction!(_unpickle_result, m)?)?;
     m.add_function(wrap_pyfunction!(_solve_checkpointed, m)?)?;
+    m.add_function(wrap_pyfunction!(_game_fingerprint, m)?)?;
+    m.add_function(wrap_pyfunction!(_has_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(_shard_result, m)?)?;
     Ok(())
 }
 
@@ -372,27 +375,87 @@ fn _solve_checkpointed(
     .map(Some)
 }
 
+/// The game a shard was made from: the whole game, or a built-in spec whose rules the shard
+/// compiled only its part of (the whole game's checkpoint fingerprint given by the driver).
+enum Source {
+    Whole(Py<Game>),
+    Spec { spec: String, fingerprint: u64 },
+}
+
 /// One shard of a sharded CFR run (`bluff.ray.solve_sharded`): see
 /// `bluff::solve::cfr::CfrShard`. Values travel as little-endian `f64` bytes.
 #[pyclass(module = "bluff", name = "_Shard")]
 pub struct Shard {
     inner: CfrShard,
-    game: Py<Game>,
+    source: Source,
     algo: &'static str,
     params: RegretParams,
+}
+
+/// Whether the built-in game `spec` states rules a shard compiles its part from (else the
+/// shards build the whole game).
+#[pyfunction]
+fn _has_rules(spec: &str) -> PyResult<bool> {
+    Ok(bluff::games::rules(spec).map_err(value_err)?.is_some())
+}
+
+/// The checkpoint fingerprint of `game` (what a shard built from a spec writes and checks).
+#[pyfunction]
+fn _game_fingerprint(py: Python<'_>, game: Py<Game>) -> u64 {
+    let g = game.get().inner.clone();
+    py.allow_threads(|| checkpoint::game_fingerprint(&g))
+}
+
+/// A sharded run's `SolveResult` from shard 0's profiles (`Shard.profiles`), on the driver's
+/// whole `game` (the exploitability of the average measured now; `seconds` is `seconds`).
+#[pyfunction]
+fn _shard_result(
+    py: Python<'_>,
+    game: Py<Game>,
+    algo: &str,
+    iterations: u64,
+    profiles: [Vec<u8>; 4],
+    seconds: f64,
+) -> PyResult<SolveResult> {
+    let algo = registry::algorithm(algo).map_err(value_err)?.name;
+    let [a0, a1, c0, c1] = profiles.each_ref().map(|b| bytes_f64(b));
+    let avg = Profile { probs: [a0?, a1?] };
+    let current = Profile { probs: [c0?, c1?] };
+    let g = game.get().inner.clone();
+    if [avg.probs[0].len(), avg.probs[1].len()] != g.num_actions
+        || [current.probs[0].len(), current.probs[1].len()] != g.num_actions
+    {
+        return Err(PyValueError::new_err(
+            "the shard's profiles do not fit the game's actions",
+        ));
+    }
+    let e = py.allow_threads(|| bluff::eval::exploitability(&g, &avg).exploitability);
+    cfr_result(
+        py,
+        game,
+        algo,
+        avg,
+        current,
+        (iterations, 0),
+        vec![(iterations, e, seconds)],
+        (0.0, Instant::now()),
+        Kernel::Tree,
+    )
 }
 
 #[pymethods]
 impl Shard {
     /// Shard `index` of `shards` of `algo` on `game` (options as `bluff.solve`'s; `iterations`
     /// is the planned horizon of the scheduled algorithms), from the start or from the
-    /// checkpoint file `resume`.
+    /// checkpoint file `resume`. `game` is a `Game` (the shard builds the whole game) or a
+    /// built-in spec with `fingerprint` (`_game_fingerprint` of its game): the shard then
+    /// compiles only its part from the game's rules.
     #[new]
-    #[pyo3(signature = (game, algo, shards, index, iterations = None, alpha = None, beta = None, gamma = None, updates = None, resume = None))]
+    #[pyo3(signature = (game, algo, shards, index, iterations = None, alpha = None, beta = None, gamma = None, updates = None, resume = None, fingerprint = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        game: Py<Game>,
+        game: &Bound<'_, PyAny>,
         algo: &str,
         shards: usize,
         index: usize,
@@ -402,30 +465,74 @@ impl Shard {
         gamma: Option<f64>,
         updates: Option<&str>,
         resume: Option<PathBuf>,
+        fingerprint: Option<u64>,
     ) -> PyResult<Self> {
         let algorithm = registry::algorithm(algo).map_err(value_err)?;
         let params = algorithm
             .regret_params(&cfr_options(alpha, beta, gamma, updates)?, iterations)
             .map_err(value_err)?;
-        let g = game.get().inner.clone();
+        let source = if let Ok(spec) = game.extract::<String>() {
+            let Some(fingerprint) = fingerprint else {
+                return Err(PyValueError::new_err(
+                    "a shard built from a spec needs the game's fingerprint",
+                ));
+            };
+            Source::Spec { spec, fingerprint }
+        } else {
+            Source::Whole(game.extract::<Py<Game>>()?)
+        };
+        let whole = match &source {
+            Source::Whole(g) => Some(g.get().inner.clone()),
+            Source::Spec { .. } => None,
+        };
+        let want = match &source {
+            Source::Whole(_) => None,
+            Source::Spec { fingerprint, .. } => Some(*fingerprint),
+        };
+        let spec = match &source {
+            Source::Spec { spec, .. } => Some(spec.clone()),
+            Source::Whole(_) => None,
+        };
         let inner = py.allow_threads(|| -> PyResult<CfrShard> {
-            match resume {
-                None => CfrShard::new(&g, params, shards, index).map_err(value_err),
+            let saved = match &resume {
+                None => None,
                 Some(path) => {
-                    let c = checkpoint::read_file(&path).map_err(value_err)?;
-                    if c.fingerprint != checkpoint::game_fingerprint(&g) || c.params != params {
+                    let c = checkpoint::read_file(path).map_err(value_err)?;
+                    let fp = match (&whole, want) {
+                        (Some(g), _) => checkpoint::game_fingerprint(g),
+                        (None, Some(f)) => f,
+                        (None, None) => unreachable!("a spec comes with its fingerprint"),
+                    };
+                    if c.fingerprint != fp || c.params != params {
                         return Err(PyValueError::new_err(format!(
                             "{}: a checkpoint of another game or algorithm",
                             path.display()
                         )));
                     }
-                    CfrShard::restore(&g, params, &c.state, shards, index).map_err(value_err)
+                    Some(c.state)
                 }
+            };
+            match (&whole, &spec) {
+                (Some(g), _) => match &saved {
+                    None => CfrShard::new(g, params, shards, index),
+                    Some(state) => CfrShard::restore(g, params, state, shards, index),
+                }
+                .map_err(value_err),
+                (None, Some(spec)) => {
+                    CfrShard::from_spec(spec, params, shards, index, saved.as_ref())
+                        .map_err(value_err)?
+                        .ok_or_else(|| {
+                            PyValueError::new_err(format!(
+                                "{spec:?} has no rules to compile a shard from: pass the Game"
+                            ))
+                        })
+                }
+                (None, None) => unreachable!("a shard has a game or a spec"),
             }
         })?;
         Ok(Shard {
             inner,
-            game,
+            source,
             algo: algorithm.name,
             params,
         })
@@ -446,9 +553,15 @@ impl Shard {
         self.inner.sums_len(phase).map_err(value_err)
     }
 
-    /// `(nodes below the cut this shard computes, nodes of the cut level)`.
-    fn work(&self) -> (usize, usize) {
-        (self.inner.own_nodes(), self.inner.cut_len())
+    /// `(nodes below the cut this shard computes, nodes of the cut level, nodes of the tree
+    /// this shard holds, nodes of the whole game)`.
+    fn work(&self) -> (usize, usize, usize, u64) {
+        (
+            self.inner.own_nodes(),
+            self.inner.cut_len(),
+            self.inner.held_nodes(),
+            self.inner.game_nodes(),
+        )
     }
 
     /// Step 1 of `phase`: this shard's cut-level values.
@@ -484,10 +597,19 @@ impl Shard {
 
     /// Saves the shard's state as a bluff checkpoint (safe write).
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
-        let g = self.game.get();
+        let (fingerprint, game_spec) = match &self.source {
+            Source::Whole(g) => {
+                let g = g.get();
+                (
+                    checkpoint::game_fingerprint(&g.inner),
+                    g.spec.clone().unwrap_or_else(|| g.inner.name.clone()),
+                )
+            }
+            Source::Spec { spec, fingerprint } => (*fingerprint, spec.clone()),
+        };
         let c = Checkpoint {
-            fingerprint: checkpoint::game_fingerprint(&g.inner),
-            game_spec: g.spec.clone().unwrap_or_else(|| g.inner.name.clone()),
+            fingerprint,
+            game_spec,
             algo: self.algo.to_string(),
             params: self.params,
             check_every: 1,
@@ -504,16 +626,33 @@ impl Shard {
         .map_err(value_err)
     }
 
+    /// `(iterations, [average policy of player 1, of player 2, current policy of player 1, of
+    /// player 2])`, the policies as bytes: what `_shard_result` makes the result of.
+    fn profiles<'py>(&self, py: Python<'py>) -> (u64, [Bound<'py, PyBytes>; 4]) {
+        let [a0, a1] = self.inner.average_profile().probs;
+        let [c0, c1] = self.inner.current_profile().probs;
+        (
+            self.inner.iterations(),
+            [a0, a1, c0, c1].map(|v| f64_bytes(py, &v)),
+        )
+    }
+
     /// The run's result as `bluff.solve` gives it (the exploitability of the average policy
-    /// measured now; `seconds` is `seconds`).
+    /// measured now; `seconds` is `seconds`); a shard built from a spec holds no whole game:
+    /// `_shard_result` on the driver then.
     fn result(&self, py: Python<'_>, seconds: f64) -> PyResult<SolveResult> {
-        let g = self.game.get().inner.clone();
+        let Source::Whole(game) = &self.source else {
+            return Err(PyValueError::new_err(
+                "a shard built from a spec holds no whole game: use _shard_result",
+            ));
+        };
+        let g = game.get().inner.clone();
         let avg = self.inner.average_profile();
         let e = py.allow_threads(|| bluff::eval::exploitability(&g, &avg).exploitability);
         let n = self.inner.iterations();
         cfr_result(
             py,
-            self.game.clone_ref(py),
+            game.clone_ref(py),
             self.algo,
             avg,
             self.inner.current_profile(),

@@ -85,6 +85,12 @@ pub fn check_player(player: i64) -> PyResult<usize> {
 
 #[pymethods]
 impl Game {
+    /// The built-in spec this game was made from (`None` for a game read from a file or built).
+    #[getter]
+    fn spec(&self) -> Option<String> {
+        self.spec.clone()
+    }
+
     /// The game's name.
     #[getter]
     fn name(&self) -> String {

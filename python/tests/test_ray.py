@@ -105,6 +105,32 @@ def test_a_killed_shard_actor_is_replaced_and_the_bits_stay(local_ray: None, tmp
     assert more.policy == bluff.solve(bluff.game("leduc"), algo="dcfr", iterations=150).policy
 
 
+def test_shards_of_a_spec_hold_their_part_and_of_a_file_the_whole_game(
+    local_ray: None, tmp_path
+) -> None:
+    # A built-in game travels as its spec: each actor compiles the top and its own subtrees.
+    spec = "liars-dice(sides=5)"
+    stats: dict = {}
+    got = bray.solve_sharded(bluff.game(spec), shards=3, algo="cfr", iterations=20, stats=stats)
+    assert got.policy == bluff.solve(bluff.game(spec), algo="cfr", iterations=20).policy
+    assert stats["partial"] and stats["game_nodes"] == bluff.game(spec).num_nodes
+    # Each holds the levels above the cut (the game less every shard's work from the cut
+    # down), its own work, and the rest of the cut level; under half of the game.
+    above = stats["game_nodes"] - sum(own for own, _ in stats["work"])
+    for held, (own, cut) in zip(stats["held_nodes"], stats["work"]):
+        assert above + own <= held <= above + own + cut
+    assert max(stats["held_nodes"]) * 2 < stats["game_nodes"]
+    # A game read from a file has no rules: every actor holds it whole, with the same bits.
+    path = tmp_path / "kuhn.efg"
+    bluff.game("kuhn").write_efg(path)
+    game = bluff.read_efg(path)
+    assert game.spec is None
+    stats = {}
+    got = bray.solve_sharded(game, shards=2, algo="cfr+", iterations=30, stats=stats)
+    assert got.policy == bluff.solve(game, algo="cfr+", iterations=30, kernel="tree").policy
+    assert not stats["partial"] and stats["held_nodes"] == [game.num_nodes] * 2
+
+
 def test_bad_sharded_requests_are_value_errors(local_ray: None) -> None:
     with pytest.raises(ValueError, match="shards"):
         bray.solve_sharded("kuhn", shards=0)

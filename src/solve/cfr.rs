@@ -600,7 +600,20 @@ impl CfrSolver {
     }
 
     fn with_engine(game: &Game, params: RegretParams, engine: Engine) -> Self {
-        let zeros = |p: usize| vec![0.0; game.num_actions[p]];
+        Self::with_actions(game.num_actions, params, engine)
+    }
+
+    /// A solver on a tree compiled without a [`Game`] (a shard's part, `tree::partial`),
+    /// whose sets hold every information set of the game.
+    fn from_tree(tree: Tree, sets: [Sets; 2], params: RegretParams) -> Self {
+        let num_actions = sets
+            .each_ref()
+            .map(|s| *s.action_start.last().expect("sentinel") as usize);
+        Self::with_actions(num_actions, params, Engine::Tree(Box::new((tree, sets))))
+    }
+
+    fn with_actions(num_actions: [usize; 2], params: RegretParams, engine: Engine) -> Self {
+        let zeros = |p: usize| vec![0.0; num_actions[p]];
         let mut solver = CfrSolver {
             params,
             engine,
@@ -635,10 +648,21 @@ impl CfrSolver {
         kernel: Kernel,
     ) -> Result<Self> {
         let mut solver = CfrSolver::with_kernel(game, params, kernel)?;
+        solver.load(state, |p, a| {
+            let set = &game.infosets[p][game.action_infoset[p][a] as usize];
+            crate::format::text::quoted(&set.label)
+        })?;
+        Ok(solver)
+    }
+
+    /// Continues from `state` (checked against this solver's sets; `name(player, first
+    /// action)` names a set in messages).
+    fn load(&mut self, state: &SolverState, name: impl Fn(usize, usize) -> String) -> Result<()> {
+        let num_actions = [0, 1].map(|p| self.regret[p].len());
         let mut expected = Vec::new();
         for name in STATE_ARRAYS {
             for p in 0..2 {
-                expected.push((format!("{name}{p}"), game.num_actions[p]));
+                expected.push((format!("{name}{p}"), num_actions[p]));
             }
         }
         if state.arrays.len() != expected.len() {
@@ -679,15 +703,16 @@ impl CfrSolver {
                 .position(|e| e.0 == format!("current{p}"))
                 .expect("listed")]
             .1;
-            for set in &game.infosets[p] {
-                let sum: f64 = current[set.action_range()].iter().sum();
+            for w in self.action_start(p).windows(2) {
+                let (a0, a1) = (w[0] as usize, w[1] as usize);
+                let sum: f64 = current[a0..a1].iter().sum();
                 if (sum - 1.0).abs() > 1e-9 {
                     fail!(
                         Invalid,
                         "solver state: player {}'s current strategy at information set {} sums \
                          to {sum}, not 1",
                         p + 1,
-                        crate::format::text::quoted(&set.label)
+                        name(p, a0)
                     );
                 }
             }
@@ -696,16 +721,16 @@ impl CfrSolver {
             &state.arrays[expected.iter().position(|e| e.0 == name).expect("listed")].1
         };
         for p in 0..2 {
-            solver.regret[p] = find(&format!("regret{p}")).clone();
-            solver.strategy_sum[p] = find(&format!("strategy_sum{p}")).clone();
-            if solver.keeps_last() {
-                solver.last_regret[p] = find(&format!("last_regret{p}")).clone();
+            self.regret[p] = find(&format!("regret{p}")).clone();
+            self.strategy_sum[p] = find(&format!("strategy_sum{p}")).clone();
+            if self.keeps_last() {
+                self.last_regret[p] = find(&format!("last_regret{p}")).clone();
             }
             let current = find(&format!("current{p}"));
-            solver.sigma_mut(p).copy_from_slice(current);
+            self.sigma_mut(p).copy_from_slice(current);
         }
-        solver.iterations = state.iterations;
-        Ok(solver)
+        self.iterations = state.iterations;
+        Ok(())
     }
 
     /// Whether `last_regret` holds state: the last instantaneous regrets of the predictive

@@ -4,9 +4,13 @@
 //! Why this shape: a shard of a distributed run (a Ray actor in `bluff.ray.solve_sharded`)
 //! must compute only part of each iteration's traversal, and the run must still give the
 //! single process's bits. The tree is cut at one level into runs of whole subtrees, one per
-//! shard (`tree::shard`); each shard builds the whole game (the arena has no partial build)
-//! but traverses only the small top and its own subtrees. An iteration is one phase per
-//! update (two with alternating updates, one with simultaneous), and a phase is three steps:
+//! shard (`tree::shard`); each shard traverses only the small top and its own subtrees. A
+//! shard built from the game's rules ([`CfrShard::from_rules`], [`CfrShard::from_spec`])
+//! also holds only those (`tree::partial`: memory about `1 / N` of the tree, plus the
+//! information-set tables, which every shard holds whole); a shard of a game with no rules
+//! (read from a file) builds the whole game ([`CfrShard::new`]). An iteration is one phase
+//! per update (two with alternating updates, one with simultaneous), and a phase is three
+//! steps:
 //!
 //! 1. [`CfrShard::evaluate`] on every shard at once: reaches and values of its subtrees;
 //!    returns the values of its nodes on the cut level.
@@ -23,11 +27,12 @@
 //! (8 per action of the updating players) once per shard along the chain, and again to each
 //! shard. A whole state fits [`SolverState`], so each shard's checkpoint is bluff's.
 
-use super::tree::{Applier, Pass, ShardCut};
+use super::tree::{compile_partial, Applier, Partial, Pass, ShardCut};
 use super::tree::{Sets, Tree};
 use super::{CfrSolver, Engine, Factors, RegretParams, SolverState};
 use crate::error::{fail, Result};
-use crate::game::Game;
+use crate::game::{Game, Rules};
+use crate::games::WithRules;
 use crate::strategy::Profile;
 
 /// One shard of a sharded CFR run (see the module docs).
@@ -37,6 +42,8 @@ pub struct CfrShard {
     appliers: [Applier; 2],
     shards: usize,
     index: usize,
+    /// Nodes of the whole game.
+    game_nodes: u64,
 }
 
 impl CfrShard {
@@ -57,6 +64,91 @@ impl CfrShard {
         Self::from_solver(CfrSolver::restore(game, params, state)?, shards, index)
     }
 
+    /// Shard `index` of `shards` of a run of `params` on the game `rules` state, from the
+    /// start, holding only its part of the tree (`tree::partial`: the top, the cut level and
+    /// its own subtrees, compiled from the rules without the whole game); its results are the
+    /// whole-tree shard's bit for bit. Fails on a game whose information sets have nodes on
+    /// several levels below the cut.
+    pub fn from_rules<R: Rules + ?Sized>(
+        rules: &R,
+        params: RegretParams,
+        shards: usize,
+        index: usize,
+    ) -> Result<Self> {
+        let Partial {
+            tree,
+            sets,
+            cut,
+            game_nodes,
+        } = compile_partial(rules, shards, index, !params.alternating)?;
+        let appliers = [Applier::new(&sets[0]), Applier::new(&sets[1])];
+        Ok(CfrShard {
+            solver: CfrSolver::from_tree(tree, sets, params),
+            cut,
+            appliers,
+            shards,
+            index,
+            game_nodes,
+        })
+    }
+
+    /// [`CfrShard::from_rules`] continuing from `state` (any shard's or a [`CfrSolver`]'s).
+    pub fn restore_from_rules<R: Rules + ?Sized>(
+        rules: &R,
+        params: RegretParams,
+        state: &SolverState,
+        shards: usize,
+        index: usize,
+    ) -> Result<Self> {
+        let mut shard = Self::from_rules(rules, params, shards, index)?;
+        shard
+            .solver
+            .load(state, |p, a| format!("of player {} at action {a}", p + 1))?;
+        Ok(shard)
+    }
+
+    /// Shard `index` of `shards` of the built-in game `spec` from its rules (see
+    /// [`CfrShard::from_rules`]), from the start or from `state`; `None` when the game has
+    /// no rules (a file, or a game stated only as an arena): build the whole game and use
+    /// [`CfrShard::new`] then.
+    pub fn from_spec(
+        spec: &str,
+        params: RegretParams,
+        shards: usize,
+        index: usize,
+        state: Option<&SolverState>,
+    ) -> Result<Option<Self>> {
+        /// The work on the rules, whatever their type.
+        struct Make<'a> {
+            params: RegretParams,
+            shards: usize,
+            index: usize,
+            state: Option<&'a SolverState>,
+        }
+        impl WithRules for Make<'_> {
+            type Output = Result<CfrShard>;
+            fn run<G: Rules>(self, rules: &G) -> Result<CfrShard> {
+                match self.state {
+                    None => CfrShard::from_rules(rules, self.params, self.shards, self.index),
+                    Some(s) => {
+                        CfrShard::restore_from_rules(rules, self.params, s, self.shards, self.index)
+                    }
+                }
+            }
+        }
+        let Some(rules) = crate::games::rules(spec)? else {
+            return Ok(None);
+        };
+        rules
+            .with(Make {
+                params,
+                shards,
+                index,
+                state,
+            })
+            .map(Some)
+    }
+
     fn from_solver(solver: CfrSolver, shards: usize, index: usize) -> Result<Self> {
         let Engine::Tree(ts) = &solver.engine else {
             fail!(Unsupported, "sharded CFR runs the tree kernel only");
@@ -64,12 +156,14 @@ impl CfrShard {
         let (tree, sets) = &**ts;
         let cut = ShardCut::new(tree, sets, shards, index)?;
         let appliers = [Applier::new(&sets[0]), Applier::new(&sets[1])];
+        let game_nodes = tree.len() as u64;
         Ok(CfrShard {
             solver,
             cut,
             appliers,
             shards,
             index,
+            game_nodes,
         })
     }
 
@@ -112,6 +206,26 @@ impl CfrShard {
     /// Nodes this shard computes below the cut.
     pub fn own_nodes(&self) -> usize {
         self.cut.own_nodes()
+    }
+
+    /// Nodes of the tree this shard holds: the whole game's, or (built from rules) the top,
+    /// the cut level and its own subtrees.
+    pub fn held_nodes(&self) -> usize {
+        match &self.solver.engine {
+            Engine::Tree(ts) => ts.0.len(),
+            Engine::Sequence(_) => 0,
+        }
+    }
+
+    /// Nodes of the whole game's tree.
+    pub fn game_nodes(&self) -> u64 {
+        self.game_nodes
+    }
+
+    /// The cut level, and this shard's nodes on it (node ids, the same in a whole tree and in
+    /// a part: the top and the cut level are whole in both).
+    pub fn cut(&self) -> (usize, std::ops::Range<usize>) {
+        (self.cut.level(), self.cut.cut_range(self.index))
     }
 
     /// Step 1 of `phase` (phase 0 starts the next iteration): this shard's reaches and values;

@@ -14,12 +14,14 @@
 //! output is computed by the same sequence of floating-point operations whatever the split,
 //! so results are bit-identical for every thread count.
 
+mod partial;
 mod shard;
 mod split;
 
 use super::team::Team;
 use super::Volatility;
 use crate::game::{Game, NodeKind};
+pub use partial::{compile_partial, Partial};
 pub use shard::{Applier, ShardCut};
 pub use split::{Split, GROUPS};
 
@@ -152,32 +154,79 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         num_actions[0] as u32,
         (num_actions[0] + num_actions[1]) as u32,
     ];
+    let tree = assemble(levels, num_actions, simultaneous, |id, probs| {
+        let node = &game.nodes[order[id] as usize];
+        let desc = match node.kind {
+            NodeKind::Chance => {
+                probs.extend(node.children().map(|c| game.chance_prob_f64[c]));
+                Desc::Chance
+            }
+            NodeKind::Decision { player, infoset } => {
+                let set = &game.infosets[player as usize][infoset as usize];
+                Desc::Decision(player as usize, set.action_offset as u32)
+            }
+            NodeKind::Terminal { terminal } => {
+                Desc::Terminal(game.terminals[terminal as usize].payoff0_f64)
+            }
+        };
+        (desc, node.num_children)
+    });
+    let sets = [0, 1].map(|p| compile_sets(game, p, &local, bounds));
+    for s in &sets {
+        check_sets(s, &tree.child_start);
+        check_topo(s);
+    }
+    (tree, sets)
+}
+
+/// What a node is, as [`assemble`] takes it.
+pub(crate) enum Desc {
+    /// A chance node (its children's probabilities pushed onto the probabilities).
+    Chance,
+    /// A decision of a player whose actions start at this flat action offset.
+    Decision(usize, u32),
+    /// A terminal with player 1's payoff.
+    Terminal(f64),
+}
+
+/// The tree of `levels.len() - 1` levels whose nodes, in breadth-first order, `node(id, probs)`
+/// describes (a chance node also pushes its children's probabilities onto `probs`), with
+/// their numbers of children (0 for a terminal, or for a node whose subtree is left out).
+pub(crate) fn assemble(
+    levels: Vec<u32>,
+    num_actions: [usize; 2],
+    simultaneous: bool,
+    mut node: impl FnMut(usize, &mut Vec<f64>) -> (Desc, u32),
+) -> Tree {
+    let n = *levels.last().expect("levels") as usize;
+    let bounds = [
+        num_actions[0] as u32,
+        (num_actions[0] + num_actions[1]) as u32,
+    ];
     let mut probs = vec![0.0; num_actions[0] + num_actions[1]];
     let mut child_start = Vec::with_capacity(n + 1);
     let mut inner = Vec::new();
     let mut inner_levels = vec![0u32];
     let mut value = Vec::with_capacity(n);
     let mut next_child = 1u32;
-    for (id, &old) in order.iter().enumerate() {
-        let node = &game.nodes[old as usize];
+    for id in 0..n {
         child_start.push(next_child);
-        let (child, end) = (next_child, next_child + node.num_children);
+        let at = probs.len() as u32;
+        let (desc, children) = node(id, &mut probs);
+        let (child, end) = (next_child, next_child + children);
         next_child = end;
-        let off = match node.kind {
-            NodeKind::Chance => {
-                let off = probs.len() as u32;
-                probs.extend(node.children().map(|c| game.chance_prob_f64[c]));
+        let off = match desc {
+            Desc::Chance => {
                 value.push(0.0);
-                off
+                at
             }
-            NodeKind::Decision { player, infoset } => {
-                let set = &game.infosets[player as usize][infoset as usize];
+            Desc::Decision(player, offset) => {
                 let base = if player == 0 { 0 } else { bounds[0] };
                 value.push(0.0);
-                base + set.action_offset as u32
+                base + offset
             }
-            NodeKind::Terminal { terminal } => {
-                value.push(game.terminals[terminal as usize].payoff0_f64);
+            Desc::Terminal(payoff) => {
+                value.push(payoff);
                 continue;
             }
         };
@@ -214,12 +263,7 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         inner_levels.push(end as u32);
     }
     check_layout(&inner, &inner_levels, &levels, probs.len());
-    let sets = [0, 1].map(|p| compile_sets(game, p, &local, bounds));
-    for s in &sets {
-        check_sets(s, &child_start);
-        check_topo(s);
-    }
-    let tree = Tree {
+    Tree {
         child_start,
         levels,
         probs,
@@ -245,8 +289,7 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         lean: n <= LEAN_MAX_NODES,
         lean_pass: false,
         split: None,
-    };
-    (tree, sets)
+    }
 }
 
 /// Checks the facts the passes' unchecked reads rely on: every interior node of level `l` has

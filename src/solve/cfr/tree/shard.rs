@@ -5,7 +5,9 @@
 //! (as a group of [`super::Split`] does). Shard `k` computes the levels above the cut (the
 //! small top, redundantly on every shard: it needs only the strategies) and its own subtrees'
 //! reaches and values with the pruned passes of the split, so every node it computes has the
-//! bits of the single-process passes.
+//! bits of the single-process passes. A shard's part of the tree (`super::partial`: the top,
+//! the cut level and its own subtrees, one range per level) is cut by [`ShardCut::partial`]
+//! with the same roots, so its passes are the same operations on the same values.
 //!
 //! The information-set update is where the shards meet. A set's instantaneous regret is a
 //! sum over its nodes in breadth-first order, added one node after the other from 0
@@ -28,14 +30,13 @@ pub struct ShardCut {
     cut: usize,
     /// Shards.
     shards: usize,
-    /// This shard.
-    index: usize,
-    /// Shard `k`'s nodes at level `cut + l` are `bounds[l * (shards + 1) + k]` to the next
-    /// entry (each row tiles its level).
-    bounds: Vec<u32>,
-    /// Shard `k`'s interior nodes at the cut level are `first[k]..first[k + 1]` in
-    /// `Tree::inner`.
-    first: Vec<u32>,
+    /// Shard `k`'s nodes at the cut level are `roots[k]..roots[k + 1]` (every shard's: the
+    /// top and the cut level are whole on every shard).
+    roots: Vec<u32>,
+    /// This shard's nodes at level `cut + l` are `mine[2 l]..mine[2 l + 1]`.
+    mine: Vec<u32>,
+    /// This shard's interior nodes at the cut level are `first.0..first.1` in `Tree::inner`.
+    first: (u32, u32),
     /// Lists of the top's passes.
     top: Scratch,
     /// Lists of this shard's passes.
@@ -46,6 +47,50 @@ pub struct ShardCut {
     fold_sets: [Vec<u32>; 2],
     fold_start: [Vec<u32>; 2],
     fold_nodes: [Vec<u32>; 2],
+}
+
+/// The cut level of a tree with `levels` (level `l` is `levels[l]..levels[l + 1]`): the
+/// shallowest level with at least 64 nodes whose top holds at most an eighth of the tree, else
+/// the widest such level (level 1 at least). The same for a whole tree and for the level
+/// counts of a game's rules (`super::partial`), so both cut alike.
+pub(crate) fn cut_level(levels: &[u64]) -> usize {
+    let n = *levels.last().expect("levels");
+    let depth = levels.len() - 1;
+    let mut cut = 1.min(depth - 1);
+    let mut widest = 0;
+    for l in 1..depth {
+        let (a, b) = (levels[l], levels[l + 1]);
+        if l > 1 && a > n / 8 {
+            break;
+        }
+        if b - a > widest {
+            (cut, widest) = (l, b - a);
+        }
+        if b - a >= 64 {
+            cut = l;
+            break;
+        }
+    }
+    cut
+}
+
+/// Shard boundaries at the cut level, as indices into it (`shards + 1` of them, from 0 to
+/// `size.len()`), from the subtree size of each of its nodes: shard `k` ends where the
+/// running size reaches `k / shards` of the total.
+pub(crate) fn split_roots(size: &[u64], shards: usize) -> Vec<u64> {
+    let total: u64 = size.iter().sum();
+    let mut roots = vec![0u64];
+    let mut acc = 0u64;
+    for (i, &s) in size.iter().enumerate() {
+        acc += s;
+        while roots.len() < shards && acc * shards as u64 >= total * roots.len() as u64 {
+            roots.push(i as u64 + 1);
+        }
+    }
+    while roots.len() <= shards {
+        roots.push(size.len() as u64);
+    }
+    roots
 }
 
 impl ShardCut {
@@ -60,40 +105,16 @@ impl ShardCut {
             );
         }
         let levels = &tree.levels;
-        let n = tree.len();
-        // The shallowest level with at least 64 nodes whose top holds at most an eighth of
-        // the tree, else the widest such level (level 1 at least).
         let depth = levels.len() - 1;
-        let mut cut = 1.min(depth - 1);
-        let mut widest = 0;
-        for l in 1..depth {
-            let (a, b) = (levels[l] as usize, levels[l + 1] as usize);
-            if l > 1 && a > n / 8 {
-                break;
-            }
-            if b - a > widest {
-                (cut, widest) = (l, b - a);
-            }
-            if b - a >= 64 {
-                cut = l;
-                break;
-            }
-        }
+        let wide: Vec<u64> = levels.iter().map(|&x| x as u64).collect();
+        let cut = cut_level(&wide);
         let (a, b) = (levels[cut] as usize, levels[cut + 1] as usize);
         let size = subtree_sizes(&tree.child_start);
-        let total: usize = size[a..b].iter().map(|&s| s as usize).sum();
-        let mut roots = vec![a as u32];
-        let mut acc = 0usize;
-        for i in a..b {
-            acc += size[i] as usize;
-            // Shard k ends where the running size reaches k / shards of the total.
-            while roots.len() < shards && acc * shards >= total * roots.len() {
-                roots.push(i as u32 + 1);
-            }
-        }
-        while roots.len() <= shards {
-            roots.push(b as u32);
-        }
+        let size: Vec<u64> = size[a..b].iter().map(|&s| s as u64).collect();
+        let roots: Vec<u32> = split_roots(&size, shards)
+            .iter()
+            .map(|&r| a as u32 + r as u32)
+            .collect();
         let below = depth - cut;
         let mut bounds = roots.clone();
         for l in 1..below {
@@ -103,10 +124,6 @@ impl ShardCut {
             }
         }
         check_groups(tree, cut, shards, &bounds);
-        let first = roots
-            .iter()
-            .map(|&r| tree.inner.partition_point(|e| e.id < r) as u32)
-            .collect();
         let owner = |h: u32| -> usize {
             let l = levels.partition_point(|&x| x <= h) - 1;
             if l < cut {
@@ -146,38 +163,113 @@ impl ShardCut {
                 }
             }
         }
-        Ok(ShardCut {
+        let mine = bounds
+            .chunks(shards + 1)
+            .flat_map(|row| [row[index], row[index + 1]])
+            .collect();
+        Ok(ShardCut::with_lists(
+            tree,
             cut,
-            shards,
-            index,
-            bounds,
+            roots,
+            mine,
+            [fold_sets, fold_start, fold_nodes],
+        ))
+    }
+
+    /// The cut of a partial tree (`super::partial`): the top and the whole cut level, below
+    /// it only shard `index`'s subtrees, whose cut-level nodes are
+    /// `roots[index]..roots[index + 1]` (`roots` as [`ShardCut::new`] cuts the whole tree);
+    /// `sets` hold only the nodes present. The caller checked that every set's nodes run
+    /// through the shards in shard order.
+    pub(crate) fn partial(
+        tree: &Tree,
+        sets: &[Sets; 2],
+        cut: usize,
+        roots: Vec<u32>,
+        index: usize,
+    ) -> ShardCut {
+        let levels = &tree.levels;
+        let mut mine = vec![roots[index], roots[index + 1]];
+        for l in cut + 1..levels.len() - 1 {
+            mine.extend([levels[l], levels[l + 1]]);
+        }
+        // Every interior node of the shard has its children in the shard one level down (the
+        // passes' unchecked reads rely on it).
+        let rows = mine.len() / 2;
+        for k in 0..rows {
+            let x = tree.inner.partition_point(|e| e.id < mine[2 * k]);
+            let y = tree.inner.partition_point(|e| e.id < mine[2 * k + 1]);
+            for e in &tree.inner[x..y] {
+                assert!(k + 1 < rows && mine[2 * k + 2] <= e.child && e.end <= mine[2 * k + 3]);
+            }
+        }
+        // The top's nodes are shard 0's to add, the rest present are this shard's.
+        let top_end = levels[cut];
+        let mut lists: [[Vec<u32>; 2]; 3] = Default::default();
+        for p in 0..2 {
+            let s = &sets[p];
+            lists[1][p].push(0);
+            for set in 0..s.action_start.len() - 1 {
+                let nodes = &s.nodes[s.node_start[set] as usize..s.node_start[set + 1] as usize];
+                let before = lists[2][p].len();
+                for &h in nodes {
+                    if index == 0 || h >= top_end {
+                        lists[2][p].push(h);
+                    }
+                }
+                if lists[2][p].len() > before {
+                    lists[0][p].push(set as u32);
+                    let end = lists[2][p].len() as u32;
+                    lists[1][p].push(end);
+                }
+            }
+        }
+        ShardCut::with_lists(tree, cut, roots, mine, lists)
+    }
+
+    /// The cut from its parts and the fold lists `[sets, start, nodes]`.
+    fn with_lists(
+        tree: &Tree,
+        cut: usize,
+        roots: Vec<u32>,
+        mine: Vec<u32>,
+        [fold_sets, fold_start, fold_nodes]: [[Vec<u32>; 2]; 3],
+    ) -> ShardCut {
+        let at = |r: u32| tree.inner.partition_point(|e| e.id < r) as u32;
+        let first = (at(mine[0]), at(mine[1]));
+        ShardCut {
+            cut,
+            shards: roots.len() - 1,
+            roots,
+            mine,
             first,
             top: Scratch::default(),
             own: Scratch::default(),
             fold_sets,
             fold_start,
             fold_nodes,
-        })
+        }
     }
 
     /// The cut level's nodes of every shard, as a range of node ids (shard `k` owns
     /// `cut_range(k)`).
     pub fn cut_range(&self, k: usize) -> std::ops::Range<usize> {
-        self.bounds[k] as usize..self.bounds[k + 1] as usize
+        self.roots[k] as usize..self.roots[k + 1] as usize
     }
 
     /// All the cut level's nodes.
     pub fn cut_level(&self) -> std::ops::Range<usize> {
-        self.bounds[0] as usize..self.bounds[self.shards] as usize
+        self.roots[0] as usize..self.roots[self.shards] as usize
+    }
+
+    /// The cut level.
+    pub fn level(&self) -> usize {
+        self.cut
     }
 
     /// Nodes this shard computes below the cut (its share of the work).
     pub fn own_nodes(&self) -> usize {
-        let g1 = self.shards + 1;
-        self.bounds
-            .chunks(g1)
-            .map(|row| (row[self.index + 1] - row[self.index]) as usize)
-            .sum()
+        self.mine.chunks(2).map(|r| (r[1] - r[0]) as usize).sum()
     }
 
     /// The forward and backward passes of `pass` over the top and this shard's subtrees.
@@ -202,23 +294,15 @@ impl ShardCut {
             levels: self.cut + 1,
         };
         let mine = Region {
-            bounds: &self.bounds,
-            stride: self.shards + 1,
-            g: self.index,
-            levels: tree.levels.len() - 1 - self.cut,
+            bounds: &self.mine,
+            stride: 2,
+            g: 0,
+            levels: self.mine.len() / 2,
         };
-        let k = self.index;
         // SAFETY: serial: nothing else holds a slice of `reach` or `value`.
         unsafe {
             forward(shape, pass, &top, (0, 1), &mut self.top, reach);
-            forward(
-                shape,
-                pass,
-                &mine,
-                (self.first[k], self.first[k + 1]),
-                &mut self.own,
-                reach,
-            );
+            forward(shape, pass, &mine, self.first, &mut self.own, reach);
             backward(shape, &mine, &self.own, value);
         }
     }
