@@ -105,8 +105,9 @@ pub fn goofspiel(cards: u32, order: PointsOrder, returns: Returns, max_nodes: u6
 /// Most cards a game has (a hand is a 32-bit mask; rounds fit fixed arrays).
 const MAX_CARDS: usize = 31;
 
-/// The public and private state between rounds: fixed arrays, so that the explicit stack
-/// copies states without allocating.
+/// The public and private state between rounds, 40 bytes: the samplers and the compiler copy
+/// a state at every branch. The history a label needs (each finished round's point card, the
+/// player's bid and the winner) is the player's key, read back by [`State::write_label`].
 #[derive(Clone, Copy, Debug)]
 pub struct State {
     /// Cards still in each player's hand (bit `c` = card `c + 1`).
@@ -114,13 +115,9 @@ pub struct State {
     /// Point cards not yet revealed (bit `c` = card `c + 1`).
     deck: u32,
     points: [u32; 2],
-    /// Point cards revealed so far (`cards[..revealed]`), the current one last.
-    cards: [u8; MAX_CARDS],
+    /// The point card revealed last (the current round's once revealed; 0 before any).
+    current: u8,
     revealed: u8,
-    /// Each player's own bids, one per finished round (`bids[p][..rounds]`).
-    bids: [[u8; MAX_CARDS]; 2],
-    /// Winner of each finished round (`won[..rounds]`): 0, 1 or 2 for a tie.
-    won: [u8; MAX_CARDS],
     rounds: u8,
     /// Player 1's bid in the current round while player 2 decides (0 before).
     first: u8,
@@ -222,28 +219,34 @@ const NUMBERS: [&str; MAX_CARDS + 1] = [
 ];
 
 impl State {
-    /// Writes `player`'s information-set label into `out` (cleared first).
-    fn write_label(&self, player: usize, out: &mut String) {
+    /// Writes `player`'s information-set label into `out` (cleared first), from the player's
+    /// key (`bits` per card): the fields of the finished rounds, oldest first.
+    fn write_label(&self, player: usize, bits: u32, out: &mut String) {
         let rounds = self.rounds as usize;
+        let width = 2 * bits + 2;
+        // Keys hold every round up to 8 cards ([`Goofspiel::keys_fit`]), which is more than
+        // any game that can be built or sampled; beyond, the oldest rounds read as 0.
+        let field = |r: usize| {
+            let shift = u32::try_from(width as usize * (rounds - 1 - r)).unwrap_or(u32::MAX);
+            self.key[player].checked_shr(shift).unwrap_or(0)
+        };
+        let card = |r: usize| (field(r) >> (bits + 2) & ((1 << bits) - 1)) as usize;
         out.clear();
         out.push_str("cards ");
+        let current = (self.revealed as usize > rounds).then_some(self.current as usize);
         push_list(
             out,
-            self.cards[..self.revealed as usize]
-                .iter()
-                .map(|&c| NUMBERS[c as usize]),
+            (0..rounds).map(card).chain(current).map(|c| NUMBERS[c]),
         );
         out.push_str("|bids ");
         push_list(
             out,
-            self.bids[player][..rounds]
-                .iter()
-                .map(|&c| NUMBERS[c as usize]),
+            (0..rounds).map(|r| NUMBERS[(field(r) >> 2 & ((1 << bits) - 1)) as usize]),
         );
         out.push_str("|won ");
         push_list(
             out,
-            self.won[..rounds].iter().map(|&w| match w {
+            (0..rounds).map(|r| match field(r) & 3 {
                 0 => "1",
                 1 => "2",
                 _ => "=",
@@ -251,9 +254,10 @@ impl State {
         );
     }
 
-    /// Plays a round with the bids `[b0, b1]` (card values) on the current point card.
-    fn play(&mut self, bid: [u8; 2]) {
-        let value = self.cards[self.revealed as usize - 1] as u32;
+    /// Plays a round with the bids `[b0, b1]` (card values) on the current point card; returns
+    /// the winner (0, 1, or 2 for a tie).
+    fn play(&mut self, bid: [u8; 2]) -> u8 {
+        let value = self.current as u32;
         let winner = match bid[0].cmp(&bid[1]) {
             std::cmp::Ordering::Greater => 0,
             std::cmp::Ordering::Less => 1,
@@ -262,28 +266,26 @@ impl State {
         if winner < 2 {
             self.points[winner] += value;
         }
-        let round = self.rounds as usize;
-        self.won[round] = winner as u8;
         for p in 0..2 {
             self.hands[p] &= !(1 << (bid[p] - 1));
-            self.bids[p][round] = bid[p];
         }
         self.rounds += 1;
+        winner as u8
     }
 
-    /// Records the round just played in both players' keys (`bits` per card).
-    fn push_keys(&mut self, bits: u32) {
-        let round = self.rounds as usize - 1;
-        let card = self.cards[round] as u64;
+    /// Records the round just played (bids `bid`, winner `winner`) in both players' keys
+    /// (`bits` per card).
+    fn push_keys(&mut self, bits: u32, bid: [u8; 2], winner: u8) {
+        let card = self.current as u64;
         for p in 0..2 {
-            let field = (card << bits | self.bids[p][round] as u64) << 2 | self.won[round] as u64;
+            let field = (card << bits | bid[p] as u64) << 2 | winner as u64;
             self.key[p] = self.key[p] << (2 * bits + 2) | field;
         }
     }
 
     fn reveal(&mut self, card: u8) {
         self.deck &= !(1 << (card - 1));
-        self.cards[self.revealed as usize] = card;
+        self.current = card;
         self.revealed += 1;
     }
 
@@ -312,10 +314,8 @@ impl Rules for Goofspiel {
             hands: [full, full],
             deck: full,
             points: [0, 0],
-            cards: [0; MAX_CARDS],
+            current: 0,
             revealed: 0,
-            bids: [[0; MAX_CARDS]; 2],
-            won: [0; MAX_CARDS],
             rounds: 0,
             first: 0,
             key: [0; 2],
@@ -354,8 +354,9 @@ impl Rules for Goofspiel {
             Turn::Player(0) => s.first = nth_card(s.hands[0], action),
             _ => {
                 let second = nth_card(s.hands[1], action);
-                s.play([s.first, second]);
-                s.push_keys(self.card_bits);
+                let bid = [s.first, second];
+                let winner = s.play(bid);
+                s.push_keys(self.card_bits, bid, winner);
                 s.first = 0;
                 if s.deck.count_ones() > 1 {
                     if self.order != PointsOrder::Random {
@@ -421,7 +422,7 @@ impl Rules for Goofspiel {
                 let i = card_index(s.deck, c)?;
                 self.apply(s, i);
             }
-            (s.revealed > 0 && s.cards[s.revealed as usize - 1] == c).then_some(())
+            (s.revealed > 0 && s.current == c).then_some(())
         };
         for (r, &f) in fields.iter().enumerate() {
             reveal(&mut s, card(f))?;
@@ -445,7 +446,7 @@ impl Rules for Goofspiel {
     #[inline]
     fn infoset_key(&self, s: &State) -> u64 {
         let p = usize::from(s.first != 0);
-        let current = s.cards[s.revealed as usize - 1] as u64;
+        let current = s.current as u64;
         s.key[p] << self.card_bits | current
     }
     fn payoff0(&self, s: &State) -> f64 {
@@ -464,7 +465,7 @@ impl Rules for Goofspiel {
     }
     /// `cards 5 4|bids 2|won 1` (see the module docs).
     fn infoset_label(&self, s: &State, out: &mut String) {
-        s.write_label(usize::from(s.first != 0), out);
+        s.write_label(usize::from(s.first != 0), self.card_bits, out);
     }
     fn action_label(&self, s: &State, action: usize) -> Cow<'_, str> {
         let p = usize::from(s.first != 0);
