@@ -180,13 +180,22 @@ impl Presolved {
                     col,
                     cost,
                 } => {
-                    let mut rest = LazySum::default();
+                    // `x_var = (rhs - others . x) / coeff`, `y_row = (cost - col . y) / coeff`,
+                    // each reduced once.
+                    let mut sum = LazySum::default();
+                    sum.add_product(rhs, &Rational::one());
                     for (v, a) in others {
-                        rest.add_product(a, &x[*v]);
+                        sum.add_product(a, &-&x[*v]);
                     }
-                    let rest = rest.value();
-                    x[*var] = div(&(rhs - rest), coeff);
-                    y[*row] = div(&(cost - dot(col, &y)), coeff);
+                    x[*var] = sum.value_over(coeff);
+                    let mut sum = LazySum::default();
+                    sum.add_product(cost, &Rational::one());
+                    for (r, a) in col {
+                        if !y[*r].is_zero() {
+                            sum.add_product(a, &-&y[*r]);
+                        }
+                    }
+                    y[*row] = sum.value_over(coeff);
                 }
                 Reduction::Slack { var, row: (r, row) } => {
                     y[*r] = Rational::zero();
@@ -312,6 +321,16 @@ impl LazySum {
             None => Rational::from_integer(self.numer),
             Some(d) => crate::scalar::ratio(self.numer, d),
         }
+    }
+
+    /// The sum divided by `c` (non-zero), in lowest terms.
+    fn value_over(self, c: &Rational) -> Rational {
+        let numer = self.numer * c.denom();
+        let denom = match self.denom {
+            None => c.numer().clone(),
+            Some(d) => d * c.numer(),
+        };
+        crate::scalar::ratio(numer, denom)
     }
 }
 
@@ -706,7 +725,8 @@ impl Work {
         }
         let row = &self.rows[r];
         let a = row.coeff(u).expect("in the row");
-        !(&row.rhs / a).is_negative()
+        // `rhs / a >= 0` by signs (no division).
+        (row.rhs.is_zero() || row.rhs.is_positive() == a.is_positive())
             && row
                 .coeffs
                 .iter()
@@ -1314,6 +1334,11 @@ mod lazy_sum_tests {
             lazy.add_product(a, b);
             exact += a * b;
         }
+        let mut again = LazySum::default();
+        for (a, b) in &terms {
+            again.add_product(a, b);
+        }
+        assert_eq!(again.value_over(&rat(-3, 4)), &exact / rat(-3, 4));
         assert_eq!(lazy.value(), exact);
         assert_eq!(LazySum::default().value(), rat(0, 1));
     }
