@@ -25,7 +25,15 @@
 //!   reduced cost 0);
 //! - Fourier–Motzkin elimination of a free column with zero cost in exactly two inequality
 //!   rows, with opposite signs (the two rows become their positive combination; their duals
-//!   are that combination's dual times the two factors).
+//!   are that combination's dual times the two factors);
+//! - the aggregator (HiGHS's name): substitution by an equation of three or more entries of
+//!   a variable whose bounds it implies, as a realization-plan equation
+//!   `x_parent = sum x_child` implies `x_parent >= 0`, where the fill is small (Markowitz's
+//!   count at most [`AGGREGATE_FILL`], the program's non-zeros at most a quarter above the
+//!   original's). On Leduc it removes 253 of 1562 rows and saves a fifth of the float
+//!   simplex; the same substitution on liars dice, whose parent sequences' columns are long,
+//!   doubled the matrix and cost more than it saved, so [`worth_presolving`] lets it run only
+//!   where one in ten rows qualifies.
 //!
 //! A crash basis given for the program ([`LinearProgram::set_start_basis`]) is carried
 //! through every reduction where the determinant expansion along the removed row or column
@@ -1118,10 +1126,12 @@ fn mix(h: u64, i: usize, x: f64) -> u64 {
 }
 
 /// Whether at least one in a hundred rows and columns of `lp` look parallel to another (by
-/// float fingerprints, one pass over the matrix): presolve runs only then. Without parallel
-/// rows or columns its other rules find little and cost more than they save (measured on
-/// liars dice, leduc and one-card poker: a few rows removed for a tenth of the solve's
-/// work), while goofspiel's merged actions cascade into most of its LP.
+/// float fingerprints, one pass over the matrix), or one in ten rows is an equation the
+/// aggregator would substitute ([`substitutable_rows`]): presolve runs only then. Without
+/// either its other rules find little and cost more than they save (measured on liars dice
+/// and one-card poker: a few rows removed for a tenth of the solve's work), while
+/// goofspiel's merged actions cascade into most of its LP and Leduc's plan equations into a
+/// sixth.
 fn worth_presolving(lp: &LinearProgram) -> bool {
     let n = lp.num_vars;
     let f = crate::scalar::rational_to_f64;
