@@ -729,3 +729,34 @@ fn leduc_aggregates_its_plan_equations() {
     let value = crate::scalar::rational_to_f64(&with.objective);
     assert!((value + 0.085606424078).abs() < 1e-12, "{value}");
 }
+
+/// The aggregator on a small program with a hand-computed optimum: variables `p, a, b, c >= 0`,
+/// `p = a + b + c` (a realization-plan equation: `p >= 0` follows), `p <= 4`, `a + c <= 3`,
+/// maximise `2a + b + 3c - p`, i.e. `a + 2c` over `a + b + c <= 4`, `a + c <= 3`: 6 at `c = 3`.
+/// Presolve substitutes `p` out (one row and one column fewer) and the certified optimum is
+/// the tableau's.
+#[test]
+fn aggregator_substitutes_a_plan_equation() {
+    let mut lp = LinearProgram::new(4);
+    for (v, c) in [(0, -1), (1, 2), (2, 1), (3, 3)] {
+        lp.set_objective(v, r(c));
+    }
+    lp.add_constraint(
+        vec![(0, r(1)), (1, r(-1)), (2, r(-1)), (3, r(-1))],
+        Relation::Eq,
+        r(0),
+    );
+    lp.add_constraint(vec![(0, r(1))], Relation::Le, r(4));
+    lp.add_constraint(vec![(1, r(1)), (3, r(1))], Relation::Le, r(3));
+    let pre = presolve::presolve(&lp, true).expect("reduces");
+    let (rows, cols) = pre.removed();
+    assert!(rows >= 1 && cols >= 1, "{rows} rows, {cols} columns");
+    assert!(pre.lp.num_vars() <= 3);
+    let options = SolveOptions::new(Method::FloatThenExact);
+    let (s, _) = lp.solve_presolving(&options, Presolve::Always).unwrap();
+    assert_eq!(s.objective, r(6));
+    let (t, _) = lp
+        .solve_with(&SolveOptions::new(Method::ExactTableau))
+        .unwrap();
+    assert_eq!(t.objective, r(6));
+}
