@@ -584,6 +584,10 @@ impl StandardForm {
             .var_cols
             .iter()
             .map(|&(p, n)| match n {
+                // A basic solution has at most one half of a free variable non-zero: no
+                // rational subtraction (a gcd of big numbers) for the other.
+                Some(n) if x[n].is_zero() => x[p].clone(),
+                Some(n) if x[p].is_zero() => -&x[n],
                 Some(n) => &x[p] - &x[n],
                 None => x[p].clone(),
             })
