@@ -47,15 +47,19 @@ pub fn lu_entry_limit(nonzeros: usize, rows: usize) -> usize {
 /// thirty work vectors, 240), its LU (at most [`lu_entry_limit`] entries of 16 bytes, and per
 /// slot of the pivot order, rows and the update room, 128 bytes), the exact presolve (its
 /// working copy of the rows, a copy of the columns while it compares them, the records of
-/// its reductions and the reduced program: five times the program) and the exact LU with the
-/// exact basic solution, duals and reduced costs.
+/// its reductions and the reduced program: six times the program) and the exact LU with the
+/// exact basic solution, duals and reduced costs. The simplex, its LU and the exact part are
+/// sized for a quarter more non-zeros than the program has: the fill presolve's
+/// substitutions may add (`presolve::Work::aggregate` stops there).
 pub fn guided_bytes(size: LpSize) -> u128 {
-    let (m, n, nz) = (size.rows as u128, size.cols as u128, size.nonzeros as u128);
+    let (m, n) = (size.rows as u128, size.cols as u128);
+    let nonzeros = size.nonzeros.saturating_add(size.nonzeros / 4);
+    let nz = nonzeros as u128;
     let slots = m + super::sparse_lu::max_updates(size.rows) as u128;
     let simplex = nz * 36 + (n + m) * 160 + m * 240;
-    let lu = lu_entry_limit(size.nonzeros, size.rows) as u128 * 16 + slots * 128;
+    let lu = lu_entry_limit(nonzeros, size.rows) as u128 * 16 + slots * 128;
     let exact = 4 * (nz + m) * (RATIONAL_BYTES + 8) + 4 * (m + n) * RATIONAL_BYTES;
-    let presolve = 5 * standard_form_bytes(size);
+    let presolve = 6 * standard_form_bytes(size);
     simplex + lu + presolve + exact
 }
 

@@ -25,7 +25,15 @@
 //!   reduced cost 0);
 //! - Fourier–Motzkin elimination of a free column with zero cost in exactly two inequality
 //!   rows, with opposite signs (the two rows become their positive combination; their duals
-//!   are that combination's dual times the two factors).
+//!   are that combination's dual times the two factors);
+//! - the aggregator (HiGHS's name): substitution by an equation of three or more entries of
+//!   a variable whose bounds it implies, as a realization-plan equation
+//!   `x_parent = sum x_child` implies `x_parent >= 0`, where the fill is small (Markowitz's
+//!   count at most [`AGGREGATE_FILL`], the program's non-zeros at most a quarter above the
+//!   original's). On Leduc it removes 253 of 1562 rows and saves a fifth of the float
+//!   simplex; the same substitution on liars dice, whose parent sequences' columns are long,
+//!   doubled the matrix and cost more than it saved, so [`worth_presolving`] lets it run only
+//!   where one in ten rows qualifies.
 //!
 //! A crash basis given for the program ([`LinearProgram::set_start_basis`]) is carried
 //! through every reduction where the determinant expansion along the removed row or column
@@ -34,6 +42,8 @@
 
 use super::{BasisEntry, LinearProgram, LpError, Relation};
 use crate::scalar::Rational;
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 use std::collections::HashMap;
 
@@ -145,10 +155,11 @@ impl Presolved {
             y[r] = duals[k].clone();
         }
         let dot = |col: &[(usize, Rational)], y: &[Rational]| -> Rational {
-            col.iter()
-                .filter(|(r, _)| !y[*r].is_zero())
-                .map(|(r, a)| mul(a, &y[*r]))
-                .sum()
+            let mut sum = LazySum::default();
+            for (r, a) in col {
+                sum.add_product(a, &y[*r]);
+            }
+            sum.value()
         };
         for red in self.stack.iter().rev() {
             match red {
@@ -177,13 +188,22 @@ impl Presolved {
                     col,
                     cost,
                 } => {
-                    let rest: Rational = others
-                        .iter()
-                        .filter(|(v, _)| !x[*v].is_zero())
-                        .map(|(v, a)| mul(a, &x[*v]))
-                        .sum();
-                    x[*var] = div(&(rhs - rest), coeff);
-                    y[*row] = div(&(cost - dot(col, &y)), coeff);
+                    // `x_var = (rhs - others . x) / coeff`, `y_row = (cost - col . y) / coeff`,
+                    // each reduced once.
+                    let mut sum = LazySum::default();
+                    sum.add_product(rhs, &Rational::one());
+                    for (v, a) in others {
+                        sum.add_product(a, &-&x[*v]);
+                    }
+                    x[*var] = sum.value_over(coeff);
+                    let mut sum = LazySum::default();
+                    sum.add_product(cost, &Rational::one());
+                    for (r, a) in col {
+                        if !y[*r].is_zero() {
+                            sum.add_product(a, &-&y[*r]);
+                        }
+                    }
+                    y[*row] = sum.value_over(coeff);
                 }
                 Reduction::Slack { var, row: (r, row) } => {
                     y[*r] = Rational::zero();
@@ -237,6 +257,88 @@ impl Presolved {
         }
         y.truncate(self.num_rows);
         Ok((x, y))
+    }
+}
+
+/// An exact sum of products of rationals that reduces once, at the end: the terms are
+/// added over the running denominator (postsolve's values share one common denominator
+/// from the reconstruction, so most terms need no cross-multiplication and no gcd).
+#[derive(Default)]
+struct LazySum {
+    /// `numer / denom`, not in lowest terms; `denom` is `None` (1) until a fraction comes.
+    numer: BigInt,
+    denom: Option<BigInt>,
+}
+
+impl LazySum {
+    /// Adds `a * b`.
+    fn add_product(&mut self, a: &Rational, b: &Rational) {
+        if a.is_zero() || b.is_zero() {
+            return;
+        }
+        let p = a.numer() * b.numer();
+        let q = match (a.denom().is_one(), b.denom().is_one()) {
+            (true, true) => None,
+            (true, false) => Some(b.denom().clone()),
+            (false, true) => Some(a.denom().clone()),
+            (false, false) => Some(a.denom() * b.denom()),
+        };
+        self.add(p, q);
+    }
+
+    /// Adds `p / q` (`q` `None`: 1).
+    fn add(&mut self, p: BigInt, q: Option<BigInt>) {
+        let Some(q) = q else {
+            match &self.denom {
+                None => self.numer += p,
+                Some(d) => self.numer += p * d,
+            }
+            return;
+        };
+        match self.denom.take() {
+            None => {
+                self.numer = &self.numer * &q + p;
+                self.denom = Some(q);
+            }
+            Some(d) if d == q => {
+                self.numer += p;
+                self.denom = Some(d);
+            }
+            Some(d) => {
+                let (k, rem) = d.div_rem(&q);
+                if rem.is_zero() {
+                    self.numer += p * k;
+                    self.denom = Some(d);
+                } else {
+                    let (k, rem) = q.div_rem(&d);
+                    if rem.is_zero() {
+                        self.numer = &self.numer * k + p;
+                        self.denom = Some(q);
+                    } else {
+                        self.numer = &self.numer * &q + p * &d;
+                        self.denom = Some(d * q);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The sum, in lowest terms.
+    fn value(self) -> Rational {
+        match self.denom {
+            None => Rational::from_integer(self.numer),
+            Some(d) => crate::scalar::ratio(self.numer, d),
+        }
+    }
+
+    /// The sum divided by `c` (non-zero), in lowest terms.
+    fn value_over(self, c: &Rational) -> Rational {
+        let numer = self.numer * c.denom();
+        let denom = match self.denom {
+            None => c.numer().clone(),
+            Some(d) => d * c.numer(),
+        };
+        crate::scalar::ratio(numer, denom)
     }
 }
 
@@ -346,6 +448,9 @@ struct Work {
     /// every match is checked exactly).
     row_groups: Groups,
     col_groups: Groups,
+    /// Entries the substitutions by equations of three or more entries may still add (a
+    /// quarter of the program's non-zeros at the start: the memory estimate allows for it).
+    fill_room: i64,
 }
 
 /// The sign that writes a row as `<=` (`-1` for `>=`; equations have none).
@@ -628,11 +733,56 @@ impl Work {
         }
         let row = &self.rows[r];
         let a = row.coeff(u).expect("in the row");
-        !(&row.rhs / a).is_negative()
+        // `rhs / a >= 0` by signs (no division).
+        (row.rhs.is_zero() || row.rhs.is_positive() == a.is_positive())
             && row
                 .coeffs
                 .iter()
                 .all(|(k, c)| *k == u || (!self.free[*k] && (c.is_positive() != a.is_positive())))
+    }
+
+    /// Substitutes out, by equation `r` of `len >= 3` entries, the variable of the shortest
+    /// column among those whose bounds the equation implies (as a realization-plan equation
+    /// `x_parent = sum x_child` implies `x_parent >= 0`; HiGHS's aggregator), when the fill
+    /// it may add, `(column length - 1) * (len - 1)`, is at most [`AGGREGATE_FILL`] and
+    /// within the room left. Returns whether it acted.
+    fn aggregate(&mut self, r: usize, len: usize) -> bool {
+        let mut pick: Option<(usize, usize)> = None;
+        for k in 0..len {
+            let x = self.rows[r].coeffs[k].0;
+            if self.implied_by(x, r) {
+                let c = self.clean_col(x);
+                if pick.is_none_or(|(_, shortest)| c < shortest) {
+                    pick = Some((x, c));
+                }
+            }
+        }
+        let Some((x, c)) = pick else {
+            return false;
+        };
+        if (c - 1) * (len - 1) > AGGREGATE_FILL {
+            return false;
+        }
+        // The entries it adds (an upper bound: cancellations are not counted) less those it
+        // removes (`x`'s column and row `r`).
+        let mut added = 0;
+        for &q in &self.col_rows[x] {
+            if q != r {
+                let row = &self.rows[q];
+                added += self.rows[r]
+                    .coeffs
+                    .iter()
+                    .filter(|e| e.0 != x && row.coeff(e.0).is_none())
+                    .count();
+            }
+        }
+        let net = added as i64 - (c + len - 1) as i64;
+        if net > self.fill_room {
+            return false;
+        }
+        self.fill_room -= net;
+        self.substitute(x, r);
+        true
     }
 
     /// The rules on single rows and columns, over the rows and columns changed since the
@@ -701,6 +851,7 @@ impl Work {
                         changed = true;
                     }
                 }
+                len if row.rel == Relation::Eq => changed |= self.aggregate(r, len),
                 _ => {}
             }
         }
@@ -960,6 +1111,10 @@ impl Work {
     }
 }
 
+/// Largest `(column length - 1) * (row length - 1)` of a substitution by an equation of three
+/// or more entries: the fill it may add (Markowitz's count).
+const AGGREGATE_FILL: usize = 16;
+
 /// One step of the fingerprint hash of [`worth_presolving`]: index `i`, value ratio `x`.
 fn mix(h: u64, i: usize, x: f64) -> u64 {
     // Multiplying only carries bits upwards: each shift brings the high bits (the sign of
@@ -971,10 +1126,12 @@ fn mix(h: u64, i: usize, x: f64) -> u64 {
 }
 
 /// Whether at least one in a hundred rows and columns of `lp` look parallel to another (by
-/// float fingerprints, one pass over the matrix): presolve runs only then. Without parallel
-/// rows or columns its other rules find little and cost more than they save (measured on
-/// liars dice, leduc and one-card poker: a few rows removed for a tenth of the solve's
-/// work), while goofspiel's merged actions cascade into most of its LP.
+/// float fingerprints, one pass over the matrix), or one in ten rows is an equation the
+/// aggregator would substitute ([`substitutable_rows`]): presolve runs only then. Without
+/// either its other rules find little and cost more than they save (measured on liars dice
+/// and one-card poker: a few rows removed for a tenth of the solve's work), while
+/// goofspiel's merged actions cascade into most of its LP and Leduc's plan equations into a
+/// sixth.
 fn worth_presolving(lp: &LinearProgram) -> bool {
     let n = lp.num_vars;
     let f = crate::scalar::rational_to_f64;
@@ -1008,7 +1165,41 @@ fn worth_presolving(lp: &LinearProgram) -> bool {
         keys.windows(2).filter(|w| w[0] == w[1]).count()
     };
     let found = repeats(&mut row_keys) + repeats(&mut col_keys);
-    found * 100 >= lp.rows.len() + n
+    found * 100 >= lp.rows.len() + n || substitutable_rows(lp) * 10 >= lp.rows.len()
+}
+
+/// The equations of three or more entries with a variable [`Work::aggregate`] would
+/// substitute (bounds implied, fill within [`AGGREGATE_FILL`]), counted on the program as
+/// given (one pass over the matrix). Leduc has 366 in 1562 rows and goofspiel 5 1062 in
+/// 3347; liars dice none (its parent sequences' columns are long) and one-card poker 8 in
+/// 602.
+fn substitutable_rows(lp: &LinearProgram) -> usize {
+    let mut col_len = vec![0usize; lp.num_vars];
+    for row in &lp.rows {
+        for (v, _) in &row.coeffs {
+            col_len[*v] += 1;
+        }
+    }
+    lp.rows
+        .iter()
+        .filter(|row| row.rel == Relation::Eq && row.coeffs.len() >= 3)
+        .filter(|row| {
+            let len = row.coeffs.len();
+            let pos = row.coeffs.iter().filter(|e| e.1.is_positive()).count();
+            let any_free = row.coeffs.iter().any(|e| lp.free[e.0]);
+            row.coeffs.iter().any(|(u, a)| {
+                let implied = lp.free[*u]
+                    || (!any_free
+                        && !(&row.rhs / a).is_negative()
+                        && if a.is_positive() {
+                            pos == 1
+                        } else {
+                            pos == len - 1
+                        });
+                implied && (col_len[*u] - 1) * (len - 1) <= AGGREGATE_FILL
+            })
+        })
+        .count()
 }
 
 /// Presolves `lp` (whose input has been validated). `None` when nothing reduces or, unless
@@ -1039,6 +1230,7 @@ pub(crate) fn presolve(lp: &LinearProgram, always: bool) -> Option<Presolved> {
         dirty_cols: Dirty::new(n),
         row_groups: Groups::default(),
         col_groups: Groups::default(),
+        fill_room: (lp.rows.iter().map(|r| r.coeffs.len()).sum::<usize>() / 4) as i64,
         crash: lp.start.as_ref().map(|entries| {
             let mut c = Crash {
                 var: vec![0; n],
@@ -1126,4 +1318,38 @@ pub(crate) fn presolve(lp: &LinearProgram, always: bool) -> Option<Presolved> {
         num_vars: n,
         num_rows: m,
     })
+}
+
+#[cfg(test)]
+mod lazy_sum_tests {
+    use super::LazySum;
+    use crate::scalar::rat;
+
+    /// The lazy sum equals the rational sum, with equal, dividing, multiple and coprime
+    /// denominators, integers, zeros and cancellation.
+    #[test]
+    fn lazy_sum_is_the_rational_sum() {
+        let terms = [
+            (rat(1, 3), rat(2, 5)),
+            (rat(4, 1), rat(1, 15)),
+            (rat(-7, 2), rat(3, 1)),
+            (rat(0, 1), rat(9, 7)),
+            (rat(5, 1), rat(-2, 1)),
+            (rat(1, 7), rat(1, 11)),
+            (rat(-1, 3), rat(2, 5)),
+        ];
+        let mut lazy = LazySum::default();
+        let mut exact = rat(0, 1);
+        for (a, b) in &terms {
+            lazy.add_product(a, b);
+            exact += a * b;
+        }
+        let mut again = LazySum::default();
+        for (a, b) in &terms {
+            again.add_product(a, b);
+        }
+        assert_eq!(again.value_over(&rat(-3, 4)), &exact / rat(-3, 4));
+        assert_eq!(lazy.value(), exact);
+        assert_eq!(LazySum::default().value(), rat(0, 1));
+    }
 }
