@@ -310,6 +310,13 @@ impl Rules for Game {
 /// keys), by one walk with an explicit stack and a set of keys: OpenSpiel's figures, without
 /// building the arena.
 pub fn count_histories<G: Rules + ?Sized>(rules: &G) -> (u64, [usize; 2]) {
+    let (nodes, keys) = histories_and_keys(rules);
+    (nodes, [keys[0].len(), keys[1].len()])
+}
+
+/// Histories and each player's information-set keys (sorted), by one walk with an explicit
+/// stack.
+pub fn histories_and_keys<G: Rules + ?Sized>(rules: &G) -> (u64, [Vec<u64>; 2]) {
     let mut keys: [crate::fxhash::FxSet<u64>; 2] = Default::default();
     let mut nodes = 0u64;
     let mut stack = vec![rules.root()];
@@ -328,7 +335,14 @@ pub fn count_histories<G: Rules + ?Sized>(rules: &G) -> (u64, [usize; 2]) {
             stack.push(next);
         }
     }
-    (nodes, [keys[0].len(), keys[1].len()])
+    (
+        nodes,
+        keys.map(|k| {
+            let mut k: Vec<u64> = k.into_iter().collect();
+            k.sort_unstable();
+            k
+        }),
+    )
 }
 
 /// What [`check_rules`] found wrong.
