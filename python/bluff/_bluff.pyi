@@ -195,6 +195,8 @@ def solve(
     updates: Literal["simultaneous", "alternating"] | None = None,
     seed: int | None = None,
     kernel: Literal["tree", "sequence"] | None = None,
+    epsilon: float | None = None,
+    baseline: float | None = None,
 ) -> SolveResult: ...
 def algorithms() -> tuple[list[tuple[str, str]], str]: ...
 def solve_rules(
@@ -210,6 +212,8 @@ def solve_rules(
     checkpoint_every: float | None = None,
     resume: str | os.PathLike[str] | None = None,
     native: bool | None = None,
+    epsilon: float | None = None,
+    baseline: float | None = None,
 ) -> RulesSolveResult: ...
 def evaluate(
     game: Game, policy: Policy | Sequence[PlayerDict] | Any, exact: bool = False

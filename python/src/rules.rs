@@ -282,8 +282,10 @@ impl RulesSolveResult {
 /// root). `seed` (default 0); stops at `iterations` (the total, when
 /// resuming) or after `time` seconds. With `evaluate` the average strategy's exploitability
 /// is measured by the streaming exact best response over the rules (a walk of every history).
+/// `epsilon` (outcome sampling's exploration) and `baseline` (VR-MCCFR baselines' rate) as
+/// `bluff solve --epsilon --baseline`.
 #[pyfunction]
-#[pyo3(signature = (root, algo = "es-mccfr", iterations = None, time = None, seed = None, evaluate = true, name = None, threads = None, checkpoint = None, checkpoint_every = None, resume = None, native = None))]
+#[pyo3(signature = (root, algo = "es-mccfr", iterations = None, time = None, seed = None, evaluate = true, name = None, threads = None, checkpoint = None, checkpoint_every = None, resume = None, native = None, epsilon = None, baseline = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_rules(
     py: Python<'_>,
@@ -299,6 +301,8 @@ pub fn solve_rules(
     checkpoint_every: Option<f64>,
     resume: Option<PathBuf>,
     native: Option<bool>,
+    epsilon: Option<f64>,
+    baseline: Option<f64>,
 ) -> PyResult<RulesSolveResult> {
     let algorithm = registry::algorithm(algo).map_err(|e| PyValueError::new_err(e.to_string()))?;
     if !matches!(algorithm.family, Family::Sampling(_)) {
@@ -316,7 +320,11 @@ pub fn solve_rules(
     }
     let request = SamplingRequest {
         algorithm: Some(algorithm),
-        options: SamplingOptions::default(),
+        options: SamplingOptions {
+            epsilon,
+            baseline,
+            ..Default::default()
+        },
         seed,
         threads,
         iterations,

@@ -106,13 +106,14 @@ fn request_err(e: impl std::fmt::Display) -> PyErr {
 /// sequence-form LP, certified by exact best responses. `threads` defaults to all cores; results
 /// do not depend on it, and the CFR family runs an iteration on one thread where that was timed
 /// faster, unless `always_threads`. The sampling solvers (`"es-mccfr"`, `"os-mccfr"`: Monte
-/// Carlo CFR, OpenSpiel's parameters unless `alpha`, `beta`, `gamma` are set) run with `seed`
+/// Carlo CFR, OpenSpiel's parameters unless `alpha`, `beta`, `gamma`, `epsilon` (outcome
+/// sampling's exploration) or `baseline` (VR-MCCFR baselines' rate) are set) run with `seed`
 /// (default 0) on `threads` threads (default 1: their results depend on the seed and the
 /// thread count), exploitability by the exact best response. `kernel` (`"tree"` or `"sequence"`)
 /// picks the CFR kernel; by default the game's shape does (`SolveResult.kernel` says which
 /// ran). Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None))]
+#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = 1000, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None, epsilon = None, baseline = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -130,6 +131,8 @@ pub fn solve(
     updates: Option<&str>,
     seed: Option<u64>,
     kernel: Option<&str>,
+    epsilon: Option<f64>,
+    baseline: Option<f64>,
 ) -> PyResult<SolveResult> {
     let kernel = match kernel {
         None => None,
@@ -156,6 +159,8 @@ pub fn solve(
                 alpha,
                 beta,
                 gamma,
+                epsilon,
+                baseline,
                 ..Default::default()
             },
             seed,
@@ -173,6 +178,11 @@ pub fn solve(
             ..Default::default()
         };
         return solve_sampling(py, game, &request);
+    }
+    if epsilon.is_some() || baseline.is_some() {
+        return Err(PyValueError::new_err(
+            "epsilon= and baseline= apply to the sampling solvers (\"es-mccfr\", \"os-mccfr\")",
+        ));
     }
     if seed.is_some() {
         return Err(PyValueError::new_err(

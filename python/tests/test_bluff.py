@@ -523,6 +523,26 @@ def test_a_built_in_game_plays_on_its_native_rules_from_python(tmp_path):
         bluff.solve_rules(_KuhnState(), iterations=10, threads=2)
 
 
+def test_sampling_options_reach_both_engines():
+    """epsilon= and baseline= (as bluff solve --epsilon --baseline) reach the arena's solver and
+    the native rules' alike: the same seed gives the same exploitability on both engines, and
+    the options change the run."""
+    game = bluff.game("leduc")
+    for algo, options in [
+        ("os-mccfr", {"epsilon": 0.4, "baseline": 0.5}),
+        ("es-mccfr", {"baseline": 0.25}),
+    ]:
+        arena = bluff.solve(game, algo=algo, iterations=2000, seed=7, **options)
+        rules = bluff.solve_rules("leduc", algo=algo, iterations=2000, seed=7, **options)
+        plain = bluff.solve(game, algo=algo, iterations=2000, seed=7)
+        assert abs(arena.exploitability - rules.exploitability) < 1e-12, algo
+        assert arena.exploitability != plain.exploitability, algo
+    with pytest.raises(ValueError, match="epsilon applies to os-mccfr"):
+        bluff.solve(game, algo="es-mccfr", iterations=10, epsilon=0.5)
+    with pytest.raises(ValueError, match="apply to the sampling solvers"):
+        bluff.solve(game, algo="cfr+", iterations=10, baseline=0.5)
+
+
 def test_a_pyspiel_game_bluff_states_natively_plays_its_native_rules():
     """The initial state of a pyspiel game that bluff states natively plays bluff's rules
     (threads allowed), labelled with OpenSpiel's strings: the same figures and the same policy,
