@@ -1,0 +1,78 @@
+"""External-sampling rate of bluff against OpenSpiel's C++ ExternalSamplingMCCFRSolver on one
+game, side by side in one run: each solver runs 10 s, in turns, twice, and the best rate of
+each is kept (an iteration is one traversal per player, OpenSpiel's `run_iteration()`). bluff
+plays the game's rules (`--rules`). A second bluff binary, if given, is measured in the same
+turns (before/after a change). The quick check beside `bench/mccfr_vs_peers.sh`, which measures
+every solver, curve and game (40 minutes).
+
+usage: python bench/mccfr_es_rate.py BLUFF [OTHER_BLUFF] [--game leduc|liars-dice|goofspiel]
+(needs pyspiel: python/.venv has open_spiel 2.0.2)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import time
+
+import pyspiel
+
+GAMES = {
+    "leduc": ("leduc", lambda: pyspiel.load_game("leduc_poker")),
+    "liars-dice": ("liars-dice", lambda: pyspiel.load_game("liars_dice")),
+    "goofspiel": (
+        "goofspiel(cards=5)",
+        lambda: pyspiel.convert_to_turn_based(
+            pyspiel.load_game(
+                "goofspiel", {"num_cards": 5, "imp_info": True, "points_order": "random"}
+            )
+        ),
+    ),
+}
+SECONDS = 10
+
+
+def openspiel_rate(game: pyspiel.Game) -> float:
+    """Iterations per second of OpenSpiel's C++ solver, driven from Python."""
+    solver = pyspiel.ExternalSamplingMCCFRSolver(game)
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < SECONDS:
+        for _ in range(100):
+            solver.run_iteration()
+        n += 100
+    return n / (time.perf_counter() - start)
+
+
+def bluff_rate(binary: str, spec: str) -> float:
+    """Iterations per second of bluff's external sampling on the game's rules."""
+    args = [binary, "solve", spec, "--algo", "es-mccfr", "--time", str(SECONDS)]
+    args += ["--no-eval", "--seed", "1", "--rules", "--json"]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    return float(json.loads(out)["iterations_per_second"])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("binary")
+    ap.add_argument("other", nargs="?")
+    ap.add_argument("--game", choices=sorted(GAMES), default="goofspiel")
+    args = ap.parse_args()
+    spec, load = GAMES[args.game]
+    game = load()
+    binaries = {"bluff": args.binary} | ({"other": args.other} if args.other else {})
+    best = {"openspiel": 0.0} | {k: 0.0 for k in binaries}
+    for _ in range(2):
+        best["openspiel"] = max(best["openspiel"], openspiel_rate(game))
+        for name, path in binaries.items():
+            best[name] = max(best[name], bluff_rate(path, spec))
+    print(f"{spec}, load average {os.getloadavg()[0]:.1f}")
+    print("| solver | iterations/s | ratio to OpenSpiel |")
+    print("|---|---|---|")
+    for name, rate in best.items():
+        print(f"| {name} | {rate:,.0f} | {rate / best['openspiel']:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
