@@ -208,15 +208,7 @@ impl Presolved {
                 Reduction::Slack { var, row: (r, row) } => {
                     y[*r] = Rational::zero();
                     // `a x_var + rest rel rhs` with `a` loosening: the smallest `x_var >= 0`.
-                    let mut a = Rational::zero();
-                    let mut rest = Rational::zero();
-                    for (v, c) in &row.coeffs {
-                        if v == var {
-                            a = c.clone();
-                        } else if !x[*v].is_zero() {
-                            rest += mul(c, &x[*v]);
-                        }
-                    }
+                    let (a, rest) = split_row(row, *var, &x);
                     // `<=` with `a < 0` and `>=` with `a > 0` both ask `x_var >= need`.
                     let need = div(&(&row.rhs - rest), &a);
                     x[*var] = need.max(Rational::zero());
@@ -234,15 +226,7 @@ impl Presolved {
                         let sense = if row.rel == Relation::Ge { -1 } else { 1 };
                         y[*r] = signed(&mul(&yc, f), sense);
                         // `a q <= b - rest` (as a `<=` row): a bound on `q`.
-                        let mut a = Rational::zero();
-                        let mut rest = Rational::zero();
-                        for (v, c) in &row.coeffs {
-                            if v == var {
-                                a = c.clone();
-                            } else if !x[*v].is_zero() {
-                                rest += mul(c, &x[*v]);
-                            }
-                        }
+                        let (a, rest) = split_row(row, *var, &x);
                         let bound = div(&(&row.rhs - rest), &a);
                         let upper = (a.is_positive()) == (sense > 0);
                         if upper {
@@ -258,6 +242,20 @@ impl Presolved {
         y.truncate(self.num_rows);
         Ok((x, y))
     }
+}
+
+/// Row `row` split at `x`: the coefficient of `var`, and the rest of the row's left side.
+fn split_row(row: &WRow, var: usize, x: &[Rational]) -> (Rational, Rational) {
+    let mut a = Rational::zero();
+    let mut rest = Rational::zero();
+    for (v, c) in &row.coeffs {
+        if *v == var {
+            a = c.clone();
+        } else if !x[*v].is_zero() {
+            rest += mul(c, &x[*v]);
+        }
+    }
+    (a, rest)
 }
 
 /// An exact sum of products of rationals that reduces once, at the end: the terms are
