@@ -471,13 +471,7 @@ fn result(
     outcome: &SamplingOutcome,
     policy: Vec<HashMap<String, Vec<f64>>>,
 ) -> PyResult<RulesSolveResult> {
-    let stats = PyDict::new(py);
-    stats.set_item("seed", outcome.seed)?;
-    stats.set_item("threads", outcome.threads)?;
-    stats.set_item("traversals", 2 * outcome.iterations)?;
-    stats.set_item("infosets", (outcome.infosets[0], outcome.infosets[1]))?;
-    stats.set_item("bytes_per_infoset", outcome.bytes_per_infoset)?;
-    stats.set_item("best_response_seconds", outcome.best_response_seconds)?;
+    let stats = crate::solve::sampling_stats(py, outcome)?;
     stats.set_item("peak_rss_bytes", outcome.peak_rss_bytes)?;
     Ok(RulesSolveResult {
         algo: algo.to_string(),

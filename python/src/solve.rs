@@ -388,13 +388,7 @@ fn solve_sampling(
         .exploitability
         .ok_or_else(|| PyValueError::new_err("the sampling run measured no exploitability"))?;
     let value = py.allow_threads(|| bluff::eval::expected_value(&g, &avg));
-    let stats = PyDict::new(py);
-    stats.set_item("seed", outcome.seed)?;
-    stats.set_item("threads", outcome.threads)?;
-    stats.set_item("traversals", 2 * outcome.iterations)?;
-    stats.set_item("infosets", (outcome.infosets[0], outcome.infosets[1]))?;
-    stats.set_item("bytes_per_infoset", outcome.bytes_per_infoset)?;
-    stats.set_item("best_response_seconds", outcome.best_response_seconds)?;
+    let stats = sampling_stats(py, &outcome)?;
     let f = |x: f64| -> PyResult<PyObject> { Ok(x.into_pyobject(py)?.into_any().unbind()) };
     let (policy, current_policy) = float_policies(py, game, avg, current)?;
     Ok(SolveResult {
@@ -477,4 +471,20 @@ fn solve_lp(py: Python<'_>, game: Py<Game>, threads: usize) -> PyResult<SolveRes
         stats: Some(stats.unbind()),
         kernel: None,
     })
+}
+
+/// A sampling run's `.stats`: seed, threads, traversals, information sets reached, bytes per
+/// set, best-response seconds (shared with `bluff.solve_rules`).
+pub(crate) fn sampling_stats<'py>(
+    py: Python<'py>,
+    outcome: &bluff::solve::sampling::SamplingOutcome,
+) -> PyResult<Bound<'py, PyDict>> {
+    let stats = PyDict::new(py);
+    stats.set_item("seed", outcome.seed)?;
+    stats.set_item("threads", outcome.threads)?;
+    stats.set_item("traversals", 2 * outcome.iterations)?;
+    stats.set_item("infosets", (outcome.infosets[0], outcome.infosets[1]))?;
+    stats.set_item("bytes_per_infoset", outcome.bytes_per_infoset)?;
+    stats.set_item("best_response_seconds", outcome.best_response_seconds)?;
+    Ok(stats)
 }
