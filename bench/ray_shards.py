@@ -29,6 +29,17 @@ ALGO = "cfr+"
 CORES = 2  # of this machine
 
 
+def start_local_ray() -> None:
+    """A local Ray of 2 CPUs on loopback only, in a temporary directory of its own."""
+    ray.init(
+        num_cpus=CORES,
+        include_dashboard=False,
+        _temp_dir=tempfile.mkdtemp(prefix="bfb", dir="/tmp"),
+        _node_ip_address="127.0.0.1",
+        log_to_driver=False,
+    )
+
+
 def liars_dice_sizes(dice: int, sides: int) -> tuple[float, float, int]:
     """Histories, actions summed over one player's information sets, and bids, of OpenSpiel's
     liars_dice with `dice` dice per player (counted, not built: 2x5 does not fit one machine).
@@ -65,7 +76,19 @@ def main() -> None:
         action="store_true",
         help="only the memory of one shard built alone, whole game against its part (no Ray)",
     )
+    ap.add_argument(
+        "--beyond",
+        metavar="SPEC",
+        help="only one sharded run of SPEC, a built-in game stated by rules that may be beyond "
+        "the builder's limit: the driver builds no game (result='rules'); prints times, the "
+        "exploitability by the streaming best response and every process's peak memory",
+    )
+    ap.add_argument("--shards", type=int, default=2, help="with --beyond (default 2)")
+    ap.add_argument("--iterations", type=int, default=5, help="with --beyond (default 5)")
     args = ap.parse_args()
+    if args.beyond:
+        beyond(args.beyond, args.shards, args.iterations)
+        return
     if args.memory:
         shard_memory()
         return
@@ -74,14 +97,7 @@ def main() -> None:
             fit(json.load(f))
         return
     games = GAMES[:1] if args.quick else GAMES
-    tmp = tempfile.mkdtemp(prefix="bfb", dir="/tmp")
-    ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        _temp_dir=tmp,
-        _node_ip_address="127.0.0.1",
-        log_to_driver=False,
-    )
+    start_local_ray()
     rows = []
     try:
         for spec, iterations in games:
@@ -158,16 +174,48 @@ def peak():
         return next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmHWM:"))
 
 spec, shards, index, whole = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
-fp = int(sys.argv[5])
 before = peak()
 t = time.process_time()
 game = bluff.game(spec) if whole else spec
-s = _bluff._Shard(game, "cfr+", shards, index, fingerprint=None if whole else fp)
+s = _bluff._Shard(game, "cfr+", shards, index)
 t = time.process_time() - t
 for phase in range(s.phases()):
     s.evaluate(phase)
 print(peak() - before, s.work()[2], t)
 """
+
+
+def beyond(spec: str, shards: int, iterations: int) -> None:
+    """One sharded CFR+ run of `spec` with `result="rules"` on a local Ray instance: no process
+    holds the whole game. Peak memory from each process's VmHWM (the actors report theirs
+    before they are killed, through `stats`)."""
+    import resource
+
+    start_local_ray()
+    try:
+        stats: dict = {}
+        start = time.perf_counter()
+        got = bray.solve_sharded(
+            spec, shards=shards, algo=ALGO, iterations=iterations, result="rules", stats=stats
+        )
+        total = time.perf_counter() - start
+    finally:
+        ray.shutdown()
+    assert isinstance(got, bluff.RulesSolveResult)
+    gb = 1e9
+    driver = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / gb
+    print(f"{spec}: {stats['game_nodes']:,} nodes, {shards} shards, {iterations} iterations")
+    wall = stats["wall_seconds"]
+    print(f"  iterations: {wall:.1f} s ({wall / iterations:.2f} s each)")
+    print(f"  exchanged per iteration: {stats['bytes_per_iteration'] / 1e6:.1f} MB")
+    print(f"  nodes held per shard: {', '.join(f'{h:,}' for h in stats['held_nodes'])}")
+    rss = ", ".join(f"{r / gb:.2f}" for r in stats["rss_bytes"])
+    print(f"  shard resident memory at the end: {rss} GB")
+    print(
+        f"  exploitability {got.exploitability:.6g} (streaming best response "
+        f"{got.stats['best_response_seconds']:.1f} s); sets {got.stats['infosets']}"
+    )
+    print(f"  driver peak memory {driver:.2f} GB; whole run {total:.1f} s")
 
 
 def shard_memory() -> None:
@@ -184,7 +232,6 @@ def shard_memory() -> None:
     pts = []
     for spec, _ in GAMES:
         game = bluff.game(spec)
-        fp = bluff._bluff._game_fingerprint(game)
         acts = float(sum(game.num_actions))
         for shards in SHARDS:
             out = {}
@@ -192,7 +239,7 @@ def shard_memory() -> None:
                 worst = (0, 0, 0.0)
                 for k in range(1 if whole else shards):
                     argv = [sys.executable, "-c", _ONE_SHARD, spec, str(shards), str(k)]
-                    argv += ["1" if whole else "0", str(fp)]
+                    argv += ["1" if whole else "0"]
                     got = subprocess.run(argv, capture_output=True, text=True, check=True)
                     mem, held, secs = got.stdout.split()
                     mem, held = int(mem), int(held)

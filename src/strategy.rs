@@ -108,6 +108,43 @@ pub struct LabelledSet {
     pub probs: Vec<f64>,
 }
 
+impl LabelledSet {
+    /// `player`'s set `key` of `rules`, stated through [`crate::game::Rules::key_state`] and
+    /// labelled (its actions' labels too when `action_labels`), with the probabilities
+    /// `probs(n)` gives for its `n` actions; an error when the rules cannot state the set.
+    pub fn from_key<R: crate::game::Rules + ?Sized>(
+        rules: &R,
+        player: usize,
+        key: u64,
+        action_labels: bool,
+        probs: impl FnOnce(usize) -> crate::Result<Vec<f64>>,
+    ) -> crate::Result<LabelledSet> {
+        let Some(state) = rules.key_state(player, key) else {
+            crate::error::fail!(
+                Invalid,
+                "{}: the rules cannot state information set {key} of player {} (they state \
+                 no key_state)",
+                rules.name(),
+                player + 1
+            );
+        };
+        let n = rules.num_actions(&state);
+        let mut label = String::new();
+        rules.infoset_label(&state, &mut label);
+        Ok(LabelledSet {
+            key,
+            label,
+            actions: match action_labels {
+                true => (0..n)
+                    .map(|a| rules.action_label(&state, a).into_owned())
+                    .collect(),
+                false => Vec::new(),
+            },
+            probs: probs(n)?,
+        })
+    }
+}
+
 /// A strategy of a game played from its rules, by labels: the sets a solver reached (the
 /// others play uniformly).
 #[derive(Clone, Debug, PartialEq)]

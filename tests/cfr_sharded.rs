@@ -8,7 +8,7 @@
 
 use bluff::game::Game;
 use bluff::games::builtin;
-use bluff::solve::cfr::{CfrShard, CfrSolver, RegretParams};
+use bluff::solve::cfr::{rules_result_for_spec, CfrShard, CfrSolver, RegretParams};
 
 /// The whole-arena shards (`CfrShard::new`) or the partial ones (`CfrShard::from_spec`).
 fn shards_of(spec: &str, params: RegretParams, shards: usize, partial: bool) -> Vec<CfrShard> {
@@ -221,4 +221,72 @@ fn bad_requests_are_errors() {
     assert!(s.evaluate(2).is_err());
     assert!(s.fold(0, &[], &mut [0.0; 3]).is_err());
     assert!(s.apply(0, &[0.0; 3]).is_err());
+}
+
+/// A sharded run's result without the whole tree (`rules_result_for_spec`, what
+/// `solve_sharded(..., result="rules")` returns): every set's label and probabilities are the
+/// arena's set for set, and the streaming best response's exploitability is the arena's
+/// best response's to rounding (the independent route: `eval::exploitability` on the compiled
+/// game; tests/streaming.rs shows the two walks equal in rationals), the same bits on any
+/// number of threads.
+#[test]
+fn a_rules_result_equals_the_arena_result_without_the_tree() {
+    for spec in ["kuhn", "leduc", "liars-dice(sides=4)", "goofspiel(cards=4)"] {
+        let g = builtin(spec).unwrap();
+        let all = sharded_as(spec, RegretParams::cfr_plus(), 2, 30, true);
+        let keys = all[0].set_keys().expect("compiled from rules");
+        let avg = all[0].average_profile();
+        let want = bluff::eval::exploitability(&g, &avg).exploitability;
+        let mut bits = None;
+        for threads in [1, 2] {
+            let r = rules_result_for_spec(spec, keys, &avg, true, true, threads)
+                .unwrap()
+                .expect("rules");
+            let e = r.exploitability.expect("asked for");
+            assert!((e - want).abs() <= 1e-12, "{spec}: {e} against {want}");
+            // The same bits on any number of threads.
+            assert_eq!(*bits.get_or_insert(e.to_bits()), e.to_bits(), "{spec}");
+            for (p, arena_sets) in g.infosets.iter().enumerate() {
+                let labelled = &r.labelled.sets[p];
+                assert_eq!(labelled.len(), arena_sets.len(), "{spec}");
+                for (set, key) in arena_sets.iter().zip(&keys[p]) {
+                    let got = labelled
+                        .binary_search_by_key(key, |s| s.key)
+                        .map(|j| &labelled[j])
+                        .unwrap();
+                    assert_eq!(got.label, set.label, "{spec}");
+                    assert_eq!(got.actions, set.actions.to_vec(), "{spec}");
+                    assert_eq!(got.probs, avg.probs[p][set.action_range()], "{spec}");
+                }
+            }
+        }
+        let none = rules_result_for_spec(spec, keys, &avg, false, false, 1)
+            .unwrap()
+            .unwrap();
+        assert_eq!(none.exploitability, None);
+        assert!(none
+            .labelled
+            .sets
+            .iter()
+            .flatten()
+            .all(|s| s.actions.is_empty()));
+        // A profile that does not fit the sets is an error, not a panic.
+        let mut short = avg.clone();
+        short.probs[1].pop();
+        assert!(rules_result_for_spec(spec, keys, &short, false, true, 1).is_err());
+        // Every shard names the game alike, and another game differently.
+        let fp = all[0].rules_fingerprint().expect("from rules");
+        assert!(all.iter().all(|s| s.rules_fingerprint() == Some(fp)));
+        let other =
+            CfrShard::from_spec("liars-dice(sides=3)", RegretParams::cfr_plus(), 2, 0, None)
+                .unwrap()
+                .unwrap();
+        assert_ne!(other.rules_fingerprint(), Some(fp), "{spec}");
+    }
+    assert!(
+        CfrShard::new(&builtin("kuhn").unwrap(), RegretParams::cfr_plus(), 1, 0)
+            .unwrap()
+            .set_keys()
+            .is_none()
+    );
 }

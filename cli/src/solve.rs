@@ -220,18 +220,44 @@ impl SolveArgs {
         Ok(())
     }
 
-    /// The outputs that are standard output (`-`).
-    fn stdout_users(&self) -> Vec<&'static str> {
+    /// The files a run writes: (option, what the summary calls it, path), in the summary's
+    /// order.
+    fn outputs(&self) -> [(&'static str, &'static str, &Option<PathBuf>); 5] {
         [
-            ("-o", &self.output),
-            ("--curve", &self.curve),
-            ("--plot", &self.plot),
-            ("--checkpoint", &self.checkpoint),
+            ("-o", "strategy", &self.output),
+            ("--curve", "curve", &self.curve),
+            ("--plot", "plot", &self.plot),
+            ("--checkpoint", "checkpoint", &self.checkpoint),
+            ("--report", "report", &self.report),
         ]
-        .iter()
-        .filter(|(_, p)| p.as_deref().is_some_and(is_stdout))
-        .map(|(n, _)| *n)
-        .collect()
+    }
+
+    /// The outputs that are standard output (`-`); a report never is (it is a folder).
+    fn stdout_users(&self) -> Vec<&'static str> {
+        self.outputs()
+            .into_iter()
+            .filter(|&(n, _, p)| n != "--report" && p.as_deref().is_some_and(is_stdout))
+            .map(|(n, _, _)| n)
+            .collect()
+    }
+
+    /// Prints a line of the text summary: to standard error when an output is standard
+    /// output (which then carries that file), else to standard output.
+    fn say(&self, line: String) {
+        if self.stdout_users().is_empty() {
+            println!("{line}");
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    /// Says where each output file went (standard output needs no saying).
+    fn say_written(&self) {
+        for (_, what, path) in self.outputs() {
+            if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
+                self.say(format!("{what} written to {}", p.display()));
+            }
+        }
     }
 
     /// Checks every file the run reads or writes before it starts (the game, the checkpoint
@@ -246,13 +272,7 @@ impl SolveArgs {
             plan.input(r);
             plan.replaceable(r);
         }
-        for (what, path) in [
-            ("-o", &self.output),
-            ("--curve", &self.curve),
-            ("--plot", &self.plot),
-            ("--checkpoint", &self.checkpoint),
-            ("--report", &self.report),
-        ] {
+        for (what, _, path) in self.outputs() {
             if let Some(p) = path {
                 plan.output(what, p);
             }
@@ -679,15 +699,7 @@ impl Summary<'_> {
 
     fn print_text(&self) {
         let (game, run, args) = (self.game, self.run, self.args);
-        // With `-` as an output, stdout carries that file; the report goes to stderr.
-        let to_stderr = !args.stdout_users().is_empty();
-        let say = |line: String| {
-            if to_stderr {
-                eprintln!("{line}");
-            } else {
-                println!("{line}");
-            }
-        };
+        let say = |line: String| args.say(line);
         say(format!(
             "{} on {} ({}), {}, {} kernel",
             run.algorithm().name,
@@ -748,17 +760,7 @@ impl Summary<'_> {
                 rational_to_f64(&x.value[0])
             ));
         }
-        for (what, path) in [
-            ("strategy", &args.output),
-            ("curve", &args.curve),
-            ("plot", &args.plot),
-            ("checkpoint", &args.checkpoint),
-            ("report", &args.report),
-        ] {
-            if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
-                say(format!("{what} written to {}", p.display()));
-            }
-        }
+        args.say_written();
     }
 }
 
@@ -939,14 +941,7 @@ fn print_sampling_json(o: &SamplingOutcome) {
 
 /// The text summary of a sampling run.
 fn print_sampling_text(args: &SolveArgs, o: &SamplingOutcome) {
-    let to_stderr = !args.stdout_users().is_empty();
-    let say = |line: String| {
-        if to_stderr {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
-        }
-    };
+    let say = |line: String| args.say(line);
     let engine = if o.on_arena { "arena" } else { "rules" };
     say(format!(
         "{} on {} ({engine} engine), seed {}, {}",
@@ -979,15 +974,8 @@ fn print_sampling_text(args: &SolveArgs, o: &SamplingOutcome) {
         )),
         _ => say("average strategy: exploitability not computed".into()),
     }
-    for (what, path) in [
-        ("strategy", &args.output),
-        ("curve", &args.curve),
-        ("checkpoint", &args.checkpoint),
-    ] {
-        if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
-            say(format!("{what} written to {}", p.display()));
-        }
-    }
+    // A sampling run writes no plot or report (refused before it starts).
+    args.say_written();
 }
 
 /// `--algo lp`: one exact run; the CFR-only options are refused.

@@ -15,8 +15,10 @@ or start a local one when none is running.
   each information set's regret sum in a chain in the single process's order, and every shard
   applies the same update, so ``.policy`` equals ``bluff.solve(game, algo, iterations=K).policy``
   bit for bit for any number of shards (see ``docs/ray.md``). Shards checkpoint into a directory
-  the caller names; when an actor dies, every shard rolls back to the last checkpoint all of
-  them have and the dead actor is replaced.
+  the caller names; when an actor dies, every shard rolls back to the last checkpoint saved
+  and the dead actor is replaced. For a built-in game stated by rules the driver never builds
+  the whole game: with ``result="rules"`` it returns the policy by information-set label and
+  the streaming best response's exploitability.
 """
 
 from __future__ import annotations
@@ -225,9 +227,8 @@ def _memory() -> tuple[int, int]:
 
 class _ShardActor:
     """One shard of a sharded run in a Ray actor (see :func:`solve_sharded`). Given a built-in
-    spec (with the game's checkpoint fingerprint), it compiles only its part of the tree from the
-    game's rules and never holds the whole game; given a :class:`bluff.Game`, it holds the whole
-    game."""
+    spec, it compiles only its part of the tree from the game's rules and never holds the whole
+    game; given a :class:`bluff.Game`, it holds the whole game."""
 
     def __init__(
         self,
@@ -238,19 +239,16 @@ class _ShardActor:
         options: dict[str, Any],
         resume: str | None,
         die_at: int | None,
-        fingerprint: int | None = None,
     ) -> None:
-        self.args = (game, algo, shards, index, options, fingerprint)
+        self.args = (game, algo, shards, index, options)
         self.die_at = die_at
         self.busy: list[tuple[str, float]] = []
         self.before = _memory()[1]
         self._make(resume)
 
     def _make(self, resume: str | None) -> None:
-        game, algo, shards, index, options, fingerprint = self.args
-        self.shard = _bluff._Shard(
-            game, algo, shards, index, resume=resume, fingerprint=fingerprint, **options
-        )
+        game, algo, shards, index, options = self.args
+        self.shard = _bluff._Shard(game, algo, shards, index, resume=resume, **options)
 
     def reset(self, resume: str | None) -> int:
         """Rolls back to the checkpoint `resume` (None: the start); returns the iteration."""
@@ -298,25 +296,42 @@ class _ShardActor:
     def profiles(self) -> tuple[int, list[bytes]]:
         return self.shard.profiles()
 
+    def keys(self) -> list[bytes] | None:
+        return self.shard.keys()
+
 
 _CKPT = re.compile(r"shard-(\d+)-(\d+)\.ckpt$")
 
 
-def _common_checkpoint(directory: pathlib.Path, shards: int, at_most: int) -> int:
-    """The last iteration up to `at_most` every shard has a checkpoint of (0: none). A run is
-    deterministic, so any checkpoint of the same game and parameters (the shards check them)
-    is this run's state at its iteration."""
-    have: dict[int, set[int]] = {}
+def _last_checkpoint(directory: pathlib.Path, at_most: int) -> int:
+    """The last iteration up to `at_most` some shard has a checkpoint of (0: none). Every shard
+    holds the whole solver state and a run is deterministic, so any shard's checkpoint of the
+    same game and parameters (the shards check them) is this run's state at its iteration,
+    whatever number of shards wrote it (each file is written whole or not at all)."""
+    done = [it for it, _ in _checkpoints(directory) if it <= at_most]
+    return max(done, default=0)
+
+
+def _checkpoints(directory: pathlib.Path) -> Iterable[tuple[int, int]]:
+    """(iteration, shard) of every shard checkpoint in `directory`."""
     for f in directory.iterdir():
         m = _CKPT.search(f.name)
         if m:
-            have.setdefault(int(m.group(2)), set()).add(int(m.group(1)))
-    done = [it for it, ks in have.items() if set(range(shards)) <= ks and it <= at_most]
-    return max(done, default=0)
+            yield int(m.group(2)), int(m.group(1))
 
 
 def _ckpt(directory: pathlib.Path, k: int, iteration: int) -> str:
     return str(directory / f"shard-{k}-{iteration:010d}.ckpt")
+
+
+def _resume_file(directory: pathlib.Path, k: int, iteration: int) -> str:
+    """Shard `k`'s checkpoint of `iteration`, or, when it saved none (a run with fewer shards
+    wrote them), the one of the first shard that did (every shard's state is the whole)."""
+    own = _ckpt(directory, k, iteration)
+    if os.path.exists(own):
+        return own
+    first = min(j for it, j in _checkpoints(directory) if it == iteration)
+    return _ckpt(directory, first, iteration)
 
 
 def solve_sharded(
@@ -329,9 +344,11 @@ def solve_sharded(
     checkpoint_every: int | None = None,
     cpus_per_shard: float | None = None,
     stats: dict[str, Any] | None = None,
+    result: str = "auto",
+    evaluate: bool = True,
     _kill: tuple[int, int] | None = None,
     **options: Any,
-) -> bluff.SolveResult:
+) -> bluff.SolveResult | bluff.RulesSolveResult:
     """Full-traversal CFR (`algo`: any of the CFR family; `options`: ``alpha``, ``beta``,
     ``gamma``, ``updates`` as :func:`bluff.solve` takes them) for `iterations` iterations on
     `game` split across `shards` Ray actors. The shards run the tree kernel, so the result's
@@ -342,16 +359,26 @@ def solve_sharded(
     Each actor asks Ray for `cpus_per_shard` CPUs (default: the cluster's CPUs shared out, at
     most 1: fractional when shards outnumber CPUs). With `checkpoint_dir`, every shard saves a
     bluff checkpoint there every `checkpoint_every` iterations (default: a tenth of the run);
-    when an actor dies, all shards roll back to the last iteration they all saved and the dead
-    actor is replaced (without a checkpoint directory, to the start); a run started again with
-    the same directory resumes from there. A dict given as `stats`
-    receives per-run measurements (bytes exchanged per iteration, time in the shards, wall
-    time, nodes each shard traverses and holds, whether the shards hold only their part, each
-    actor's resident memory, its anonymous part (the actor's own heap) and that part before the
-    shard was built, the iteration it resumed from). A built-in game with rules (a spec, or a
-    :class:`bluff.Game` made from one) reaches the actors as its spec and each compiles only its
-    part of the tree (the top and its own subtrees); another game reaches them whole.
-    `_kill=(shard, iteration)`
+    when an actor dies, all shards roll back to the last iteration saved (any shard's file
+    holds the whole state) and the dead actor is replaced (without a checkpoint directory, to
+    the start); a run started again with the same directory resumes from there, with any
+    number of shards. A dict given as `stats` receives per-run measurements (bytes exchanged
+    per iteration, time in the shards, wall time, nodes each shard traverses and holds,
+    whether the shards hold only their part, each actor's resident memory, its anonymous part
+    (the actor's own heap) and that part before the shard was built, the iteration it resumed
+    from). A built-in game with rules (a spec, or a :class:`bluff.Game` made from one) reaches
+    the actors as its spec and each compiles only its part of the tree (the top and its own
+    subtrees); another game reaches them whole.
+
+    The driver builds no whole game from a spec while the shards run. Afterwards `result`
+    chooses what it returns: ``"game"`` builds the game (the builder's node limit applies) and
+    returns a :class:`bluff.SolveResult` as :func:`bluff.solve` does; ``"rules"`` (a built-in
+    game with rules only) returns a :class:`bluff.RulesSolveResult` as
+    :func:`bluff.solve_rules` does, with every set's average strategy keyed by its label, and
+    with `evaluate` its exploitability by the streaming exact best response (the arena's to
+    rounding, the same bits on any number of threads; memory per information set, no tree);
+    ``"auto"`` (default) is ``"game"`` for a :class:`bluff.Game` or a game within the
+    builder's limit, else ``"rules"``. `_kill=(shard, iteration)`
     is a test hook: that shard's actor exits when it starts the iteration after `iteration`.
     """
     if shards < 1:
@@ -361,14 +388,20 @@ def solve_sharded(
     unknown = set(options) - _SHARD_KEYS
     if unknown:
         raise ValueError(f"unknown options {sorted(unknown)}: expected {sorted(_SHARD_KEYS)}")
-    g = _game(game)
-    # A built-in game with rules travels as its spec: each actor compiles only its part.
-    spec = game if isinstance(game, str) else g.spec
+    if result not in ("auto", "game", "rules"):
+        raise ValueError(f"result={result!r}: expected 'auto', 'game' or 'rules'")
+    # A built-in game with rules travels as its spec: each actor compiles only its part, and
+    # the driver builds no whole game.
+    spec = game if isinstance(game, str) else game.spec
+    g: bluff.Game | None = game if isinstance(game, bluff.Game) else None
+    source: bluff.Game | str
     if spec is not None and _bluff._has_rules(spec):
-        source: bluff.Game | str = spec
-        fingerprint: int | None = _bluff._game_fingerprint(g)
+        source = spec
     else:
-        source, fingerprint = g, None
+        if result == "rules":
+            raise ValueError("result='rules' needs a built-in game stated by rules")
+        g = _game(game)
+        source = g
     _ensure_ray()
     if cpus_per_shard is None:
         total = float(ray.cluster_resources().get("CPU", 1.0))
@@ -381,13 +414,15 @@ def solve_sharded(
     actor_class = ray.remote(num_cpus=cpus_per_shard, max_restarts=0)(_ShardActor)
 
     def start(k: int, resume: str | None, die_at: int | None) -> Any:
-        return actor_class.remote(source, algo, shards, k, opts, resume, die_at, fingerprint)
+        return actor_class.remote(source, algo, shards, k, opts, resume, die_at)
 
     def resume_at(iteration: int, k: int) -> str | None:
-        return _ckpt(directory, k, iteration) if iteration and directory is not None else None
+        if not iteration or directory is None:
+            return None
+        return _resume_file(directory, k, iteration)
 
     # A run started again with the same directory resumes from its last common checkpoint.
-    done = _common_checkpoint(directory, shards, iterations) if directory is not None else 0
+    done = _last_checkpoint(directory, iterations) if directory is not None else 0
     actors = [
         start(k, resume_at(done, k), _kill[1] if _kill and _kill[0] == k else None)
         for k in range(shards)
@@ -399,6 +434,9 @@ def solve_sharded(
         # Once every actor has built its shard, the clock starts.
         phases = ray.get(actors[0].phases.remote())
         work = ray.get([a.work.remote() for a in actors])
+        if result == "auto":
+            fits = work[0][3] <= _bluff._MAX_BUILT_IN_NODES
+            result = "game" if g is not None or fits else "rules"
         wall = time.perf_counter()
         while done < iterations:
             try:
@@ -428,7 +466,7 @@ def solve_sharded(
                 restarts += 1
                 if restarts > 3 * shards:
                     raise
-                back = _common_checkpoint(directory, shards, done) if directory is not None else 0
+                back = _last_checkpoint(directory, done) if directory is not None else 0
                 for k, a in enumerate(actors):
                     resume = resume_at(back, k)
                     try:
@@ -441,10 +479,22 @@ def solve_sharded(
         timings = ray.get([a.timings.remote() for a in actors])
         rss = ray.get([a.rss.remote() for a in actors])
         done_iterations, profiles = ray.get(actors[0].profiles.remote())
+        # The sets' keys travel only when the result is made from the rules.
+        keys = ray.get(actors[0].keys.remote()) if result == "rules" else None
     finally:
         for a in actors:
             ray.kill(a)
-    result = _bluff._shard_result(g, algo, done_iterations, profiles, seconds)
+    out: bluff.SolveResult | bluff.RulesSolveResult
+    if result == "rules":
+        assert isinstance(source, str) and keys is not None
+        out = _bluff._shard_rules_result(
+            source, algo, done_iterations, profiles[:2], keys, seconds, evaluate
+        )
+    else:
+        if g is None:
+            assert isinstance(source, str)
+            g = bluff.game(source)
+        out = _bluff._shard_result(g, algo, done_iterations, profiles, seconds)
     if stats is not None:
         stats.update(
             shards=shards,
@@ -465,4 +515,4 @@ def solve_sharded(
             anon_bytes=[r[1] for r in rss],
             anon_before_bytes=[r[2] for r in rss],
         )
-    return result
+    return out

@@ -6,6 +6,7 @@
 
 use crate::game::Game;
 use crate::policy::{Policy, Probs};
+use crate::rules::RulesSolveResult;
 use crate::solve::SolveResult;
 use bluff::format::checkpoint::{self, Checkpoint};
 use bluff::solve::cfr::{CfrShard, Kernel, RegretParams};
@@ -26,33 +27,76 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_unpickle_policy, m)?)?;
     m.add_function(wrap_pyfunction!(_unpickle_result, m)?)?;
     m.add_function(wrap_pyfunction!(_solve_checkpointed, m)?)?;
-    m.add_function(wrap_pyfunction!(_game_fingerprint, m)?)?;
     m.add_function(wrap_pyfunction!(_has_rules, m)?)?;
     m.add_function(wrap_pyfunction!(_shard_result, m)?)?;
+    m.add_function(wrap_pyfunction!(_shard_rules_result, m)?)?;
+    m.add("_MAX_BUILT_IN_NODES", bluff::games::MAX_BUILT_IN_NODES)?;
     Ok(())
 }
 
-/// `values` as little-endian bytes (floats travel bit for bit).
-pub fn f64_bytes<'py>(py: Python<'py>, values: &[f64]) -> Bound<'py, PyBytes> {
+/// An 8-byte number that travels between processes as little-endian bytes (floats bit for
+/// bit).
+trait Word: Copy {
+    /// What a run of them is called in errors.
+    const NAME: &'static str;
+    /// Its little-endian bytes.
+    fn to_le(self) -> [u8; 8];
+    /// The number of little-endian `bytes`.
+    fn from_le(bytes: [u8; 8]) -> Self;
+}
+
+impl Word for f64 {
+    const NAME: &'static str = "floats";
+    fn to_le(self) -> [u8; 8] {
+        self.to_le_bytes()
+    }
+    fn from_le(bytes: [u8; 8]) -> Self {
+        f64::from_le_bytes(bytes)
+    }
+}
+
+impl Word for u64 {
+    const NAME: &'static str = "keys";
+    fn to_le(self) -> [u8; 8] {
+        self.to_le_bytes()
+    }
+    fn from_le(bytes: [u8; 8]) -> Self {
+        u64::from_le_bytes(bytes)
+    }
+}
+
+/// `values` as little-endian bytes.
+fn words_bytes<'py, T: Word>(py: Python<'py>, values: &[T]) -> Bound<'py, PyBytes> {
     let mut out = Vec::with_capacity(values.len() * 8);
     for v in values {
-        out.extend_from_slice(&v.to_le_bytes());
+        out.extend_from_slice(&v.to_le());
     }
     PyBytes::new(py, &out)
 }
 
-/// The inverse of [`f64_bytes`].
-fn bytes_f64(bytes: &[u8]) -> PyResult<Vec<f64>> {
+/// The inverse of [`words_bytes`].
+fn bytes_words<T: Word>(bytes: &[u8]) -> PyResult<Vec<T>> {
     if !bytes.len().is_multiple_of(8) {
         return Err(PyValueError::new_err(format!(
-            "{} bytes: expected a whole number of 8-byte floats",
-            bytes.len()
+            "{} bytes: expected a whole number of 8-byte {}",
+            bytes.len(),
+            T::NAME
         )));
     }
     Ok(bytes
         .chunks_exact(8)
-        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .map(|c| T::from_le(c.try_into().expect("8 bytes")))
         .collect())
+}
+
+/// `values` as little-endian bytes (floats travel bit for bit).
+pub fn f64_bytes<'py>(py: Python<'py>, values: &[f64]) -> Bound<'py, PyBytes> {
+    words_bytes(py, values)
+}
+
+/// The inverse of [`f64_bytes`].
+fn bytes_f64(bytes: &[u8]) -> PyResult<Vec<f64>> {
+    bytes_words(bytes)
 }
 
 fn value_err(e: impl std::fmt::Display) -> PyErr {
@@ -376,10 +420,11 @@ fn _solve_checkpointed(
 }
 
 /// The game a shard was made from: the whole game, or a built-in spec whose rules the shard
-/// compiled only its part of (the whole game's checkpoint fingerprint given by the driver).
+/// compiled only its part of (its checkpoints then name the game by
+/// `CfrShard::rules_fingerprint`).
 enum Source {
     Whole(Py<Game>),
-    Spec { spec: String, fingerprint: u64 },
+    Spec(String),
 }
 
 /// One shard of a sharded CFR run (`bluff.ray.solve_sharded`): see
@@ -399,11 +444,54 @@ fn _has_rules(spec: &str) -> PyResult<bool> {
     Ok(bluff::games::rules(spec).map_err(value_err)?.is_some())
 }
 
-/// The checkpoint fingerprint of `game` (what a shard built from a spec writes and checks).
+/// A sharded run's result on the built-in game `spec` without its whole tree (a
+/// `RulesSolveResult`, as `bluff.solve_rules` gives): shard 0's average `profiles` (its
+/// `profiles()`' first two) and set `keys` (its `keys()`), every set labelled through the
+/// rules; with `evaluate`, the exploitability by the streaming exact best response on
+/// `threads` threads (default: every core).
 #[pyfunction]
-fn _game_fingerprint(py: Python<'_>, game: Py<Game>) -> u64 {
-    let g = game.get().inner.clone();
-    py.allow_threads(|| checkpoint::game_fingerprint(&g))
+#[pyo3(signature = (spec, algo, iterations, profiles, keys, seconds, evaluate = true, threads = None))]
+#[allow(clippy::too_many_arguments)]
+fn _shard_rules_result(
+    py: Python<'_>,
+    spec: &str,
+    algo: &str,
+    iterations: u64,
+    profiles: [Vec<u8>; 2],
+    keys: [Vec<u8>; 2],
+    seconds: f64,
+    evaluate: bool,
+    threads: Option<usize>,
+) -> PyResult<RulesSolveResult> {
+    let algo = registry::algorithm(algo).map_err(value_err)?.name;
+    let [a0, a1] = profiles.each_ref().map(|b| bytes_f64(b));
+    let avg = Profile { probs: [a0?, a1?] };
+    let [k0, k1] = keys.each_ref().map(|b| bytes_words::<u64>(b));
+    let keys = [k0?, k1?];
+    let threads = threads.unwrap_or_else(bluff::solve::available_cores);
+    let r = py
+        .allow_threads(|| {
+            bluff::solve::cfr::rules_result_for_spec(spec, &keys, &avg, false, evaluate, threads)
+        })
+        .map_err(value_err)?
+        .ok_or_else(|| PyValueError::new_err(format!("{spec:?}: bluff states no rules for it")))?;
+    let policy = r
+        .labelled
+        .sets
+        .into_iter()
+        .map(|sets| sets.into_iter().map(|s| (s.label, s.probs)).collect())
+        .collect();
+    let stats = PyDict::new(py);
+    stats.set_item("infosets", [keys[0].len(), keys[1].len()])?;
+    stats.set_item("best_response_seconds", r.best_response_seconds)?;
+    Ok(RulesSolveResult {
+        algo: algo.to_string(),
+        policy,
+        exploitability: r.exploitability,
+        iterations,
+        seconds,
+        stats: stats.unbind(),
+    })
 }
 
 /// A sharded run's `SolveResult` from shard 0's profiles (`Shard.profiles`), on the driver's
@@ -448,10 +536,10 @@ impl Shard {
     /// Shard `index` of `shards` of `algo` on `game` (options as `bluff.solve`'s; `iterations`
     /// is the planned horizon of the scheduled algorithms), from the start or from the
     /// checkpoint file `resume`. `game` is a `Game` (the shard builds the whole game) or a
-    /// built-in spec with `fingerprint` (`_game_fingerprint` of its game): the shard then
-    /// compiles only its part from the game's rules.
+    /// built-in spec with rules: the shard then compiles only its part from the game's rules
+    /// (its checkpoints name the game by `rules_fingerprint`, which needs no whole tree).
     #[new]
-    #[pyo3(signature = (game, algo, shards, index, iterations = None, alpha = None, beta = None, gamma = None, updates = None, resume = None, fingerprint = None))]
+    #[pyo3(signature = (game, algo, shards, index, iterations = None, alpha = None, beta = None, gamma = None, updates = None, resume = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -465,70 +553,61 @@ impl Shard {
         gamma: Option<f64>,
         updates: Option<&str>,
         resume: Option<PathBuf>,
-        fingerprint: Option<u64>,
     ) -> PyResult<Self> {
         let algorithm = registry::algorithm(algo).map_err(value_err)?;
         let params = algorithm
             .regret_params(&cfr_options(alpha, beta, gamma, updates)?, iterations)
             .map_err(value_err)?;
         let source = if let Ok(spec) = game.extract::<String>() {
-            let Some(fingerprint) = fingerprint else {
-                return Err(PyValueError::new_err(
-                    "a shard built from a spec needs the game's fingerprint",
-                ));
-            };
-            Source::Spec { spec, fingerprint }
+            Source::Spec(spec)
         } else {
             Source::Whole(game.extract::<Py<Game>>()?)
-        };
-        let whole = match &source {
-            Source::Whole(g) => Some(g.get().inner.clone()),
-            Source::Spec { .. } => None,
-        };
-        let want = match &source {
-            Source::Whole(_) => None,
-            Source::Spec { fingerprint, .. } => Some(*fingerprint),
-        };
-        let spec = match &source {
-            Source::Spec { spec, .. } => Some(spec.clone()),
-            Source::Whole(_) => None,
         };
         let inner = py.allow_threads(|| -> PyResult<CfrShard> {
             let saved = match &resume {
                 None => None,
-                Some(path) => {
-                    let c = checkpoint::read_file(path).map_err(value_err)?;
-                    let fp = match (&whole, want) {
-                        (Some(g), _) => checkpoint::game_fingerprint(g),
-                        (None, Some(f)) => f,
-                        (None, None) => unreachable!("a spec comes with its fingerprint"),
-                    };
-                    if c.fingerprint != fp || c.params != params {
-                        return Err(PyValueError::new_err(format!(
-                            "{}: a checkpoint of another game or algorithm",
-                            path.display()
-                        )));
-                    }
-                    Some(c.state)
+                Some(path) => Some((path, checkpoint::read_file(path).map_err(value_err)?)),
+            };
+            // The checkpoint must be of this game and algorithm.
+            let check = |(path, c): &(&PathBuf, Checkpoint), fingerprint: u64| {
+                if c.fingerprint == fingerprint && c.params == params {
+                    Ok(())
+                } else {
+                    Err(PyValueError::new_err(format!(
+                        "{}: a checkpoint of another game or algorithm",
+                        path.display()
+                    )))
                 }
             };
-            match (&whole, &spec) {
-                (Some(g), _) => match &saved {
-                    None => CfrShard::new(g, params, shards, index),
-                    Some(state) => CfrShard::restore(g, params, state, shards, index),
+            let spec = match &source {
+                Source::Whole(g) => {
+                    let g = &g.get().inner;
+                    return match &saved {
+                        None => CfrShard::new(g, params, shards, index).map_err(value_err),
+                        Some(saved) => {
+                            check(saved, checkpoint::game_fingerprint(g))?;
+                            CfrShard::restore(g, params, &saved.1.state, shards, index)
+                                .map_err(value_err)
+                        }
+                    };
                 }
-                .map_err(value_err),
-                (None, Some(spec)) => {
-                    CfrShard::from_spec(spec, params, shards, index, saved.as_ref())
-                        .map_err(value_err)?
-                        .ok_or_else(|| {
-                            PyValueError::new_err(format!(
-                                "{spec:?} has no rules to compile a shard from: pass the Game"
-                            ))
-                        })
-                }
-                (None, None) => unreachable!("a shard has a game or a spec"),
+                Source::Spec(spec) => spec.as_str(),
+            };
+            let mut shard = CfrShard::from_spec(spec, params, shards, index, None)
+                .map_err(value_err)?
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "{spec:?} has no rules to compile a shard from: pass the Game"
+                    ))
+                })?;
+            if let Some(saved) = &saved {
+                check(
+                    saved,
+                    shard.rules_fingerprint().expect("compiled from rules"),
+                )?;
+                shard.load(&saved.1.state).map_err(value_err)?;
             }
+            Ok(shard)
         })?;
         Ok(Shard {
             inner,
@@ -605,7 +684,12 @@ impl Shard {
                     g.spec.clone().unwrap_or_else(|| g.inner.name.clone()),
                 )
             }
-            Source::Spec { spec, fingerprint } => (*fingerprint, spec.clone()),
+            Source::Spec(spec) => (
+                self.inner
+                    .rules_fingerprint()
+                    .expect("a shard from a spec is compiled from rules"),
+                spec.clone(),
+            ),
         };
         let c = Checkpoint {
             fingerprint,
@@ -635,6 +719,14 @@ impl Shard {
             self.inner.iterations(),
             [a0, a1, c0, c1].map(|v| f64_bytes(py, &v)),
         )
+    }
+
+    /// Each set's key in the game's rules, per player, as `u64` bytes in the order of
+    /// `profiles()`' sets, for `_shard_rules_result`; `None` for a shard of a whole game.
+    fn keys<'py>(&self, py: Python<'py>) -> Option<[Bound<'py, PyBytes>; 2]> {
+        self.inner
+            .set_keys()
+            .map(|[k0, k1]| [words_bytes(py, k0), words_bytes(py, k1)])
     }
 
     /// The run's result as `bluff.solve` gives it (the exploitability of the average policy

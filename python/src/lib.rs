@@ -34,6 +34,7 @@ fn _bluff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(rules::solve_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::_unpickle_rules_result, m)?)?;
     m.add_function(wrap_pyfunction!(policy::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(openspiel::from_openspiel, m)?)?;
     distributed::register(m)?;

@@ -16,7 +16,9 @@
 //! - `returns()`: at the end, the two players' payoffs (constant sum).
 //!
 //! Each state is asked once, when it is made, and its answers kept beside it; information-set
-//! strings are interned per player into dense keys (exact: no hashing of strings into keys).
+//! strings are interned per player into dense keys (exact: no hashing of strings into keys),
+//! numbered as first met; a checkpoint keeps the strings in that order
+//! (`Rules::interned_names`), so a resumed run numbers every set as the first run did.
 //! A Python exception inside a step is kept, the walk is cut short (the state turns terminal
 //! with payoff 0), and the exception is raised when the run returns.
 
@@ -179,6 +181,26 @@ impl Rules for PyRules {
     fn name(&self) -> String {
         self.name.clone()
     }
+    fn interned_names(&self) -> Option<[Vec<String>; 2]> {
+        Some(self.sets.lock().expect("not poisoned").names.clone())
+    }
+    fn restore_interned_names(&self, names: &[Vec<String>; 2]) -> bool {
+        let mut sets = self.sets.lock().expect("not poisoned");
+        // The sets met so far (the root's, when a player moves first) must be the first run's.
+        if (0..2).any(|p| !names[p].starts_with(&sets.names[p])) {
+            return false;
+        }
+        for p in 0..2 {
+            for name in &names[p][sets.names[p].len()..] {
+                let next = sets.names[p].len() as u64;
+                if sets.ids[p].insert(name.clone(), next).is_some() {
+                    return false;
+                }
+                sets.names[p].push(name.clone());
+            }
+        }
+        true
+    }
     fn root(&self) -> Arc<Node> {
         Python::with_gil(|py| match self.node(py, self.root.bind(py).clone()) {
             Ok(n) => Arc::new(n),
@@ -259,6 +281,22 @@ pub struct RulesSolveResult {
 
 #[pymethods]
 impl RulesSolveResult {
+    /// Pickles field by field (see `bluff._bluff._unpickle_rules_result`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, PyObject)> {
+        let f = py
+            .import("bluff._bluff")?
+            .getattr("_unpickle_rules_result")?;
+        let args = (
+            self.algo.clone(),
+            self.policy.clone(),
+            self.exploitability,
+            self.iterations,
+            self.seconds,
+            self.stats.clone_ref(py),
+        );
+        Ok((f, args.into_pyobject(py)?.into_any().unbind()))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<bluff.RulesSolveResult algo={:?} iterations={} exploitability={} seconds={:.3}>",
@@ -271,13 +309,34 @@ impl RulesSolveResult {
     }
 }
 
+/// Rebuilds a pickled `RulesSolveResult`.
+#[pyfunction]
+pub fn _unpickle_rules_result(
+    algo: String,
+    policy: Vec<HashMap<String, Vec<f64>>>,
+    exploitability: Option<f64>,
+    iterations: u64,
+    seconds: f64,
+    stats: Py<PyDict>,
+) -> RulesSolveResult {
+    RulesSolveResult {
+        algo,
+        policy,
+        exploitability,
+        iterations,
+        seconds,
+        stats,
+    }
+}
+
 /// Solves a game stated by rules with a sampling solver (`"es-mccfr"` or `"os-mccfr"`),
 /// without enumerating it. `root` is a built-in game's spec (`"liars-dice(dice=2,sides=5)"`:
 /// its native rules, with `threads`, `checkpoint` (saved every `checkpoint_every` seconds of
 /// solving, default 60, and at the end) and `resume`, as `bluff solve --rules`), or the
 /// initial state of a game in Python (pyspiel's state protocol; see the module docs: one
-/// thread, no checkpoints). The initial state of a pyspiel game that bluff states natively
-/// (as `bluff.from_openspiel` recognises it) plays bluff's rules, labelled with OpenSpiel's
+/// thread; its checkpoints keep the information-set strings in the order met). The initial
+/// state of a pyspiel game that bluff states natively (as `bluff.from_openspiel` recognises
+/// it) plays bluff's rules, labelled with OpenSpiel's
 /// information-state strings, unless `native=False` (`native=True` refuses any other
 /// root). `seed` (default 0); stops at `iterations` (the total, when
 /// resuming) or after `time` seconds. With `evaluate` the average strategy's exploitability
@@ -355,14 +414,10 @@ pub fn solve_rules(
             None => {}
         }
     }
-    if request.threads.is_some_and(|t| t != 1)
-        || request.checkpoint.is_some()
-        || request.resume.is_some()
-    {
+    if request.threads.is_some_and(|t| t != 1) {
         return Err(PyValueError::new_err(
-            "threads=, checkpoint= and resume= need a built-in game's rules (a spec string); \
-             a game in Python plays on one thread (every step takes the GIL) and its \
-             information sets are numbered as first met, which a checkpoint cannot keep",
+            "threads= needs a built-in game's rules (a spec string): a game in Python plays \
+             on one thread (every step takes the GIL)",
         ));
     }
     let rules = PyRules {

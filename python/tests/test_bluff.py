@@ -571,3 +571,24 @@ def test_an_exception_in_the_python_rules_is_raised():
 
     with pytest.raises(RuntimeError, match="no moves today"):
         bluff.solve_rules(Broken(), iterations=10)
+
+
+def test_a_game_in_python_resumes_from_its_checkpoint(tmp_path):
+    """A game stated in Python numbers its information sets as first met; its checkpoint keeps
+    their names in that order (format version 2), so a resumed run numbers every set as the
+    first run did and ends with a straight run's bits: on Kuhn (chance first) and on a Kuhn
+    deal fixed in advance (a player moves first, so the root's set is met before the
+    checkpoint's names are restored)."""
+    for make in (_KuhnState, lambda: _KuhnState((2, 0))):
+        ckpt = tmp_path / "python-game.mcc"
+        for algo in ("es-mccfr", "os-mccfr"):
+            first = bluff.solve_rules(make(), algo=algo, iterations=1000, seed=4, checkpoint=ckpt)
+            assert first.iterations == 1000 and ckpt.stat().st_size > 0
+            resumed = bluff.solve_rules(make(), algo=algo, iterations=2500, resume=ckpt)
+            straight = bluff.solve_rules(make(), algo=algo, iterations=2500, seed=4)
+            assert resumed.iterations == 2500
+            assert resumed.exploitability == straight.exploitability
+            assert resumed.policy == straight.policy
+    # A checkpoint of another game (by name) is refused.
+    with pytest.raises(ValueError, match="checkpoint"):
+        bluff.solve_rules(_KuhnState(), iterations=2500, resume=ckpt, name="other")

@@ -45,3 +45,13 @@ def test_results_and_policies_round_trip() -> None:
     uniform = bluff.Policy.uniform(game)
     assert pickle.loads(pickle.dumps(uniform)) == uniform
     assert uniform != bluff.solve(game, algo="cfr", iterations=5).policy
+
+
+def test_a_rules_result_round_trips() -> None:
+    """What bluff.solve_rules and solve_sharded(result="rules") return pickles field by field."""
+    result = bluff.solve_rules("kuhn", iterations=300, seed=2)
+    back = pickle.loads(pickle.dumps(result))
+    assert back.policy == result.policy and back.exploitability == result.exploitability
+    assert back.algo == result.algo and back.iterations == result.iterations
+    assert back.seconds == result.seconds and back.stats == result.stats
+    assert repr(back) == repr(result)

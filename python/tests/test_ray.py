@@ -138,3 +138,55 @@ def test_bad_sharded_requests_are_value_errors(local_ray: None) -> None:
         bray.solve_sharded("kuhn", shards=1, colour="red")
     with pytest.raises(ValueError, match="no 'game'"):
         bray.sweep([{"algo": "cfr"}])
+
+
+def test_a_sharded_spec_gives_a_rules_result_without_the_whole_game(
+    local_ray: None, tmp_path
+) -> None:
+    # result="rules": the driver never builds the game; every set's average strategy comes
+    # labelled through the rules, its exploitability from the streaming best response.
+    spec = "leduc"
+    got = bray.solve_sharded(
+        spec, shards=2, algo="cfr+", iterations=40, result="rules", checkpoint_dir=tmp_path
+    )
+    assert isinstance(got, bluff.RulesSolveResult)
+    want = bluff.solve(bluff.game(spec), algo="cfr+", iterations=40, kernel="tree")
+    table = want.policy.to_dict()
+    for p in range(2):
+        assert got.policy[p].keys() == table[p].keys()
+        for label, probs in table[p].items():
+            assert got.policy[p][label] == list(probs.values())
+    assert got.exploitability == pytest.approx(want.exploitability, rel=1e-12, abs=1e-15)
+    assert got.iterations == 40 and got.stats["infosets"] == [len(t) for t in table]
+    # The shards' checkpoints name the game by its rules: a run started again resumes from
+    # them, with another number of shards, and `evaluate=False` skips the best response.
+    stats: dict = {}
+    more = bray.solve_sharded(
+        spec,
+        shards=3,
+        algo="cfr+",
+        iterations=60,
+        result="rules",
+        evaluate=False,
+        checkpoint_dir=tmp_path,
+        stats=stats,
+    )
+    assert stats["resumed_from"] == 40 and more.exploitability is None
+    table = bluff.solve(bluff.game(spec), algo="cfr+", iterations=60, kernel="tree").policy
+    assert more.policy[1] == {k: list(v.values()) for k, v in table.to_dict()[1].items()}
+    # A shard refuses a checkpoint of another game.
+    with pytest.raises(ValueError, match="another game"):
+        bluff._bluff._Shard(
+            "liars-dice(sides=4)", "cfr+", 2, 0, resume=str(tmp_path / "shard-0-0000000060.ckpt")
+        )
+    with pytest.raises(ValueError, match="result="):
+        bray.solve_sharded(spec, shards=2, result="tree")
+    game = bluff.read_efg(_kuhn_file(tmp_path))
+    with pytest.raises(ValueError, match="stated by rules"):
+        bray.solve_sharded(game, shards=2, result="rules")
+
+
+def _kuhn_file(tmp_path) -> str:
+    path = tmp_path / "kuhn.efg"
+    bluff.game("kuhn").write_efg(path)
+    return str(path)

@@ -223,6 +223,30 @@ pub fn game_fingerprint(game: &Game) -> u64 {
     h.finish()
 }
 
+/// The identity, in a sharded run's checkpoints, of a game compiled from its rules without
+/// the whole tree (so without [`game_fingerprint`]): the rules' name, the whole game's node
+/// count, and per player every set's key and action count in the arena's numbering
+/// (`action_start`: the sets' first actions, one more entry than sets).
+pub fn rules_fingerprint(
+    name: &str,
+    game_nodes: u64,
+    keys: &[Vec<u64>; 2],
+    action_start: [&[u32]; 2],
+) -> u64 {
+    let mut h = Fnv::default();
+    h.write_str("rules:");
+    h.write_str(name);
+    h.write(&game_nodes.to_le_bytes());
+    for p in 0..2 {
+        h.write(&(keys[p].len() as u64).to_le_bytes());
+        for (key, w) in keys[p].iter().zip(action_start[p].windows(2)) {
+            h.write(&key.to_le_bytes());
+            h.write(&(w[1] - w[0]).to_le_bytes());
+        }
+    }
+    h.finish()
+}
+
 struct Writer(Vec<u8>);
 
 impl Writer {

@@ -110,6 +110,19 @@ pub trait Rules: Sync {
     fn key_state(&self, _player: usize, _key: u64) -> Option<Self::State> {
         None
     }
+    /// Rules whose keys are numbers given to information sets as they are first met (a game
+    /// stated in Python interns its sets' strings): each player's names of the sets met so
+    /// far, in key order, which a checkpoint keeps so that a resumed run numbers every set as
+    /// the first run did. `None` (the default): keys computed from the state alone.
+    fn interned_names(&self) -> Option<[Vec<String>; 2]> {
+        None
+    }
+    /// Gives the sets named in `names` (from [`Rules::interned_names`] of an earlier run)
+    /// their keys again, before a resumed run meets any set; `false` when these rules do not
+    /// number sets as met, or have already numbered others differently.
+    fn restore_interned_names(&self, _names: &[Vec<String>; 2]) -> bool {
+        false
+    }
 }
 
 /// `s` when it is a decision of `player` with key `key`, else `None`: the last step of every

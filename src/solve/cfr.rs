@@ -23,7 +23,7 @@ use crate::game::Game;
 use crate::strategy::Profile;
 use pacer::Pacer;
 pub use pacer::Pacing;
-pub use shard::CfrShard;
+pub use shard::{rules_result, rules_result_for_spec, CfrShard, RulesResult};
 use std::ops::Range;
 use std::time::Instant;
 use team::Team;

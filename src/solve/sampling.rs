@@ -568,37 +568,17 @@ fn solve<G: Rules, H: SamplingHooks>(
 /// The average strategy of every set the solver reached, labelled through
 /// [`Rules::key_state`].
 fn labelled<G: Rules>(s: &MccfrSolver<G>, rules: &G) -> Result<LabelledStrategy> {
-    let mut label = String::new();
     let mut sets = [Vec::new(), Vec::new()];
     for (p, out) in sets.iter_mut().enumerate() {
-        let table = &s.tables()[p];
-        let mut keys: Vec<(u64, usize)> = table
-            .entries()
-            .map(|(key, numbers)| (key, numbers.len() / table.width()))
-            .collect();
+        let mut keys: Vec<u64> = s.tables()[p].entries().map(|(key, _)| key).collect();
         keys.sort_unstable();
         out.reserve_exact(keys.len());
-        for (key, n) in keys {
-            let Some(state) = rules.key_state(p, key) else {
-                fail!(
-                    Invalid,
-                    "{}: the rules cannot label information set {key} of player {} (they \
-                     state no key_state)",
-                    rules.name(),
-                    p + 1
-                );
-            };
-            rules.infoset_label(&state, &mut label);
-            let mut probs = vec![0.0; n];
-            s.average_strategy(p, key, n, &mut probs);
-            out.push(LabelledSet {
-                key,
-                label: label.clone(),
-                actions: (0..n)
-                    .map(|a| rules.action_label(&state, a).into_owned())
-                    .collect(),
-                probs,
-            });
+        for key in keys {
+            out.push(LabelledSet::from_key(rules, p, key, true, |n| {
+                let mut probs = vec![0.0; n];
+                s.average_strategy(p, key, n, &mut probs);
+                Ok(probs)
+            })?);
         }
     }
     Ok(LabelledStrategy {

@@ -33,7 +33,7 @@ use super::{CfrSolver, Engine, Factors, RegretParams, SolverState};
 use crate::error::{fail, Result};
 use crate::game::{Game, Rules};
 use crate::games::WithRules;
-use crate::strategy::Profile;
+use crate::strategy::{LabelledSet, LabelledStrategy, Profile};
 
 /// One shard of a sharded CFR run (see the module docs).
 pub struct CfrShard {
@@ -44,6 +44,11 @@ pub struct CfrShard {
     index: usize,
     /// Nodes of the whole game.
     game_nodes: u64,
+    /// A shard compiled from rules: each set's key, per player, by set number.
+    keys: Option<[Vec<u64>; 2]>,
+    /// A shard compiled from rules: its game's identity in checkpoints
+    /// ([`crate::format::checkpoint::rules_fingerprint`]).
+    fingerprint: Option<u64>,
 }
 
 impl CfrShard {
@@ -80,8 +85,15 @@ impl CfrShard {
             sets,
             cut,
             game_nodes,
+            keys,
         } = compile_partial(rules, shards, index, !params.alternating)?;
         let appliers = [Applier::new(&sets[0]), Applier::new(&sets[1])];
+        let fingerprint = crate::format::checkpoint::rules_fingerprint(
+            &rules.name(),
+            game_nodes,
+            &keys,
+            [&sets[0].action_start, &sets[1].action_start],
+        );
         Ok(CfrShard {
             solver: CfrSolver::from_tree(tree, sets, params),
             cut,
@@ -89,6 +101,8 @@ impl CfrShard {
             shards,
             index,
             game_nodes,
+            keys: Some(keys),
+            fingerprint: Some(fingerprint),
         })
     }
 
@@ -101,10 +115,29 @@ impl CfrShard {
         index: usize,
     ) -> Result<Self> {
         let mut shard = Self::from_rules(rules, params, shards, index)?;
-        shard
-            .solver
-            .load(state, |p, a| format!("of player {} at action {a}", p + 1))?;
+        shard.load(state)?;
         Ok(shard)
+    }
+
+    /// Continues from `state` (any shard's or a [`CfrSolver`]'s of the same game).
+    pub fn load(&mut self, state: &SolverState) -> Result<()> {
+        self.solver
+            .load(state, |p, a| format!("of player {} at action {a}", p + 1))
+    }
+
+    /// A shard compiled from rules: each set's key in the rules, per player, in the order of
+    /// [`CfrShard::average_profile`]'s sets (the arena's numbering); `None` for a shard of an
+    /// arena.
+    pub fn set_keys(&self) -> Option<&[Vec<u64>; 2]> {
+        self.keys.as_ref()
+    }
+
+    /// A shard compiled from rules: the identity of its game in checkpoints (the rules' name,
+    /// node count and sets: [`crate::format::checkpoint::rules_fingerprint`]), which every
+    /// shard of the game computes alike without the whole tree; `None` for a shard of an
+    /// arena (its game has [`crate::format::checkpoint::game_fingerprint`]).
+    pub fn rules_fingerprint(&self) -> Option<u64> {
+        self.fingerprint
     }
 
     /// Shard `index` of `shards` of the built-in game `spec` from its rules (see
@@ -164,6 +197,8 @@ impl CfrShard {
             shards,
             index,
             game_nodes,
+            keys: None,
+            fingerprint: None,
         })
     }
 
@@ -398,4 +433,154 @@ fn tree_of(engine: &mut Engine) -> (&mut Tree, &mut [Sets; 2]) {
         }
         Engine::Sequence(_) => unreachable!("a shard's solver runs the tree kernel"),
     }
+}
+
+/// A profile in the arena's numbering as a strategy of the rules it was compiled from: each
+/// set found by its key (a set absent from the profile plays uniformly).
+struct KeyedProfile<'a> {
+    /// Per player, key to (first action, number of actions).
+    index: [crate::fxhash::FxMap<u64, (usize, usize)>; 2],
+    probs: &'a [Vec<f64>; 2],
+}
+
+impl crate::streaming::Strategy<f64> for KeyedProfile<'_> {
+    fn probs(&self, player: usize, key: u64, n: usize, out: &mut [f64]) {
+        match self.index[player].get(&key) {
+            Some(&(start, len)) if len == n => {
+                out.copy_from_slice(&self.probs[player][start..start + n]);
+            }
+            _ => out.iter_mut().for_each(|x| *x = 1.0 / n as f64),
+        }
+    }
+}
+
+/// What [`rules_result`] gives: the labelled strategy and, when asked, its exploitability.
+pub struct RulesResult {
+    /// Every set's average strategy, labelled through [`Rules::key_state`], in key order
+    /// (without action labels unless asked).
+    pub labelled: LabelledStrategy,
+    /// Its exploitability by the streaming best response, when asked.
+    pub exploitability: Option<f64>,
+    /// Wall time of that best response, seconds.
+    pub best_response_seconds: f64,
+}
+
+/// A sharded run's average strategy on the game `rules` state, from shard 0's
+/// [`CfrShard::set_keys`] and [`CfrShard::average_profile`], with no whole tree: every set
+/// labelled through [`Rules::key_state`] (its actions too when `action_labels`: a caller that
+/// keys probabilities by action order saves their memory, some 30 bytes per action) and, with
+/// `evaluate`, the strategy's exploitability
+/// by the streaming best response ([`crate::streaming::best_responses`] on `threads`
+/// threads), which equals the arena's best response to rounding (exactly in rationals; see
+/// [`crate::streaming`]) and has the same bits on any number of threads.
+pub fn rules_result<R: Rules>(
+    rules: &R,
+    keys: &[Vec<u64>; 2],
+    profile: &Profile<f64>,
+    action_labels: bool,
+    evaluate: bool,
+    threads: usize,
+) -> Result<RulesResult> {
+    let mut index: [crate::fxhash::FxMap<u64, (usize, usize)>; 2] = Default::default();
+    let mut sets = [Vec::new(), Vec::new()];
+    for p in 0..2 {
+        let probs = &profile.probs[p];
+        let mut at = 0usize;
+        index[p].reserve(keys[p].len());
+        let mut out = Vec::with_capacity(keys[p].len());
+        for &key in &keys[p] {
+            let set = LabelledSet::from_key(rules, p, key, action_labels, |n| {
+                if at + n > probs.len() {
+                    fail!(
+                        Invalid,
+                        "player {}'s profile has {} probabilities, fewer than the {} sets of \
+                         the rules of {} need",
+                        p + 1,
+                        probs.len(),
+                        keys[p].len(),
+                        rules.name()
+                    );
+                }
+                Ok(probs[at..at + n].to_vec())
+            })?;
+            index[p].insert(key, (at, set.probs.len()));
+            at += set.probs.len();
+            out.push(set);
+        }
+        if at != probs.len() {
+            fail!(
+                Invalid,
+                "player {}'s profile has {} probabilities; the {} sets of the rules of {} have \
+                 {at} actions",
+                p + 1,
+                probs.len(),
+                keys[p].len(),
+                rules.name()
+            );
+        }
+        out.sort_unstable_by_key(|s| s.key);
+        sets[p] = out;
+    }
+    let (exploitability, best_response_seconds) = if evaluate {
+        let strategy = KeyedProfile {
+            index,
+            probs: &profile.probs,
+        };
+        let br = crate::streaming::best_responses::<_, f64, _>(rules, &strategy, threads)?;
+        (Some(br.exploitability), br.seconds)
+    } else {
+        (None, 0.0)
+    };
+    Ok(RulesResult {
+        labelled: LabelledStrategy {
+            player_names: rules.player_names(),
+            sets,
+        },
+        exploitability,
+        best_response_seconds,
+    })
+}
+
+/// [`rules_result`] on the built-in game `spec`'s rules; `None` when it has none.
+pub fn rules_result_for_spec(
+    spec: &str,
+    keys: &[Vec<u64>; 2],
+    profile: &Profile<f64>,
+    action_labels: bool,
+    evaluate: bool,
+    threads: usize,
+) -> Result<Option<RulesResult>> {
+    /// The work on the rules, whatever their type.
+    struct Work<'a> {
+        keys: &'a [Vec<u64>; 2],
+        profile: &'a Profile<f64>,
+        action_labels: bool,
+        evaluate: bool,
+        threads: usize,
+    }
+    impl WithRules for Work<'_> {
+        type Output = Result<RulesResult>;
+        fn run<G: Rules>(self, rules: &G) -> Result<RulesResult> {
+            rules_result(
+                rules,
+                self.keys,
+                self.profile,
+                self.action_labels,
+                self.evaluate,
+                self.threads,
+            )
+        }
+    }
+    let Some(rules) = crate::games::rules(spec)? else {
+        return Ok(None);
+    };
+    rules
+        .with(Work {
+            keys,
+            profile,
+            action_labels,
+            evaluate,
+            threads,
+        })
+        .map(Some)
 }

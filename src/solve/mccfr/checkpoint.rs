@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! magic    8 bytes  "BLUFFMCC"
-//! version  u32      1
+//! version  u32      2 (version 1, without names, is read too)
 //! header   game spec, game id, algorithm (each u32 length + UTF-8); sampling u8 (0 external,
 //!          1 outcome), epsilon f64; floor u8, alpha f64, beta f64, discount offset f64,
 //!          gamma f64; epoch u64; baseline u8 then rate f64; seed u64, threads u64,
@@ -11,7 +11,9 @@
 //!          count, then iteration u64, exploitability f64, seconds f64 each)
 //! tables   per player: width u32, entries u64, then per entry (in the order made): key u64,
 //!          actions u32, actions x width f64
-//! trailer  length u64 of header and tables, FNV-1a 64 of them
+//! names    per player: count u64, then each name (u32 length + UTF-8) in key order: the sets'
+//!          names of rules that number sets as met ([`Rules::interned_names`]; 0 otherwise)
+//! trailer  length u64 of header, tables and names, FNV-1a 64 of them
 //! ```
 //! Every count is checked against the bytes left in the file before anything is allocated,
 //! and the checksum is checked before the restored solver is handed back, so a truncated or
@@ -25,8 +27,8 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"BLUFFMCC";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes (it reads this and version 1).
+pub const VERSION: u32 = 2;
 
 /// What a checkpoint says about its run besides the solver's state.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,7 +72,7 @@ pub enum CheckpointError {
     #[error("not a bluff sampling checkpoint (the file does not start with BLUFFMCC)")]
     Magic,
     /// Another version of the format.
-    #[error("sampling checkpoint format version {0}; this bluff reads version {VERSION}")]
+    #[error("sampling checkpoint format version {0}; this bluff reads versions 1 to {VERSION}")]
     Version(u32),
     /// Contents that do not parse or do not fit.
     #[error("malformed sampling checkpoint: {0}")]
@@ -176,6 +178,14 @@ pub fn write<G: Rules>(
             bytes.clear();
             bytes.extend(numbers.iter().flat_map(|x| x.to_le_bytes()));
             o.put(&bytes)?;
+        }
+    }
+    let names = solver.rules.interned_names();
+    for p in 0..2 {
+        let list = names.as_ref().map_or(&[][..], |n| &n[p][..]);
+        o.u64(list.len() as u64)?;
+        for name in list {
+            o.str(name)?;
         }
     }
     let (len, sum) = (o.len, o.h.finish());
@@ -328,7 +338,7 @@ fn read_header(r: &mut Reading) -> Result<Header, CheckpointError> {
 
 /// Opens `path`, checks magic and version, and returns a reader positioned at the header
 /// with the bytes of header and tables counted.
-fn open(path: &Path) -> Result<(std::io::BufReader<std::fs::File>, u64), CheckpointError> {
+fn open(path: &Path) -> Result<(std::io::BufReader<std::fs::File>, u64, u32), CheckpointError> {
     let file = std::fs::File::open(path)?;
     let len = file.metadata()?.len();
     let mut r = std::io::BufReader::with_capacity(1 << 20, file);
@@ -341,15 +351,15 @@ fn open(path: &Path) -> Result<(std::io::BufReader<std::fs::File>, u64), Checkpo
         return Err(CheckpointError::Magic);
     }
     let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
-    if version != VERSION {
+    if !(1..=VERSION).contains(&version) {
         return Err(CheckpointError::Version(version));
     }
-    Ok((r, len - 12 - 16))
+    Ok((r, len - 12 - 16, version))
 }
 
 /// The header of the checkpoint at `path` (to learn its game before building it).
 pub fn read_header_of(path: &Path) -> Result<Header, CheckpointError> {
-    let (mut file, left) = open(path)?;
+    let (mut file, left, _) = open(path)?;
     read_header(&mut Reading {
         r: &mut file,
         h: Fnv::default(),
@@ -362,7 +372,7 @@ pub fn load<'g, G: Rules>(
     path: &Path,
     rules: &'g G,
 ) -> Result<(MccfrSolver<'g, G>, Header), CheckpointError> {
-    let (mut file, left) = open(path)?;
+    let (mut file, left, version) = open(path)?;
     let mut r = Reading {
         r: &mut file,
         h: Fnv::default(),
@@ -412,6 +422,16 @@ pub fn load<'g, G: Rules>(
             }
         }
     }
+    let mut names: [Vec<String>; 2] = Default::default();
+    if version >= 2 {
+        for list in &mut names {
+            let n = r.count("names", 4)?;
+            list.reserve_exact(n as usize);
+            for _ in 0..n {
+                list.push(r.str("name")?);
+            }
+        }
+    }
     if r.left != 0 {
         return Err(CheckpointError::Malformed(format!(
             "{} bytes after the tables",
@@ -431,6 +451,19 @@ pub fn load<'g, G: Rules>(
             "more epochs discounted than run".into(),
         ));
     }
+    // Rules that number sets as met take the first run's numbers back before any set is met
+    // (asked last, since it copies the names the rules hold).
+    let named = names.iter().any(|l| !l.is_empty());
+    if named && !rules.restore_interned_names(&names) {
+        return Err(CheckpointError::Malformed(
+            "the checkpoint names its sets, and these rules cannot number them so".into(),
+        ));
+    }
+    if !named && solver.tables.iter().any(|t| !t.is_empty()) && rules.interned_names().is_some() {
+        return Err(CheckpointError::Malformed(
+            "these rules number sets as met, and the checkpoint does not name its sets".into(),
+        ));
+    }
     solver.iterations = header.iterations;
     solver.epochs_discounted = header.epochs_discounted;
     Ok((solver, header))
@@ -440,6 +473,115 @@ pub fn load<'g, G: Rules>(
 mod tests {
     use super::*;
     use crate::games::leduc::Leduc;
+    use crate::scalar::Rational;
+    use std::borrow::Cow;
+    use std::sync::Mutex;
+
+    /// Leduc with its keys numbered as the sets are first met, as a game in Python numbers
+    /// them (its "names" are Leduc's keys written out).
+    #[derive(Default)]
+    struct Interning {
+        met: Mutex<[Vec<String>; 2]>,
+    }
+
+    impl Rules for Interning {
+        type State = <Leduc as Rules>::State;
+        fn name(&self) -> String {
+            "interned leduc".into()
+        }
+        fn root(&self) -> Self::State {
+            Leduc.root()
+        }
+        fn turn(&self, s: &Self::State) -> crate::game::Turn {
+            Leduc.turn(s)
+        }
+        fn num_actions(&self, s: &Self::State) -> usize {
+            Leduc.num_actions(s)
+        }
+        fn apply(&self, s: &mut Self::State, action: usize) {
+            Leduc.apply(s, action)
+        }
+        fn chance_prob(&self, s: &Self::State, outcome: usize) -> f64 {
+            Leduc.chance_prob(s, outcome)
+        }
+        fn chance_prob_exact(&self, s: &Self::State, outcome: usize) -> Rational {
+            Leduc.chance_prob_exact(s, outcome)
+        }
+        fn infoset_key(&self, s: &Self::State) -> u64 {
+            let crate::game::Turn::Player(p) = Leduc.turn(s) else {
+                unreachable!("keys are asked at decisions")
+            };
+            let name = Leduc.infoset_key(s).to_string();
+            let mut met = self.met.lock().unwrap();
+            match met[p].iter().position(|n| *n == name) {
+                Some(k) => k as u64,
+                None => {
+                    met[p].push(name);
+                    met[p].len() as u64 - 1
+                }
+            }
+        }
+        fn payoff0(&self, s: &Self::State) -> f64 {
+            Leduc.payoff0(s)
+        }
+        fn payoff0_exact(&self, s: &Self::State) -> Rational {
+            Leduc.payoff0_exact(s)
+        }
+        fn infoset_label(&self, s: &Self::State, out: &mut String) {
+            Leduc.infoset_label(s, out)
+        }
+        fn action_label(&self, s: &Self::State, action: usize) -> Cow<'_, str> {
+            Leduc.action_label(s, action)
+        }
+        fn chance_label(&self, s: &Self::State, outcome: usize) -> Cow<'_, str> {
+            Leduc.chance_label(s, outcome)
+        }
+        fn interned_names(&self) -> Option<[Vec<String>; 2]> {
+            Some(self.met.lock().unwrap().clone())
+        }
+        fn restore_interned_names(&self, names: &[Vec<String>; 2]) -> bool {
+            let mut met = self.met.lock().unwrap();
+            if (0..2).any(|p| !names[p].starts_with(&met[p])) {
+                return false;
+            }
+            *met = names.clone();
+            true
+        }
+    }
+
+    /// Rules that number sets as met: the checkpoint keeps the names, a resumed run (on fresh
+    /// rules, which number nothing yet) continues bit for bit with a straight run; rules that
+    /// number sets otherwise, or a version-1 style file without names, are refused.
+    #[test]
+    fn interned_names_round_trip_and_resume_bit_for_bit() {
+        let params = MccfrParams::external();
+        let first = Interning::default();
+        let mut s = MccfrSolver::new(&first, params, 9).unwrap();
+        s.iterate(300);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.mcc");
+        save(&path, &s, &info()).unwrap();
+        let fresh = Interning::default();
+        let (mut back, _) = load(&path, &fresh).unwrap();
+        assert_eq!(fresh.interned_names(), first.interned_names());
+        assert_eq!(back.state(), s.state());
+        let straight_rules = Interning::default();
+        let mut straight = MccfrSolver::new(&straight_rules, params, 9).unwrap();
+        straight.iterate(600);
+        back.iterate(300);
+        assert_eq!(back.state(), straight.state());
+        // Rules that have already numbered another set first cannot take these names.
+        let other = Interning::default();
+        other.met.lock().unwrap()[0].push("elsewhere".into());
+        assert!(load(&path, &other).is_err());
+        // Native rules (keys from the state) refuse a checkpoint that names its sets.
+        assert!(load(&path, &Leduc).is_err());
+        // Interning rules refuse a checkpoint of trained tables without names.
+        let mut plain = MccfrSolver::new(&Leduc, params, 9).unwrap();
+        plain.iterate(10);
+        save(&path, &plain, &info()).unwrap();
+        assert!(load(&path, &Interning::default()).is_err());
+    }
 
     fn info() -> RunInfo {
         RunInfo {

@@ -42,6 +42,8 @@ pub struct Partial {
     pub cut: ShardCut,
     /// Nodes of the whole game.
     pub game_nodes: u64,
+    /// Per player, each set's key in the rules, by set number.
+    pub keys: [Vec<u64>; 2],
 }
 
 /// A set found by walk 2: its first node (level, place in the level), actions and the
@@ -320,6 +322,13 @@ pub fn compile_partial<R: Rules + ?Sized>(
             stack.push((next, d + 1));
         }
     }
+    let mut set_keys: [Vec<u64>; 2] = Default::default();
+    for p in 0..2 {
+        set_keys[p] = vec![0; rank[p].len()];
+        for (&key, &id) in &keys[p] {
+            set_keys[p][rank[p][id as usize] as usize] = key;
+        }
+    }
     drop(keys);
     while part.last().is_some_and(Vec::is_empty) {
         part.pop();
@@ -390,6 +399,7 @@ pub fn compile_partial<R: Rules + ?Sized>(
         sets: sets_out,
         cut,
         game_nodes,
+        keys: set_keys,
     })
 }
 
