@@ -905,15 +905,23 @@ impl CfrSolver {
                 let mut total = 0;
                 for p in 0..2 {
                     let a = &k.a[p];
-                    let (rows, nnz, cols) = (a.rows(), a.val.len(), k.a[1 - p].rows());
-                    // Row starts, columns and values; the result written; the plan gathered.
-                    total += 4 * (rows + 1) + 12 * nnz + 8 * rows + 8 * cols;
+                    let (rows, nnz, cols) = (a.rows(), a.nonzeros(), k.a[1 - p].rows());
+                    let (entry, dict) = a.entry_bytes();
+                    // Row starts, columns and values (and their dictionary); the result
+                    // written; the plan gathered.
+                    total += 4 * (rows + 1) + entry * nnz + dict + 8 * rows + 8 * cols;
                     let (sets, actions) = (k.sets[p].parent.len(), k.sigma[p].len());
-                    // The plan pass: set arrays, own reach, strategy read, plan written.
-                    let plan = 20 * sets + 16 * actions;
-                    // The update pass: set arrays and own reach; values, strategy, regrets
-                    // and sums read and written (and the last regrets where kept).
-                    let update = 20 * sets + (64 + last) * actions;
+                    // The plan pass: over the actions in order, each action's parent
+                    // sequence and strategy read, its plan written (by sets in `topo`
+                    // order otherwise: set arrays, strategy read, plan written).
+                    let plan = match k.sets[p].in_order {
+                        true => 20 * actions,
+                        false => 12 * sets + 16 * actions,
+                    };
+                    // The update pass: set arrays and own reach (the plan at the parent
+                    // sequence); values read; strategy, regrets and sums read and written
+                    // (and the last regrets where kept).
+                    let update = 16 * sets + (56 + last) * actions;
                     total += plan + update;
                     if alternating && p == 0 {
                         total += plan;

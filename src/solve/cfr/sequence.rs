@@ -21,9 +21,15 @@
 //! agree to rounding, not bit for bit.
 //!
 //! The matrix is held twice, as CSR rows (for `A y`) and CSR rows of `A^T` (for `A^T x`), in
-//! flat arrays: `u32` row starts, `u32` column indices and `f64` values, 24 bytes per
-//! non-zero (at most one per terminal: terminals with the same pair of sequences merge, zeros
-//! drop). Each product is cut into [`TASKS`] fixed row ranges, balanced by non-zeros and
+//! flat arrays: `u32` row starts, then per non-zero (at most one per terminal: terminals with
+//! the same pair of sequences merge, zeros drop) a column index and a value, each as narrow as
+//! the matrix allows ([`Cols`], [`Vals`]). Column indices are `u16` when the columns number
+//! at most 65 536, and values are a byte (or two) indexing a dictionary of the matrix's
+//! distinct values when there are few: a chance-weighted payoff takes few values in card and
+//! dice games (liars dice 1x6: 2 bytes of index and value per entry and direction where `u32`
+//! and `f64` take 12). The products are bound by memory traffic beyond the last-level cache,
+//! so bytes per entry are what they cost; the dictionary's values are the very `f64`s, read
+//! in the same order, so every layout gives the same bits. Each product is cut into [`TASKS`] fixed row ranges, balanced by non-zeros and
 //! independent of the thread count; every row is summed by one task in column order, so
 //! results are bit-identical for every thread count. The sequence passes cost per action, the
 //! products per terminal; with simultaneous updates the two players' bottom-up passes run as
@@ -54,6 +60,55 @@ pub struct SeqSets {
     pub parent: Vec<u32>,
     /// Sets in an order where every set comes after the set of its parent sequence.
     pub topo: Vec<u32>,
+    /// Whether `topo` is `0, 1, 2, ...` (the sets' own order is topological, as in every
+    /// arena compiled from rules): the plan pass then runs over the actions in order
+    /// (`act_parent`), and the update pass over the sets in reverse, reading no `topo`.
+    pub in_order: bool,
+    /// The parent sequence of each flat action's set (the plan pass's gather when
+    /// `in_order`; a sequence of an earlier set, so computed before it is read).
+    pub act_parent: Vec<u32>,
+}
+
+/// Column indices of a matrix's entries, as narrow as its columns allow.
+pub enum Cols {
+    /// At most 65 536 columns.
+    Narrow(Vec<u16>),
+    /// Any number of columns below `u32::MAX`.
+    Wide(Vec<u32>),
+}
+
+/// The values of a matrix's entries: inline, or indices into a dictionary of its distinct
+/// values (the same `f64`s, so products give the same bits either way).
+pub enum Vals {
+    /// One byte per entry: at most 256 distinct values.
+    Dict8 {
+        /// The distinct values.
+        dict: Vec<f64>,
+        /// Each entry's index into `dict`.
+        idx: Vec<u8>,
+    },
+    /// Two bytes per entry: at most [`DICT16_MAX`] distinct values.
+    Dict16 {
+        /// The distinct values.
+        dict: Vec<f64>,
+        /// Each entry's index into `dict`.
+        idx: Vec<u16>,
+    },
+    /// The values inline.
+    Plain(Vec<f64>),
+}
+
+/// Most distinct values a two-byte dictionary holds: 16 KB of values, so that the
+/// dictionary stays in the first-level cache beside the products' streams.
+pub const DICT16_MAX: usize = 2048;
+
+/// How a matrix's entries are stored: chosen from its shape (or forced, for tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The narrowest columns and values the matrix allows.
+    Compact,
+    /// `u32` columns and `f64` values whatever the matrix.
+    Wide,
 }
 
 /// A sparse matrix as CSR rows in flat arrays.
@@ -61,29 +116,247 @@ pub struct Csr {
     /// Row `r` holds entries `start[r]..start[r + 1]`.
     pub start: Vec<u32>,
     /// Column of each entry.
-    pub col: Vec<u32>,
+    pub col: Cols,
     /// Value of each entry.
-    pub val: Vec<f64>,
+    pub val: Vals,
     /// Task boundaries: task `k` computes rows `tasks[k]..tasks[k + 1]`.
     pub tasks: Vec<u32>,
 }
 
+/// An entry index of a narrow array (column or dictionary index).
+trait Index: Copy {
+    /// The index as a `usize`.
+    fn get(self) -> usize;
+}
+
+impl Index for u8 {
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
+impl Index for u16 {
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
+impl Index for u32 {
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
+/// The values of one row's entries, read one by one.
+trait Values: Copy {
+    /// The value of entry `k`.
+    ///
+    /// # Safety
+    /// `k` is an entry of the matrix and, for a dictionary, its index is below the
+    /// dictionary's length (both proved by [`Csr::check`]).
+    unsafe fn at(self, k: usize) -> f64;
+}
+
+impl Values for &[f64] {
+    unsafe fn at(self, k: usize) -> f64 {
+        // SAFETY: the caller's contract: `k` is an entry.
+        unsafe { *self.get_unchecked(k) }
+    }
+}
+
+impl<I: Index> Values for (&[f64], &[I]) {
+    unsafe fn at(self, k: usize) -> f64 {
+        // SAFETY: the caller's contract: `k` is an entry and its index is in `dict`.
+        unsafe { *self.0.get_unchecked(self.1.get_unchecked(k).get()) }
+    }
+}
+
+/// `out[i] = sum_k val(k) v[col[k]]` over row `r0 + i`'s entries `k`, in column order.
+///
+/// # Safety
+/// `starts` are row starts of the matrix whose entries `cols` and `vals` hold, and every
+/// column is below `v.len()` (proved by [`Csr::check`]).
+unsafe fn rows_product<C: Index, V: Values>(
+    starts: &[u32],
+    cols: &[C],
+    vals: V,
+    v: &[f64],
+    out: &mut [f64],
+) {
+    // SAFETY (every read below): the function's contract: `k` is an entry, its column is
+    // below `v.len()`.
+    let term = |k: usize| unsafe { vals.at(k) * *v.get_unchecked(cols.get_unchecked(k).get()) };
+    for (o, w) in out.iter_mut().zip(starts.windows(2)) {
+        let (mut k, end) = (w[0] as usize, w[1] as usize);
+        let mut s = 0.0;
+        // Unrolled by four, the additions still one after another in column order.
+        while k + 4 <= end {
+            s += term(k);
+            s += term(k + 1);
+            s += term(k + 2);
+            s += term(k + 3);
+            k += 4;
+        }
+        while k < end {
+            s += term(k);
+            k += 1;
+        }
+        *o = s;
+    }
+}
+
+impl Cols {
+    /// Entries.
+    fn len(&self) -> usize {
+        match self {
+            Cols::Narrow(c) => c.len(),
+            Cols::Wide(c) => c.len(),
+        }
+    }
+
+    /// Bytes of one entry's column.
+    pub fn width(&self) -> usize {
+        match self {
+            Cols::Narrow(_) => 2,
+            Cols::Wide(_) => 4,
+        }
+    }
+
+    /// Whether every column is below `cols`.
+    fn below(&self, cols: usize) -> bool {
+        match self {
+            Cols::Narrow(c) => c.iter().all(|&c| (c as usize) < cols),
+            Cols::Wide(c) => c.iter().all(|&c| (c as usize) < cols),
+        }
+    }
+
+    fn capacity_bytes(&self) -> usize {
+        match self {
+            Cols::Narrow(c) => 2 * c.capacity(),
+            Cols::Wide(c) => 4 * c.capacity(),
+        }
+    }
+}
+
+impl Vals {
+    /// Entries.
+    fn len(&self) -> usize {
+        match self {
+            Vals::Dict8 { idx, .. } => idx.len(),
+            Vals::Dict16 { idx, .. } => idx.len(),
+            Vals::Plain(v) => v.len(),
+        }
+    }
+
+    /// Bytes of one entry's value, and bytes of the dictionary.
+    pub fn width(&self) -> (usize, usize) {
+        match self {
+            Vals::Dict8 { dict, .. } => (1, 8 * dict.len()),
+            Vals::Dict16 { dict, .. } => (2, 8 * dict.len()),
+            Vals::Plain(_) => (8, 0),
+        }
+    }
+
+    /// Whether every dictionary index is in its dictionary.
+    fn in_dict(&self) -> bool {
+        match self {
+            Vals::Dict8 { dict, idx } => idx.iter().all(|&i| (i as usize) < dict.len()),
+            Vals::Dict16 { dict, idx } => idx.iter().all(|&i| (i as usize) < dict.len()),
+            Vals::Plain(_) => true,
+        }
+    }
+
+    fn capacity_bytes(&self) -> usize {
+        match self {
+            Vals::Dict8 { dict, idx } => 8 * dict.capacity() + idx.capacity(),
+            Vals::Dict16 { dict, idx } => 8 * dict.capacity() + 2 * idx.capacity(),
+            Vals::Plain(v) => 8 * v.capacity(),
+        }
+    }
+
+    /// `values` stored as `layout` asks: a dictionary when the values are few enough.
+    fn new(values: Vec<f64>, layout: Layout) -> Vals {
+        if layout == Layout::Wide {
+            return Vals::Plain(values);
+        }
+        // The distinct values by their bits (the products multiply by the very `f64`).
+        let mut dict: Vec<u64> = Vec::new();
+        let mut seen = std::collections::HashMap::new();
+        for &v in &values {
+            if seen.len() > DICT16_MAX {
+                return Vals::Plain(values);
+            }
+            seen.entry(v.to_bits()).or_insert_with(|| {
+                dict.push(v.to_bits());
+                dict.len() - 1
+            });
+        }
+        if seen.len() > DICT16_MAX {
+            return Vals::Plain(values);
+        }
+        let index = |v: &f64| seen[&v.to_bits()];
+        let dict: Vec<f64> = dict.into_iter().map(f64::from_bits).collect();
+        if dict.len() <= 256 {
+            Vals::Dict8 {
+                idx: values.iter().map(|v| index(v) as u8).collect(),
+                dict,
+            }
+        } else {
+            Vals::Dict16 {
+                idx: values.iter().map(|v| index(v) as u16).collect(),
+                dict,
+            }
+        }
+    }
+}
+
 impl Csr {
+    /// A matrix of the given row starts and entries, stored as `layout` asks for a matrix of
+    /// `cols` columns.
+    fn new(start: Vec<u32>, col: Vec<u32>, val: Vec<f64>, cols: usize, layout: Layout) -> Csr {
+        let col = match layout {
+            Layout::Compact if cols <= 1 << 16 => {
+                Cols::Narrow(col.into_iter().map(|c| c as u16).collect())
+            }
+            _ => Cols::Wide(col),
+        };
+        let mut m = Csr {
+            start,
+            col,
+            val: Vals::new(val, layout),
+            tasks: Vec::new(),
+        };
+        m.cut();
+        m
+    }
+
     /// Rows of the matrix.
     pub fn rows(&self) -> usize {
         self.start.len() - 1
     }
 
+    /// Non-zeros of the matrix.
+    pub fn nonzeros(&self) -> usize {
+        self.val.len()
+    }
+
+    /// Bytes of one entry (column and value) and of the dictionary, if any.
+    pub fn entry_bytes(&self) -> (usize, usize) {
+        let (v, dict) = self.val.width();
+        (self.col.width() + v, dict)
+    }
+
     fn bytes(&self) -> usize {
-        4 * (self.start.capacity() + self.col.capacity() + self.tasks.capacity())
-            + 8 * self.val.capacity()
+        4 * (self.start.capacity() + self.tasks.capacity())
+            + self.col.capacity_bytes()
+            + self.val.capacity_bytes()
     }
 
     /// Cuts the rows into [`TASKS`] ranges of about equal weight (a row weighs its
     /// non-zeros plus one, so that empty rows spread too).
     fn cut(&mut self) {
         let rows = self.rows();
-        let total = self.val.len() + rows;
+        let total = self.nonzeros() + rows;
         let mut tasks = vec![0u32];
         for k in 1..TASKS {
             let goal = total * k / TASKS;
@@ -109,10 +382,11 @@ impl Csr {
         assert!(self.start.windows(2).all(|w| w[0] <= w[1]));
         assert_eq!(
             *self.start.last().expect("sentinel") as usize,
-            self.val.len()
+            self.nonzeros()
         );
-        assert_eq!(self.col.len(), self.val.len());
-        assert!(self.col.iter().all(|&c| (c as usize) < cols));
+        assert_eq!(self.col.len(), self.nonzeros());
+        assert!(self.col.below(cols));
+        assert!(self.val.in_dict());
         assert!(self.tasks.windows(2).all(|w| w[0] <= w[1]));
         assert_eq!(self.tasks.len(), TASKS + 1);
         assert_eq!(*self.tasks.last().expect("end") as usize, self.rows());
@@ -122,17 +396,26 @@ impl Csr {
     fn product(&self, v: &[f64], r0: usize, out: &mut [f64], cols: usize) {
         assert!(v.len() == cols && r0 + out.len() <= self.rows());
         let starts = &self.start[r0..=r0 + out.len()];
-        for (o, w) in out.iter_mut().zip(starts.windows(2)) {
-            let (k0, k1) = (w[0] as usize, w[1] as usize);
-            let vals = &self.val[k0..k1];
-            let cols = &self.col[k0..k1];
-            let mut s = 0.0;
-            for (&a, &c) in vals.iter().zip(cols) {
-                // SAFETY: `check` (run by `build`) proved every column below `cols`, which
-                // is `v.len()` (asserted above).
-                s += a * unsafe { *v.get_unchecked(c as usize) };
+        // SAFETY: `check` (run by `build`) proved the row starts within the entries, every
+        // column below `cols` (which is `v.len()`, asserted above) and every dictionary index
+        // in its dictionary.
+        unsafe {
+            match (&self.col, &self.val) {
+                (Cols::Narrow(c), Vals::Dict8 { dict, idx }) => {
+                    rows_product(starts, c, (&dict[..], &idx[..]), v, out)
+                }
+                (Cols::Narrow(c), Vals::Dict16 { dict, idx }) => {
+                    rows_product(starts, c, (&dict[..], &idx[..]), v, out)
+                }
+                (Cols::Narrow(c), Vals::Plain(a)) => rows_product(starts, c, &a[..], v, out),
+                (Cols::Wide(c), Vals::Dict8 { dict, idx }) => {
+                    rows_product(starts, c, (&dict[..], &idx[..]), v, out)
+                }
+                (Cols::Wide(c), Vals::Dict16 { dict, idx }) => {
+                    rows_product(starts, c, (&dict[..], &idx[..]), v, out)
+                }
+                (Cols::Wide(c), Vals::Plain(a)) => rows_product(starts, c, &a[..], v, out),
             }
-            *o = s;
         }
     }
 
@@ -175,8 +458,6 @@ pub struct Kernel {
     plan: [Vec<f64>; 2],
     /// Counterfactual values per sequence (player 1's payoffs).
     w: [Vec<f64>; 2],
-    /// Own reach of each set (the plan at its parent sequence).
-    own: [Vec<f64>; 2],
     /// Scratch: one set's instantaneous regrets, per player.
     inst: [Vec<f64>; 2],
     /// Terminal nodes of the game (for the bytes per terminal).
@@ -199,8 +480,15 @@ fn check_size(game: &Game) -> Result<()> {
     Ok(())
 }
 
-/// Compiles `game` for the sequence-form kernel, with the current strategies uniform.
+/// Compiles `game` for the sequence-form kernel, with the current strategies uniform and the
+/// matrix in its compact layout.
 pub fn build(game: &Game) -> Result<Kernel> {
+    build_with(game, Layout::Compact)
+}
+
+/// Compiles `game` for the sequence-form kernel with the matrix stored as `layout` asks (every
+/// layout gives the same bits; [`Layout::Wide`] is for tests and measurements).
+pub fn build_with(game: &Game, layout: Layout) -> Result<Kernel> {
     check_size(game)?;
     let n = game.nodes.len();
     // One sweep over the arena (parents come before children): chance reach and both
@@ -250,7 +538,7 @@ pub fn build(game: &Game) -> Result<Kernel> {
     }
     merged.retain(|e| e.2 != 0.0);
     merged.shrink_to_fit();
-    let a = csr(rows[0], merged.iter().map(|&(s, t, v)| (s, t, v)));
+    let a = csr(rows[0], &merged, rows[1], layout);
     // Transpose by counting: each column's entries in row order.
     let mut counts = vec![0u32; rows[1] + 1];
     for &(_, t, _) in &merged {
@@ -269,15 +557,7 @@ pub fn build(game: &Game) -> Result<Kernel> {
         fill[t as usize] += 1;
     }
     drop(merged);
-    let mut at = Csr {
-        start: counts,
-        col,
-        val,
-        tasks: Vec::new(),
-    };
-    at.cut();
-    let mut a = a;
-    a.cut();
+    let at = Csr::new(counts, col, val, rows[0], layout);
     a.check(rows[1]);
     at.check(rows[0]);
     let sets = [0, 1].map(|p| seq_sets(game, p));
@@ -297,7 +577,6 @@ pub fn build(game: &Game) -> Result<Kernel> {
     Ok(Kernel {
         plan: [vec![0.0; rows[0]], vec![0.0; rows[1]]],
         w: [vec![0.0; rows[0]], vec![0.0; rows[1]]],
-        own: [0, 1].map(|p| vec![0.0; sets[p].parent.len()]),
         sets,
         a: [a, at],
         sigma,
@@ -307,12 +586,13 @@ pub fn build(game: &Game) -> Result<Kernel> {
     })
 }
 
-/// A CSR matrix of `rows` rows from entries sorted by row, then column.
-fn csr(rows: usize, entries: impl Iterator<Item = (u32, u32, f64)>) -> Csr {
+/// A CSR matrix of `rows` rows and `cols` columns, stored as `layout` asks, from entries
+/// sorted by row, then column.
+fn csr(rows: usize, entries: &[(u32, u32, f64)], cols: usize, layout: Layout) -> Csr {
     let mut start = vec![0u32; rows + 1];
-    let mut col = Vec::new();
-    let mut val = Vec::new();
-    for (s, t, v) in entries {
+    let mut col = Vec::with_capacity(entries.len());
+    let mut val = Vec::with_capacity(entries.len());
+    for &(s, t, v) in entries {
         start[s as usize + 1] += 1;
         col.push(t);
         val.push(v);
@@ -320,12 +600,7 @@ fn csr(rows: usize, entries: impl Iterator<Item = (u32, u32, f64)>) -> Csr {
     for i in 0..rows {
         start[i + 1] += start[i];
     }
-    Csr {
-        start,
-        col,
-        val,
-        tasks: Vec::new(),
-    }
+    Csr::new(start, col, val, cols, layout)
 }
 
 fn seq_sets(game: &Game, p: usize) -> SeqSets {
@@ -346,10 +621,17 @@ fn seq_sets(game: &Game, p: usize) -> SeqSets {
     // set of its parent sequence: ordering by first node is topological.
     let mut topo: Vec<u32> = (0..by_offset.len() as u32).collect();
     topo.sort_by_key(|&s| first_node[s as usize]);
+    let in_order = topo.iter().enumerate().all(|(i, &s)| i == s as usize);
+    let mut act_parent = vec![0u32; game.num_actions[p]];
+    for (i, &q) in parent.iter().enumerate() {
+        act_parent[action_start[i] as usize..action_start[i + 1] as usize].fill(q);
+    }
     SeqSets {
         action_start,
         parent,
         topo,
+        in_order,
+        act_parent,
     }
 }
 
@@ -379,6 +661,15 @@ fn check_sets(s: &SeqSets, actions: usize) {
         }
         seen[i] = true;
     }
+    assert_eq!(s.act_parent.len(), actions);
+    for i in 0..n {
+        for a in s.action_start[i]..s.action_start[i + 1] {
+            assert_eq!(s.act_parent[a as usize], s.parent[i]);
+        }
+    }
+    // In order, a set's parent sequence belongs to an earlier set: below its first action's
+    // sequence.
+    assert!(!s.in_order || (0..n).all(|i| s.parent[i] <= s.action_start[i]));
 }
 
 /// The mutable per-action state of one player (whole arrays, flat action order).
@@ -399,8 +690,8 @@ impl Kernel {
         let mut total = self.a[0].bytes() + self.a[1].bytes();
         for p in 0..2 {
             let s = &self.sets[p];
-            total += u(&s.action_start) + u(&s.parent) + u(&s.topo);
-            total += f(&self.sigma[p]) + f(&self.plan[p]) + f(&self.w[p]) + f(&self.own[p]);
+            total += u(&s.action_start) + u(&s.parent) + u(&s.topo) + u(&s.act_parent);
+            total += f(&self.sigma[p]) + f(&self.plan[p]) + f(&self.w[p]);
             total += f(&self.inst[p]);
         }
         total
@@ -421,35 +712,30 @@ impl Kernel {
         self.nonzeros() >= TEAM_MIN_NONZEROS
     }
 
-    /// Player `p`'s realization plan of its current strategy, and its own reach of each set.
+    /// Player `p`'s realization plan of its current strategy.
     fn plan(&mut self, p: usize) {
-        plan_of(
-            &self.sets[p],
-            &self.sigma[p],
-            &mut self.plan[p],
-            &mut self.own[p],
-        );
+        plan_of(&self.sets[p], &self.sigma[p], &mut self.plan[p]);
     }
 
     /// One player's part of the kernel, borrowed apart from the other's.
     fn parts(&mut self) -> [Part<'_>; 2] {
         let [s0, s1] = &self.sets;
         let [w0, w1] = &mut self.w;
-        let [o0, o1] = &self.own;
+        let [o0, o1] = &self.plan;
         let [g0, g1] = &mut self.sigma;
         let [i0, i1] = &mut self.inst;
         [
             Part {
                 sets: s0,
                 w: w0,
-                own: o0,
+                plan: o0,
                 sigma: g0,
                 inst: i0,
             },
             Part {
                 sets: s1,
                 w: w1,
-                own: o1,
+                plan: o1,
                 sigma: g1,
                 inst: i1,
             },
@@ -519,22 +805,36 @@ impl Kernel {
     }
 }
 
-/// One player's sets, values, own reaches, strategy and scratch.
+/// One player's sets, values, plan (its own reach of a set is the plan at the set's parent
+/// sequence), strategy and scratch.
 struct Part<'a> {
     sets: &'a SeqSets,
     w: &'a mut [f64],
-    own: &'a [f64],
+    plan: &'a [f64],
     sigma: &'a mut [f64],
     inst: &'a mut Vec<f64>,
 }
 
-/// The realization plan `plan` of strategy `sigma` over `sets`, and the own reach of each set.
-fn plan_of(s: &SeqSets, sigma: &[f64], plan: &mut [f64], own: &mut [f64]) {
+/// The realization plan `plan` of strategy `sigma` over `sets`.
+fn plan_of(s: &SeqSets, sigma: &[f64], plan: &mut [f64]) {
+    assert!(sigma.len() == s.act_parent.len() && plan.len() == sigma.len() + 1);
     plan[0] = 1.0;
+    if s.in_order {
+        // Over the actions in order: each reads the plan at its set's parent sequence,
+        // computed before (`check_sets`: a parent sequence is below its set's first action's).
+        for (a, (&q, &m)) in s.act_parent.iter().zip(sigma).enumerate() {
+            // SAFETY: `check_sets` proved every parent sequence at most the player's actions,
+            // which is `plan.len() - 1` (asserted above); `1 + a < plan.len()` likewise.
+            unsafe {
+                let r = *plan.get_unchecked(q as usize);
+                *plan.get_unchecked_mut(1 + a) = r * m;
+            }
+        }
+        return;
+    }
     for &i in &s.topo {
         let i = i as usize;
         let r = plan[s.parent[i] as usize];
-        own[i] = r;
         for a in s.action_start[i] as usize..s.action_start[i + 1] as usize {
             plan[1 + a] = r * sigma[a];
         }
@@ -553,47 +853,200 @@ fn update_part(part: Part, f: Factors, state: State) {
 }
 
 fn update_with<const KIND: u8>(part: Part, f: Factors, state: State) {
+    let s = part.sets;
+    match s.in_order {
+        true => update_in::<KIND>((0..s.parent.len()).rev(), part, f, state),
+        false => {
+            let order = s.topo.iter().rev().map(|&i| i as usize);
+            update_in::<KIND>(order, part, f, state)
+        }
+    }
+}
+
+/// A set's value `sum_a sigma(a) w(a)` (added in action order, from 0) and its actions'
+/// instantaneous regrets `w(a) - value` into `inst`; `K` actions (0: any number).
+#[inline(always)]
+fn set_value<const K: usize>(sigma: &[f64], w: &[f64], inst: &mut [f64]) -> f64 {
+    let k = if K > 0 { K } else { sigma.len() };
+    let (sigma, w, inst) = (&sigma[..k], &w[..k], &mut inst[..k]);
+    let mut v = 0.0;
+    for (&m, &u) in sigma.iter().zip(w) {
+        v += m * u;
+    }
+    for (r, &u) in inst.iter_mut().zip(w) {
+        *r = u - v;
+    }
+    v
+}
+
+/// [`update_with`] with the sets visited in `order` (every set before the set of its parent
+/// sequence).
+fn update_in<const KIND: u8>(
+    order: impl Iterator<Item = usize>,
+    part: Part,
+    f: Factors,
+    state: State,
+) {
     let Part {
         sets: s,
         w,
-        own,
+        plan,
         sigma,
         inst,
     } = part;
     let keeps_last = f.keeps_last();
     let State { regret, sum, last } = state;
-    assert!(regret.len() == sigma.len() && sum.len() == sigma.len());
-    assert!(!keeps_last || last.len() == sigma.len());
-    for &i in s.topo.iter().rev() {
-        let i = i as usize;
-        let (a0, a1) = (s.action_start[i] as usize, s.action_start[i + 1] as usize);
-        let k = a1 - a0;
-        if inst.len() < k {
-            inst.resize(k, 0.0);
+    let n = sigma.len();
+    assert!(regret.len() == n && sum.len() == n && (!keeps_last || last.len() == n));
+    assert!(w.len() == n + 1 && plan.len() == n + 1 && s.act_parent.len() == n);
+    let widest = s.action_start.windows(2).map(|w| w[1] - w[0]).max();
+    inst.resize(inst.len().max(widest.unwrap_or(0) as usize), 0.0);
+    for i in order {
+        // SAFETY: `check_sets` proved `action_start` nondecreasing up to the player's `n`
+        // actions with one entry per set plus one (so `i + 1` is in it for every set `i` of
+        // `order`), and every parent sequence at most `n`; `w` and `plan` hold `n + 1`
+        // sequences, the action arrays `n` (asserted above), and `inst` the widest set.
+        unsafe {
+            let a0 = *s.action_start.get_unchecked(i) as usize;
+            let a1 = *s.action_start.get_unchecked(i + 1) as usize;
+            let q = *s.parent.get_unchecked(i) as usize;
+            let k = a1 - a0;
+            let vals = w.get_unchecked(1 + a0..1 + a1);
+            let inst = inst.get_unchecked_mut(..k);
+            let v = match k {
+                2 => set_value::<2>(sigma.get_unchecked(a0..a1), vals, inst),
+                _ => set_value::<0>(sigma.get_unchecked(a0..a1), vals, inst),
+            };
+            *w.get_unchecked_mut(q) += v;
+            let own = *plan.get_unchecked(q);
+            let arrays = ActionArrays {
+                regret: regret.get_unchecked_mut(a0..a1),
+                sum: sum.get_unchecked_mut(a0..a1),
+                last: if keeps_last {
+                    last.get_unchecked_mut(a0..a1)
+                } else {
+                    &mut []
+                },
+                sigma: sigma.get_unchecked_mut(a0..a1),
+            };
+            match k {
+                2 => tree::apply_rule::<KIND, 2>(inst, own, arrays, f),
+                3 => tree::apply_rule::<KIND, 3>(inst, own, arrays, f),
+                _ => tree::apply_rule::<KIND, 0>(inst, own, arrays, f),
+            }
         }
-        let vals = &w[1 + a0..1 + a1];
-        let mut v = 0.0;
-        for (&m, &u) in sigma[a0..a1].iter().zip(vals) {
-            v += m * u;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic pseudo-random values in [0, 1) (a 64-bit LCG's top bits).
+    fn values(n: usize, seed: u64) -> Vec<f64> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (x >> 11) as f64 / (1u64 << 53) as f64
+            })
+            .collect()
+    }
+
+    /// Both products of the compact layout equal the wide layout's bit for bit, on every
+    /// task range, and the compact layout is the one the shape calls for.
+    #[test]
+    fn compact_layout_gives_the_wide_layouts_bits() {
+        for (spec, narrow, dict) in [
+            ("kuhn", true, Some(1)),
+            ("leduc", true, Some(1)),
+            ("liars-dice(sides=4)", true, Some(1)),
+            ("goofspiel(cards=4,order=random)", true, Some(1)),
+        ] {
+            let game = crate::games::load(spec).expect("built-in").game;
+            let compact = build_with(&game, Layout::Compact).expect("kernel");
+            let wide = build_with(&game, Layout::Wide).expect("kernel");
+            for p in 0..2 {
+                let (c, w) = (&compact.a[p], &wide.a[p]);
+                assert_eq!(matches!(c.col, Cols::Narrow(_)), narrow, "{spec}");
+                assert!(matches!(w.col, Cols::Wide(_)) && matches!(w.val, Vals::Plain(_)));
+                assert_eq!(c.entry_bytes().0, 2 + dict.unwrap_or(8), "{spec}");
+                assert_eq!(
+                    (c.start.clone(), c.tasks.clone()),
+                    (w.start.clone(), w.tasks.clone())
+                );
+                let cols = compact.a[1 - p].rows();
+                let v = values(cols, p as u64 + 7);
+                let (mut oc, mut ow) = (vec![0.0; c.rows()], vec![0.0; c.rows()]);
+                c.product(&v, 0, &mut oc, cols);
+                w.product(&v, 0, &mut ow, cols);
+                assert!(
+                    oc.iter().zip(&ow).all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "{spec}"
+                );
+                assert!(
+                    ow.iter().any(|&x| x != 0.0),
+                    "{spec}: a product of zeros proves nothing"
+                );
+                for k in 0..TASKS {
+                    let (r0, r1) = (c.tasks[k] as usize, c.tasks[k + 1] as usize);
+                    let mut part = vec![0.0; r1 - r0];
+                    c.product(&v, r0, &mut part, cols);
+                    assert!(part
+                        .iter()
+                        .zip(&ow[r0..r1])
+                        .all(|(a, b)| a.to_bits() == b.to_bits()));
+                }
+            }
         }
-        for (r, &u) in inst[..k].iter_mut().zip(vals) {
-            *r = u - v;
-        }
-        w[s.parent[i] as usize] += v;
-        let arrays = ActionArrays {
-            regret: &mut regret[a0..a1],
-            sum: &mut sum[a0..a1],
-            last: if keeps_last {
-                &mut last[a0..a1]
-            } else {
-                &mut []
-            },
-            sigma: &mut sigma[a0..a1],
-        };
-        match k {
-            2 => tree::apply_rule::<KIND, 2>(&inst[..2], own[i], arrays, f),
-            3 => tree::apply_rule::<KIND, 3>(&inst[..3], own[i], arrays, f),
-            _ => tree::apply_rule::<KIND, 0>(&inst[..k], own[i], arrays, f),
+    }
+
+    /// The value layouts by the number of distinct values, and each layout's products equal
+    /// a dense product's sums in the same order.
+    #[test]
+    fn value_layouts_by_distinct_values() {
+        let (rows, cols) = (300usize, 70_000usize);
+        for (distinct, want) in [
+            (10, 1),
+            (256, 1),
+            (257, 2),
+            (DICT16_MAX, 2),
+            (DICT16_MAX + 1, 8),
+        ] {
+            let pool = values(distinct, distinct as u64);
+            // Row r holds columns r, r + 1747, ... (some beyond u16), values cycling the pool.
+            let mut start = vec![0u32];
+            let (mut col, mut val) = (Vec::new(), Vec::new());
+            let mut dense = vec![Vec::new(); rows];
+            for (r, row) in dense.iter_mut().enumerate() {
+                for j in 0..(r % 40) {
+                    let c = (r + 1747 * j) % cols;
+                    let a = pool[col.len() % distinct];
+                    col.push(c as u32);
+                    val.push(a);
+                    row.push((c, a));
+                }
+                start.push(col.len() as u32);
+            }
+            // Every pool value is used, so the dictionary holds exactly `distinct` values.
+            let used: std::collections::HashSet<u64> = val.iter().map(|v| v.to_bits()).collect();
+            assert_eq!(used.len(), distinct);
+            let m = Csr::new(start, col, val, cols, Layout::Compact);
+            m.check(cols);
+            assert!(matches!(m.col, Cols::Wide(_)), "70 000 columns need u32");
+            assert_eq!(m.val.width().0, want, "{distinct} distinct values");
+            let v = values(cols, 3);
+            let mut out = vec![0.0; rows];
+            m.product(&v, 0, &mut out, cols);
+            for (r, row) in dense.iter().enumerate() {
+                let mut s = 0.0;
+                for &(c, a) in row {
+                    s += a * v[c];
+                }
+                assert_eq!(out[r].to_bits(), s.to_bits(), "row {r}");
+            }
         }
     }
 }
