@@ -35,8 +35,9 @@
 //! products per terminal; with simultaneous updates the two players' bottom-up passes run as
 //! two tasks (each the same operations as alone).
 //!
-//! These arrays are what a GPU back end would take as they are (cuSPARSE's CSR SpMV with
-//! 32-bit indices): only the two products and the two sequence passes touch them, and the
+//! These arrays are what a GPU back end would take (cuSPARSE's CSR SpMV with 32-bit indices,
+//! from [`Layout::Wide`], or a hand-written CSR kernel on the compact layout): only the two
+//! products and the two sequence passes touch them, and the
 //! solver's state (regrets, sums, strategies per flat action) stays in the player's flat
 //! action order whichever kernel runs.
 
