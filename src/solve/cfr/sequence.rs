@@ -864,22 +864,6 @@ fn update_with<const KIND: u8>(part: Part, f: Factors, state: State) {
     }
 }
 
-/// A set's value `sum_a sigma(a) w(a)` (added in action order, from 0) and its actions'
-/// instantaneous regrets `w(a) - value` into `inst`; `K` actions (0: any number).
-#[inline(always)]
-fn set_value<const K: usize>(sigma: &[f64], w: &[f64], inst: &mut [f64]) -> f64 {
-    let k = if K > 0 { K } else { sigma.len() };
-    let (sigma, w, inst) = (&sigma[..k], &w[..k], &mut inst[..k]);
-    let mut v = 0.0;
-    for (&m, &u) in sigma.iter().zip(w) {
-        v += m * u;
-    }
-    for (r, &u) in inst.iter_mut().zip(w) {
-        *r = u - v;
-    }
-    v
-}
-
 /// [`update_with`] with the sets visited in `order` (every set before the set of its parent
 /// sequence).
 fn update_in<const KIND: u8>(
@@ -913,12 +897,6 @@ fn update_in<const KIND: u8>(
             let q = *s.parent.get_unchecked(i) as usize;
             let k = a1 - a0;
             let vals = w.get_unchecked(1 + a0..1 + a1);
-            let inst = inst.get_unchecked_mut(..k);
-            let v = match k {
-                2 => set_value::<2>(sigma.get_unchecked(a0..a1), vals, inst),
-                _ => set_value::<0>(sigma.get_unchecked(a0..a1), vals, inst),
-            };
-            *w.get_unchecked_mut(q) += v;
             let own = *plan.get_unchecked(q);
             let arrays = ActionArrays {
                 regret: regret.get_unchecked_mut(a0..a1),
@@ -930,13 +908,40 @@ fn update_in<const KIND: u8>(
                 },
                 sigma: sigma.get_unchecked_mut(a0..a1),
             };
-            match k {
-                2 => tree::apply_rule::<KIND, 2>(inst, own, arrays, f),
-                3 => tree::apply_rule::<KIND, 3>(inst, own, arrays, f),
-                _ => tree::apply_rule::<KIND, 0>(inst, own, arrays, f),
-            }
+            // Sets of two and three actions with their scratch on the stack and every loop
+            // unrolled; any other width on the shared scratch.
+            let v = match k {
+                2 => update_set::<KIND, 2>(vals, own, &mut [0.0; 2], arrays, f),
+                3 => update_set::<KIND, 3>(vals, own, &mut [0.0; 3], arrays, f),
+                _ => update_set::<KIND, 0>(vals, own, inst.get_unchecked_mut(..k), arrays, f),
+            };
+            *w.get_unchecked_mut(q) += v;
         }
     }
+}
+
+/// One set's update from its actions' values `vals`: its value `V = sum_a sigma(a) w(a)`
+/// (added in action order, from 0), the instantaneous regrets `w(a) - V` into `inst`, then
+/// the rule; returns `V`. `K` actions (0: any number, `vals.len()`).
+#[inline(always)]
+fn update_set<const KIND: u8, const K: usize>(
+    vals: &[f64],
+    own: f64,
+    inst: &mut [f64],
+    arrays: ActionArrays,
+    f: Factors,
+) -> f64 {
+    let k = if K > 0 { K } else { vals.len() };
+    let (vals, inst, sigma) = (&vals[..k], &mut inst[..k], &arrays.sigma[..k]);
+    let mut v = 0.0;
+    for a in 0..k {
+        v += sigma[a] * vals[a];
+    }
+    for a in 0..k {
+        inst[a] = vals[a] - v;
+    }
+    tree::apply_rule::<KIND, K>(inst, own, arrays, f);
+    v
 }
 
 #[cfg(test)]

@@ -1204,17 +1204,14 @@ pub fn apply_rule<const KIND: u8, const K: usize>(
     // `regret_matching` computes them.
     let mut total = 0.0;
     if KIND == PLAIN {
-        for (((r, g), m), &i) in regret
-            .iter_mut()
-            .zip(sum.iter_mut())
-            .zip(sigma.iter_mut())
-            .zip(inst)
-        {
-            let nr = *r + f.sign * i;
-            *r = nr;
-            *g += own * *m;
+        // Indexed (the slices are all `k` long, so no bounds checks remain, and with `K`
+        // fixed the loop unrolls whole).
+        for a in 0..k {
+            let nr = regret[a] + f.sign * inst[a];
+            regret[a] = nr;
+            sum[a] += own * sigma[a];
             let p = (nr + 0.0).max(0.0);
-            *m = p;
+            sigma[a] = p;
             total += p;
         }
     } else if KIND == STANDARD {
