@@ -15,34 +15,15 @@ import argparse
 import json
 import os
 import subprocess
-import time
 
-import pyspiel
+import mccfr_openspiel as ops
 
 GAMES = {
-    "leduc": ("leduc", lambda: pyspiel.load_game("leduc_poker")),
-    "liars-dice": ("liars-dice", lambda: pyspiel.load_game("liars_dice")),
-    "goofspiel": (
-        "goofspiel(cards=5)",
-        lambda: pyspiel.convert_to_turn_based(
-            pyspiel.load_game(
-                "goofspiel", {"num_cards": 5, "imp_info": True, "points_order": "random"}
-            )
-        ),
-    ),
+    "leduc": ("leduc", ops.leduc),
+    "liars-dice": ("liars-dice", ops.liars_dice),
+    "goofspiel": ("goofspiel(cards=5)", ops.goofspiel5),
 }
 SECONDS = 10
-
-
-def openspiel_rate(game: pyspiel.Game) -> float:
-    """Iterations per second of OpenSpiel's C++ solver, driven from Python."""
-    solver = pyspiel.ExternalSamplingMCCFRSolver(game)
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < SECONDS:
-        for _ in range(100):
-            solver.run_iteration()
-        n += 100
-    return n / (time.perf_counter() - start)
 
 
 def bluff_rate(binary: str, spec: str) -> float:
@@ -64,7 +45,7 @@ def main() -> None:
     binaries = {"bluff": args.binary} | ({"other": args.other} if args.other else {})
     best = {"openspiel": 0.0} | {k: 0.0 for k in binaries}
     for _ in range(2):
-        best["openspiel"] = max(best["openspiel"], openspiel_rate(game))
+        best["openspiel"] = max(best["openspiel"], ops.rate(game, "es", SECONDS, 1))
         for name, path in binaries.items():
             best[name] = max(best[name], bluff_rate(path, spec))
     print(f"{spec}, load average {os.getloadavg()[0]:.1f}")

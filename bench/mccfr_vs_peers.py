@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 
+import mccfr_openspiel as ops
 import pyspiel
 
 BLUFF = sys.argv[1]
@@ -36,24 +37,10 @@ SEED = 1
 CHECKPOINTS = [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120]
 GAMES = [
     # bluff spec, OpenSpiel loader, curve horizon (s), OpenSpiel's evaluation times
-    ("leduc", lambda: pyspiel.load_game("leduc_poker"), 60, CHECKPOINTS),
-    (
-        "liars-dice",
-        lambda: pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": 6}),
-        60,
-        CHECKPOINTS,
-    ),
-    (
-        "goofspiel(cards=5)",
-        lambda: pyspiel.convert_to_turn_based(
-            pyspiel.load_game(
-                "goofspiel", {"num_cards": 5, "imp_info": True, "points_order": "random"}
-            )
-        ),
-        120,
-        # pyspiel.exploitability takes some 140 s per policy on this game: three points.
-        [8, 60, 120],
-    ),
+    ("leduc", ops.leduc, 60, CHECKPOINTS),
+    ("liars-dice", ops.liars_dice, 60, CHECKPOINTS),
+    # pyspiel.exploitability takes some 140 s per policy on goofspiel 5: three points.
+    ("goofspiel(cards=5)", ops.goofspiel5, 120, [8, 60, 120]),
 ]
 
 
@@ -67,20 +54,8 @@ def bluff(spec, *args):
     return json.loads(out)
 
 
-def openspiel_solver(game, algo):
-    if algo == "es":
-        return pyspiel.ExternalSamplingMCCFRSolver(game, seed=SEED)
-    return pyspiel.OutcomeSamplingMCCFRSolver(game, epsilon=0.6, seed=SEED)
-
-
 def openspiel_rate(game, algo):
-    solver = openspiel_solver(game, algo)
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < RATE_SECONDS:
-        for _ in range(100):
-            solver.run_iteration()
-        n += 100
-    return n / (time.perf_counter() - start)
+    return ops.rate(game, algo, RATE_SECONDS, SEED)
 
 
 def lite_env(game, traverse):
@@ -104,7 +79,7 @@ def lite_rate(env, g):
 
 
 def curve_openspiel(game, algo, horizon, checkpoints):
-    solver = openspiel_solver(game, algo)
+    solver = ops.solver(game, algo, SEED)
     points, solving, marks = [], 0.0, [c for c in checkpoints if c <= horizon]
     for mark in marks:
         start = time.perf_counter()
