@@ -598,17 +598,13 @@ fn write_files(
 /// The error that ends a run stopped by a signal (exit status 128 + the signal).
 fn interrupted(args: &SolveArgs, run: &CfrRun, eval: &Exploitability<f64>) -> crate::Interrupted {
     let signal = signals::stop_signal().unwrap_or(signals::SIGINT);
-    let mut saved: Vec<String> = Vec::new();
-    for (what, path) in [
-        ("checkpoint", &args.checkpoint),
-        ("strategy", &args.output),
-        ("curve", &args.curve),
-        ("plot", &args.plot),
-    ] {
-        if let Some(p) = path {
-            saved.push(format!("{what} {}", p.display()));
-        }
-    }
+    // Every output but the report, which an interrupted run does not write.
+    let saved: Vec<String> = args
+        .outputs()
+        .into_iter()
+        .filter(|&(option, _, _)| option != "--report")
+        .filter_map(|(_, what, path)| path.as_ref().map(|p| format!("{what} {}", p.display())))
+        .collect();
     crate::Interrupted {
         signal,
         message: format!(

@@ -76,6 +76,29 @@ const COST_TOL: f64 = 1e-9;
 const FEAS_TOL: f64 = 1e-9;
 /// The pricing tolerance of the clean-up after the perturbation is removed.
 const FINAL_COST_TOL: f64 = 1e-12;
+/// Degenerate pivots in a row after which the clean-up perturbs (see [`Simplex::perturb`]):
+/// far more than a sound degenerate stretch takes on the benchmark programs (none reaches
+/// it up to liars dice 1x7), far fewer than the 114 000 of liars dice 1x8's stall.
+fn stall_limit(m: usize) -> usize {
+    #[cfg(test)]
+    if let Some(limit) = test_hooks::STALL_LIMIT.with(|c| c.get()) {
+        return limit;
+    }
+    2000 + m / 50
+}
+
+/// Test hooks: a stall limit forced on this thread, and a count of the perturbations.
+#[cfg(test)]
+pub(crate) mod test_hooks {
+    use std::cell::Cell;
+    thread_local! {
+        /// Overrides [`super::stall_limit`] on this thread (0: every clean-up stalls).
+        pub(crate) static STALL_LIMIT: Cell<Option<usize>> = const { Cell::new(None) };
+        /// Clean-up perturbations made on this thread.
+        pub(crate) static PERTURBATIONS: Cell<usize> = const { Cell::new(0) };
+    }
+}
+
 /// Smallest dual steepest-edge weight kept after an update (HiGHS uses the same floor).
 const MIN_DSE_WEIGHT: f64 = 1e-4;
 
@@ -356,11 +379,14 @@ impl Bounded {
 }
 
 /// What one phase of pivoting ended with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
     Optimal,
     Unbounded,
     Limit,
     Singular,
+    /// The primal simplex made [`Simplex::stall_limit`] degenerate pivots in a row.
+    Stalled,
 }
 
 struct Simplex<'a> {
@@ -414,6 +440,13 @@ struct Simplex<'a> {
     last_work: u64,
     /// The factors' entries the memory estimate allows ([`super::memory::lu_entry_limit`]).
     lu_entry_limit: usize,
+    /// Degenerate primal pivots in a row after which [`Simplex::primal`] returns
+    /// [`Step::Stalled`] (`usize::MAX`: never).
+    stall_limit: usize,
+    /// Degenerate primal pivots since the last one that moved.
+    degenerate_run: usize,
+    /// State of the perturbations' jitter (xorshift).
+    seed: u64,
 }
 
 impl<'a> Simplex<'a> {
@@ -919,11 +952,58 @@ impl<'a> Simplex<'a> {
             } else {
                 (dir * leave_ratio, bound)
             };
+            // A pivot whose objective change is below rounding is degenerate.
+            if (step * self.hot[q].d).abs() <= 1e-15 {
+                self.degenerate_run += 1;
+                if self.degenerate_run >= self.stall_limit {
+                    self.degenerate_run = 0;
+                    return Step::Stalled;
+                }
+            } else {
+                self.degenerate_run = 0;
+            }
             self.pivot_row(p);
             if !self.pivot(p, q, step, leave_value, true) {
                 return Step::Singular;
             }
             self.report(progress, phase);
+        }
+    }
+
+    /// Perturbs the right-hand side around the current basis, `b += B delta` with each
+    /// basic variable's `delta` of relative size `eps` pointing away from its nearer finite
+    /// bound, so that a primal degenerate vertex becomes a non-degenerate one (the clean-up's
+    /// answer to a stall; the caller refactorises, which recomputes the basic values).
+    fn perturb(&mut self, eps: f64) {
+        #[cfg(test)]
+        test_hooks::PERTURBATIONS.with(|c| c.set(c.get() + 1));
+        let cols = self.lp.cols();
+        for p in 0..self.basis.len() {
+            let j = self.basis[p];
+            let (l, u, x) = (self.lower[j], self.upper[j], self.xb[p]);
+            let sign = match (l.is_finite(), u.is_finite()) {
+                (true, true) if u - l <= 0.0 => continue,
+                (true, true) if x - l > u - x => -1.0,
+                (true, _) => 1.0,
+                (false, true) => -1.0,
+                (false, false) => continue,
+            };
+            self.seed ^= self.seed << 13;
+            self.seed ^= self.seed >> 7;
+            self.seed ^= self.seed << 17;
+            let jitter = 0.5 + (self.seed >> 11) as f64 / (1u64 << 53) as f64;
+            let mut delta = sign * eps * jitter * (1.0 + x.abs());
+            if l.is_finite() && u.is_finite() {
+                // Within the box: at most a third of its width.
+                delta = delta.clamp(-(u - l) / 3.0, (u - l) / 3.0);
+            }
+            if j < cols {
+                for (i, a) in self.lp.a.col(j) {
+                    self.b[i] += a * delta;
+                }
+            } else {
+                self.b[j - cols] += delta;
+            }
         }
     }
 
@@ -1327,6 +1407,9 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
         recent_work: [0; 8],
         last_work: 0,
         lu_entry_limit: super::memory::lu_entry_limit(lp.a.index.len(), m),
+        stall_limit: usize::MAX,
+        degenerate_run: 0,
+        seed: 0x2545_F491_4F6C_DD1D,
     };
     let limit = 50 * (m + nvars) + 1000;
     let singular = || FloatOutcome::Stalled {
@@ -1355,7 +1438,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
         }
         if !crashed && artificials > 0 {
             match s.primal(limit, progress, "phase 1") {
-                Step::Optimal => {}
+                Step::Optimal | Step::Stalled => {}
                 Step::Unbounded | Step::Singular => return singular(),
                 Step::Limit => return stalled(),
             }
@@ -1397,7 +1480,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
             return singular();
         }
         match s.primal(limit, progress, "phase 2") {
-            Step::Optimal => {
+            Step::Optimal | Step::Stalled => {
                 // Drop the perturbation and the shifted bounds, and clean up: the perturbed
                 // optimum can be slightly primal infeasible for the true right-hand sides
                 // (dual simplex repairs it) and that can leave reduced costs slightly
@@ -1417,16 +1500,45 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
                 // Reduced costs of sequence-form LPs are products of small chance
                 // probabilities: a column the loose tolerance left out can still improve.
                 s.cost_tol = FINAL_COST_TOL;
+                // The clean-up's primal passes are degenerate where the true right-hand side
+                // puts many basic variables on their bounds: after a long run of pivots that
+                // do not move, perturb around the current basis (ten times less each time),
+                // solve the perturbed program, drop the perturbation and repair again.
+                s.stall_limit = stall_limit(m);
+                let mut eps = 1e-8;
                 for _ in 0..8 {
                     if !s.refactor() {
                         return singular();
                     }
                     match s.dual(limit, progress, "clean-up") {
                         Step::Optimal => {}
-                        Step::Unbounded | Step::Singular | Step::Limit => break,
+                        Step::Unbounded | Step::Singular | Step::Limit | Step::Stalled => break,
                     }
-                    match s.primal(limit, progress, "clean-up") {
+                    let step = s.primal(limit, progress, "clean-up");
+                    // A forced limit of 0 makes every clean-up stall (tests of this path).
+                    #[cfg(test)]
+                    let step = match test_hooks::STALL_LIMIT.with(|c| c.get()) {
+                        Some(0) if step == Step::Optimal => Step::Stalled,
+                        _ => step,
+                    };
+                    match step {
                         Step::Optimal => {}
+                        Step::Stalled => {
+                            s.perturb(eps);
+                            eps *= 0.1;
+                            if !s.refactor() {
+                                return singular();
+                            }
+                            s.stall_limit = usize::MAX;
+                            match s.primal(limit, progress, "clean-up, perturbed") {
+                                Step::Optimal | Step::Stalled => {}
+                                Step::Unbounded | Step::Singular => return singular(),
+                                Step::Limit => return stalled(),
+                            }
+                            s.stall_limit = stall_limit(m);
+                            s.b.copy_from_slice(&lp.b);
+                            continue;
+                        }
                         Step::Unbounded => {
                             return FloatOutcome::Unbounded {
                                 basis: basis_out(&s),
