@@ -674,25 +674,29 @@ fn goofspiel_presolves_with_its_crash_basis() {
     assert!(with.objective.is_zero());
 }
 
-/// Presolve forced on sequence-form LPs whose values are known independently: Kuhn -1/18
+/// Sequence-form LPs whose values for the first player are known independently: Kuhn -1/18
 /// (closed form), Leduc (OpenSpiel's float value; tests/lp_leduc.rs pins the fraction),
-/// one-card poker with ante 2 and bet 1 worth A/2 = 1 to the first player (closed form),
-/// liars dice 1x4 1/16 (OpenSpiel's LP), goofspiel 4 with descending points 0 (a symmetric
-/// game). The value with presolve is the one without, and where presolve reduces, the
-/// postsolved point is certified on the original program inside `solve_presolving`.
+/// one-card poker with ante 2 and bet 1 worth A/2 = 1 (closed form), liars dice 1x4 1/16
+/// (OpenSpiel's LP), goofspiel 4 with descending points 0 (a symmetric game).
+const KNOWN_GAME_VALUES: [(&str, &str); 5] = [
+    ("kuhn", "-1/18"),
+    (
+        "leduc",
+        "-1454920850547486749701863871533/16995463438839962469905132501930",
+    ),
+    ("one-card-poker(n=50,a=2,b=1)", "1"),
+    ("liars-dice(dice=1,sides=4)", "1/16"),
+    ("goofspiel(cards=4,order=descending)", "0"),
+];
+
+/// Presolve forced on the [`KNOWN_GAME_VALUES`] LPs: the value with presolve is the known one
+/// and the one without, and where presolve reduces, the postsolved point is certified on the
+/// original program inside `solve_presolving`.
 #[test]
 fn presolved_game_lps_keep_their_known_values() {
-    let leduc = "-1454920850547486749701863871533/16995463438839962469905132501930";
-    let cases = [
-        ("kuhn", "-1/18"),
-        ("leduc", leduc),
-        ("one-card-poker(n=50,a=2,b=1)", "1"),
-        ("liars-dice(dice=1,sides=4)", "1/16"),
-        ("goofspiel(cards=4,order=descending)", "0"),
-    ];
     let options = SolveOptions::new(Method::FloatThenExact);
     let mut reduced = 0;
-    for (spec, value) in cases {
+    for (spec, value) in KNOWN_GAME_VALUES {
         let game = crate::games::builtin(spec).unwrap();
         let sf = crate::solve::sequence_form::build_lp(&game);
         let value = crate::scalar::parse_rational(value).unwrap();
@@ -708,24 +712,16 @@ fn presolved_game_lps_keep_their_known_values() {
 }
 
 /// The clean-up's answer to a stall (perturb around the basis, solve, drop the perturbation,
-/// repair) forced on every clean-up: on the game LPs the certified values stay the known
-/// ones, and on 300 highly degenerate random programs (right-hand sides 0 and 1, boxes
-/// `x <= 1`) the optimum is the exact tableau's.
+/// repair) forced on every clean-up: on the [`KNOWN_GAME_VALUES`] LPs the certified values
+/// stay the known ones, and on 300 highly degenerate random programs (right-hand sides 0 and
+/// 1, boxes `x <= 1`) the optimum is the exact tableau's.
 #[test]
 fn clean_up_perturbation_keeps_the_exact_optimum() {
     use super::revised::test_hooks::{PERTURBATIONS, STALL_LIMIT};
-    let leduc = "-1454920850547486749701863871533/16995463438839962469905132501930";
-    let cases = [
-        ("kuhn", "-1/18"),
-        ("leduc", leduc),
-        ("liars-dice(dice=1,sides=4)", "1/16"),
-        ("one-card-poker(n=50,a=2,b=1)", "1"),
-        ("goofspiel(cards=4,order=descending)", "0"),
-    ];
     let options = SolveOptions::new(Method::FloatThenExact);
     STALL_LIMIT.with(|c| c.set(Some(0)));
     PERTURBATIONS.with(|c| c.set(0));
-    for (spec, value) in cases {
+    for (spec, value) in KNOWN_GAME_VALUES {
         let game = crate::games::builtin(spec).unwrap();
         let sf = crate::solve::sequence_form::build_lp(&game);
         let value = crate::scalar::parse_rational(value).unwrap();
