@@ -421,7 +421,7 @@ def solve_sharded(
             return None
         return _resume_file(directory, k, iteration)
 
-    # A run started again with the same directory resumes from its last common checkpoint.
+    # A run started again with the same directory resumes from its last checkpoint.
     done = _last_checkpoint(directory, iterations) if directory is not None else 0
     actors = [
         start(k, resume_at(done, k), _kill[1] if _kill and _kill[0] == k else None)

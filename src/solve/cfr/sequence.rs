@@ -280,33 +280,28 @@ impl Vals {
         if layout == Layout::Wide {
             return Vals::Plain(values);
         }
-        // The distinct values by their bits (the products multiply by the very `f64`).
-        let mut dict: Vec<u64> = Vec::new();
-        let mut seen = std::collections::HashMap::new();
+        // The distinct values by their bits (the products multiply by the very `f64`), and
+        // each entry's index, in one pass.
+        let mut seen: crate::fxhash::FxMap<u64, u16> = Default::default();
+        let mut dict = Vec::new();
+        let mut idx = Vec::with_capacity(values.len());
         for &v in &values {
-            if seen.len() > DICT16_MAX {
+            let i = *seen.entry(v.to_bits()).or_insert_with(|| {
+                dict.push(v);
+                (dict.len() - 1) as u16
+            });
+            if dict.len() > DICT16_MAX {
                 return Vals::Plain(values);
             }
-            seen.entry(v.to_bits()).or_insert_with(|| {
-                dict.push(v.to_bits());
-                dict.len() - 1
-            });
+            idx.push(i);
         }
-        if seen.len() > DICT16_MAX {
-            return Vals::Plain(values);
-        }
-        let index = |v: &f64| seen[&v.to_bits()];
-        let dict: Vec<f64> = dict.into_iter().map(f64::from_bits).collect();
         if dict.len() <= 256 {
             Vals::Dict8 {
-                idx: values.iter().map(|v| index(v) as u8).collect(),
+                idx: idx.into_iter().map(|i| i as u8).collect(),
                 dict,
             }
         } else {
-            Vals::Dict16 {
-                idx: values.iter().map(|v| index(v) as u16).collect(),
-                dict,
-            }
+            Vals::Dict16 { dict, idx }
         }
     }
 }
@@ -459,7 +454,7 @@ pub struct Kernel {
     plan: [Vec<f64>; 2],
     /// Counterfactual values per sequence (player 1's payoffs).
     w: [Vec<f64>; 2],
-    /// Scratch: one set's instantaneous regrets, per player.
+    /// Scratch: one set's instantaneous regrets, per player (as long as its widest set).
     inst: [Vec<f64>; 2],
     /// Terminal nodes of the game (for the bytes per terminal).
     pub terminals: usize,
@@ -575,13 +570,17 @@ pub fn build_with(game: &Game, layout: Layout) -> Result<Kernel> {
         }
         sigma
     });
+    let inst = [0, 1].map(|p| {
+        let widest = sets[p].action_start.windows(2).map(|w| w[1] - w[0]).max();
+        vec![0.0; widest.unwrap_or(0) as usize]
+    });
     Ok(Kernel {
         plan: [vec![0.0; rows[0]], vec![0.0; rows[1]]],
         w: [vec![0.0; rows[0]], vec![0.0; rows[1]]],
         sets,
         a: [a, at],
         sigma,
-        inst: [Vec::new(), Vec::new()],
+        inst,
         terminals: game.num_terminal_nodes(),
         nodes: n,
     })
@@ -813,7 +812,7 @@ struct Part<'a> {
     w: &'a mut [f64],
     plan: &'a [f64],
     sigma: &'a mut [f64],
-    inst: &'a mut Vec<f64>,
+    inst: &'a mut [f64],
 }
 
 /// The realization plan `plan` of strategy `sigma` over `sets`.
@@ -884,13 +883,11 @@ fn update_in<const KIND: u8>(
     let n = sigma.len();
     assert!(regret.len() == n && sum.len() == n && (!keeps_last || last.len() == n));
     assert!(w.len() == n + 1 && plan.len() == n + 1 && s.act_parent.len() == n);
-    let widest = s.action_start.windows(2).map(|w| w[1] - w[0]).max();
-    inst.resize(inst.len().max(widest.unwrap_or(0) as usize), 0.0);
     for i in order {
         // SAFETY: `check_sets` proved `action_start` nondecreasing up to the player's `n`
         // actions with one entry per set plus one (so `i + 1` is in it for every set `i` of
         // `order`), and every parent sequence at most `n`; `w` and `plan` hold `n + 1`
-        // sequences, the action arrays `n` (asserted above), and `inst` the widest set.
+        // sequences, and the action arrays `n` (asserted above).
         unsafe {
             let a0 = *s.action_start.get_unchecked(i) as usize;
             let a1 = *s.action_start.get_unchecked(i + 1) as usize;
@@ -913,7 +910,8 @@ fn update_in<const KIND: u8>(
             let v = match k {
                 2 => update_set::<KIND, 2>(vals, own, &mut [0.0; 2], arrays, f),
                 3 => update_set::<KIND, 3>(vals, own, &mut [0.0; 3], arrays, f),
-                _ => update_set::<KIND, 0>(vals, own, inst.get_unchecked_mut(..k), arrays, f),
+                // `inst` holds the widest set (sized by `build`; `update_set` slices it).
+                _ => update_set::<KIND, 0>(vals, own, inst, arrays, f),
             };
             *w.get_unchecked_mut(q) += v;
         }

@@ -76,6 +76,14 @@ const COST_TOL: f64 = 1e-9;
 const FEAS_TOL: f64 = 1e-9;
 /// The pricing tolerance of the clean-up after the perturbation is removed.
 const FINAL_COST_TOL: f64 = 1e-12;
+/// The next factor of a perturbation, in [0.5, 1.5), from the xorshift state `seed`.
+fn jitter(seed: &mut u64) -> f64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    0.5 + (*seed >> 11) as f64 / (1u64 << 53) as f64
+}
+
 /// Degenerate pivots in a row after which the clean-up perturbs (see [`Simplex::perturb`]):
 /// far more than a sound degenerate stretch takes on the benchmark programs (none reaches
 /// it up to liars dice 1x7), far fewer than the 114 000 of liars dice 1x8's stall.
@@ -988,11 +996,7 @@ impl<'a> Simplex<'a> {
                 (false, true) => -1.0,
                 (false, false) => continue,
             };
-            self.seed ^= self.seed << 13;
-            self.seed ^= self.seed >> 7;
-            self.seed ^= self.seed << 17;
-            let jitter = 0.5 + (self.seed >> 11) as f64 / (1u64 << 53) as f64;
-            let mut delta = sign * eps * jitter * (1.0 + x.abs());
+            let mut delta = sign * eps * jitter(&mut self.seed) * (1.0 + x.abs());
             if l.is_finite() && u.is_finite() {
                 // Within the box: at most a third of its width.
                 delta = delta.clamp(-(u - l) / 3.0, (u - l) / 3.0);
@@ -1271,12 +1275,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
     // pointing into each basic variable's bounds, so the starting basis stays feasible with
     // every basic value moved off its bound.
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut jitter = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        0.5 + (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut next_jitter = move || jitter(&mut seed);
     let units: Vec<(usize, f64)> = (0..m).map(|i| (i, 1.0)).collect();
     let column_of = |j: usize| -> Vec<(usize, f64)> {
         if j < cols {
@@ -1322,7 +1321,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
             } else {
                 0.0
             };
-            let delta = sign * 1e-7 * jitter() * (1.0 + x0[k].abs());
+            let delta = sign * 1e-7 * next_jitter() * (1.0 + x0[k].abs());
             for &(i, v) in col {
                 b[i] += v * delta;
             }
@@ -1344,7 +1343,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
             for (i, bi) in b.iter_mut().enumerate() {
                 let j = basis[i];
                 let sign = if lp.lower[j].is_finite() { 1.0 } else { -1.0 };
-                *bi += sign * 1e-7 * jitter() * (1.0 + bi.abs());
+                *bi += sign * 1e-7 * next_jitter() * (1.0 + bi.abs());
             }
             let unit_refs: Vec<&[(usize, f64)]> = (0..m).map(|i| &units[i..i + 1]).collect();
             let lu = SparseLu::factor(m, &unit_refs).expect("the identity is non-singular");
