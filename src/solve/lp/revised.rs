@@ -418,8 +418,10 @@ struct Simplex<'a> {
     xn: Vec<f64>,
     hot: Vec<Hot>,
     pivots: usize,
-    /// Variables whose pivot-row entry is set in `hot`.
+    /// Variables whose pivot-row entry is set in `hot`: the first `n_touched` of `touched`
+    /// (which holds `nvars + 1`, so that the pivot row can list without a branch).
     touched: Vec<usize>,
+    n_touched: usize,
     /// Row of `B^{-1}` and entering column `B^{-1} a_q`, each with the list of its non-zeros.
     rho: Vec<f64>,
     rho_idx: Vec<usize>,
@@ -647,12 +649,11 @@ impl<'a> Simplex<'a> {
     }
 
     /// Sets `hot[j].row` to row `p` of `B^{-1} [A | I]` on every nonbasic variable it
-    /// touches (listed in `touched`), with `rho` = row `p` of `B^{-1}`.
+    /// touches (the first `n_touched` of `touched`), with `rho` = row `p` of `B^{-1}`.
     fn pivot_row(&mut self, p: usize) {
-        for &j in &self.touched {
+        for &j in &self.touched[..self.n_touched] {
             self.hot[j].row = 0.0;
         }
-        self.touched.clear();
         for &i in &self.rho_idx {
             self.rho[i] = 0.0;
         }
@@ -661,30 +662,40 @@ impl<'a> Simplex<'a> {
         self.rho_idx.push(p);
         self.lu.btran_sparse(&mut self.rho, &mut self.rho_idx);
         let cols = self.lp.cols();
-        let hot = &mut self.hot;
+        let hot = &mut self.hot[..];
+        let touched = &mut self.touched[..];
+        let mut n = 0;
         for &i in &self.rho_idx {
             let r = self.rho[i];
             if r.abs() < 1e-13 {
                 continue;
             }
             for e in self.rows.nonbasic_row(i) {
-                let h = &mut hot[e.col as usize];
-                if h.row == 0.0 {
-                    self.touched.push(e.col as usize);
-                }
-                h.row += r * e.value;
-                if h.row == 0.0 {
+                let j = e.col as usize;
+                debug_assert!(j < hot.len() && n < touched.len());
+                // SAFETY: `j` is a column of the matrix (`RowParts` stores only those), below
+                // `cols <= hot.len()`; `n` counts distinct variables first touched here, so
+                // `n <= nvars` and `touched` holds `nvars + 1`.
+                unsafe {
+                    let h = hot.get_unchecked_mut(j);
+                    let old = h.row;
+                    // Listed without a branch: the slot is kept only if `j` was untouched.
+                    *touched.get_unchecked_mut(n) = j;
+                    n += usize::from(old == 0.0);
+                    let new = old + r * e.value;
                     // Keep it distinguishable from "untouched".
-                    h.row = f64::MIN_POSITIVE;
+                    h.row = if new == 0.0 { f64::MIN_POSITIVE } else { new };
                 }
             }
             // The logical of row `i` (a unit column): its entry is `rho_i` itself.
             let j = cols + i;
             if hot[j].status != Status::Basic {
                 hot[j].row = r;
-                self.touched.push(j);
+                touched[n] = j;
+                n += 1;
             }
         }
+        self.n_touched = n;
     }
 
     /// Basis position `p` leaves (to `leave_value`, its new nonbasic value), variable `q`
@@ -695,7 +706,7 @@ impl<'a> Simplex<'a> {
         let theta_d = self.hot[q].d / ap;
         let wq = self.hot[q].weight;
         let cost_tol = self.cost_tol;
-        for &j in &self.touched {
+        for &j in &self.touched[..self.n_touched] {
             if j == q {
                 continue;
             }
@@ -1080,7 +1091,7 @@ impl<'a> Simplex<'a> {
             // Ratio test over the eligible columns: `t <= d_j / (s alpha_pj)`.
             breakpoints.clear();
             let mut theta_max = f64::INFINITY;
-            for &j in &self.touched {
+            for &j in &self.touched[..self.n_touched] {
                 let h = &self.hot[j];
                 let a = s * h.row;
                 let eligible = match h.status {
@@ -1151,7 +1162,7 @@ impl<'a> Simplex<'a> {
             let flipped = |j: usize| flips.iter().any(|&(f, _)| f == j);
             let mut q = None;
             let mut best_a = 0.0;
-            for &j in &self.touched {
+            for &j in &self.touched[..self.n_touched] {
                 let h = &self.hot[j];
                 let a = s * h.row;
                 let d = match h.status {
@@ -1387,7 +1398,8 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
             nvars
         ],
         pivots: 0,
-        touched: Vec::new(),
+        touched: vec![0; nvars + 1],
+        n_touched: 0,
         rho: vec![0.0; m],
         rho_idx: Vec::new(),
         alpha: vec![0.0; m],
@@ -1456,7 +1468,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
                 }
                 s.pivot_row(p);
                 let mut best = (1e-7, None);
-                for &j in &s.touched {
+                for &j in &s.touched[..s.n_touched] {
                     let v = s.hot[j].row.abs();
                     if !(lp.structurals..cols).contains(&j) && v > best.0 {
                         best = (v, Some(j));

@@ -64,6 +64,25 @@ impl Flat {
         &self.data[self.start[k]..self.start[k + 1]]
     }
 
+    /// [`Self::row`] without bounds checks, for the solves' inner loops.
+    ///
+    /// # Safety
+    /// `k + 1 < self.start.len()` (`k` is a row), and the rows lie within `data` (as every
+    /// `Flat` built by `end_row` or `regroup_into` has them).
+    #[inline(always)]
+    unsafe fn row_unchecked(&self, k: usize) -> &[(usize, f64)] {
+        debug_assert!(k + 1 < self.start.len());
+        // SAFETY: the caller's contract.
+        unsafe {
+            let (a, b) = (
+                *self.start.get_unchecked(k),
+                *self.start.get_unchecked(k + 1),
+            );
+            debug_assert!(a <= b && b <= self.data.len());
+            self.data.get_unchecked(a..b)
+        }
+    }
+
     fn clear(&mut self) {
         self.start.clear();
         self.start.push(0);
@@ -145,6 +164,23 @@ impl DynRows {
     fn row(&self, k: usize) -> &[(usize, f64)] {
         let s = self.start[k];
         &self.data[s..s + self.len[k]]
+    }
+
+    /// [`Self::row`] without bounds checks, for the solves' inner loops.
+    ///
+    /// # Safety
+    /// `k < self.start.len()` (`k` is a row; `start` and `len` have one entry per row, and
+    /// every row lies within `data`, as `assign`, `push` and `set_row` keep them).
+    #[inline(always)]
+    unsafe fn row_unchecked(&self, k: usize) -> &[(usize, f64)] {
+        debug_assert!(k < self.start.len() && k < self.len.len());
+        // SAFETY: the caller's contract.
+        unsafe {
+            let s = *self.start.get_unchecked(k);
+            let l = *self.len.get_unchecked(k);
+            debug_assert!(s + l <= self.data.len());
+            self.data.get_unchecked(s..s + l)
+        }
     }
 
     /// Appends `entry` to row `k`, moving the row to the end of `data` when it is full.
@@ -265,8 +301,9 @@ impl Marks {
     }
 }
 
-/// `w[i] -= f * a` for each entry `(i, a)`, marking the indices that held zero: the inner
-/// loop of every triangular pass.
+/// `w[i] -= f * a` for each entry `(i, a)`, marking every index it writes: the inner loop of
+/// every triangular pass. Marking unconditionally (a set bit stays set) costs two `or`s and no
+/// branch on the data; testing `w[i] == 0` first was the pass's most mispredicted branch.
 #[inline(always)]
 fn scatter(w: &mut [f64], marks: &mut Marks, entries: &[(usize, f64)], f: f64) {
     for &(i, a) in entries {
@@ -277,15 +314,9 @@ fn scatter(w: &mut [f64], marks: &mut Marks, entries: &[(usize, f64)], f: f64) {
         // from factorising an `m x m` matrix, and `update` refuses to use a slot past the
         // last. So `i`, `i >> 6` and `i >> 12` index `w`, `marks.words` and `marks.summary`.
         unsafe {
-            let wi = w.get_unchecked_mut(i);
-            if *wi == 0.0 {
-                let word = marks.words.get_unchecked_mut(i >> 6);
-                if *word == 0 {
-                    *marks.summary.get_unchecked_mut(i >> 12) |= 1 << ((i >> 6) & 63);
-                }
-                *word |= 1 << (i & 63);
-            }
-            *wi -= f * a;
+            *w.get_unchecked_mut(i) -= f * a;
+            *marks.words.get_unchecked_mut(i >> 6) |= 1 << (i & 63);
+            *marks.summary.get_unchecked_mut(i >> 12) |= 1 << ((i >> 6) & 63);
         }
     }
 }
@@ -367,6 +398,9 @@ pub(crate) struct SparseLu {
     ucols_flat: Flat,
     /// Pivot per slot.
     diag: Vec<f64>,
+    /// `1 / diag` per slot: the solves multiply (a division's latency sat on their critical
+    /// path, between a value and the entries it scatters).
+    inv_diag: Vec<f64>,
     /// Step whose pivot row is row `i`.
     row_step: Vec<usize>,
     /// Slot of basis position `p`, and basis position of slot `s`.
@@ -421,6 +455,7 @@ impl SparseLu {
             ucols: DynRows::default(),
             ucols_flat: Flat::default(),
             diag: vec![0.0; slots],
+            inv_diag: vec![0.0; slots],
             row_step: vec![0; m],
             pos_slot: vec![0; m],
             slot_pos: vec![0; slots],
@@ -492,6 +527,9 @@ impl SparseLu {
             self.slot_pos[k] = c;
         }
         self.diag[..m].copy_from_slice(&self.diag_step);
+        for (inv, &d) in self.inv_diag.iter_mut().zip(&self.diag_step) {
+            *inv = 1.0 / d;
+        }
         let (row_step, pos_slot) = (&self.row_step, &self.pos_slot);
         self.lower.relabel(|i| row_step[i]);
         self.lower.regroup_into(m, |k| k, |k| k, &mut self.lrows);
@@ -860,12 +898,14 @@ impl SparseLu {
         list.clear();
         let lower = &self.lower;
         marks.drain_up(|k, marks| {
-            let v = w[k];
+            debug_assert!(k < m);
+            // SAFETY: the marks hold steps here (`row_step` gives steps below `m`, and `L`'s
+            // entries are steps): `w` has `m + max_updates(m)` entries, `lower` a row per step.
+            let (v, ops) = unsafe { (*w.get_unchecked(k), lower.row_unchecked(k)) };
             if v == 0.0 {
                 return;
             }
             list.push(k);
-            let ops = lower.row(k);
             work += 1 + ops.len() as u64;
             scatter(w, marks, ops, v);
         });
@@ -908,19 +948,26 @@ impl SparseLu {
         }
         // Back-substitution by columns of `U` in reverse slot order.
         idx.clear();
-        let (ucols, diag, slot_pos) = (&self.ucols, &self.diag, &self.slot_pos);
+        let (ucols, diag, slot_pos) = (&self.ucols, &self.inv_diag, &self.slot_pos);
         marks.drain_down(|s, marks| {
-            let v = std::mem::take(&mut w[s]);
-            if v.abs() < DROP {
-                return;
+            debug_assert!(s < w.len() && s < diag.len() && s < slot_pos.len());
+            // SAFETY: the marks hold slots here (below `m + max_updates(m)`, the length of
+            // `w`, `inv_diag`, `slot_pos` and of `ucols`' rows: see `scatter`), and `slot_pos`
+            // maps a slot in use to a basis position below `m <= a.len()`.
+            unsafe {
+                let v = std::mem::take(w.get_unchecked_mut(s));
+                if v.abs() < DROP {
+                    return;
+                }
+                let x = v * *diag.get_unchecked(s);
+                let col = ucols.row_unchecked(s);
+                work += 1 + col.len() as u64;
+                scatter(w, marks, col, x);
+                let p = *slot_pos.get_unchecked(s);
+                debug_assert!(p < a.len());
+                *a.get_unchecked_mut(p) = x;
+                idx.push(p);
             }
-            let x = v / diag[s];
-            let col = ucols.row(s);
-            work += 1 + col.len() as u64;
-            scatter(w, marks, col, x);
-            let p = slot_pos[s];
-            a[p] = x;
-            idx.push(p);
         });
         self.solve_work += work;
     }
@@ -942,19 +989,25 @@ impl SparseLu {
         // `U^T` in slot order; each value is final when its slot comes up. Cancellation noise
         // is dropped, as in FTRAN (it would spread through the rest).
         list.clear();
-        let (urows, diag) = (&self.urows, &self.diag);
+        let (urows, diag) = (&self.urows, &self.inv_diag);
         marks.drain_up(|s, marks| {
-            let z = w[s];
-            if z.abs() < DROP {
-                w[s] = 0.0;
-                return;
+            debug_assert!(s < w.len() && s < diag.len());
+            // SAFETY: the marks hold slots here (below `m + max_updates(m)`, the length of
+            // `w`, `inv_diag` and of `urows`' rows: see `scatter`).
+            unsafe {
+                let ws = w.get_unchecked_mut(s);
+                let z = *ws;
+                if z.abs() < DROP {
+                    *ws = 0.0;
+                    return;
+                }
+                let y = z * *diag.get_unchecked(s);
+                *ws = y;
+                list.push(s);
+                let row = urows.row_unchecked(s);
+                work += 1 + row.len() as u64;
+                scatter(w, marks, row, y);
             }
-            let y = z / diag[s];
-            w[s] = y;
-            list.push(s);
-            let row = urows.row(s);
-            work += 1 + row.len() as u64;
-            scatter(w, marks, row, y);
         });
         // The `R^T` etas in reverse update order move each updated slot's value back to the
         // slot it came from.
@@ -982,16 +1035,24 @@ impl SparseLu {
         idx.clear();
         let (lrows, pivots) = (&self.lrows, &self.pivots);
         marks.drain_down(|k, marks| {
-            let v = std::mem::take(&mut w[k]);
-            if v == 0.0 {
-                return;
+            debug_assert!(k < pivots.len());
+            // SAFETY: after the `R^T` etas every non-zero is at a step (each updated slot's
+            // value went back to its source slot, a step below `m`), and `L^T`'s entries are
+            // steps: `k` indexes `w`, `lrows`' rows and `pivots`, whose rows are below
+            // `m <= c.len()`.
+            unsafe {
+                let v = std::mem::take(w.get_unchecked_mut(k));
+                if v == 0.0 {
+                    return;
+                }
+                let ops = lrows.row_unchecked(k);
+                work += 1 + ops.len() as u64;
+                scatter(w, marks, ops, v);
+                let r = pivots.get_unchecked(k).0;
+                debug_assert!(r < c.len());
+                *c.get_unchecked_mut(r) = v;
+                idx.push(r);
             }
-            let ops = lrows.row(k);
-            work += 1 + ops.len() as u64;
-            scatter(w, marks, ops, v);
-            let r = pivots[k].0;
-            c[r] = v;
-            idx.push(r);
         });
         self.solve_work += work;
     }
@@ -1062,6 +1123,7 @@ impl SparseLu {
         self.u_nonzeros += 1;
         let expected = alpha_p * self.diag[t];
         self.diag[n] = pivot;
+        self.inv_diag[n] = 1.0 / pivot;
         self.pos_slot[p] = n;
         self.slot_pos[n] = p;
         pivot.is_finite()
