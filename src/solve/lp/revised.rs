@@ -435,6 +435,14 @@ struct Simplex<'a> {
     /// Primal infeasible basis positions (possibly stale: checked when met), and flags.
     infeasible: Vec<usize>,
     is_infeasible: Vec<bool>,
+    /// Whether pivots keep `infeasible` current: only the dual simplex reads it (the primal
+    /// keeps the basis feasible), so the primal's pivots skip a pass over the column.
+    listing: bool,
+    /// Bounds of the basic variables by basis position, for the primal ratio test (set when
+    /// [`Simplex::primal`] starts and kept by its pivots; one read per row instead of two
+    /// behind `basis`).
+    basic_lower: Vec<f64>,
+    basic_upper: Vec<f64>,
     /// Every nonbasic variable whose reduced cost makes it attractive (pricing candidates),
     /// and possibly some that no longer are (dropped when pricing meets them).
     candidates: Vec<usize>,
@@ -558,6 +566,13 @@ impl<'a> Simplex<'a> {
         }
         self.lu.ftran(&mut r);
         self.xb = r;
+        if self.listing {
+            self.list_infeasible();
+        }
+    }
+
+    /// Lists every primal infeasible basis position afresh.
+    fn list_infeasible(&mut self) {
         for &p in &self.infeasible {
             self.is_infeasible[p] = false;
         }
@@ -733,11 +748,15 @@ impl<'a> Simplex<'a> {
         self.xb[p] = entering_value;
         self.xn[q] = 0.0;
         self.xn[leaving] = leave_value;
-        for k in 0..self.alpha_idx.len() {
-            let i = self.alpha_idx[k];
-            self.note_feasibility(i);
+        if self.listing {
+            for k in 0..self.alpha_idx.len() {
+                let i = self.alpha_idx[k];
+                self.note_feasibility(i);
+            }
+            self.note_feasibility(p);
         }
-        self.note_feasibility(p);
+        self.basic_lower[p] = self.lower[q];
+        self.basic_upper[p] = self.upper[q];
         let accurate = self.lu.update(p, ap);
         let cols = self.lp.cols();
         if q < cols {
@@ -852,6 +871,10 @@ impl<'a> Simplex<'a> {
         for h in self.hot.iter_mut() {
             h.weight = 1.0;
         }
+        for (p, &j) in self.basis.iter().enumerate() {
+            self.basic_lower[p] = self.lower[j];
+            self.basic_upper[p] = self.upper[j];
+        }
         loop {
             if self.pivots >= limit {
                 return Step::Limit;
@@ -891,14 +914,13 @@ impl<'a> Simplex<'a> {
             let mut theta = f64::INFINITY;
             for &i in &self.alpha_idx {
                 let a = dir * self.alpha[i];
-                let j = self.basis[i];
                 if a > PIVOT_TOL {
-                    let l = self.lower[j];
+                    let l = self.basic_lower[i];
                     if l.is_finite() {
                         theta = theta.min(((self.xb[i] - l).max(0.0) + FEAS_TOL) / a);
                     }
                 } else if a < -PIVOT_TOL {
-                    let u = self.upper[j];
+                    let u = self.basic_upper[i];
                     if u.is_finite() {
                         theta = theta.min(((u - self.xb[i]).max(0.0) + FEAS_TOL) / -a);
                     }
@@ -937,11 +959,11 @@ impl<'a> Simplex<'a> {
             let mut leave_ratio = 0.0;
             for &i in &self.alpha_idx {
                 let a = dir * self.alpha[i];
-                let j = self.basis[i];
-                let ratio = if a > PIVOT_TOL && self.lower[j].is_finite() {
-                    (self.xb[i] - self.lower[j]) / a
-                } else if a < -PIVOT_TOL && self.upper[j].is_finite() {
-                    (self.upper[j] - self.xb[i]) / -a
+                let (l, u) = (self.basic_lower[i], self.basic_upper[i]);
+                let ratio = if a > PIVOT_TOL && l.is_finite() {
+                    (self.xb[i] - l) / a
+                } else if a < -PIVOT_TOL && u.is_finite() {
+                    (u - self.xb[i]) / -a
                 } else {
                     continue;
                 };
@@ -1028,9 +1050,11 @@ impl<'a> Simplex<'a> {
         for &i in &self.alpha_idx {
             self.xb[i] -= delta * self.alpha[i];
         }
-        for k in 0..self.alpha_idx.len() {
-            let i = self.alpha_idx[k];
-            self.note_feasibility(i);
+        if self.listing {
+            for k in 0..self.alpha_idx.len() {
+                let i = self.alpha_idx[k];
+                self.note_feasibility(i);
+            }
         }
         self.xn[q] += delta;
         self.hot[q].status = self.status_of(q);
@@ -1043,6 +1067,15 @@ impl<'a> Simplex<'a> {
     /// the bound-flipping ratio test with Harris's tolerance. `Optimal` then means primal
     /// feasible; `Unbounded` that no column can repair a row (the program looks infeasible).
     fn dual(&mut self, limit: usize, progress: Option<ProgressFn>, phase: &str) -> Step {
+        self.listing = true;
+        self.list_infeasible();
+        let step = self.dual_pivots(limit, progress, phase);
+        self.listing = false;
+        step
+    }
+
+    /// The pivots of [`Simplex::dual`], with `infeasible` kept current.
+    fn dual_pivots(&mut self, limit: usize, progress: Option<ProgressFn>, phase: &str) -> Step {
         self.dse.iter_mut().for_each(|w| *w = 1.0);
         let mut breakpoints: Vec<(f64, usize)> = Vec::new();
         let mut flips: Vec<(usize, f64)> = Vec::new();
@@ -1409,6 +1442,9 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
         dse: vec![1.0; m],
         infeasible: Vec::new(),
         is_infeasible: vec![false; m],
+        listing: false,
+        basic_lower: vec![0.0; m],
+        basic_upper: vec![0.0; m],
         candidates: Vec::new(),
         cost_tol: COST_TOL,
         rejected: Vec::new(),

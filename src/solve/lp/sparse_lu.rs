@@ -398,9 +398,6 @@ pub(crate) struct SparseLu {
     ucols_flat: Flat,
     /// Pivot per slot.
     diag: Vec<f64>,
-    /// `1 / diag` per slot: the solves multiply (a division's latency sat on their critical
-    /// path, between a value and the entries it scatters).
-    inv_diag: Vec<f64>,
     /// Step whose pivot row is row `i`.
     row_step: Vec<usize>,
     /// Slot of basis position `p`, and basis position of slot `s`.
@@ -455,7 +452,6 @@ impl SparseLu {
             ucols: DynRows::default(),
             ucols_flat: Flat::default(),
             diag: vec![0.0; slots],
-            inv_diag: vec![0.0; slots],
             row_step: vec![0; m],
             pos_slot: vec![0; m],
             slot_pos: vec![0; slots],
@@ -527,9 +523,6 @@ impl SparseLu {
             self.slot_pos[k] = c;
         }
         self.diag[..m].copy_from_slice(&self.diag_step);
-        for (inv, &d) in self.inv_diag.iter_mut().zip(&self.diag_step) {
-            *inv = 1.0 / d;
-        }
         let (row_step, pos_slot) = (&self.row_step, &self.pos_slot);
         self.lower.relabel(|i| row_step[i]);
         self.lower.regroup_into(m, |k| k, |k| k, &mut self.lrows);
@@ -948,18 +941,18 @@ impl SparseLu {
         }
         // Back-substitution by columns of `U` in reverse slot order.
         idx.clear();
-        let (ucols, diag, slot_pos) = (&self.ucols, &self.inv_diag, &self.slot_pos);
+        let (ucols, diag, slot_pos) = (&self.ucols, &self.diag, &self.slot_pos);
         marks.drain_down(|s, marks| {
             debug_assert!(s < w.len() && s < diag.len() && s < slot_pos.len());
             // SAFETY: the marks hold slots here (below `m + max_updates(m)`, the length of
-            // `w`, `inv_diag`, `slot_pos` and of `ucols`' rows: see `scatter`), and `slot_pos`
+            // `w`, `diag`, `slot_pos` and of `ucols`' rows: see `scatter`), and `slot_pos`
             // maps a slot in use to a basis position below `m <= a.len()`.
             unsafe {
                 let v = std::mem::take(w.get_unchecked_mut(s));
                 if v.abs() < DROP {
                     return;
                 }
-                let x = v * *diag.get_unchecked(s);
+                let x = v / *diag.get_unchecked(s);
                 let col = ucols.row_unchecked(s);
                 work += 1 + col.len() as u64;
                 scatter(w, marks, col, x);
@@ -989,11 +982,11 @@ impl SparseLu {
         // `U^T` in slot order; each value is final when its slot comes up. Cancellation noise
         // is dropped, as in FTRAN (it would spread through the rest).
         list.clear();
-        let (urows, diag) = (&self.urows, &self.inv_diag);
+        let (urows, diag) = (&self.urows, &self.diag);
         marks.drain_up(|s, marks| {
             debug_assert!(s < w.len() && s < diag.len());
             // SAFETY: the marks hold slots here (below `m + max_updates(m)`, the length of
-            // `w`, `inv_diag` and of `urows`' rows: see `scatter`).
+            // `w`, `diag` and of `urows`' rows: see `scatter`).
             unsafe {
                 let ws = w.get_unchecked_mut(s);
                 let z = *ws;
@@ -1001,7 +994,7 @@ impl SparseLu {
                     *ws = 0.0;
                     return;
                 }
-                let y = z * *diag.get_unchecked(s);
+                let y = z / *diag.get_unchecked(s);
                 *ws = y;
                 list.push(s);
                 let row = urows.row_unchecked(s);
@@ -1123,7 +1116,6 @@ impl SparseLu {
         self.u_nonzeros += 1;
         let expected = alpha_p * self.diag[t];
         self.diag[n] = pivot;
-        self.inv_diag[n] = 1.0 / pivot;
         self.pos_slot[p] = n;
         self.slot_pos[n] = p;
         pivot.is_finite()
