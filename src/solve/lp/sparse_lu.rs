@@ -46,6 +46,21 @@ pub(crate) struct Singular {
     pub eliminated: usize,
 }
 
+/// Asks the cache for the line at `p` (a hint: never faults, whatever `p` is; a no-op off
+/// x86-64). The triangular passes call it for the row of the next index they will visit:
+/// their loads of the factors' rows, scattered over a few megabytes, were the passes' stalls.
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it never faults, on any address.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch(p.cast::<i8>(), _MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Sparse rows stored flat (`start[k]..start[k + 1]` indexes `data`): one allocation for all
 /// rows, so factorising and dropping a factorisation costs no per-row `malloc`/`free`.
 #[derive(Default)]
@@ -62,6 +77,14 @@ impl Flat {
 
     fn row(&self, k: usize) -> &[(usize, f64)] {
         &self.data[self.start[k]..self.start[k + 1]]
+    }
+
+    /// Asks the cache for row `k`'s first entries (a hint: no effect on results).
+    #[inline(always)]
+    fn prefetch(&self, k: usize) {
+        if let Some(&s) = self.start.get(k) {
+            prefetch(self.data.as_ptr().wrapping_add(s));
+        }
     }
 
     /// [`Self::row`] without bounds checks, for the solves' inner loops.
@@ -166,6 +189,14 @@ impl DynRows {
         &self.data[s..s + self.len[k]]
     }
 
+    /// Asks the cache for row `k`'s first entries (a hint: no effect on results).
+    #[inline(always)]
+    fn prefetch(&self, k: usize) {
+        if let Some(&s) = self.start.get(k) {
+            prefetch(self.data.as_ptr().wrapping_add(s));
+        }
+    }
+
     /// [`Self::row`] without bounds checks, for the solves' inner loops.
     ///
     /// # Safety
@@ -248,8 +279,10 @@ impl Marks {
 
     /// Visits the set bits from the highest down, clearing each before `visit` sees it;
     /// `visit` may set lower bits (a descending pass's scatters), which are visited in turn.
+    /// Before each visit `peek` sees the next set bit of the same word, if any, so that it
+    /// can prefetch what that visit will read.
     #[inline(always)]
-    fn drain_down(&mut self, mut visit: impl FnMut(usize, &mut Marks)) {
+    fn drain_down(&mut self, peek: impl Fn(usize), mut visit: impl FnMut(usize, &mut Marks)) {
         let mut sw = self.summary.len();
         while sw > 0 {
             sw -= 1;
@@ -266,7 +299,11 @@ impl Marks {
                         break;
                     }
                     let b = 63 - bits.leading_zeros() as usize;
-                    self.words[w] = bits & !(1u64 << b);
+                    let rest = bits & !(1u64 << b);
+                    self.words[w] = rest;
+                    if rest != 0 {
+                        peek(w * 64 + 63 - rest.leading_zeros() as usize);
+                    }
                     visit(w * 64 + b, self);
                 }
                 self.summary[sw] &= !(1u64 << wl);
@@ -277,7 +314,7 @@ impl Marks {
     /// Visits the set bits from the lowest up, as [`Self::drain_down`] the other way (for
     /// ascending passes, whose scatters only set higher bits).
     #[inline(always)]
-    fn drain_up(&mut self, mut visit: impl FnMut(usize, &mut Marks)) {
+    fn drain_up(&mut self, peek: impl Fn(usize), mut visit: impl FnMut(usize, &mut Marks)) {
         for sw in 0..self.summary.len() {
             loop {
                 let sbits = self.summary[sw];
@@ -292,7 +329,11 @@ impl Marks {
                         break;
                     }
                     let b = bits.trailing_zeros() as usize;
-                    self.words[w] = bits & (bits - 1);
+                    let rest = bits & (bits - 1);
+                    self.words[w] = rest;
+                    if rest != 0 {
+                        peek(w * 64 + rest.trailing_zeros() as usize);
+                    }
                     visit(w * 64 + b, self);
                 }
                 self.summary[sw] &= !(1u64 << wl);
@@ -890,18 +931,21 @@ impl SparseLu {
         // `L`, in step order; the list collects the non-zero steps.
         list.clear();
         let lower = &self.lower;
-        marks.drain_up(|k, marks| {
-            debug_assert!(k < m);
-            // SAFETY: the marks hold steps here (`row_step` gives steps below `m`, and `L`'s
-            // entries are steps): `w` has `m + max_updates(m)` entries, `lower` a row per step.
-            let (v, ops) = unsafe { (*w.get_unchecked(k), lower.row_unchecked(k)) };
-            if v == 0.0 {
-                return;
-            }
-            list.push(k);
-            work += 1 + ops.len() as u64;
-            scatter(w, marks, ops, v);
-        });
+        marks.drain_up(
+            |k| lower.prefetch(k),
+            |k, marks| {
+                debug_assert!(k < m);
+                // SAFETY: the marks hold steps here (`row_step` gives steps below `m`, and `L`'s
+                // entries are steps): `w` has `m + max_updates(m)` entries, `lower` a row per step.
+                let (v, ops) = unsafe { (*w.get_unchecked(k), lower.row_unchecked(k)) };
+                if v == 0.0 {
+                    return;
+                }
+                list.push(k);
+                work += 1 + ops.len() as u64;
+                scatter(w, marks, ops, v);
+            },
+        );
         // The `R` etas in update order, each value pushed into the etas that read it.
         if !self.eta_src.is_empty() {
             let acc = &mut self.eta_acc;
@@ -942,26 +986,29 @@ impl SparseLu {
         // Back-substitution by columns of `U` in reverse slot order.
         idx.clear();
         let (ucols, diag, slot_pos) = (&self.ucols, &self.diag, &self.slot_pos);
-        marks.drain_down(|s, marks| {
-            debug_assert!(s < w.len() && s < diag.len() && s < slot_pos.len());
-            // SAFETY: the marks hold slots here (below `m + max_updates(m)`, the length of
-            // `w`, `diag`, `slot_pos` and of `ucols`' rows: see `scatter`), and `slot_pos`
-            // maps a slot in use to a basis position below `m <= a.len()`.
-            unsafe {
-                let v = std::mem::take(w.get_unchecked_mut(s));
-                if v.abs() < DROP {
-                    return;
+        marks.drain_down(
+            |s| ucols.prefetch(s),
+            |s, marks| {
+                debug_assert!(s < w.len() && s < diag.len() && s < slot_pos.len());
+                // SAFETY: the marks hold slots here (below `m + max_updates(m)`, the length of
+                // `w`, `diag`, `slot_pos` and of `ucols`' rows: see `scatter`), and `slot_pos`
+                // maps a slot in use to a basis position below `m <= a.len()`.
+                unsafe {
+                    let v = std::mem::take(w.get_unchecked_mut(s));
+                    if v.abs() < DROP {
+                        return;
+                    }
+                    let x = v / *diag.get_unchecked(s);
+                    let col = ucols.row_unchecked(s);
+                    work += 1 + col.len() as u64;
+                    scatter(w, marks, col, x);
+                    let p = *slot_pos.get_unchecked(s);
+                    debug_assert!(p < a.len());
+                    *a.get_unchecked_mut(p) = x;
+                    idx.push(p);
                 }
-                let x = v / *diag.get_unchecked(s);
-                let col = ucols.row_unchecked(s);
-                work += 1 + col.len() as u64;
-                scatter(w, marks, col, x);
-                let p = *slot_pos.get_unchecked(s);
-                debug_assert!(p < a.len());
-                *a.get_unchecked_mut(p) = x;
-                idx.push(p);
-            }
-        });
+            },
+        );
         self.solve_work += work;
     }
 
@@ -983,25 +1030,28 @@ impl SparseLu {
         // is dropped, as in FTRAN (it would spread through the rest).
         list.clear();
         let (urows, diag) = (&self.urows, &self.diag);
-        marks.drain_up(|s, marks| {
-            debug_assert!(s < w.len() && s < diag.len());
-            // SAFETY: the marks hold slots here (below `m + max_updates(m)`, the length of
-            // `w`, `diag` and of `urows`' rows: see `scatter`).
-            unsafe {
-                let ws = w.get_unchecked_mut(s);
-                let z = *ws;
-                if z.abs() < DROP {
-                    *ws = 0.0;
-                    return;
+        marks.drain_up(
+            |s| urows.prefetch(s),
+            |s, marks| {
+                debug_assert!(s < w.len() && s < diag.len());
+                // SAFETY: the marks hold slots here (below `m + max_updates(m)`, the length of
+                // `w`, `diag` and of `urows`' rows: see `scatter`).
+                unsafe {
+                    let ws = w.get_unchecked_mut(s);
+                    let z = *ws;
+                    if z.abs() < DROP {
+                        *ws = 0.0;
+                        return;
+                    }
+                    let y = z / *diag.get_unchecked(s);
+                    *ws = y;
+                    list.push(s);
+                    let row = urows.row_unchecked(s);
+                    work += 1 + row.len() as u64;
+                    scatter(w, marks, row, y);
                 }
-                let y = z / *diag.get_unchecked(s);
-                *ws = y;
-                list.push(s);
-                let row = urows.row_unchecked(s);
-                work += 1 + row.len() as u64;
-                scatter(w, marks, row, y);
-            }
-        });
+            },
+        );
         // The `R^T` etas in reverse update order move each updated slot's value back to the
         // slot it came from.
         for (e, &src) in self.eta_src.iter().enumerate().rev() {
@@ -1027,26 +1077,29 @@ impl SparseLu {
         // write to it are done.
         idx.clear();
         let (lrows, pivots) = (&self.lrows, &self.pivots);
-        marks.drain_down(|k, marks| {
-            debug_assert!(k < pivots.len());
-            // SAFETY: after the `R^T` etas every non-zero is at a step (each updated slot's
-            // value went back to its source slot, a step below `m`), and `L^T`'s entries are
-            // steps: `k` indexes `w`, `lrows`' rows and `pivots`, whose rows are below
-            // `m <= c.len()`.
-            unsafe {
-                let v = std::mem::take(w.get_unchecked_mut(k));
-                if v == 0.0 {
-                    return;
+        marks.drain_down(
+            |k| lrows.prefetch(k),
+            |k, marks| {
+                debug_assert!(k < pivots.len());
+                // SAFETY: after the `R^T` etas every non-zero is at a step (each updated slot's
+                // value went back to its source slot, a step below `m`), and `L^T`'s entries are
+                // steps: `k` indexes `w`, `lrows`' rows and `pivots`, whose rows are below
+                // `m <= c.len()`.
+                unsafe {
+                    let v = std::mem::take(w.get_unchecked_mut(k));
+                    if v == 0.0 {
+                        return;
+                    }
+                    let ops = lrows.row_unchecked(k);
+                    work += 1 + ops.len() as u64;
+                    scatter(w, marks, ops, v);
+                    let r = pivots.get_unchecked(k).0;
+                    debug_assert!(r < c.len());
+                    *c.get_unchecked_mut(r) = v;
+                    idx.push(r);
                 }
-                let ops = lrows.row_unchecked(k);
-                work += 1 + ops.len() as u64;
-                scatter(w, marks, ops, v);
-                let r = pivots.get_unchecked(k).0;
-                debug_assert!(r < c.len());
-                *c.get_unchecked_mut(r) = v;
-                idx.push(r);
-            }
-        });
+            },
+        );
         self.solve_work += work;
     }
 
@@ -1071,16 +1124,19 @@ impl SparseLu {
         }
         let (urows, diag, etas, eta_reads) =
             (&self.urows, &self.diag, &mut self.etas, &mut self.eta_reads);
-        marks.drain_up(|s, marks| {
-            let v = std::mem::take(&mut w[s]);
-            if v.abs() < DROP {
-                return;
-            }
-            let mu = v / diag[s];
-            etas.data.push((s, mu));
-            eta_reads[s].push((e, mu));
-            scatter(w, marks, urows.row(s), mu);
-        });
+        marks.drain_up(
+            |s| urows.prefetch(s),
+            |s, marks| {
+                let v = std::mem::take(&mut w[s]);
+                if v.abs() < DROP {
+                    return;
+                }
+                let mu = v / diag[s];
+                etas.data.push((s, mu));
+                eta_reads[s].push((e, mu));
+                scatter(w, marks, urows.row(s), mu);
+            },
+        );
         self.etas.end_row();
         self.eta_src.push(t);
         // The new pivot: the spike's entry in row `t` after the same row operations.
