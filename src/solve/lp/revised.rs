@@ -35,7 +35,7 @@
 //!
 //! [`Method`]: super::Method
 
-use super::sparse_lu::SparseLu;
+use super::sparse_lu::{prefetch, SparseLu};
 use super::StandardForm;
 use super::{LpProgress, ProgressFn};
 use crate::scalar::rational_to_f64;
@@ -680,7 +680,17 @@ impl<'a> Simplex<'a> {
         let hot = &mut self.hot[..];
         let touched = &mut self.touched[..];
         let mut n = 0;
-        for &i in &self.rho_idx {
+        let rho_idx = &self.rho_idx;
+        for (k, &i) in rho_idx.iter().enumerate() {
+            // The rows come in no order: ask for a later one's entries ahead of their use.
+            if let Some(&ahead) = rho_idx.get(k + 4) {
+                prefetch(
+                    self.rows
+                        .entries
+                        .as_ptr()
+                        .wrapping_add(self.rows.start[ahead]),
+                );
+            }
             let r = self.rho[i];
             if r.abs() < 1e-13 {
                 continue;
@@ -721,7 +731,11 @@ impl<'a> Simplex<'a> {
         let theta_d = self.hot[q].d / ap;
         let wq = self.hot[q].weight;
         let cost_tol = self.cost_tol;
-        for &j in &self.touched[..self.n_touched] {
+        let touched = &self.touched[..self.n_touched];
+        for (k, &j) in touched.iter().enumerate() {
+            if let Some(&ahead) = touched.get(k + 8) {
+                prefetch(self.hot.as_ptr().wrapping_add(ahead));
+            }
             if j == q {
                 continue;
             }

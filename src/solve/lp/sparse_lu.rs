@@ -50,7 +50,7 @@ pub(crate) struct Singular {
 /// x86-64). The triangular passes call it for the row of the next index they will visit:
 /// their loads of the factors' rows, scattered over a few megabytes, were the passes' stalls.
 #[inline(always)]
-fn prefetch<T>(p: *const T) {
+pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint: it never faults, on any address.
     unsafe {
