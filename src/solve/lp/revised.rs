@@ -682,7 +682,8 @@ impl<'a> Simplex<'a> {
         let mut n = 0;
         let rho_idx = &self.rho_idx;
         for (k, &i) in rho_idx.iter().enumerate() {
-            // The rows come in no order: ask for a later one's entries ahead of their use.
+            // The rows come in no order: ask for the fourth next one's entries, and for the
+            // twelfth next one's place and value, ahead of their use.
             if let Some(&ahead) = rho_idx.get(k + 4) {
                 prefetch(
                     self.rows
@@ -690,6 +691,11 @@ impl<'a> Simplex<'a> {
                         .as_ptr()
                         .wrapping_add(self.rows.start[ahead]),
                 );
+            }
+            if let Some(&further) = rho_idx.get(k + 12) {
+                prefetch(self.rows.start.as_ptr().wrapping_add(further));
+                prefetch(self.rows.nonbasic.as_ptr().wrapping_add(further));
+                prefetch(self.rho.as_ptr().wrapping_add(further));
             }
             let r = self.rho[i];
             if r.abs() < 1e-13 {
