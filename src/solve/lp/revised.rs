@@ -443,6 +443,8 @@ struct Simplex<'a> {
     /// behind `basis`).
     basic_lower: Vec<f64>,
     basic_upper: Vec<f64>,
+    /// The primal ratio test's blocking rows: basis position, ratio, `|alpha|`.
+    blocking: Vec<(usize, f64, f64)>,
     /// Every nonbasic variable whose reduced cost makes it attractive (pricing candidates),
     /// and possibly some that no longer are (dropped when pricing meets them).
     candidates: Vec<usize>,
@@ -931,18 +933,25 @@ impl<'a> Simplex<'a> {
             };
             self.ftran_column(q);
             // Harris pass 1: the largest step every basic variable allows within tolerance.
+            // It also lists the rows that can block, with their exact ratios and pivot sizes,
+            // so that pass 2 reads that list in order instead of gathering the rows again.
             let mut theta = f64::INFINITY;
+            self.blocking.clear();
             for &i in &self.alpha_idx {
                 let a = dir * self.alpha[i];
                 if a > PIVOT_TOL {
                     let l = self.basic_lower[i];
                     if l.is_finite() {
-                        theta = theta.min(((self.xb[i] - l).max(0.0) + FEAS_TOL) / a);
+                        let x = self.xb[i];
+                        theta = theta.min(((x - l).max(0.0) + FEAS_TOL) / a);
+                        self.blocking.push((i, (x - l) / a, a.abs()));
                     }
                 } else if a < -PIVOT_TOL {
                     let u = self.basic_upper[i];
                     if u.is_finite() {
-                        theta = theta.min(((u - self.xb[i]).max(0.0) + FEAS_TOL) / -a);
+                        let x = self.xb[i];
+                        theta = theta.min(((u - x).max(0.0) + FEAS_TOL) / -a);
+                        self.blocking.push((i, (u - x) / -a, a.abs()));
                     }
                 }
             }
@@ -977,17 +986,7 @@ impl<'a> Simplex<'a> {
             let mut leave = usize::MAX;
             let mut best_a = 0.0;
             let mut leave_ratio = 0.0;
-            for &i in &self.alpha_idx {
-                let a = dir * self.alpha[i];
-                let (l, u) = (self.basic_lower[i], self.basic_upper[i]);
-                let ratio = if a > PIVOT_TOL && l.is_finite() {
-                    (self.xb[i] - l) / a
-                } else if a < -PIVOT_TOL && u.is_finite() {
-                    (u - self.xb[i]) / -a
-                } else {
-                    continue;
-                };
-                let aa = a.abs();
+            for &(i, ratio, aa) in &self.blocking {
                 if ratio <= theta && (aa > best_a || (aa == best_a && i < leave)) {
                     best_a = aa;
                     leave = i;
@@ -1465,6 +1464,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
         listing: false,
         basic_lower: vec![0.0; m],
         basic_upper: vec![0.0; m],
+        blocking: Vec::new(),
         candidates: Vec::new(),
         cost_tol: COST_TOL,
         rejected: Vec::new(),
