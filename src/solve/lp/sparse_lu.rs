@@ -61,6 +61,14 @@ pub(crate) fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
+/// Prefetches the entries of the row that starts at `start[k]` in `data`, if `k` has a start.
+#[inline(always)]
+fn prefetch_row(start: &[usize], data: &[(usize, f64)], k: usize) {
+    if let Some(&s) = start.get(k) {
+        prefetch(data.as_ptr().wrapping_add(s));
+    }
+}
+
 /// Sparse rows stored flat (`start[k]..start[k + 1]` indexes `data`): one allocation for all
 /// rows, so factorising and dropping a factorisation costs no per-row `malloc`/`free`.
 #[derive(Default)]
@@ -82,9 +90,7 @@ impl Flat {
     /// Asks the cache for row `k`'s first entries (a hint: no effect on results).
     #[inline(always)]
     fn prefetch(&self, k: usize) {
-        if let Some(&s) = self.start.get(k) {
-            prefetch(self.data.as_ptr().wrapping_add(s));
-        }
+        prefetch_row(&self.start, &self.data, k);
     }
 
     /// [`Self::row`] without bounds checks, for the solves' inner loops.
@@ -192,9 +198,7 @@ impl DynRows {
     /// Asks the cache for row `k`'s first entries (a hint: no effect on results).
     #[inline(always)]
     fn prefetch(&self, k: usize) {
-        if let Some(&s) = self.start.get(k) {
-            prefetch(self.data.as_ptr().wrapping_add(s));
-        }
+        prefetch_row(&self.start, &self.data, k);
     }
 
     /// [`Self::row`] without bounds checks, for the solves' inner loops.
