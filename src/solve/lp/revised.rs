@@ -593,6 +593,17 @@ impl<'a> Simplex<'a> {
         }
     }
 
+    /// While the dual simplex lists infeasibilities (`listing`), notes the basis positions
+    /// whose values the column in `alpha` moved.
+    fn note_column_feasibility(&mut self) {
+        if self.listing {
+            for k in 0..self.alpha_idx.len() {
+                let i = self.alpha_idx[k];
+                self.note_feasibility(i);
+            }
+        }
+    }
+
     /// How far basis position `p`'s value is outside its bounds (`<= 0` inside).
     #[inline(always)]
     fn infeasibility(&self, p: usize) -> f64 {
@@ -770,11 +781,8 @@ impl<'a> Simplex<'a> {
         self.xb[p] = entering_value;
         self.xn[q] = 0.0;
         self.xn[leaving] = leave_value;
+        self.note_column_feasibility();
         if self.listing {
-            for k in 0..self.alpha_idx.len() {
-                let i = self.alpha_idx[k];
-                self.note_feasibility(i);
-            }
             self.note_feasibility(p);
         }
         self.basic_lower[p] = self.lower[q];
@@ -1069,12 +1077,7 @@ impl<'a> Simplex<'a> {
         for &i in &self.alpha_idx {
             self.xb[i] -= delta * self.alpha[i];
         }
-        if self.listing {
-            for k in 0..self.alpha_idx.len() {
-                let i = self.alpha_idx[k];
-                self.note_feasibility(i);
-            }
-        }
+        self.note_column_feasibility();
         self.xn[q] += delta;
         self.hot[q].status = self.status_of(q);
         self.hot[q].candidate = false;
