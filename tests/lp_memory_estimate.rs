@@ -1,10 +1,11 @@
 //! The LP's memory estimate (checked against `--max-memory` before anything is built) bounds
 //! what building and solving really allocate: a counting allocator measures the peak heap
-//! growth of `solve_exact_with`, the LP build included, on several games.
+//! growth of `solve_exact_with`, the LP build included, on several games and both players'
+//! programs.
 
 use bluff::solve::exact::{solve_exact_with, ExactOptions};
 use bluff::solve::lp::{Method, SolveOptions};
-use bluff::solve::sequence_form::memory_estimate;
+use bluff::solve::sequence_form::{memory_estimate_as, LpPrimal};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -44,14 +45,16 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Peak heap growth of solving `spec` exactly (the game already built), and the estimate.
-fn measured_and_estimated(spec: &str, method: Method) -> (usize, u128) {
+/// Peak heap growth of solving `primal`'s program of `spec` exactly (the game already built),
+/// and the estimate.
+fn measured_and_estimated(spec: &str, method: Method, primal: LpPrimal) -> (usize, u128) {
     let game = bluff::games::load(spec).unwrap().game;
-    let (_, _, estimate) = memory_estimate(&game, method);
+    let (_, _, estimate) = memory_estimate_as(&game, method, primal.player(&game));
     let start = LIVE.load(Ordering::Relaxed);
     PEAK.store(start, Ordering::Relaxed);
     let options = ExactOptions {
         lp: SolveOptions::new(method),
+        primal,
         ..Default::default()
     };
     let solution = solve_exact_with(&game, &options).unwrap();
@@ -76,11 +79,13 @@ fn estimate_bounds_the_measured_peak_of_build_and_solve() {
             Method::FloatThenExact,
         ),
     ] {
-        let (peak, estimate) = measured_and_estimated(spec, method);
-        eprintln!("{spec} {method:?}: peak {peak} bytes, estimate {estimate} bytes");
-        assert!(
-            peak as u128 <= estimate,
-            "{spec} {method:?}: measured peak {peak} bytes above the estimate {estimate}"
-        );
+        for primal in [LpPrimal::First, LpPrimal::Second] {
+            let (peak, estimate) = measured_and_estimated(spec, method, primal);
+            eprintln!("{spec} {method:?} {primal:?}: peak {peak} bytes, estimate {estimate} bytes");
+            assert!(
+                peak as u128 <= estimate,
+                "{spec} {method:?} {primal:?}: measured peak {peak} bytes above the estimate {estimate}"
+            );
+        }
     }
 }

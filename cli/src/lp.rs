@@ -5,7 +5,7 @@ use bluff::format::strategy_json::profile_to_json;
 use bluff::scalar::{format_rational, rational_to_f64};
 use bluff::solve::exact::{solve_exact_with, ExactOptions, ExactSolution};
 use bluff::solve::lp::{memory, LinearProgram, Method, SolveOptions};
-use bluff::solve::sequence_form::LpForm;
+use bluff::solve::sequence_form::{LpForm, LpPrimal};
 use clap::ValueEnum;
 use serde_json::json;
 use std::path::Path;
@@ -29,6 +29,18 @@ pub enum LpFormArg {
     Textbook,
 }
 
+/// Whose maximin LP `bluff solve --algo lp --lp-primal` solves.
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub enum LpPrimalArg {
+    /// P2's from 10 000 rows on (measured faster on the large games), else P1's.
+    #[default]
+    Auto,
+    /// The first player's: its strategy is the LP's variables, P2's the duals.
+    P1,
+    /// The second player's: its strategy is the LP's variables, P1's the duals.
+    P2,
+}
+
 /// Solves `spec` exactly on `threads` worker threads and reports it (table or JSON); writes the
 /// strategy to `output`. Returns the game and its solution (for `--report`).
 #[allow(clippy::too_many_arguments)]
@@ -36,6 +48,7 @@ pub fn run(
     spec: &str,
     lp_method: LpMethod,
     lp_form: LpFormArg,
+    lp_primal: LpPrimalArg,
     max_memory: Option<u64>,
     write_mps: Option<&Path>,
     output: Option<&Path>,
@@ -51,6 +64,11 @@ pub fn run(
     let form = match lp_form {
         LpFormArg::Merged => LpForm::Merged,
         LpFormArg::Textbook => LpForm::Textbook,
+    };
+    let primal = match lp_primal {
+        LpPrimalArg::Auto => LpPrimal::Auto,
+        LpPrimalArg::P1 => LpPrimal::First,
+        LpPrimalArg::P2 => LpPrimal::Second,
     };
     let spinner = crate::LpSpinner::new();
     let progress = |p: &bluff::solve::lp::LpProgress| spinner.report(p);
@@ -70,6 +88,7 @@ pub fn run(
             reconstruct: true,
         },
         form,
+        primal,
         threads: Some(threads),
         inspect: Some(&write),
     };
@@ -93,6 +112,7 @@ pub fn run(
             "certified": "exact best responses: NashConv exactly 0",
             "sequences": st.sequences,
             "lp_form": form_name,
+            "lp_primal": game.player_names[st.lp_primal],
             "lp_vars": st.lp_vars,
             "lp_rows": st.lp_rows,
             "float_pivots": st.lp.float_pivots,
@@ -145,8 +165,9 @@ pub fn run(
     );
     println!("certificate: exact best responses give NashConv = 0 exactly");
     println!(
-        "LP ({}) {} vars x {} rows; {} float pivots, exact by {} ({} refinement rounds), {} exact pivots, {} exact factorisations{}",
+        "LP ({}, {}'s maximin) {} vars x {} rows; {} float pivots, exact by {} ({} refinement rounds), {} exact pivots, {} exact factorisations{}",
         form_name,
+        names[st.lp_primal],
         st.lp_vars,
         st.lp_rows,
         st.lp.float_pivots,

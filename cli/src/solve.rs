@@ -135,6 +135,11 @@ pub struct SolveArgs {
     /// variable or row per sequence) [default: merged].
     #[arg(long, value_enum)]
     lp_form: Option<crate::lp::LpFormArg>,
+    /// With `--algo lp`: whose maximin LP to solve (the other player's strategy is its
+    /// duals; same value and certificate, a different simplex path): `auto` (P2's from 10 000
+    /// rows on, where it was measured faster), `p1` or `p2` [default: auto].
+    #[arg(long, value_enum)]
+    lp_primal: Option<crate::lp::LpPrimalArg>,
     /// Print a JSON summary instead of a table.
     #[arg(long)]
     json: bool,
@@ -283,8 +288,12 @@ impl SolveArgs {
     /// Checks the CFR-family options that need no game: numbers in range, a stop rule, one
     /// user of standard output, an SVG plot.
     fn check_cfr_options(&self) -> Result<()> {
-        if self.max_memory.is_some() || self.write_mps.is_some() || self.lp_form.is_some() {
-            bail!("--max-memory, --write-mps and --lp-form apply to --algo lp only");
+        if self.max_memory.is_some()
+            || self.write_mps.is_some()
+            || self.lp_form.is_some()
+            || self.lp_primal.is_some()
+        {
+            bail!("--max-memory, --write-mps, --lp-form and --lp-primal apply to --algo lp only");
         }
         for (name, v) in [
             ("target", self.target),
@@ -771,8 +780,11 @@ fn run_sampling(args: &SolveArgs, algorithm: Option<&'static Algorithm>) -> Resu
         ("--report", args.report.is_some()),
         ("--plot", args.plot.is_some()),
         (
-            "--lp-form/--max-memory/--write-mps",
-            args.lp_form.is_some() || args.max_memory.is_some() || args.write_mps.is_some(),
+            "--lp-form/--lp-primal/--max-memory/--write-mps",
+            args.lp_form.is_some()
+                || args.lp_primal.is_some()
+                || args.max_memory.is_some()
+                || args.write_mps.is_some(),
         ),
     ];
     if let Some((name, _)) = refused.iter().find(|(_, given)| *given) {
@@ -1014,6 +1026,7 @@ fn run_lp(args: &SolveArgs, threads: usize) -> Result<()> {
         game,
         args.lp_method,
         args.lp_form.unwrap_or_default(),
+        args.lp_primal.unwrap_or_default(),
         args.max_memory,
         args.write_mps.as_deref(),
         args.output.as_deref(),

@@ -438,6 +438,7 @@ fn solve_lp(py: Python<'_>, game: Py<Game>, threads: usize) -> PyResult<SolveRes
     stats.set_item("sequences", (st.sequences[0], st.sequences[1]))?;
     stats.set_item("lp_vars", st.lp_vars)?;
     stats.set_item("lp_rows", st.lp_rows)?;
+    stats.set_item("lp_primal", st.lp_primal)?;
     stats.set_item("float_pivots", st.lp.float_pivots)?;
     stats.set_item("exact_pivots", st.lp.exact_pivots)?;
     stats.set_item("exact_route", st.lp.route.name())?;

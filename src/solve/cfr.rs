@@ -569,6 +569,8 @@ pub struct CfrSolver {
     team: Option<Team>,
     /// Whether the team or the calling thread alone runs the next iteration.
     pacer: Pacer,
+    /// With alternating updates, the player who learns first in each iteration.
+    first_learner: usize,
 }
 
 impl CfrSolver {
@@ -627,6 +629,7 @@ impl CfrSolver {
             iterations: 0,
             team: None,
             pacer: Pacer::new(Pacing::Measured),
+            first_learner: 0,
         };
         for p in 0..2 {
             solver.refresh_strategy(p);
@@ -967,6 +970,15 @@ impl CfrSolver {
         }
     }
 
+    /// With alternating updates, lets `player` learn first in each iteration from now on
+    /// (player 0 does unless set; simultaneous updates do not depend on it). The exact LP's
+    /// crash basis takes the first learner's average: its pure strategy starts the simplex
+    /// nearer the optimum ([`crate::solve::sequence_form`]).
+    pub fn set_first_learner(&mut self, player: usize) {
+        assert!(player < 2, "a two-player game's player is 0 or 1");
+        self.first_learner = player;
+    }
+
     /// Runs `n` iterations.
     pub fn iterate(&mut self, n: u64) {
         for _ in 0..n {
@@ -1012,13 +1024,15 @@ impl CfrSolver {
                 },
             ];
             let team = self.team.as_mut().filter(|_| on_team);
-            k.iterate(self.params.alternating, f, state, team);
+            k.iterate(self.params.alternating, self.first_learner, f, state, team);
             // The products' non-zeros: the same work every iteration.
             return k.nonzeros() + 1;
         }
         let mut work = 0;
+        let first = self.first_learner;
+        let alternating = [Some(first), Some(1 - first)];
         let passes: &[Option<usize>] = if self.params.alternating {
-            &[Some(0), Some(1)]
+            &alternating
         } else {
             &[None]
         };
@@ -1476,30 +1490,46 @@ mod tests {
     /// `sum over sequences t extending Ia of g[t] x[t] / x[Ia]`, with `x[t] / x[Ia]` the
     /// product of the strategy along the way (no division); regrets `cfv(I, a) - sum_b
     /// sigma(b) cfv(I, b)`; regret matching. Vanilla CFR on Kuhn, simultaneous and
-    /// alternating: the sequence kernel's regrets match to 1e-12 after 5 iterations.
+    /// alternating: the sequence kernel's regrets match to 1e-12 after 5 iterations, and so
+    /// do both kernels' with player 1 learning first in each alternating iteration.
     #[test]
     fn sequence_kernel_matches_textbook_sequence_form_cfr_on_kuhn() {
         let g = kuhn_poker().unwrap();
-        for alternating in [false, true] {
+        for (alternating, first, kernel) in [
+            (false, 0, Kernel::Sequence),
+            (true, 0, Kernel::Sequence),
+            (true, 1, Kernel::Sequence),
+            (true, 1, Kernel::Tree),
+        ] {
             let params = RegretParams {
                 alternating,
                 ..RegretParams::vanilla()
             };
-            let mut kernel = CfrSolver::with_kernel(&g, params, Kernel::Sequence).unwrap();
+            let mut solver = CfrSolver::with_kernel(&g, params, kernel).unwrap();
+            solver.set_first_learner(first);
             for it in 1..=5 {
-                kernel.iterate(1);
-                let regret = textbook_regrets(&g, alternating, it);
+                solver.iterate(1);
+                let regret = textbook_regrets(&g, alternating, first, it);
                 for p in 0..2 {
-                    for (x, y) in regret[p].iter().zip(&kernel.regret[p]) {
-                        assert!((x - y).abs() < 1e-12, "{alternating} {p}: {x} {y}");
+                    for (x, y) in regret[p].iter().zip(&solver.regret[p]) {
+                        assert!(
+                            (x - y).abs() < 1e-12,
+                            "{alternating} {first} {kernel:?} {p}: {x} {y}"
+                        );
                     }
                 }
             }
         }
     }
 
-    /// The regrets of `iterations` of textbook sequence-form vanilla CFR (see above).
-    fn textbook_regrets(g: &Game, alternating: bool, iterations: usize) -> [Vec<f64>; 2] {
+    /// The regrets of `iterations` of textbook sequence-form vanilla CFR (see above); player
+    /// `first` learns first when `alternating`.
+    fn textbook_regrets(
+        g: &Game,
+        alternating: bool,
+        first: usize,
+        iterations: usize,
+    ) -> [Vec<f64>; 2] {
         let ns = [g.num_actions[0] + 1, g.num_actions[1] + 1];
         let mut a = vec![vec![0.0; ns[1]]; ns[0]];
         for (z, node) in g.nodes.iter().enumerate() {
@@ -1593,7 +1623,7 @@ mod tests {
         };
         for _ in 0..iterations {
             if alternating {
-                for p in 0..2 {
+                for p in [first, 1 - first] {
                     update(p, &mut sigma, &mut regret);
                     rm(&regret[p].clone(), &mut sigma[p], p);
                 }

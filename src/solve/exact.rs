@@ -13,7 +13,7 @@ use crate::game::Game;
 use crate::scalar::Rational;
 use crate::solve::lp::{LinearProgram, LpError, LpStats, Method, SolveOptions};
 use crate::solve::plan_certificate;
-use crate::solve::sequence_form::{behavioural_from_plan, build, check_memory, LpForm};
+use crate::solve::sequence_form::{behavioural_from_plan, build, check_memory, LpForm, LpPrimal};
 use crate::strategy::{ExactProfile, Profile};
 use std::time::{Duration, Instant};
 
@@ -38,6 +38,8 @@ pub struct ExactStats {
     pub lp_vars: usize,
     /// LP constraint rows.
     pub lp_rows: usize,
+    /// The player whose maximin program was solved (0 or 1).
+    pub lp_primal: usize,
     /// Non-zero entries of the payoff matrix `A`.
     pub payoff_nonzeros: usize,
     /// Simplex counts.
@@ -62,6 +64,8 @@ pub struct ExactOptions<'a> {
     pub lp: SolveOptions<'a>,
     /// Which form of the sequence-form LP to build.
     pub form: LpForm,
+    /// Whose maximin program to build (the other player's plan is its duals).
+    pub primal: LpPrimal,
     /// Worker threads of the float simplex's large pivots and of the certificate (their
     /// results never depend on it); `None`: the calling thread's pool (rayon's global pool
     /// outside one).
@@ -75,6 +79,7 @@ impl std::fmt::Debug for ExactOptions<'_> {
         f.debug_struct("ExactOptions")
             .field("lp", &self.lp)
             .field("form", &self.form)
+            .field("primal", &self.primal)
             .field("threads", &self.threads)
             .field("inspect", &self.inspect.is_some())
             .finish()
@@ -86,6 +91,7 @@ impl Default for ExactOptions<'_> {
         ExactOptions {
             lp: SolveOptions::new(Method::FloatThenExact),
             form: LpForm::Merged,
+            primal: LpPrimal::Auto,
             threads: None,
             inspect: None,
         }
@@ -140,12 +146,14 @@ pub fn solve_exact_with(game: &Game, options: &ExactOptions) -> Result<ExactSolu
 }
 
 fn solve_here(game: &Game, options: &ExactOptions) -> Result<ExactSolution, ExactError> {
-    check_memory(game, &options.lp).map_err(ExactError::TooBig)?;
+    let primal = options.primal.player(game);
+    check_memory(game, &options.lp, primal).map_err(ExactError::TooBig)?;
     let start = Instant::now();
     let sf = build(
         game,
         options.form,
         options.lp.method == Method::FloatThenExact,
+        primal,
     );
     let build_time = start.elapsed();
     if let Some(inspect) = options.inspect {
@@ -159,15 +167,14 @@ fn solve_here(game: &Game, options: &ExactOptions) -> Result<ExactSolution, Exac
         other => ExactError::Lp(other),
     })?;
     let solve_time = start.elapsed();
-    let plan0 = sf.expand_plan(0, &solution.values);
-    let plan1 = sf.expand_plan(1, &solution.duals);
+    let [plan0, plan1] = sf.plans(&solution);
     let profile = Profile {
         probs: [
             behavioural_from_plan(game, 0, &plan0),
             behavioural_from_plan(game, 1, &plan1),
         ],
     };
-    let value = solution.objective.clone();
+    let value = sf.value_for_player_0(&solution.objective);
     let start = Instant::now();
     // Exact best responses, walked on the game tree in integers (the profile is first checked
     // to play the LP's plans exactly).
@@ -188,6 +195,7 @@ fn solve_here(game: &Game, options: &ExactOptions) -> Result<ExactSolution, Exac
             sequences: sf.sequences,
             lp_vars: sf.lp.num_vars(),
             lp_rows: sf.lp.num_constraints(),
+            lp_primal: sf.primal(),
             payoff_nonzeros: sf.payoff_nonzeros,
             lp: lp_stats,
             build_time,

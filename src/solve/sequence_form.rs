@@ -13,12 +13,19 @@
 //! The duals of the `F^T q - A^T x <= 0` rows are an optimal `y`, so one exact LP gives the
 //! value and both players' strategies. The result is then certified independently: the exact
 //! best responses ([`crate::solve::plan_certificate`], in integers) must give NashConv exactly 0.
+//!
+//! Player 1's maximin problem is the same program with the players' roles exchanged (`y` the
+//! variables, `-A` its payoffs, player 0's sequences the rows): the LP dual of player 0's, so
+//! it has the same value, negated, and the same strategies. The simplex walks a different
+//! path on it, and which is shorter depends on the game ([`LpPrimal`]).
 
 use crate::game::Game;
 use crate::scalar::Rational;
 use crate::solve::cfr::{CfrSolver, RegretParams};
 use crate::solve::lp::memory::{self, LpSize};
-use crate::solve::lp::{BasisEntry, LinearProgram, LpError, Method, Relation, SolveOptions};
+use crate::solve::lp::{
+    BasisEntry, LinearProgram, LpError, LpSolution, Method, Relation, SolveOptions,
+};
 use crate::solve::terminal_weights::TerminalWeights;
 use crate::strategy::normalize_exact;
 use num_traits::{One, Signed, Zero};
@@ -34,12 +41,14 @@ pub struct SequenceFormLp {
     pub payoff_nonzeros: usize,
     /// Each player's sequences merged into classes ([`SequenceClasses`]).
     classes: [SequenceClasses; 2],
+    /// The player whose realization plan is the LP's variables (the other's is its duals).
+    primal: usize,
 }
 
 impl SequenceFormLp {
     /// `player`'s realization plan over all of the game's sequences, from the LP's values of
-    /// its sequence classes (player 0: the first variables; player 1: the duals of the first
-    /// rows).
+    /// its sequence classes (the primal player's: the first variables; the other's: the duals
+    /// of the first rows).
     pub fn expand_plan(&self, player: usize, lp_values: &[Rational]) -> Vec<Rational> {
         self.classes[player]
             .class
@@ -48,10 +57,73 @@ impl SequenceFormLp {
             .collect()
     }
 
-    /// Sequence classes per player: player 0's are the LP's `x` variables, player 1's its
-    /// `<=` rows.
+    /// Both players' realization plans from a solution of [`Self::lp`].
+    pub fn plans(&self, solution: &LpSolution) -> [Vec<Rational>; 2] {
+        let (p, o) = (self.primal, 1 - self.primal);
+        let mut plans = [Vec::new(), Vec::new()];
+        plans[p] = self.expand_plan(p, &solution.values);
+        plans[o] = self.expand_plan(o, &solution.duals);
+        plans
+    }
+
+    /// Player 0's value from the LP's optimal objective (the primal player's maximin value;
+    /// player 1's LP maximises against `-A`, so its objective is player 0's value negated).
+    pub fn value_for_player_0(&self, objective: &Rational) -> Rational {
+        if self.primal == 0 {
+            objective.clone()
+        } else {
+            -objective
+        }
+    }
+
+    /// The player whose realization plan is the LP's variables.
+    pub fn primal(&self) -> usize {
+        self.primal
+    }
+
+    /// Sequence classes per player: the primal player's are the LP's `x` variables, the
+    /// other's its `<=` rows.
     pub fn lp_sequences(&self) -> [usize; 2] {
         [self.classes[0].count(), self.classes[1].count()]
+    }
+}
+
+/// Whose maximin program [`build_lp_for`] builds: the variables are that player's realization
+/// plan, the rows the other's sequences (its plan is the duals).
+///
+/// The two programs are each other's LP duals, and the primal simplex walks a different path
+/// on each: on player 1's the float simplex is faster on every liar's dice measured (1x3 to
+/// 1x7 and 2x2, 2x3; 1x6 1.27 s against 1.64 s, 1x7 18.5 s against 25.3 s) and big Leduc
+/// (4 ranks with 2 raises up to 8 with 2: 8 to 22% faster), and slower on Leduc (0.071 s
+/// against 0.046 s), Battleship and Goofspiel in descending order (2x3 Battleship and
+/// Goofspiel 6 by 8 and 12%). Nothing in the games' counts tells them apart (Leduc and big
+/// Leduc have the same shape), so [`LpPrimal::Auto`] goes by size (docs/lp.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LpPrimal {
+    /// [`LpPrimal::Second`] from [`AUTO_SECOND_FROM_ROWS`] rows on, else [`LpPrimal::First`].
+    #[default]
+    Auto,
+    /// Player 0's maximin program (the textbook's).
+    First,
+    /// Player 1's maximin program.
+    Second,
+}
+
+/// Rows from which [`LpPrimal::Auto`] builds player 1's program: of the eight games measured
+/// at 10 000 rows or more, six (liars dice 1x6, 1x7 and 2x3, three big Leducs) solved faster
+/// there, by 3 to 53%, and two (Battleship 2x3, Goofspiel 6 descending) 8 and 12% slower;
+/// below, Leduc and Goofspiel 5 descending, rows of the HiGHS benchmark, are faster in player
+/// 0's program.
+pub const AUTO_SECOND_FROM_ROWS: usize = 10_000;
+
+impl LpPrimal {
+    /// The primal player (0 or 1) for `game`.
+    pub fn player(self, game: &Game) -> usize {
+        match self {
+            LpPrimal::First => 0,
+            LpPrimal::Second => 1,
+            LpPrimal::Auto => usize::from(lp_size_bound_as(game, 1).rows >= AUTO_SECOND_FROM_ROWS),
+        }
     }
 }
 
@@ -131,40 +203,48 @@ impl SequenceClasses {
     }
 }
 
-/// Builds the merged sequence-form LP ([`build_lp_as`] with [`LpForm::Merged`]).
+/// Builds player 0's merged sequence-form LP ([`build_lp_as`] with [`LpForm::Merged`]).
 pub fn build_lp(game: &Game) -> SequenceFormLp {
     build_lp_as(game, LpForm::Merged)
 }
 
-/// Builds the sequence-form LP over sequence classes ([`SequenceClasses`]): variables
+/// Builds player 0's sequence-form LP over sequence classes ([`SequenceClasses`]): variables
 /// `x` (one per player-0 class) then `q` (free: `q_0`, then one per player-1 set with more than
 /// one action); rows one per player-1 class (`<=`), then `x_empty = 1` and one row per
 /// player-0 set with more than one action (`=`). In the [`LpForm::Textbook`] form every
 /// sequence is its own class and every set keeps its row and `q` variable.
 pub fn build_lp_as(game: &Game, form: LpForm) -> SequenceFormLp {
-    build(game, form, true)
+    build_lp_for(game, form, 0)
 }
 
-/// [`build_lp_as`], with the crash basis only if `with_start` (the dense exact tableau does
+/// [`build_lp_as`] for `primal`'s maximin program: the same layout with the players' roles
+/// exchanged when `primal` is 1 (its payoffs `-A`, so its objective is player 0's value
+/// negated: [`SequenceFormLp::value_for_player_0`]).
+pub fn build_lp_for(game: &Game, form: LpForm, primal: usize) -> SequenceFormLp {
+    build(game, form, true, primal)
+}
+
+/// [`build_lp_for`], with the crash basis only if `with_start` (the dense exact tableau does
 /// not use one, so it is spared the DCFR iterations of [`start_choice`]).
-pub(crate) fn build(game: &Game, form: LpForm, with_start: bool) -> SequenceFormLp {
+pub(crate) fn build(game: &Game, form: LpForm, with_start: bool, primal: usize) -> SequenceFormLp {
+    assert!(primal < 2, "a two-player game's player is 0 or 1");
+    // `p` maximises over its plan (the variables), `o` is the opponent (the rows).
+    let (p, o) = (primal, 1 - primal);
     // First, so that the CFR solver is gone before the LP's arrays are allocated. The outer
     // `None` is no crash basis at all, the inner one the best-response start.
-    let choice = with_start.then(|| start_choice(game));
-    let n0 = game.num_sequences(0);
-    let n1 = game.num_sequences(1);
+    let choice = with_start.then(|| start_choice(game, p));
     let classes = [
         SequenceClasses::new(game, 0, form),
         SequenceClasses::new(game, 1, form),
     ];
     // A set keeps its `E` row and `q` variable unless its sequence is merged.
     let kept = |set: &crate::game::Infoset| set.actions.len() > 1 || form == LpForm::Textbook;
-    let (class0, class1) = (&classes[0].class, &classes[1].class);
-    let sets1 = &game.infosets[1];
-    // `q_slot[h]`: the `q` variable of player 1's set `h` (1-based; `q_0` is the empty
+    let (class_p, class_o) = (&classes[p].class, &classes[o].class);
+    let sets_o = &game.infosets[o];
+    // `q_slot[h]`: the `q` variable of the opponent's set `h` (1-based; `q_0` is the empty
     // sequence's), `None` for a one-action set.
     let mut q_slots = 1;
-    let q_slot: Vec<Option<usize>> = sets1
+    let q_slot: Vec<Option<usize>> = sets_o
         .iter()
         .map(|set| {
             kept(set).then(|| {
@@ -173,10 +253,11 @@ pub(crate) fn build(game: &Game, form: LpForm, with_start: bool) -> SequenceForm
             })
         })
         .collect();
-    // `((t, s), A[s][t])`, ascending, zeros left out.
-    let payoff = TerminalWeights::new(game).payoff_matrix();
+    // `((t, s), A[s][t])`: the opponent's sequence `t`, the primal player's `s` and the
+    // chance-weighted payoff to the primal player; zeros left out.
+    let payoff = primal_payoffs(game, p);
     let payoff_nonzeros = payoff.len();
-    let q = |slot: usize| classes[0].count() + slot;
+    let q = |slot: usize| classes[p].count() + slot;
     let mut lp = LinearProgram::new(q(q_slots));
     for slot in 0..q_slots {
         lp.set_free(q(slot));
@@ -184,21 +265,21 @@ pub(crate) fn build(game: &Game, form: LpForm, with_start: bool) -> SequenceForm
     lp.set_objective(q(0), Rational::one());
     // F^T columns: a set's sequences are +1 in their rows (the empty sequence's row for q_0)
     // and -1 in the row of the set's parent sequence.
-    let mut rows: Vec<Vec<(usize, Rational)>> = vec![Vec::new(); classes[1].count()];
+    let mut rows: Vec<Vec<(usize, Rational)>> = vec![Vec::new(); classes[o].count()];
     rows[0].push((q(0), Rational::one()));
-    for (set, slot) in sets1.iter().zip(&q_slot) {
+    for (set, slot) in sets_o.iter().zip(&q_slot) {
         if let Some(slot) = *slot {
             for a in set.action_range() {
-                rows[class1[1 + a]].push((q(slot), Rational::one()));
+                rows[class_o[1 + a]].push((q(slot), Rational::one()));
             }
-            rows[class1[set.parent_sequence()]].push((q(slot), -Rational::one()));
+            rows[class_o[set.parent_sequence()]].push((q(slot), -Rational::one()));
         }
     }
     if let Some(choice) = choice {
-        lp.set_start_basis(start_basis(game, &classes, &q_slot, &payoff, choice));
+        lp.set_start_basis(start_basis(game, p, &classes, &q_slot, &payoff, choice));
     }
     for ((t, s), v) in payoff {
-        rows[class1[t as usize]].push((class0[s as usize], -v));
+        rows[class_o[t as usize]].push((class_p[s as usize], -v));
     }
     for mut row in rows {
         // Merged sequences can meet the same variable more than once.
@@ -214,20 +295,36 @@ pub(crate) fn build(game: &Game, form: LpForm, with_start: bool) -> SequenceForm
         lp.add_constraint(merged, Relation::Le, Rational::zero());
     }
     lp.add_constraint(vec![(0, Rational::one())], Relation::Eq, Rational::one());
-    for set in game.infosets[0].iter().filter(|set| kept(set)) {
+    for set in game.infosets[p].iter().filter(|set| kept(set)) {
         let mut row: Vec<(usize, Rational)> = set
             .action_range()
-            .map(|a| (class0[1 + a], Rational::one()))
+            .map(|a| (class_p[1 + a], Rational::one()))
             .collect();
-        row.push((class0[set.parent_sequence()], -Rational::one()));
+        row.push((class_p[set.parent_sequence()], -Rational::one()));
         lp.add_constraint(row, Relation::Eq, Rational::zero());
     }
     SequenceFormLp {
         lp,
-        sequences: [n0, n1],
+        sequences: [game.num_sequences(0), game.num_sequences(1)],
         payoff_nonzeros,
         classes,
+        primal: p,
     }
+}
+
+/// The payoff matrix from `primal`'s side: `((t, s), v)` with `t` the opponent's sequence,
+/// `s` the primal player's and `v` the chance-weighted payoff to the primal player (player 0's
+/// as [`TerminalWeights::payoff_matrix`] gives it, or its negation for player 1: the constant
+/// of a constant-sum game does not change anyone's best response).
+fn primal_payoffs(game: &Game, primal: usize) -> Vec<((u32, u32), Rational)> {
+    let mut payoff = TerminalWeights::new(game).payoff_matrix();
+    if primal == 1 {
+        for ((t, s), v) in &mut payoff {
+            std::mem::swap(t, s);
+            *v = -std::mem::take(v);
+        }
+    }
+    payoff
 }
 
 /// DCFR iterations behind the starting basis ([`start_choice`]) for an LP of `rows` rows: 10,
@@ -247,34 +344,38 @@ pub(crate) fn start_iterations(rows: usize) -> u64 {
     }
 }
 
-/// Player 0's pure strategy that starts the LP, per information set, when the CFR start is
+/// `primal`'s pure strategy that starts its LP, per information set, when the CFR start is
 /// worth its cost: the action that [`start_iterations`] of DCFR (alternating,
 /// single-threaded, deterministic) play most in their average strategy (the first on a tie).
 /// Those actions are the likeliest to be in an equilibrium's support, so the simplex starts
 /// nearer the optimal basis than from an arbitrary vertex. Only floats and a choice of
 /// actions: the LP and its certificate are exact whatever the start.
 ///
-/// `None` (start from the best response to player 1's uniform strategy instead) when the
+/// `None` (start from the best response to the opponent's uniform strategy instead) when the
 /// DCFR iterations would cost more than about a tenth of the simplex: they take about 7 ns per
 /// node each, the simplex about 50 ns times the square of its rows (pivots near the row count,
 /// each near 30 ns per row; leduc measured). So one-card poker(n=50) (44 103 nodes, 602 rows,
 /// where 30 iterations made the whole run a third slower) and Kuhn keep the uniform start.
-pub(crate) fn start_choice(game: &Game) -> Option<Vec<usize>> {
-    let rows = lp_size_bound(game).rows;
+pub(crate) fn start_choice(game: &Game, primal: usize) -> Option<Vec<usize>> {
+    let rows = lp_size_bound_as(game, primal).rows;
     let iterations = start_iterations(rows);
     let (rows, nodes) = (rows as u128, game.nodes.len() as u128);
     if 7 * u128::from(iterations) * nodes * 10 > 50 * rows * rows {
         return None;
     }
     let mut solver = CfrSolver::new(game, RegretParams::discounted_default());
+    // The first learner's average makes the better start: 12 of 14 (game, primal player)
+    // pairs measured took fewer float pivots from it than from the second learner's (liars
+    // dice 1x6 with player 1's program: 7422 against 7588; 1x7 24 100 against 29 435).
+    solver.set_first_learner(primal);
     solver.iterate(iterations);
     let average = solver.average_profile();
     Some(
-        game.infosets[0]
+        game.infosets[primal]
             .iter()
             .map(|set| {
                 set.action_range().fold(set.action_offset, |best, a| {
-                    if average.probs[0][a] > average.probs[0][best] {
+                    if average.probs[primal][a] > average.probs[primal][best] {
                         a
                     } else {
                         best
@@ -285,24 +386,26 @@ pub(crate) fn start_choice(game: &Game) -> Option<Vec<usize>> {
     )
 }
 
-/// A primal feasible starting basis for [`build_lp`]'s program: player 0 plays the pure
-/// strategy `choice` (a vertex of `E x = e, x >= 0`, from [`start_choice`]), or if there is
-/// none a pure best response to player 1's uniform strategy (ties to the first action), and
-/// `q` holds player 1's best-response values against it, tight on one best action per set and
-/// the empty sequence, slack elsewhere. It spares the float simplex its phase 1; it is
+/// A primal feasible starting basis for [`build`]'s program of `primal` (`p`; the opponent
+/// `o`; `payoff` from [`primal_payoffs`]): `p` plays the pure strategy `choice` (a vertex of
+/// `E x = e, x >= 0`, from [`start_choice`]), or if there is none a pure best response to `o`'s
+/// uniform strategy (ties to the first action), and `q` holds `o`'s best-response values
+/// against it, tight on one best action per set and the empty sequence, slack elsewhere. It spares the float simplex its phase 1; it is
 /// computed in floats, and the simplex checks it (a basis that is singular or infeasible there
 /// is ignored).
 fn start_basis(
     game: &Game,
+    p: usize,
     classes: &[SequenceClasses; 2],
     q_slot: &[Option<usize>],
     payoff: &[((u32, u32), Rational)],
     choice: Option<Vec<usize>>,
 ) -> Vec<BasisEntry> {
-    let n0 = game.num_sequences(0);
-    let n1 = game.num_sequences(1);
-    let q = |slot: usize| classes[0].count() + slot;
-    let mut entries = Vec::with_capacity(classes[1].count() + 1 + game.infosets[0].len());
+    let o = 1 - p;
+    let n_p = game.num_sequences(p);
+    let n_o = game.num_sequences(o);
+    let q = |slot: usize| classes[p].count() + slot;
+    let mut entries = Vec::with_capacity(classes[o].count() + 1 + game.infosets[p].len());
     // Sets in arena order of their first node: a set's parent set comes earlier.
     let order = |player: usize| -> Vec<usize> {
         let sets = &game.infosets[player];
@@ -310,7 +413,7 @@ fn start_basis(
         ids.sort_by_key(|&h| sets[h].nodes.first().copied().unwrap_or(u32::MAX));
         ids
     };
-    let orders = [order(0), order(1)];
+    let (order_p, order_o) = (order(p), order(o));
     let weights: Vec<f64> = payoff
         .iter()
         .map(|(_, v)| crate::scalar::rational_to_f64(v))
@@ -318,41 +421,41 @@ fn start_basis(
     let choice = choice.unwrap_or_else(|| {
         // A far better start than an arbitrary pure strategy (liars dice 6 sides: 7708 float
         // pivots against 17 797 from the first action everywhere).
-        let mut y = vec![0.0f64; n1];
+        let mut y = vec![0.0f64; n_o];
         y[0] = 1.0;
-        for &h in &orders[1] {
-            let set = &game.infosets[1][h];
+        for &h in &order_o {
+            let set = &game.infosets[o][h];
             let share = y[set.parent_sequence()] / set.actions.len() as f64;
             for a in set.action_range() {
                 y[1 + a] = share;
             }
         }
-        let mut value0 = vec![0.0f64; n0];
+        let mut value_p = vec![0.0f64; n_p];
         for (((t, s), _), w) in payoff.iter().zip(&weights) {
-            value0[*s as usize] += w * y[*t as usize];
+            value_p[*s as usize] += w * y[*t as usize];
         }
-        best_response(game, 0, &orders[0], &mut value0)
+        best_response(game, p, &order_p, true, &mut value_p)
     });
-    let mut x = vec![0.0f64; n0];
+    let mut x = vec![0.0f64; n_p];
     x[0] = 1.0;
     entries.push(BasisEntry::Var(0));
-    for &i in &orders[0] {
-        let set = &game.infosets[0][i];
+    for &i in &order_p {
+        let set = &game.infosets[p][i];
         let a = choice[i];
         x[1 + a] = x[set.parent_sequence()];
-        let own = classes[0].class[1 + a];
-        if classes[0].representative[own] == 1 + a {
+        let own = classes[p].class[1 + a];
+        if classes[p].representative[own] == 1 + a {
             entries.push(BasisEntry::Var(own));
         }
     }
-    // `value[t]`: player 0's payoff share at player 1's sequence `t` plus the values of the
-    // sets `t` leads to; player 1's best response to `x` is tight on its choices.
-    let mut value = vec![0.0f64; n1];
+    // `value[t]`: `p`'s payoff share at `o`'s sequence `t` plus the values of the sets `t`
+    // leads to; `o`'s best response to `x` is tight on its choices.
+    let mut value = vec![0.0f64; n_o];
     for (((t, s), _), w) in payoff.iter().zip(&weights) {
         value[*t as usize] += w * x[*s as usize];
     }
-    let choice = best_response(game, 1, &orders[1], &mut value);
-    let mut tight = vec![false; n1];
+    let choice = best_response(game, o, &order_o, false, &mut value);
+    let mut tight = vec![false; n_o];
     let push_q = |entries: &mut Vec<BasisEntry>, var: usize, v: f64| {
         entries.push(if v >= 0.0 {
             BasisEntry::Var(var)
@@ -360,7 +463,7 @@ fn start_basis(
             BasisEntry::NegVar(var)
         });
     };
-    for &h in orders[1].iter().rev() {
+    for &h in order_o.iter().rev() {
         let best = choice[h];
         tight[1 + best] = true;
         if let Some(slot) = q_slot[h] {
@@ -371,7 +474,7 @@ fn start_basis(
     push_q(&mut entries, q(0), value[0]);
     // A class's row is slack unless its representative (the real choice) is tight.
     entries.extend(
-        classes[1]
+        classes[o]
             .representative
             .iter()
             .enumerate()
@@ -381,18 +484,24 @@ fn start_basis(
     entries
 }
 
-/// `player`'s pure best response, from `value` (player 0's payoff share per sequence of
-/// `player`): sets bottom-up (`order` reversed), the first best action of each (player 0
-/// maximises, player 1 minimises), its value added to the set's parent sequence, so `value`
+/// `player`'s pure best response, from `value` (the primal player's payoff share per sequence
+/// of `player`): sets bottom-up (`order` reversed), the first best action of each (the largest
+/// value if `maximise`, else the smallest), its value added to the set's parent sequence, so `value`
 /// ends with each sequence's value under the response. Returns the chosen action per set.
-fn best_response(game: &Game, player: usize, order: &[usize], value: &mut [f64]) -> Vec<usize> {
+fn best_response(
+    game: &Game,
+    player: usize,
+    order: &[usize],
+    maximise: bool,
+    value: &mut [f64],
+) -> Vec<usize> {
     let sets = &game.infosets[player];
     let mut choice = vec![0usize; sets.len()];
     for &h in order.iter().rev() {
         let set = &sets[h];
         let mut best = set.action_offset;
         for a in set.action_range() {
-            let better = if player == 0 {
+            let better = if maximise {
                 value[1 + a] > value[1 + best]
             } else {
                 value[1 + a] < value[1 + best]
@@ -423,27 +532,42 @@ pub fn behavioural_from_plan(game: &Game, player: usize, plan: &[Rational]) -> V
     probs
 }
 
-/// The standard-form size of [`build_lp`]'s program, bounded from the game's counts without
-/// building it (the payoff non-zeros are bounded by the number of terminals).
+/// The standard-form size of [`build_lp`]'s program (player 0's), bounded from the game's
+/// counts without building it (the payoff non-zeros are bounded by the number of terminals).
 pub fn lp_size_bound(game: &Game) -> LpSize {
-    let n0 = game.num_sequences(0);
-    let n1 = game.num_sequences(1);
-    let sets0 = game.infosets[0].len();
-    let sets1 = game.infosets[1].len();
-    let q = 1 + sets1;
+    lp_size_bound_as(game, 0)
+}
+
+/// [`lp_size_bound`] for `primal`'s program ([`build_lp_for`]).
+pub fn lp_size_bound_as(game: &Game, primal: usize) -> LpSize {
+    let (p, o) = (primal, 1 - primal);
+    let n_p = game.num_sequences(p);
+    let n_o = game.num_sequences(o);
+    let sets_p = game.infosets[p].len();
+    let sets_o = game.infosets[o].len();
+    let q = 1 + sets_o;
     LpSize {
-        rows: n1 + 1 + sets0,
+        rows: n_o + 1 + sets_p,
         // x, q split into two free halves, one slack per `<=` row.
-        cols: n0 + 2 * q + n1,
+        cols: n_p + 2 * q + n_o,
         // F^T twice (free q), payoffs, the slacks, x_empty = 1 and E.
-        nonzeros: 2 * (n1 + sets1) + game.num_terminal_nodes() + n1 + 1 + (n0 - 1) + sets0,
+        nonzeros: 2 * (n_o + sets_o) + game.num_terminal_nodes() + n_o + 1 + (n_p - 1) + sets_p,
     }
 }
 
 /// The estimated peak bytes of building `game`'s LP and solving it by `method`, with the LP's
 /// size and the method's name: what [`check_memory`] compares with the budget.
 pub fn memory_estimate(game: &Game, method: Method) -> (LpSize, &'static str, u128) {
-    let size = lp_size_bound(game);
+    memory_estimate_as(game, method, 0)
+}
+
+/// [`memory_estimate`] for `primal`'s program ([`build_lp_for`]).
+pub fn memory_estimate_as(
+    game: &Game,
+    method: Method,
+    primal: usize,
+) -> (LpSize, &'static str, u128) {
+    let size = lp_size_bound_as(game, primal);
     // The program and its standard form both hold the coefficients; building the program
     // also holds per-node arrays and per-terminal weights ([`TerminalWeights`]).
     let build = memory::sequence_form_build_bytes(game.nodes.len(), game.num_terminal_nodes());
@@ -467,10 +591,10 @@ pub fn memory_estimate(game: &Game, method: Method) -> (LpSize, &'static str, u1
     (size, name, bytes.max(start))
 }
 
-/// Checks the estimated memory of building and solving `game`'s LP by `options.method`
-/// ([`memory_estimate`]) against the budget, before anything is built.
-pub fn check_memory(game: &Game, options: &SolveOptions) -> Result<(), LpError> {
-    let (size, method, bytes) = memory_estimate(game, options.method);
+/// Checks the estimated memory of building and solving `primal`'s LP of `game` by
+/// `options.method` ([`memory_estimate_as`]) against the budget, before anything is built.
+pub fn check_memory(game: &Game, options: &SolveOptions, primal: usize) -> Result<(), LpError> {
+    let (size, method, bytes) = memory_estimate_as(game, options.method, primal);
     options.check(size, method, bytes)
 }
 
@@ -508,6 +632,45 @@ mod tests {
             assert_eq!(bet(0, "K"), &alpha * rat(3, 1));
             assert_eq!(bet(0, "Q"), rat(0, 1));
             assert_eq!(bet(0, "Qpb"), alpha + rat(1, 3));
+        }
+    }
+
+    /// Player 1's maximin program is player 0's LP dual with the roles exchanged, so both give
+    /// the same value for player 0 and certified strategies: Kuhn (-1/18, Kuhn 1950), liars
+    /// dice 1x4 (1/16, OpenSpiel's LP), one-card poker with a = 3 (constant-sum; the random
+    /// seat gives each player a/2) and goofspiel 4 (symmetric: 0). The rational evaluator
+    /// (`crate::eval`, independent of the LP) finds NashConv exactly 0 in each.
+    #[test]
+    fn both_players_programs_give_the_same_certified_value() {
+        for (spec, value) in [
+            ("kuhn", rat(-1, 18)),
+            ("liars-dice(dice=1,sides=4)", rat(1, 16)),
+            ("one-card-poker(n=20,a=3,b=2)", rat(3, 2)),
+            ("goofspiel(cards=4,order=descending)", rat(0, 1)),
+        ] {
+            let game = crate::games::load(spec).unwrap().game;
+            for (primal, player) in [(LpPrimal::First, 0), (LpPrimal::Second, 1)] {
+                let options = crate::solve::exact::ExactOptions {
+                    primal,
+                    ..Default::default()
+                };
+                let s = crate::solve::exact::solve_exact_with(&game, &options).unwrap();
+                assert_eq!(s.stats.lp_primal, player, "{spec}");
+                assert_eq!(s.value, value, "{spec} {primal:?}");
+                let e = exploitability(&game, &s.profile);
+                assert!(e.nash_conv.is_zero(), "{spec} {primal:?}");
+                assert_eq!(e.value[0], value, "{spec} {primal:?}");
+            }
+            // Player 1's program has a row per player-0 sequence class and `E` row of player 1.
+            let sf = build_lp_for(&game, LpForm::Merged, 1);
+            assert_eq!(sf.lp.num_constraints(), {
+                let [n0, _] = sf.lp_sequences();
+                n0 + 1
+                    + game.infosets[1]
+                        .iter()
+                        .filter(|h| h.actions.len() > 1)
+                        .count()
+            });
         }
     }
 

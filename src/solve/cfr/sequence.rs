@@ -742,24 +742,31 @@ impl Kernel {
         ]
     }
 
-    /// One iteration's products and updates, with the factors of each player.
+    /// One iteration's products and updates, with the factors of each player (`first` learns
+    /// first when `alternating`).
     pub fn iterate(
         &mut self,
         alternating: bool,
+        first: usize,
         f: [Factors; 2],
         state: [State; 2],
         mut team: Option<&mut Team>,
     ) {
         self.plan(0);
         self.plan(1);
-        let [s0, s1] = state;
         if alternating {
-            self.a[0].product_all(&self.plan[1], &mut self.w[0], team.as_deref_mut());
-            self.update(0, f[0], s0);
-            self.plan(0);
-            self.a[1].product_all(&self.plan[0], &mut self.w[1], team);
-            self.update(1, f[1], s1);
+            // `p` learns first, against the opponent's current plan; `o` then against `p`'s
+            // updated one.
+            let (p, o) = (first, 1 - first);
+            let [s0, s1] = state;
+            let (sp, so) = if p == 0 { (s0, s1) } else { (s1, s0) };
+            self.a[p].product_all(&self.plan[o], &mut self.w[p], team.as_deref_mut());
+            self.update(p, f[p], sp);
+            self.plan(p);
+            self.a[o].product_all(&self.plan[p], &mut self.w[o], team);
+            self.update(o, f[o], so);
         } else {
+            let [s0, s1] = state;
             match team.as_deref_mut() {
                 None => {
                     self.a[0].product(&self.plan[1], 0, &mut self.w[0], self.plan[1].len());

@@ -1,5 +1,6 @@
 use super::*;
 use crate::scalar::{int, rat};
+use crate::solve::sequence_form::LpForm;
 use proptest::prelude::*;
 
 fn r(n: i64) -> Rational {
@@ -396,30 +397,33 @@ proptest! {
 
 /// The sequence-form crash basis (a pure strategy and its best response) is feasible and
 /// non-singular from both of its starts (Kuhn: the best response to uniform play; liars dice
-/// with 3 sides: the DCFR start), so the float simplex uses it and needs no phase 1; the
-/// answers are the known -1/18 and 1/9 (`tests/lp_forms.rs` checks the latter independently).
+/// with 3 sides: the DCFR start) and in both players' programs, so the float simplex uses it
+/// and needs no phase 1; the answers are the known -1/18 and 1/9 (`tests/lp_forms.rs` checks
+/// the latter independently), negated in player 1's program.
 #[test]
 fn sequence_form_start_basis_is_feasible_and_used() {
     let kuhn = crate::games::kuhn::kuhn_poker().unwrap();
     let dice = crate::games::builtin("liars-dice(dice=1,sides=3)").unwrap();
     for (game, cfr_start, value) in [(&kuhn, false, rat(-1, 18)), (&dice, true, rat(1, 9))] {
-        assert_eq!(
-            crate::solve::sequence_form::start_choice(game).is_some(),
-            cfr_start
-        );
-        let sf_lp = crate::solve::sequence_form::build_lp(game);
-        let sf = StandardForm::new(&sf_lp.lp);
-        let start = sf.start.clone().expect("every hint entry names a column");
-        // Feasible: the exact basic solution of the hint is non-negative.
-        let cols: Vec<&[(usize, Rational)]> =
-            start.iter().map(|&j| sf.cols[j].as_slice()).collect();
-        let lu = lu::ExactLu::factor(sf.rows, &cols).expect("the crash basis is non-singular");
-        assert!(lu.solve(&sf.b).iter().all(|v| !v.is_negative()));
-        let (s, _) = sf_lp
-            .lp
-            .solve_with(&SolveOptions::new(Method::FloatThenExact))
-            .unwrap();
-        assert_eq!(s.objective, value);
+        for primal in 0..2 {
+            assert_eq!(
+                crate::solve::sequence_form::start_choice(game, primal).is_some(),
+                cfr_start
+            );
+            let sf_lp = crate::solve::sequence_form::build_lp_for(game, LpForm::Merged, primal);
+            let sf = StandardForm::new(&sf_lp.lp);
+            let start = sf.start.clone().expect("every hint entry names a column");
+            // Feasible: the exact basic solution of the hint is non-negative.
+            let cols: Vec<&[(usize, Rational)]> =
+                start.iter().map(|&j| sf.cols[j].as_slice()).collect();
+            let lu = lu::ExactLu::factor(sf.rows, &cols).expect("the crash basis is non-singular");
+            assert!(lu.solve(&sf.b).iter().all(|v| !v.is_negative()));
+            let (s, _) = sf_lp
+                .lp
+                .solve_with(&SolveOptions::new(Method::FloatThenExact))
+                .unwrap();
+            assert_eq!(sf_lp.value_for_player_0(&s.objective), value);
+        }
     }
 }
 
