@@ -4,11 +4,13 @@
 Usage: lp_vs_highs.py BLUFF_BIN OUT_DIR [--repeats N] [--callgrind SECONDS] GAME_SPEC...
 
 For each game spec:
-1. Untimed: `bluff solve SPEC --algo lp --json --write-mps OUT_DIR/<name>.mps` writes the LP
-   bluff solves (the merged sequence form).
-2. N rounds (default 3), each running, one after the other, bluff once, HiGHS simplex once
-   and HiGHS interior point once (interleaved, so that load from other processes falls on
-   all three alike):
+1. Untimed: `bluff solve SPEC --algo lp --json --lp-primal P --write-mps
+   OUT_DIR/<name>.P.mps`, for P = p1 and p2, writes both players' maximin LPs (the merged
+   sequence form; each is the other's LP dual). bluff solves one of them (`--lp-primal auto`,
+   its default); HiGHS gets both, so that its anchor is its best on either.
+2. N rounds (default 3), each running, one after the other, bluff once, then HiGHS simplex
+   and HiGHS interior point once on each LP (interleaved, so that load from other processes
+   falls on all alike):
    - bluff: `bluff solve SPEC --algo lp --json --threads 1`. Its time is the whole exact
      solve as the JSON reports it, `seconds.build + seconds.solve_total` (wall): the LP build
      (with the DCFR crash start), the exact presolve and postsolve, the float simplex, the
@@ -17,11 +19,12 @@ For each game spec:
    - HiGHS: the LP read from the MPS file (untimed, once), then a fresh `Highs` (one thread,
      presolve on as by default) timed (wall) around `passModel` (its LP build) and `run()`,
      with `solver=simplex` and with `solver=ipm` (crossover on, as by default). The anchor is
-     the faster of the two medians.
+     the fastest of the four medians (two solvers, two LPs).
 3. With `--callgrind S`, rows whose bluff median is under S seconds are run once more under
    `valgrind --tool=callgrind`, which counts instructions independently of the load: bluff's
    LP build and solve with its LP certificate (what its time covers; the float simplex
-   `revised::solve` in brackets) and HiGHS's `passModel` + `run` with the anchor's solver.
+   `revised::solve` in brackets) and HiGHS's `passModel` + `run` with the anchor's solver and
+   LP.
 
 The row's ratio is bluff's median over the anchor. Rows whose bluff median is under 0.2 s are
 within the target at `ratio <= 1 + 0.02 s / anchor` (process noise). After the table, the
@@ -201,40 +204,47 @@ def main() -> None:
     if callgrind_max > 0:
         cg = " | instructions: bluff (float simplex), HiGHS anchor | ratio"
     print(
-        "| game | sequences per player | LP rows x cols (presolve removed) | bluff exact (s) "
-        "| float pivots | peak memory | HiGHS simplex (s), iterations | HiGHS IPM (s) "
+        "| game | sequences per player | bluff's LP: whose, rows x cols (presolve removed) "
+        "| bluff exact (s) | float pivots | peak memory "
+        "| HiGHS simplex (s), iterations: P1's LP; P2's LP | HiGHS IPM (s): P1's; P2's "
         f"| ratio | target{cg} | exact value (player 1) | HiGHS value |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if cg else ""))
     rows = []
     for spec in games:
-        mps = f"{out_dir}/{slug(spec)}.mps"
-        run_bluff(bluff, spec, "--write-mps", mps)
-        lp = highs_lp(mps)
-        times, simplex, ipm, peak, b = [], [], [], 0, {}
+        mps = {p: f"{out_dir}/{slug(spec)}.{p}.mps" for p in ("p1", "p2")}
+        for p, path in mps.items():
+            run_bluff(bluff, spec, "--lp-primal", p, "--write-mps", path)
+        lps = {p: highs_lp(path) for p, path in mps.items()}
+        times, peak, b = [], 0, {}
+        runs = {(p, solver): [] for p in lps for solver in ("simplex", "ipm")}
         for _ in range(repeats):
             t, b, rss = bluff_once(bluff, spec)
             times.append(t)
             peak = max(peak, rss)
-            simplex.append(highs_run(lp, "simplex"))
-            ipm.append(highs_run(lp, "ipm"))
+            for (p, solver), results in runs.items():
+                results.append(highs_run(lps[p], solver))
         t_b = statistics.median(times)
-        t_s = statistics.median(r[0] for r in simplex)
-        t_i = statistics.median(r[0] for r in ipm)
-        anchor = min(t_s, t_i)
+        medians = {key: statistics.median(r[0] for r in results) for key, results in runs.items()}
+        best = min(medians, key=medians.get)
+        anchor = medians[best]
         ratio = t_b / anchor
         limit = 1.0 + (0.02 / anchor if t_b < 0.2 else 0.0)
         met = "met" if ratio <= limit else "missed"
         exact = b["value_p1"]["exact"]
-        h_value = simplex[0][2]
-        if abs(h_value - fraction(exact)) > 1e-6:
-            raise RuntimeError(f"{spec}: HiGHS {h_value} against exact {exact}")
+        # Player 2's LP maximises player 2's payoff against -A: its objective is player 1's
+        # value negated.
+        h_value = runs[("p1", "simplex")][0][2]
+        for p, sign in (("p1", 1.0), ("p2", -1.0)):
+            got = sign * runs[(p, "simplex")][0][2]
+            if abs(got - fraction(exact)) > 1e-6:
+                raise RuntimeError(f"{spec}: HiGHS on {p}'s LP {got} against exact {exact}")
         seqs = b["sequences"][0]
         cell, counts = "", None
         if cg:
             if t_b < callgrind_max:
                 total, fl = callgrind_bluff(bluff, spec, out_dir)
-                h = callgrind_highs(mps, "simplex" if t_s <= t_i else "ipm", out_dir)
+                h = callgrind_highs(mps[best[0]], best[1], out_dir)
                 cell = f" | {total / 1e6:,.0f} M ({fl / 1e6:,.0f} M), {h / 1e6:,.0f} M"
                 cell += f" | {total / h:.2f}x"
                 counts = (total, h)
@@ -245,10 +255,20 @@ def main() -> None:
         pre = (
             f" ({removed['rows']}, {removed['cols']})" if removed["rows"] or removed["cols"] else ""
         )
+
+        cells = {}
+        for solver in ("simplex", "ipm"):
+            parts = []
+            for p in ("p1", "p2"):
+                text = f"{medians[(p, solver)]:.3f}"
+                if solver == "simplex":
+                    text += f", {runs[(p, solver)][0][1]}"
+                parts.append(f"**{text}**" if best == (p, solver) else text)
+            cells[solver] = "; ".join(parts)
         print(
-            f"| {spec} | {seqs} | {b['lp_rows']} x {b['lp_vars']}{pre} | {t_b:.3f} | "
-            f"{b['float_pivots']} | {peak / 1e6:.0f} MB | {t_s:.3f}, {simplex[0][1]} | "
-            f"{t_i:.3f} | {ratio:.2f}x | {met}{cell} | {exact} | {h_value:.12f} |",
+            f"| {spec} | {seqs} | {b['lp_primal']}'s, {b['lp_rows']} x {b['lp_vars']}{pre} | "
+            f"{t_b:.3f} | {b['float_pivots']} | {peak / 1e6:.0f} MB | {cells['simplex']} | "
+            f"{cells['ipm']} | {ratio:.2f}x | {met}{cell} | {exact} | {h_value:.12f} |",
             flush=True,
         )
     print()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Exact LP benchmark: bluff's whole exact sequence-form LP solve (build + float simplex + exact
 # recompute and LP certificate) against HiGHS's float LP (build + solve, best of its simplex
-# and interior point, one thread) on the same LP, side by side in one run, median of 3 runs
+# and interior point, one thread, on both players' LPs) side by side in one run, median of 3 runs
 # per row (bench/lp_vs_highs.py says exactly what is timed). Creates bench/.venv-highs with
 # highspy.
 # Usage: bench/lp_vs_highs.sh [--big] [--callgrind SECONDS] [GAME_SPEC...]
