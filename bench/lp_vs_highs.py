@@ -195,7 +195,7 @@ def main() -> None:
     os.makedirs(out_dir, exist_ok=True)
     print(
         f"HiGHS {highspy.Highs().version()} (highspy), one thread; median of {repeats} "
-        "interleaved runs (bluff, HiGHS simplex, HiGHS IPM)"
+        "interleaved runs (bluff; HiGHS simplex and IPM on each player's LP)"
     )
     load = os.getloadavg()
     print(f"load average at the start: {load[0]:.2f} (1 min), {load[1]:.2f} (5 min)")

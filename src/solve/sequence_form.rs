@@ -95,7 +95,7 @@ impl SequenceFormLp {
 /// on each: on player 1's the float simplex is faster on every liar's dice measured (1x3 to
 /// 1x7 and 2x2, 2x3; 1x6 1.27 s against 1.64 s, 1x7 18.5 s against 25.3 s) and big Leduc
 /// (4 ranks with 2 raises up to 8 with 2: 8 to 22% faster), and slower on Leduc (0.071 s
-/// against 0.046 s), Battleship and Goofspiel in descending order (2x3 Battleship and
+/// against 0.046 s), Battleship and Goofspiel in descending order (Battleship 3x2 and
 /// Goofspiel 6 by 8 and 12%). Nothing in the games' counts tells them apart (Leduc and big
 /// Leduc have the same shape), so [`LpPrimal::Auto`] goes by size (docs/lp.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -110,8 +110,8 @@ pub enum LpPrimal {
 }
 
 /// Rows from which [`LpPrimal::Auto`] builds player 1's program: of the eight games measured
-/// at 10 000 rows or more, six (liars dice 1x6, 1x7 and 2x3, three big Leducs) solved faster
-/// there, by 3 to 53%, and two (Battleship 2x3, Goofspiel 6 descending) 8 and 12% slower;
+/// at 10 000 rows or more, six (liars dice 1x6, 1x7 and 2x3, three big Leducs) took 4 to 53%
+/// less time there, and two (Battleship 3x2, Goofspiel 6 descending) 8 and 12% more;
 /// below, Leduc and Goofspiel 5 descending, rows of the HiGHS benchmark, are faster in player
 /// 0's program.
 pub const AUTO_SECOND_FROM_ROWS: usize = 10_000;
