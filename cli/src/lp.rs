@@ -112,7 +112,7 @@ pub fn run(
             "certified": "exact best responses: NashConv exactly 0",
             "sequences": st.sequences,
             "lp_form": form_name,
-            "lp_primal": game.player_names[st.lp_primal],
+            "lp_primal": format!("p{}", st.lp_primal + 1),
             "lp_vars": st.lp_vars,
             "lp_rows": st.lp_rows,
             "float_pivots": st.lp.float_pivots,

@@ -117,3 +117,59 @@ fn write_mps_writes_the_solved_lp_of_its_form() {
         sizes[1]
     );
 }
+
+/// `--lp-primal p1|p2` solves either player's maximin program: the same exact value for P1
+/// (1/9, as above), the JSON names the program, the MPS file has the program's rows (player
+/// 1's: a row per P2 sequence class, x_empty and P1's sets; player 2's the other way round),
+/// and a CFR run refuses the option.
+#[test]
+fn lp_primal_solves_and_writes_either_players_program() {
+    let spec = "liars-dice(dice=1,sides=3)";
+    let game = bluff::games::load(spec).unwrap().game;
+    let dir = tempfile::tempdir().unwrap();
+    for (name, primal) in [("p1", 0), ("p2", 1)] {
+        let path = dir.path().join(format!("{name}.mps"));
+        let out = assert_cmd::Command::cargo_bin("bluff")
+            .unwrap()
+            .args(["solve", spec, "--algo", "lp", "--json", "--lp-primal", name])
+            .arg("--write-mps")
+            .arg(&path)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json["value_p1"]["exact"], "1/9", "{name}");
+        assert_eq!(json["lp_primal"], name);
+        let lp = bluff::solve::sequence_form::build_lp_for(&game, LpForm::Merged, primal).lp;
+        assert_eq!(json["lp_rows"], lp.num_constraints(), "{name}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let rows = text
+            .split("\nCOLUMNS\n")
+            .next()
+            .unwrap()
+            .split("\nROWS\n")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('N'))
+            .count();
+        assert_eq!(rows, lp.num_constraints(), "{name}");
+    }
+    assert_cmd::Command::cargo_bin("bluff")
+        .unwrap()
+        .args([
+            "solve",
+            spec,
+            "--algo",
+            "cfr",
+            "--iterations",
+            "5",
+            "--lp-primal",
+            "p2",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("--lp-primal"));
+}
