@@ -275,6 +275,8 @@ pub struct LinearProgram {
     invalid: Option<LpError>,
     /// A suggested starting basis for the float simplex (a hint: never trusted).
     start: Option<Vec<BasisEntry>>,
+    /// A second hint, tried when the first gives no answer ([`Self::set_fallback_start_basis`]).
+    fallback_start: Option<Vec<BasisEntry>>,
 }
 
 impl LinearProgram {
@@ -287,6 +289,7 @@ impl LinearProgram {
             rows: Vec::new(),
             invalid: None,
             start: None,
+            fallback_start: None,
         }
     }
 
@@ -295,6 +298,15 @@ impl LinearProgram {
     /// usual, so a bad hint costs time, never correctness.
     pub fn set_start_basis(&mut self, entries: Vec<BasisEntry>) {
         self.start = Some(entries);
+    }
+
+    /// Suggests a second starting basis, for a first one that is a bolder guess: the float
+    /// simplex starts from it when the first stays singular after its repair, or when the
+    /// basis reached from the first cannot be made exact (then it runs again from this one
+    /// before any slower exact route). The exact presolve carries this one, not the first
+    /// (its reductions keep a primal feasible start's shape, not a guess's).
+    pub fn set_fallback_start_basis(&mut self, entries: Vec<BasisEntry>) {
+        self.fallback_start = Some(entries);
     }
 
     /// Number of variables.
@@ -511,6 +523,8 @@ pub(crate) struct StandardForm {
     pub slack_col: Vec<Option<usize>>,
     /// The suggested starting basis as columns, when every entry named a column.
     pub start: Option<Vec<usize>>,
+    /// The second suggested starting basis as columns, likewise.
+    pub fallback_start: Option<Vec<usize>>,
 }
 
 impl StandardForm {
@@ -553,7 +567,7 @@ impl StandardForm {
             cost.push(Rational::zero());
         }
         let b = lp.rows.iter().map(|r| r.rhs.abs()).collect();
-        let start = lp.start.as_ref().and_then(|entries| {
+        let columns = |entries: &Vec<BasisEntry>| -> Option<Vec<usize>> {
             if entries.len() != m {
                 return None;
             }
@@ -565,7 +579,9 @@ impl StandardForm {
                     BasisEntry::Slack(i) => slack_col.get(i).copied().flatten(),
                 })
                 .collect()
-        });
+        };
+        let start = lp.start.as_ref().and_then(columns);
+        let fallback_start = lp.fallback_start.as_ref().and_then(columns);
         StandardForm {
             rows: m,
             cols,
@@ -575,6 +591,7 @@ impl StandardForm {
             slack_col,
             var_cols,
             start,
+            fallback_start,
         }
     }
 

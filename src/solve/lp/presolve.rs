@@ -1229,24 +1229,28 @@ pub(crate) fn presolve(lp: &LinearProgram, always: bool) -> Option<Presolved> {
         row_groups: Groups::default(),
         col_groups: Groups::default(),
         fill_room: (lp.rows.iter().map(|r| r.coeffs.len()).sum::<usize>() / 4) as i64,
-        crash: lp.start.as_ref().map(|entries| {
-            let mut c = Crash {
-                var: vec![0; n],
-                slack: vec![false; m],
-                broken: entries.len() != m,
-            };
-            for e in entries {
-                match *e {
-                    BasisEntry::Var(v) if v < n => c.var[v] = 1,
-                    BasisEntry::NegVar(v) if v < n && lp.free[v] => c.var[v] = 2,
-                    BasisEntry::Slack(i) if i < m && lp.rows[i].rel != Relation::Eq => {
-                        c.slack[i] = true
+        crash: lp
+            .fallback_start
+            .as_ref()
+            .or(lp.start.as_ref())
+            .map(|entries| {
+                let mut c = Crash {
+                    var: vec![0; n],
+                    slack: vec![false; m],
+                    broken: entries.len() != m,
+                };
+                for e in entries {
+                    match *e {
+                        BasisEntry::Var(v) if v < n => c.var[v] = 1,
+                        BasisEntry::NegVar(v) if v < n && lp.free[v] => c.var[v] = 2,
+                        BasisEntry::Slack(i) if i < m && lp.rows[i].rel != Relation::Eq => {
+                            c.slack[i] = true
+                        }
+                        _ => c.broken = true,
                     }
-                    _ => c.broken = true,
                 }
-            }
-            c
-        }),
+                c
+            }),
     };
     for (r, row) in work.rows.iter().enumerate() {
         for (v, _) in &row.coeffs {

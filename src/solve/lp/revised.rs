@@ -67,6 +67,8 @@ pub(crate) enum FloatOutcome {
     Stalled {
         /// Why.
         reason: String,
+        /// Pivots made.
+        pivots: usize,
     },
 }
 
@@ -287,7 +289,7 @@ impl Bounded {
     /// The bounded form of `sf`, with an artificial column for every row whose logical cannot
     /// hold `b_i` (equality rows with `b_i != 0` and `>=` rows with `b_i > 0`); they start
     /// fixed at zero when a crash basis is given.
-    fn new(sf: &StandardForm) -> Self {
+    fn new(sf: &StandardForm, start: Option<&[usize]>) -> Self {
         let m = sf.rows;
         let nv = sf.var_cols.len();
         let mut a = Columns {
@@ -334,18 +336,14 @@ impl Bounded {
                 a.start.push(a.index.len());
                 cost.push(0.0);
                 lower.push(0.0);
-                upper.push(if sf.start.is_some() {
-                    0.0
-                } else {
-                    f64::INFINITY
-                });
+                upper.push(if start.is_some() { 0.0 } else { f64::INFINITY });
                 sf_col.push((None, None));
             }
         }
         let cols = a.start.len() - 1;
         // The crash basis as variables: a free variable's either half is the variable, a
         // slack its row's logical.
-        let start = sf.start.as_ref().and_then(|start| {
+        let start = start.and_then(|start| {
             let mut var_of = vec![usize::MAX; sf.cols.len()];
             for (v, &(p, n)) in sf.var_cols.iter().enumerate() {
                 var_of[p] = v;
@@ -1328,11 +1326,36 @@ impl Col<'_> {
     }
 }
 
-/// Runs the float simplex on a standard form, reporting to `progress` as it goes.
+/// Rounds of [`SparseLu::dependent_columns`] a singular starting basis gets.
+const REPAIR_ROUNDS: usize = 4;
+
+/// How [`solve`] starts and how far it goes.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Attempt<'a> {
+    /// The starting basis (columns of the standard form; `None`: the slack basis).
+    pub start: Option<&'a [usize]>,
+    /// Whether a start that stays singular after its repair falls back to the slack basis
+    /// (else the outcome is `Stalled`: the caller has another start to try).
+    pub fall_back_to_slacks: bool,
+    /// Pivots after which the attempt gives up (`Stalled`); `None`: the usual limit.
+    pub budget: Option<usize>,
+}
+
+/// Runs the float simplex on a standard form as `attempt` says, reporting to `progress` as
+/// it goes.
 // Never inlined: the benchmarks count its instructions (`callgrind --toggle-collect`).
 #[inline(never)]
-pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOutcome {
-    let lp = Bounded::new(sf);
+pub(crate) fn solve(
+    sf: &StandardForm,
+    attempt: Attempt,
+    progress: Option<ProgressFn>,
+) -> FloatOutcome {
+    let Attempt {
+        start,
+        fall_back_to_slacks,
+        budget,
+    } = attempt;
+    let lp = Bounded::new(sf, start);
     let m = lp.m;
     let cols = lp.cols();
     let nvars = cols + m;
@@ -1365,16 +1388,34 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
         if start.iter().any(|&j| std::mem::replace(&mut seen[j], true)) {
             return None;
         }
-        let gathered: Vec<Vec<(usize, f64)>> = start.iter().map(|&j| column_of(j)).collect();
+        let mut start = start.clone();
+        let mut gathered: Vec<Vec<(usize, f64)>> = start.iter().map(|&j| column_of(j)).collect();
         let refs: Vec<&[(usize, f64)]> = gathered.iter().map(Vec::as_slice).collect();
-        let mut lu = SparseLu::factor(m, &refs).ok()?;
+        let mut lu = match SparseLu::factor(m, &refs) {
+            Ok(lu) => lu,
+            Err(_) => {
+                // A hint built from guesses (both players' supports) can be singular: its
+                // dependent columns give way to the logicals of the rows they leave
+                // uncovered. A round can expose new near-dependences; a few rounds suffice
+                // (two on liars dice).
+                for _ in 0..REPAIR_ROUNDS {
+                    let refs: Vec<&[(usize, f64)]> = gathered.iter().map(Vec::as_slice).collect();
+                    let (dropped, rows) = SparseLu::dependent_columns(m, &refs);
+                    if dropped.is_empty() {
+                        break;
+                    }
+                    for (&k, &i) in dropped.iter().zip(&rows) {
+                        start[k] = cols + i;
+                        gathered[k] = column_of(cols + i);
+                    }
+                }
+                let refs: Vec<&[(usize, f64)]> = gathered.iter().map(Vec::as_slice).collect();
+                SparseLu::factor(m, &refs).ok()?
+            }
+        };
         let mut x0 = lp.b.clone();
         lu.ftran(&mut x0);
-        let feasible = start
-            .iter()
-            .zip(&x0)
-            .all(|(&j, &v)| v.is_finite() && v >= lp.lower[j] - 1e-9 && v <= lp.upper[j] + 1e-9);
-        if !feasible {
+        if x0.iter().any(|v| !v.is_finite()) {
             return None;
         }
         let mut b = lp.b.clone();
@@ -1387,13 +1428,29 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
             } else {
                 0.0
             };
-            let delta = sign * 1e-7 * next_jitter() * (1.0 + x0[k].abs());
+            // A basic value outside its bounds is shifted into them (`b` moves, as for the
+            // perturbation): the simplex then starts primal feasible for the shifted program,
+            // and the clean-up's dual simplex repairs the difference once `b` is restored.
+            let shift = if x0[k] < lp.lower[j] {
+                lp.lower[j] - x0[k]
+            } else if x0[k] > lp.upper[j] {
+                lp.upper[j] - x0[k]
+            } else {
+                0.0
+            };
+            let delta = shift + sign * 1e-7 * next_jitter() * (1.0 + x0[k].abs());
             for &(i, v) in col {
                 b[i] += v * delta;
             }
         }
-        Some((start.clone(), b, lu))
+        Some((start, b, lu))
     });
+    if crash.is_none() && lp.start.is_some() && !fall_back_to_slacks {
+        return FloatOutcome::Stalled {
+            reason: "the starting basis is singular".to_string(),
+            pivots: 0,
+        };
+    }
     let crashed = crash.is_some();
     let (basis, b, lu) = match crash {
         Some(c) => c,
@@ -1481,12 +1538,14 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
         degenerate_run: 0,
         seed: 0x2545_F491_4F6C_DD1D,
     };
-    let limit = 50 * (m + nvars) + 1000;
-    let singular = || FloatOutcome::Stalled {
+    let limit = budget.unwrap_or(50 * (m + nvars) + 1000);
+    let singular = |pivots| FloatOutcome::Stalled {
         reason: "the float basis became numerically singular".to_string(),
+        pivots,
     };
-    let stalled = || FloatOutcome::Stalled {
+    let stalled = |pivots| FloatOutcome::Stalled {
         reason: format!("no optimum after {limit} float pivots"),
+        pivots,
     };
     let basis_out = |s: &Simplex| -> Vec<Option<usize>> {
         s.basis
@@ -1504,13 +1563,13 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
     };
     (|| {
         if !s.refactor() {
-            return singular();
+            return singular(s.pivots);
         }
         if !crashed && artificials > 0 {
             match s.primal(limit, progress, "phase 1") {
                 Step::Optimal | Step::Stalled => {}
-                Step::Unbounded | Step::Singular => return singular(),
-                Step::Limit => return stalled(),
+                Step::Unbounded | Step::Singular => return singular(s.pivots),
+                Step::Limit => return stalled(s.pivots),
             }
             if s.objective() < -1e-6 {
                 return FloatOutcome::Infeasible { pivots: s.pivots };
@@ -1538,7 +1597,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
                     if s.alpha[p].abs() > 1e-9 {
                         // A degenerate exchange: the entering value stays where it was.
                         if !s.pivot(p, q, 0.0, 0.0, false) {
-                            return singular();
+                            return singular(s.pivots);
                         }
                     }
                 }
@@ -1547,7 +1606,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
         s.cost.fill(0.0);
         s.cost[..cols].copy_from_slice(&lp.cost[..cols]);
         if !s.refactor() {
-            return singular();
+            return singular(s.pivots);
         }
         match s.primal(limit, progress, "phase 2") {
             Step::Optimal | Step::Stalled => {
@@ -1578,7 +1637,7 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
                 let mut eps = 1e-8;
                 for _ in 0..8 {
                     if !s.refactor() {
-                        return singular();
+                        return singular(s.pivots);
                     }
                     match s.dual(limit, progress, "clean-up") {
                         Step::Optimal => {}
@@ -1597,13 +1656,13 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
                             s.perturb(eps);
                             eps *= 0.1;
                             if !s.refactor() {
-                                return singular();
+                                return singular(s.pivots);
                             }
                             s.stall_limit = usize::MAX;
                             match s.primal(limit, progress, "clean-up, perturbed") {
                                 Step::Optimal | Step::Stalled => {}
-                                Step::Unbounded | Step::Singular => return singular(),
-                                Step::Limit => return stalled(),
+                                Step::Unbounded | Step::Singular => return singular(s.pivots),
+                                Step::Limit => return stalled(s.pivots),
                             }
                             s.stall_limit = stall_limit(m);
                             s.b.copy_from_slice(&lp.b);
@@ -1615,8 +1674,8 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
                                 pivots: s.pivots,
                             }
                         }
-                        Step::Singular => return singular(),
-                        Step::Limit => return stalled(),
+                        Step::Singular => return singular(s.pivots),
+                        Step::Limit => return stalled(s.pivots),
                     }
                     if (0..m).all(|p| s.infeasibility(p) <= 1e-9) {
                         break;
@@ -1631,8 +1690,8 @@ pub(crate) fn solve(sf: &StandardForm, progress: Option<ProgressFn>) -> FloatOut
                 basis: basis_out(&s),
                 pivots: s.pivots,
             },
-            Step::Singular => singular(),
-            Step::Limit => stalled(),
+            Step::Singular => singular(s.pivots),
+            Step::Limit => stalled(s.pivots),
         }
     })()
 }
@@ -1711,16 +1770,22 @@ mod tests {
         }
     }
 
-    /// The float simplex on real game LPs (thousands of Forrest–Tomlin updates; test builds
-    /// check the FTRAN/BTRAN residuals of the updated factors every 8th pivot) reaches an
-    /// optimal basis, which the exact layer then certifies without exact pivots.
+    /// The float simplex on real game LPs, from their pure crash start (thousands of
+    /// Forrest–Tomlin updates; test builds check the FTRAN/BTRAN residuals of the updated
+    /// factors every 8th pivot) reaches an optimal basis, which the exact layer then
+    /// certifies without exact pivots.
     #[test]
     fn updated_factors_solve_game_bases_to_the_optimum() {
         for (spec, min_pivots) in [("leduc", 500), ("liars-dice(dice=1,sides=4)", 200)] {
             let game = crate::games::builtin(spec).unwrap();
             let lp = crate::solve::sequence_form::build_lp(&game);
             let sf = StandardForm::new(&lp.lp);
-            match solve(&sf, None) {
+            let attempt = Attempt {
+                start: sf.fallback_start.as_deref(),
+                fall_back_to_slacks: true,
+                budget: None,
+            };
+            match solve(&sf, attempt, None) {
                 FloatOutcome::Optimal { pivots, .. } => {
                     assert!(pivots >= min_pivots, "{spec}: {pivots}")
                 }

@@ -393,6 +393,9 @@ struct Work {
     /// quarter of the refactorisation's samples).
     col_data: Vec<(usize, f64)>,
     col_start: Vec<usize>,
+    /// In [`SparseLu::dependent_columns`]: the columns the elimination gave up on (`None`: a
+    /// column that cannot be pivoted is an error).
+    dropped: Option<Vec<usize>>,
 }
 
 /// Columns stored contiguously: column `c` is `data[start[c]..start[c + 1]]`.
@@ -405,6 +408,23 @@ struct Columns<'a> {
 impl<'a> Columns<'a> {
     fn col(&self, c: usize) -> &'a [(usize, f64)] {
         &self.data[self.start[c]..self.start[c + 1]]
+    }
+}
+
+/// Repairing ([`SparseLu::dependent_columns`]): column `c` leaves the active submatrix
+/// unpivoted; its active rows lose an entry (a row left with one becomes a row singleton).
+fn drop_column(w: &mut Work, cols: Columns, c: usize) {
+    w.col_active[c] = false;
+    for &(i, _) in cols.col(c) {
+        if w.row_active[i] {
+            w.row_count[i] -= 1;
+            if w.row_count[i] == 1 {
+                w.row_queue.push(i);
+            }
+        }
+    }
+    if let Some(dropped) = &mut w.dropped {
+        dropped.push(c);
     }
 }
 
@@ -479,6 +499,14 @@ pub(crate) struct SparseLu {
 impl SparseLu {
     /// Factors the `m x m` matrix whose column `k` is `cols[k]` (sparse `(row, value)`).
     pub fn factor(m: usize, cols: &[&[(usize, f64)]]) -> Result<Self, Singular> {
+        let mut lu = Self::empty(m)?;
+        lu.refactor(cols)?;
+        Ok(lu)
+    }
+
+    /// An `m x m` factorisation with its buffers and no factors yet (the slots must fit in
+    /// `u32`).
+    fn empty(m: usize) -> Result<Self, Singular> {
         // Slots are stored in `u32`s while factorising the nucleus (no LP that fits in memory
         // comes close).
         if u32::try_from(m + max_updates(m)).is_err() {
@@ -487,7 +515,7 @@ impl SparseLu {
         let slots = m + max_updates(m);
         let mut marks = Marks::default();
         marks.reset(slots);
-        let mut lu = SparseLu {
+        let lu = SparseLu {
             m,
             pivots: Vec::new(),
             lower: Flat::default(),
@@ -515,8 +543,23 @@ impl SparseLu {
             marks,
             list: Vec::new(),
         };
-        lu.refactor(cols)?;
         Ok(lu)
+    }
+
+    /// The columns of `cols` (an `m x m` matrix) that the factorisation cannot pivot on, each
+    /// numerically dependent on the columns pivoted before it, and as many rows left without a
+    /// pivot: replacing those columns by the unit columns of those rows gives a matrix whose
+    /// factorisation succeeds (the pivoted block and the units are block triangular). Both
+    /// empty when `cols` factors as it is.
+    pub fn dependent_columns(m: usize, cols: &[&[(usize, f64)]]) -> (Vec<usize>, Vec<usize>) {
+        let Ok(mut lu) = Self::empty(m) else {
+            return (Vec::new(), Vec::new());
+        };
+        lu.work.dropped = Some(Vec::new());
+        let _ = lu.refactor(cols);
+        let dropped = lu.work.dropped.take().unwrap_or_default();
+        let rows = (0..m).filter(|&i| lu.work.row_active[i]).collect();
+        (dropped, rows)
     }
 
     /// Factors a new `m x m` matrix in place of this one, reusing the buffers. After an error
@@ -563,6 +606,12 @@ impl SparseLu {
         w.col_start = start;
         self.work = w;
         result?;
+        if self.work.dropped.is_some() {
+            // Repairing: the caller reads what was dropped; these factors are never used.
+            return Err(Singular {
+                eliminated: self.pivots.len(),
+            });
+        }
         for (k, &(r, c)) in self.pivots.iter().enumerate() {
             self.row_step[r] = k;
             self.pos_slot[c] = k;
@@ -602,7 +651,7 @@ impl SparseLu {
                 w.col_count[j] += 1;
             }
         }
-        if w.col_count.contains(&0) {
+        if w.dropped.is_none() && w.col_count.contains(&0) {
             return Err(Singular { eliminated: 0 });
         }
         // Row-wise copy (column index, value), flat.
@@ -621,6 +670,12 @@ impl SparseLu {
         }
         reset(&mut w.row_active, m, true);
         reset(&mut w.col_active, m, true);
+        if let Some(dropped) = &mut w.dropped {
+            for j in (0..m).filter(|&j| w.col_count[j] == 0) {
+                w.col_active[j] = false;
+                dropped.push(j);
+            }
+        }
         w.col_queue.clear();
         w.col_queue.extend((0..m).filter(|&j| w.col_count[j] == 1));
         w.row_queue.clear();
@@ -637,19 +692,27 @@ impl SparseLu {
                     continue;
                 };
                 if pval.abs() < 1e-11 {
-                    return Err(singular(self));
+                    if w.dropped.is_none() {
+                        return Err(singular(self));
+                    }
+                    drop_column(w, cols, c);
+                    continue;
                 }
                 w.row_active[r] = false;
                 w.col_active[c] = false;
                 let upper_start = self.upper.data.len();
-                for &(j, v) in &w.row_data[w.row_start[r]..w.row_start[r + 1]] {
+                for k in w.row_start[r]..w.row_start[r + 1] {
+                    let (j, v) = w.row_data[k];
                     if j != c && w.col_active[j] {
                         self.upper.data.push((j, v));
                         w.col_count[j] -= 1;
                         if w.col_count[j] == 1 {
                             w.col_queue.push(j);
                         } else if w.col_count[j] == 0 {
-                            return Err(singular(self));
+                            if w.dropped.is_none() {
+                                return Err(singular(self));
+                            }
+                            drop_column(w, cols, j);
                         }
                     }
                 }
@@ -712,6 +775,7 @@ impl SparseLu {
             in_prow,
             seen,
             entries,
+            dropped,
             ..
         } = w;
         rows.resize_with(m, Vec::new);
@@ -744,6 +808,7 @@ impl SparseLu {
         reset(in_prow, m, false);
         reset(seen, m, usize::MAX);
         let mut lowest = 0usize;
+        let mut visit = 0usize;
         while self.pivots.len() < m {
             let step = self.pivots.len();
             // The active column of fewest entries.
@@ -752,6 +817,10 @@ impl SparseLu {
                     lowest += 1;
                 }
                 if lowest >= buckets.len() {
+                    if dropped.is_some() {
+                        // Repairing: no column left; the active rows stay uncovered.
+                        return Ok(());
+                    }
                     return Err(Singular { eliminated: step });
                 }
                 let j = buckets[lowest].pop().expect("non-empty bucket");
@@ -759,11 +828,14 @@ impl SparseLu {
                     break j;
                 }
             };
-            // The column's active entries (the row lists may hold stale rows).
+            // The column's active entries (the row lists may hold stale rows). `visit`
+            // stamps the rows seen for this column: a column given up on (repairing) ends
+            // its visit without a step.
+            visit += 1;
             entries.clear();
             for &i in &col_rows[c] {
-                if row_active[i] && seen[i] != step {
-                    seen[i] = step;
+                if row_active[i] && seen[i] != visit {
+                    seen[i] = visit;
                     if let Some(&(_, v)) = rows[i].iter().find(|(j, _)| *j == c) {
                         entries.push((i, v));
                     }
@@ -771,7 +843,14 @@ impl SparseLu {
             }
             let max = entries.iter().fold(0.0f64, |a, (_, v)| a.max(v.abs()));
             if max < 1e-11 {
-                return Err(Singular { eliminated: step });
+                match dropped {
+                    Some(dropped) => {
+                        col_active[c] = false;
+                        dropped.push(c);
+                        continue;
+                    }
+                    None => return Err(Singular { eliminated: step }),
+                }
             }
             let (r, pval) = entries
                 .iter()
@@ -1229,6 +1308,39 @@ mod tests {
         SparseLu::factor(dense.len(), &refs)
     }
 
+    /// The rank of a dense matrix of small integers, by Gaussian elimination in rationals.
+    fn exact_rank(dense: &[Vec<f64>]) -> usize {
+        use crate::scalar::Rational;
+        use num_traits::Zero;
+        let mut a: Vec<Vec<Rational>> = dense
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|&v| Rational::from_integer((v as i64).into()))
+                    .collect()
+            })
+            .collect();
+        let (rows, cols) = (a.len(), a.first().map_or(0, Vec::len));
+        let mut rank = 0;
+        for c in 0..cols {
+            let Some(p) = (rank..rows).find(|&i| !a[i][c].is_zero()) else {
+                continue;
+            };
+            a.swap(rank, p);
+            for i in rank + 1..rows {
+                if !a[i][c].is_zero() {
+                    let f = &a[i][c] / &a[rank][c];
+                    for j in c..cols {
+                        let t = &f * &a[rank][j];
+                        a[i][j] -= t;
+                    }
+                }
+            }
+            rank += 1;
+        }
+        rank
+    }
+
     /// Replaces basis column `p` by `a` as the simplex does: FTRAN from the non-zeros listed in
     /// `idx`, then the update, and the same column in `dense`. `None` (nothing changed) when
     /// the pivot `alpha_p` is below `min_pivot`; otherwise whether the update kept accuracy.
@@ -1364,6 +1476,43 @@ mod tests {
                 prop_assert!((s - b[i]).abs() <= 1e-8 * scale, "B x row {i}: {s} vs {}", b[i]);
                 let t: f64 = (0..m).map(|k| dense[k][i] * y[k]).sum();
                 prop_assert!((t - b[i]).abs() <= 1e-8 * scale, "y^T B column {i}: {t} vs {}", b[i]);
+            }
+        }
+
+        /// `dependent_columns` drops exactly `m - rank` columns (the rank computed exactly in
+        /// rationals by Gaussian elimination), as many rows as columns, and the matrix with
+        /// those columns replaced by the rows' unit columns factors and solves (checked by
+        /// multiplying back). Copies of columns make the random matrices singular.
+        #[test]
+        fn dependent_columns_give_way_to_unit_columns(
+            m in 1usize..10,
+            entries in prop::collection::vec((0usize..10, 0usize..10, -3i32..=3), 0..50),
+            copies in prop::collection::vec((0usize..10, 0usize..10), 0..4),
+        ) {
+            let mut dense = test_basis(m, entries);
+            for (from, to) in copies {
+                let (from, to) = (from % m, to % m);
+                for row in dense.iter_mut() {
+                    row[to] = row[from];
+                }
+            }
+            let cols = dense_columns(&dense);
+            let refs: Vec<&[(usize, f64)]> = cols.iter().map(|c| c.as_slice()).collect();
+            let (dropped, rows) = SparseLu::dependent_columns(m, &refs);
+            prop_assert_eq!(dropped.len(), rows.len());
+            prop_assert_eq!(dropped.len(), m - exact_rank(&dense));
+            for (&c, &r) in dropped.iter().zip(&rows) {
+                for (i, row) in dense.iter_mut().enumerate() {
+                    row[c] = if i == r { 1.0 } else { 0.0 };
+                }
+            }
+            let mut lu = factor_dense(&dense).expect("the repaired matrix factors");
+            let b: Vec<f64> = (0..m).map(|i| i as f64 - 2.0).collect();
+            let mut x = b.clone();
+            lu.ftran(&mut x);
+            for i in 0..m {
+                let s: f64 = (0..m).map(|j| dense[i][j] * x[j]).sum();
+                prop_assert!((s - b[i]).abs() < 1e-8, "B x row {i}: {s} vs {}", b[i]);
             }
         }
 

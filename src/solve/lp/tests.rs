@@ -367,12 +367,14 @@ fn memory_budget_is_checked_before_solving() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(100))]
 
-    /// A starting basis is only a hint: any hint (wrong length, repeated or singular columns,
-    /// infeasible, or a good one) gives the dense exact tableau's optimum.
+    /// A starting basis is only a hint: any hint (wrong length, repeated or singular columns
+    /// (repaired with logicals), infeasible (shifted into its bounds), or a good one), with or
+    /// without a fallback hint, gives the dense exact tableau's optimum.
     #[test]
     fn start_basis_hint_never_changes_the_answer(
         (n, rows, c, free) in open_lp(),
         hint in prop::collection::vec((0usize..3, 0usize..8), 0..8),
+        fallback in prop::option::of(prop::collection::vec((0usize..3, 0usize..8), 0..8)),
     ) {
         let mut lp = build(n, &rows, &c);
         for (v, &f) in free.iter().enumerate() {
@@ -381,21 +383,25 @@ proptest! {
             }
         }
         let expected = lp.solve_with(&SolveOptions::new(Method::ExactTableau)).map(|(s, _)| s.objective);
-        let entries = hint
-            .iter()
-            .map(|&(kind, i)| match kind {
-                0 => BasisEntry::Var(i),
-                1 => BasisEntry::NegVar(i),
-                _ => BasisEntry::Slack(i),
-            })
-            .collect();
-        lp.set_start_basis(entries);
+        let entries = |hint: &[(usize, usize)]| {
+            hint.iter()
+                .map(|&(kind, i)| match kind {
+                    0 => BasisEntry::Var(i),
+                    1 => BasisEntry::NegVar(i),
+                    _ => BasisEntry::Slack(i),
+                })
+                .collect()
+        };
+        lp.set_start_basis(entries(&hint));
+        if let Some(fallback) = &fallback {
+            lp.set_fallback_start_basis(entries(fallback));
+        }
         let got = lp.solve_with(&SolveOptions::new(Method::FloatThenExact)).map(|(s, _)| s.objective);
         prop_assert_eq!(expected, got);
     }
 }
 
-/// The sequence-form crash basis (a pure strategy and its best response) is feasible and
+/// The sequence-form pure crash basis (a pure strategy and its best response) is feasible and
 /// non-singular from both of its starts (Kuhn: the best response to uniform play; liars dice
 /// with 3 sides: the DCFR start) and in both players' programs, so the float simplex uses it
 /// and needs no phase 1; the answers are the known -1/18 and 1/9 (`tests/lp_forms.rs` checks
@@ -412,6 +418,8 @@ fn sequence_form_start_basis_is_feasible_and_used() {
             );
             let sf_lp = crate::solve::sequence_form::build_lp_for(game, LpForm::Merged, primal);
             let sf = StandardForm::new(&sf_lp.lp);
+            // Small LPs: the pure start alone (large ones put a support guess before it).
+            assert!(sf.fallback_start.is_none());
             let start = sf.start.clone().expect("every hint entry names a column");
             // Feasible: the exact basic solution of the hint is non-negative.
             let cols: Vec<&[(usize, Rational)]> =
@@ -425,6 +433,29 @@ fn sequence_form_start_basis_is_feasible_and_used() {
             assert_eq!(sf_lp.value_for_player_0(&s.objective), value);
         }
     }
+}
+
+/// From `MIXED_START_FROM_ROWS` rows on the sequence-form LP starts from a guess at both
+/// players' supports, with the pure start behind it: liars dice 1x6 (player 2's program,
+/// 24 572 rows) has both hints, different, each naming one column per row, and the pure one
+/// is feasible and non-singular as above. (`tests/lp_liars_dice.rs` solves it to OpenSpiel's
+/// value through this route.)
+#[test]
+fn large_sequence_form_lps_guess_the_supports_first() {
+    let game = crate::games::builtin("liars-dice(dice=1,sides=6)").unwrap();
+    let sf_lp = crate::solve::sequence_form::build_lp_for(&game, LpForm::Merged, 1);
+    let sf = StandardForm::new(&sf_lp.lp);
+    assert!(sf.rows >= crate::solve::sequence_form::MIXED_START_FROM_ROWS);
+    let guess = sf.start.clone().expect("the guess names a column per row");
+    let pure = sf
+        .fallback_start
+        .clone()
+        .expect("the pure start names a column per row");
+    assert_eq!((guess.len(), pure.len()), (sf.rows, sf.rows));
+    assert_ne!(guess, pure);
+    let cols: Vec<&[(usize, Rational)]> = pure.iter().map(|&j| sf.cols[j].as_slice()).collect();
+    let lu = lu::ExactLu::factor(sf.rows, &cols).expect("the pure start is non-singular");
+    assert!(lu.solve(&sf.b).iter().all(|v| !v.is_negative()));
 }
 
 /// `options` with or without refinement and reconstruction.
