@@ -76,17 +76,7 @@ fn write_mps_writes_the_solved_lp_of_its_form() {
     let mut sizes = Vec::new();
     for (name, form) in [("merged", LpForm::Merged), ("textbook", LpForm::Textbook)] {
         let path = dir.path().join(format!("{name}.mps"));
-        let out = assert_cmd::Command::cargo_bin("bluff")
-            .unwrap()
-            .args(["solve", spec, "--algo", "lp", "--json", "--lp-form", name])
-            .arg("--write-mps")
-            .arg(&path)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let json = solve_writing_mps(spec, &["--lp-form", name], &path);
         assert_eq!(json["value_p1"]["exact"], "1/9", "{name}");
         let text = std::fs::read_to_string(&path).unwrap();
         let section = |from: &str, to: &str| -> Vec<String> {
@@ -118,6 +108,22 @@ fn write_mps_writes_the_solved_lp_of_its_form() {
     );
 }
 
+/// `bluff solve SPEC --algo lp --json EXTRA --write-mps PATH`: its JSON summary.
+fn solve_writing_mps(spec: &str, extra: &[&str], path: &std::path::Path) -> serde_json::Value {
+    let out = assert_cmd::Command::cargo_bin("bluff")
+        .unwrap()
+        .args(["solve", spec, "--algo", "lp", "--json"])
+        .args(extra)
+        .arg("--write-mps")
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
 /// `--lp-primal p1|p2` solves either player's maximin program: the same exact value for P1
 /// (1/9, as above), the JSON names the program, the MPS file has the program's rows (player
 /// 1's: a row per P2 sequence class, x_empty and P1's sets; player 2's the other way round),
@@ -129,17 +135,7 @@ fn lp_primal_solves_and_writes_either_players_program() {
     let dir = tempfile::tempdir().unwrap();
     for (name, primal) in [("p1", 0), ("p2", 1)] {
         let path = dir.path().join(format!("{name}.mps"));
-        let out = assert_cmd::Command::cargo_bin("bluff")
-            .unwrap()
-            .args(["solve", spec, "--algo", "lp", "--json", "--lp-primal", name])
-            .arg("--write-mps")
-            .arg(&path)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let json = solve_writing_mps(spec, &["--lp-primal", name], &path);
         assert_eq!(json["value_p1"]["exact"], "1/9", "{name}");
         assert_eq!(json["lp_primal"], name);
         let lp = bluff::solve::sequence_form::build_lp_for(&game, LpForm::Merged, primal).lp;

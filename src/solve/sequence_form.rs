@@ -485,14 +485,7 @@ fn mixed_start_basis(
             .flatten()
             .map(|&slot| BasisEntry::Var(q(slot))),
     );
-    entries.extend(
-        classes[o]
-            .representative
-            .iter()
-            .enumerate()
-            .filter(|&(_, &t)| !tight[t])
-            .map(|(k, _)| BasisEntry::Slack(k)),
-    );
+    entries.extend(slacks_of_loose_rows(&classes[o], &tight));
     entries
 }
 
@@ -581,16 +574,22 @@ fn start_basis(
     }
     tight[0] = true;
     push_q(&mut entries, q(0), value[0]);
-    // A class's row is slack unless its representative (the real choice) is tight.
-    entries.extend(
-        classes[o]
-            .representative
-            .iter()
-            .enumerate()
-            .filter(|&(_, &t)| !tight[t])
-            .map(|(k, _)| BasisEntry::Slack(k)),
-    );
+    entries.extend(slacks_of_loose_rows(&classes[o], &tight));
     entries
+}
+
+/// The slacks of the opponent's class rows that are not tight (a class's row is tight when
+/// its representative, the real choice, is).
+fn slacks_of_loose_rows<'a>(
+    classes: &'a SequenceClasses,
+    tight: &'a [bool],
+) -> impl Iterator<Item = BasisEntry> + 'a {
+    classes
+        .representative
+        .iter()
+        .enumerate()
+        .filter(|&(_, &t)| !tight[t])
+        .map(|(k, _)| BasisEntry::Slack(k))
 }
 
 /// `player`'s pure best response, from `value` (the primal player's payoff share per sequence
