@@ -33,17 +33,15 @@ pub(crate) fn solve(
     options: &SolveOptions,
 ) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
     // The first start, then (if it gives no exact answer) the fallback start, then the
-    // dense tableau.
-    let starts = [
-        sf.start.as_deref(),
-        sf.fallback_start.as_deref().filter(|_| sf.start.is_some()),
-    ];
+    // dense tableau. A hint that names no basis (`None` in the standard form) is skipped.
+    let starts: Vec<Option<&[usize]>> = match (sf.start.as_deref(), sf.fallback_start.as_deref()) {
+        (Some(first), Some(second)) => vec![Some(first), Some(second)],
+        (None, None) => vec![None],
+        (first, second) => vec![first.or(second)],
+    };
     let mut why = String::new();
-    for (k, start) in starts.into_iter().enumerate() {
-        if k > 0 && start.is_none() {
-            break;
-        }
-        let last = k == 1 || sf.fallback_start.is_none();
+    for (k, &start) in starts.iter().enumerate() {
+        let last = k + 1 == starts.len();
         let attempt = revised::Attempt {
             start,
             fall_back_to_slacks: last,

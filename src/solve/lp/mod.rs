@@ -293,9 +293,11 @@ impl LinearProgram {
         }
     }
 
-    /// Suggests a starting basis for [`Method::FloatThenExact`], one entry per row. If it is
-    /// not a non-singular, primal feasible basis the float simplex starts from slacks as
-    /// usual, so a bad hint costs time, never correctness.
+    /// Suggests a starting basis for [`Method::FloatThenExact`], one entry per row. A
+    /// singular hint is repaired (its dependent columns give way to logicals) and an
+    /// infeasible one shifted into its bounds (the simplex repairs the shift); a hint that
+    /// still fails leaves the float simplex to start from slacks as usual, so a bad hint
+    /// costs time, never correctness.
     pub fn set_start_basis(&mut self, entries: Vec<BasisEntry>) {
         self.start = Some(entries);
     }
