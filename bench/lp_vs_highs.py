@@ -266,7 +266,8 @@ def main() -> None:
                 parts.append(f"**{text}**" if best == (p, solver) else text)
             cells[solver] = "; ".join(parts)
         print(
-            f"| {spec} | {seqs} | {b['lp_primal'].upper()}'s, {b['lp_rows']} x {b['lp_vars']}{pre} | "
+            f"| {spec} | {seqs} | {b['lp_primal'].upper()}'s, "
+            f"{b['lp_rows']} x {b['lp_vars']}{pre} | "
             f"{t_b:.3f} | {b['float_pivots']} | {peak / 1e6:.0f} MB | {cells['simplex']} | "
             f"{cells['ipm']} | {ratio:.2f}x | {met}{cell} | {exact} | {h_value:.12f} |",
             flush=True,
