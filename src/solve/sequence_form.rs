@@ -92,12 +92,15 @@ impl SequenceFormLp {
 /// plan, the rows the other's sequences (its plan is the duals).
 ///
 /// The two programs are each other's LP duals, and the primal simplex walks a different path
-/// on each: on player 1's the float simplex is faster on every liar's dice measured (1x3 to
+/// on each. From the pure crash start, on player 1's the float simplex is faster on every
+/// liar's dice measured (1x3 to
 /// 1x7 and 2x2, 2x3; 1x6 1.27 s against 1.64 s, 1x7 18.5 s against 25.3 s) and big Leduc
 /// (4 ranks with 2 raises up to 8 with 2: 8 to 22% faster), and slower on Leduc (0.071 s
 /// against 0.046 s), Battleship and Goofspiel in descending order (Battleship 3x2 and
 /// Goofspiel 6 by 8 and 12%). Nothing in the games' counts tells them apart (Leduc and big
-/// Leduc have the same shape), so [`LpPrimal::Auto`] goes by size (docs/lp.md).
+/// Leduc have the same shape), so [`LpPrimal::Auto`] goes by size (docs/lp.md). From the
+/// support guess that large programs now start from ([`MIXED_START_FROM_ROWS`]), player 1's
+/// program ties on liars dice 1x6 and 1x7 and wins on 2x3 (0.47 s against 1.89 s).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LpPrimal {
     /// [`LpPrimal::Second`] from [`AUTO_SECOND_FROM_ROWS`] rows on, else [`LpPrimal::First`].
