@@ -5,7 +5,7 @@
 
 use bluff::solve::exact::{solve_exact_with, ExactOptions};
 use bluff::solve::lp::{Method, SolveOptions};
-use bluff::solve::sequence_form::{memory_estimate_as, LpPrimal};
+use bluff::solve::sequence_form::{memory_estimate, LpPrimal};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -49,7 +49,7 @@ static GLOBAL: Counting = Counting;
 /// and the estimate.
 fn measured_and_estimated(spec: &str, method: Method, primal: LpPrimal) -> (usize, u128) {
     let game = bluff::games::load(spec).unwrap().game;
-    let (_, _, estimate) = memory_estimate_as(&game, method, primal.player(&game));
+    let (_, _, estimate) = memory_estimate(&game, method, primal.player(&game));
     let start = LIVE.load(Ordering::Relaxed);
     PEAK.store(start, Ordering::Relaxed);
     let options = ExactOptions {

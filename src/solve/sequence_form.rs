@@ -125,7 +125,7 @@ impl LpPrimal {
         match self {
             LpPrimal::First => 0,
             LpPrimal::Second => 1,
-            LpPrimal::Auto => usize::from(lp_size_bound_as(game, 1).rows >= AUTO_SECOND_FROM_ROWS),
+            LpPrimal::Auto => usize::from(lp_size_bound(game, 1).rows >= AUTO_SECOND_FROM_ROWS),
         }
     }
 }
@@ -281,7 +281,7 @@ pub(crate) fn build(game: &Game, form: LpForm, with_start: bool, primal: usize) 
     match choice {
         // The DCFR start on a large LP: a guess at both players' supports first, the pure
         // start behind it.
-        Some(Some((choice, probs))) if lp_size_bound_as(game, p).rows >= MIXED_START_FROM_ROWS => {
+        Some(Some((choice, probs))) if lp_size_bound(game, p).rows >= MIXED_START_FROM_ROWS => {
             lp.set_start_basis(mixed_start_basis(game, p, &classes, &q_slot, &probs));
             let pure = start_basis(game, p, &classes, &q_slot, &payoff, Some(choice));
             lp.set_fallback_start_basis(pure);
@@ -372,7 +372,7 @@ pub(crate) fn start_iterations(rows: usize) -> u64 {
 /// each near 30 ns per row; leduc measured). So one-card poker(n=50) (44 103 nodes, 602 rows,
 /// where 30 iterations made the whole run a third slower) and Kuhn keep the uniform start.
 pub(crate) fn start_choice(game: &Game, primal: usize) -> Option<(Vec<usize>, [Vec<f64>; 2])> {
-    let rows = lp_size_bound_as(game, primal).rows;
+    let rows = lp_size_bound(game, primal).rows;
     let iterations = start_iterations(rows);
     let (rows, nodes) = (rows as u128, game.nodes.len() as u128);
     if 7 * u128::from(iterations) * nodes * 10 > 50 * rows * rows {
@@ -387,17 +387,20 @@ pub(crate) fn start_choice(game: &Game, primal: usize) -> Option<(Vec<usize>, [V
     let average = solver.average_profile();
     let choice = game.infosets[primal]
         .iter()
-        .map(|set| {
-            set.action_range().fold(set.action_offset, |best, a| {
-                if average.probs[primal][a] > average.probs[primal][best] {
-                    a
-                } else {
-                    best
-                }
-            })
-        })
+        .map(|set| most_played(set, &average.probs[primal]))
         .collect();
     Some((choice, average.probs))
+}
+
+/// The action of `set` that `probs` plays most (the first on a tie).
+fn most_played(set: &crate::game::Infoset, probs: &[f64]) -> usize {
+    set.action_range().fold(set.action_offset, |best, a| {
+        if probs[a] > probs[best] {
+            a
+        } else {
+            best
+        }
+    })
 }
 
 /// Rows from which the LP starts from [`mixed_start_basis`] (with the pure start behind it):
@@ -422,7 +425,7 @@ const SUPPORT_SHARE: f64 = 0.2;
 /// guess may be singular or infeasible: the float simplex repairs it with logicals and
 /// shifts its values into their bounds ([`crate::solve::lp::LinearProgram::set_fallback_start_basis`]
 /// keeps the pure start behind it). On liars dice 1x6 it takes the float simplex from 7422
-/// pivots to 2502, on 1x7 from 24 100 to 4878.
+/// pivots to 1971, on 1x7 from 24 100 to 6470.
 fn mixed_start_basis(
     game: &Game,
     p: usize,
@@ -437,13 +440,7 @@ fn mixed_start_basis(
     let mut entries = vec![BasisEntry::Var(0)];
     let mut extra_p: Vec<(f64, usize)> = Vec::new();
     for set in &game.infosets[p] {
-        let best = set.action_range().fold(set.action_offset, |b, a| {
-            if probs[p][a] > probs[p][b] {
-                a
-            } else {
-                b
-            }
-        });
+        let best = most_played(set, &probs[p]);
         for a in set.action_range() {
             if !is_rep(p, 1 + a) {
                 continue;
@@ -460,13 +457,7 @@ fn mixed_start_basis(
     tight[0] = true;
     let mut extra_o: Vec<(f64, usize)> = Vec::new();
     for set in &game.infosets[o] {
-        let best = set.action_range().fold(set.action_offset, |b, a| {
-            if probs[o][a] > probs[o][b] {
-                a
-            } else {
-                b
-            }
-        });
+        let best = most_played(set, &probs[o]);
         tight[1 + best] = true;
         for a in set.action_range() {
             if a != best && probs[o][a] >= tau && is_rep(o, 1 + a) {
@@ -643,14 +634,9 @@ pub fn behavioural_from_plan(game: &Game, player: usize, plan: &[Rational]) -> V
     probs
 }
 
-/// The standard-form size of [`build_lp`]'s program (player 0's), bounded from the game's
+/// The standard-form size of `primal`'s program ([`build_lp_for`]), bounded from the game's
 /// counts without building it (the payoff non-zeros are bounded by the number of terminals).
-pub fn lp_size_bound(game: &Game) -> LpSize {
-    lp_size_bound_as(game, 0)
-}
-
-/// [`lp_size_bound`] for `primal`'s program ([`build_lp_for`]).
-pub fn lp_size_bound_as(game: &Game, primal: usize) -> LpSize {
+pub fn lp_size_bound(game: &Game, primal: usize) -> LpSize {
     let (p, o) = (primal, 1 - primal);
     let n_p = game.num_sequences(p);
     let n_o = game.num_sequences(o);
@@ -666,19 +652,11 @@ pub fn lp_size_bound_as(game: &Game, primal: usize) -> LpSize {
     }
 }
 
-/// The estimated peak bytes of building `game`'s LP and solving it by `method`, with the LP's
-/// size and the method's name: what [`check_memory`] compares with the budget.
-pub fn memory_estimate(game: &Game, method: Method) -> (LpSize, &'static str, u128) {
-    memory_estimate_as(game, method, 0)
-}
-
-/// [`memory_estimate`] for `primal`'s program ([`build_lp_for`]).
-pub fn memory_estimate_as(
-    game: &Game,
-    method: Method,
-    primal: usize,
-) -> (LpSize, &'static str, u128) {
-    let size = lp_size_bound_as(game, primal);
+/// The estimated peak bytes of building `primal`'s LP of `game` ([`build_lp_for`]) and
+/// solving it by `method`, with the LP's size and the method's name: what [`check_memory`]
+/// compares with the budget.
+pub fn memory_estimate(game: &Game, method: Method, primal: usize) -> (LpSize, &'static str, u128) {
+    let size = lp_size_bound(game, primal);
     // The program and its standard form both hold the coefficients; building the program
     // also holds per-node arrays and per-terminal weights ([`TerminalWeights`]).
     let build = memory::sequence_form_build_bytes(game.nodes.len(), game.num_terminal_nodes());
@@ -703,9 +681,9 @@ pub fn memory_estimate_as(
 }
 
 /// Checks the estimated memory of building and solving `primal`'s LP of `game` by
-/// `options.method` ([`memory_estimate_as`]) against the budget, before anything is built.
+/// `options.method` ([`memory_estimate`]) against the budget, before anything is built.
 pub fn check_memory(game: &Game, options: &SolveOptions, primal: usize) -> Result<(), LpError> {
-    let (size, method, bytes) = memory_estimate_as(game, options.method, primal);
+    let (size, method, bytes) = memory_estimate(game, options.method, primal);
     options.check(size, method, bytes)
 }
 

@@ -26,12 +26,11 @@ use crate::scalar::{rational_to_f64, Rational};
 use num_traits::{One, Signed, Zero};
 use std::time::Instant;
 
+/// The exact primal point and duals of a standard form, or why there are none.
+type Answer = Result<(Vec<Rational>, Vec<Rational>), LpError>;
+
 /// Solves `sf` exactly; returns the standard-form optimum `x` and duals `y`.
-pub(crate) fn solve(
-    sf: &StandardForm,
-    stats: &mut LpStats,
-    options: &SolveOptions,
-) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
+pub(crate) fn solve(sf: &StandardForm, stats: &mut LpStats, options: &SolveOptions) -> Answer {
     // The first start, then (if it gives no exact answer) the fallback start, then the
     // dense tableau. A hint that names no basis (`None` in the standard form) is skipped.
     let starts: Vec<Option<&[usize]>> = match (sf.start.as_deref(), sf.fallback_start.as_deref()) {
@@ -76,13 +75,12 @@ fn first_start_budget(rows: usize) -> usize {
 /// The exact answer from the float simplex's outcome: `Ok` with the answer (or a final
 /// error), `Err` with the reason when the outcome gives none (no basis, or one the exact
 /// routes could not repair; empty for the latter).
-#[allow(clippy::type_complexity)]
 fn from_float(
     sf: &StandardForm,
     stats: &mut LpStats,
     outcome: FloatOutcome,
     options: &SolveOptions,
-) -> Result<Result<(Vec<Rational>, Vec<Rational>), LpError>, String> {
+) -> Result<Answer, String> {
     let (basis, why) = match outcome {
         FloatOutcome::Optimal { basis, pivots } | FloatOutcome::Unbounded { basis, pivots } => {
             stats.float_pivots += pivots;
@@ -129,7 +127,7 @@ fn tableau_fallback(
     stats: &mut LpStats,
     options: &SolveOptions,
     why: &str,
-) -> Result<(Vec<Rational>, Vec<Rational>), LpError> {
+) -> Answer {
     // The exact answer (or the exact proof of infeasibility) comes from the dense tableau,
     // which is only attempted when it fits the budget.
     let size = memory::LpSize {

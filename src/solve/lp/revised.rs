@@ -1330,7 +1330,7 @@ impl Col<'_> {
 const REPAIR_ROUNDS: usize = 4;
 
 /// How [`solve`] starts and how far it goes.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub(crate) struct Attempt<'a> {
     /// The starting basis (columns of the standard form; `None`: the slack basis).
     pub start: Option<&'a [usize]>,
@@ -1447,7 +1447,7 @@ pub(crate) fn solve(
     });
     if crash.is_none() && lp.start.is_some() && !fall_back_to_slacks {
         return FloatOutcome::Stalled {
-            reason: "the starting basis is singular".to_string(),
+            reason: "the starting basis is unusable (singular after its repair)".to_string(),
             pivots: 0,
         };
     }
@@ -1781,7 +1781,8 @@ mod tests {
             let lp = crate::solve::sequence_form::build_lp(&game);
             let sf = StandardForm::new(&lp.lp);
             let attempt = Attempt {
-                start: sf.fallback_start.as_deref(),
+                // The pure start: behind the support guess where there is one.
+                start: sf.fallback_start.as_deref().or(sf.start.as_deref()),
                 fall_back_to_slacks: true,
                 budget: None,
             };
