@@ -4,6 +4,7 @@
 
 pub mod best_effort;
 pub mod cfr;
+pub mod door;
 pub mod exact;
 pub mod lp;
 pub mod matrix;
