@@ -9,7 +9,6 @@ use bluff::report::{
     DEFAULT_MAX_ROWS,
 };
 use bluff::solve::best_effort::{best_effort, BestEffort, Budget, LP_MAX_SEQUENCES};
-use bluff::solve::exact::ExactSolution;
 use bluff::solve::lp::ProgressFn;
 use bluff::solve::run::CurvePoint;
 use bluff::strategy::Profile;
@@ -248,10 +247,11 @@ pub(crate) fn write(
 pub(crate) fn from_solve_lp(
     game: &Game,
     spec: &str,
-    solution: ExactSolution,
+    value: bluff::scalar::Rational,
+    profile: bluff::strategy::ExactProfile,
+    st: &bluff::solve::exact::ExactStats,
     output: &Path,
 ) -> Result<()> {
-    let st = &solution.stats;
     let input = ReportInput {
         spec: spec.to_string(),
         provenance: format!(
@@ -259,9 +259,9 @@ pub(crate) fn from_solve_lp(
              exact best responses (NashConv = 0).",
             st.sequences[0], st.sequences[1]
         ),
-        strategy: Strategy::Exact(solution.profile),
+        strategy: Strategy::Exact(profile),
         known_value: Some(KnownValue {
-            value: solution.value,
+            value,
             how: "exact sequence-form LP, certified by exact best responses".into(),
         }),
         curve: None,

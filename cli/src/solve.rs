@@ -1,36 +1,30 @@
-//! `bluff solve`: parses the options into the solve layer's request
-//! (`bluff::solve::run::CfrRequest`, `bluff::solve::sampling::SamplingRequest` for `es-mccfr`
-//! and `os-mccfr`, or `bluff::solve::exact` for `--algo lp`), runs it with a
-//! progress bar, signal handling and checkpoint files as its hooks, writes the requested files
-//! and presents the result (text or `--json`).
+//! `bluff solve`: maps the options into the solve layer's one request
+//! (`bluff::solve::door::Request`), runs it through `bluff::solve::door::solve` with a progress
+//! bar and the stop signals as its hooks, writes the requested files and presents the result
+//! (text or `--json`). Which option applies to which algorithm, the values' ranges and the
+//! defaults are the door's; this file only parses and presents.
 
 use crate::files::{is_stdout, write_output, FilePlan};
 use crate::signals;
-use anyhow::{bail, Context, Result};
-use bluff::eval::{exploitability, Exploitability};
-use bluff::format::checkpoint::{self, Checkpoint};
+use anyhow::{bail, Result};
 use bluff::format::strategy_json::{labelled_to_json, profile_to_json};
 use bluff::game::Game;
-use bluff::scalar::{format_rational, rational_to_f64, Rational};
-use bluff::solve::cfr::Kernel;
+use bluff::scalar::{format_rational, rational_to_f64};
+use bluff::solve::door::{
+    self, Detail, DoorHooks, LpMethodChoice, Request, Solved, Source, Spelling, Strategy, Value,
+};
+use bluff::solve::exact::ExactStats;
+use bluff::solve::lp::{LpProgress, ProgressFn};
 use bluff::solve::mccfr::Sampling;
-use bluff::solve::registry::{
-    self, Algorithm, AlgorithmError, CfrOptions, Family, SamplingOptions, Updates,
-};
-use bluff::solve::run::{
-    CfrRequest, CfrRun, CurvePoint, Hooks, Progress, RunError, SaveError, StopReason, StopRule,
-    Target,
-};
-use bluff::solve::sampling::{
-    is_sampling_checkpoint, solve_spec, Engine, SamplingHooks, SamplingOutcome, SamplingRequest,
-};
-use bluff::strategy::Profile;
+use bluff::solve::registry::{self, Updates};
+use bluff::solve::run::{CfrRun, CurvePoint, Hooks, Progress};
+use bluff::solve::sampling::SamplingOutcome;
+use bluff::solve::sequence_form::{LpForm, LpPrimal};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Update order (`--updates`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -68,41 +62,41 @@ pub struct SolveArgs {
     #[arg(long, value_parser = algorithms(), help = algo_help())]
     algo: Option<String>,
     /// Stop after N iterations.
-    #[arg(long, value_name = "N")]
-    iterations: Option<u64>,
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    iterations: Option<i64>,
     /// Stop once the average strategy's exploitability (payoff units) is at most E.
-    #[arg(long, value_name = "E")]
+    #[arg(long, value_name = "E", allow_negative_numbers = true)]
     target: Option<f64>,
     /// Stop once exploitability is at most F times the payoff range (max - min payoff).
-    #[arg(long, value_name = "F")]
+    #[arg(long, value_name = "F", allow_negative_numbers = true)]
     target_relative: Option<f64>,
     /// Stop after S seconds of solving.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     time: Option<f64>,
     /// Override the algorithm's update order.
     #[arg(long, value_enum)]
     updates: Option<UpdatesArg>,
-    /// DCFR positive-regret discount exponent.
-    #[arg(long)]
+    /// DCFR positive-regret discount exponent (at least 0).
+    #[arg(long, allow_negative_numbers = true)]
     alpha: Option<f64>,
-    /// DCFR negative-regret discount exponent.
-    #[arg(long)]
+    /// DCFR negative-regret discount exponent (may be negative, as the HS schedules' is).
+    #[arg(long, allow_negative_numbers = true)]
     beta: Option<f64>,
     /// DCFR average-strategy weight exponent (the starting gamma of the hs-* schedules).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     gamma: Option<f64>,
     /// Worker threads (results do not depend on it); default: all cores. The solver times
     /// them against one thread (after 250 ms, then every 2 s of iterating) and runs the
     /// faster (see --always-threads).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[arg(long, allow_negative_numbers = true)]
+    threads: Option<i64>,
     /// Run every iteration on all --threads, even where one thread is faster (by default
     /// the solver times both now and then and runs the faster; results are the same bits).
     #[arg(long)]
     always_threads: bool,
-    /// Largest gap in iterations between exploitability measurements.
-    #[arg(long, default_value_t = 1000, value_name = "N")]
-    check_every: u64,
+    /// Largest gap in iterations between exploitability measurements [default: 1000].
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    check_every: Option<i64>,
     /// The CFR kernel: tree (passes over the game tree) or sequence (sparse products with
     /// the sequence-form payoff matrix). Default: by the game's shape (sequence beyond the
     /// cache when terminals are at most 0.6 of the nodes), or the checkpoint's on --resume.
@@ -121,8 +115,9 @@ pub struct SolveArgs {
     #[arg(long)]
     exact: bool,
     /// Simplex method of `--algo lp`: float-guided exact (fast) or the dense exact tableau.
-    #[arg(long, value_enum, default_value = "guided")]
-    lp_method: crate::lp::LpMethod,
+    /// [default: guided]
+    #[arg(long, value_enum)]
+    lp_method: Option<crate::lp::LpMethod>,
     /// Memory budget of `--algo lp` (e.g. 8G, 512M; default 80% of MemAvailable): an LP whose
     /// estimate exceeds it is refused before allocating, with its size in the message.
     #[arg(long, value_name = "SIZE", value_parser = bluff::solve::lp::memory::parse_bytes)]
@@ -148,7 +143,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Seconds of solving between checkpoints.
-    #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     checkpoint_every: Option<f64>,
     /// Continue the run saved in FILE; --iterations N is the total, as if never interrupted.
     #[arg(long, value_name = "FILE")]
@@ -161,17 +156,17 @@ pub struct SolveArgs {
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
     /// os-mccfr: exploration epsilon in (0, 1] (default 0.6, as OpenSpiel).
-    #[arg(long, value_name = "E")]
+    #[arg(long, value_name = "E", allow_negative_numbers = true)]
     epsilon: Option<f64>,
     /// Sampling solvers: VR-MCCFR baselines per information set and action, learned at rate R.
-    #[arg(long, value_name = "R")]
+    #[arg(long, value_name = "R", allow_negative_numbers = true)]
     baseline: Option<f64>,
     /// Sampling solvers: regret matching+ (regrets floored at 0 at every update).
     #[arg(long)]
     rm_plus: bool,
     /// Sampling solvers: iterations per discount epoch (--alpha, --beta and --gamma count epochs).
-    #[arg(long, value_name = "N")]
-    epoch: Option<u64>,
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    epoch: Option<i64>,
     /// Sampling solvers: play the game's rules even when its arena could be built.
     #[arg(long)]
     rules: bool,
@@ -181,15 +176,15 @@ pub struct SolveArgs {
     no_eval: bool,
 }
 
-/// Longest `--time` and `--checkpoint-every` accepted: about 31 years.
-pub const MAX_SECONDS: f64 = 1e9;
-/// Default `--checkpoint-every`.
-pub const DEFAULT_CHECKPOINT_SECONDS: f64 = 60.0;
-
 impl SolveArgs {
-    /// The CFR options given on the command line.
-    fn cfr_options(&self) -> CfrOptions {
-        CfrOptions {
+    /// The door's request: the options exactly as given.
+    fn request(&self) -> Request {
+        Request {
+            algo: self.algo.clone(),
+            iterations: self.iterations,
+            target: self.target,
+            target_relative: self.target_relative,
+            time: self.time,
             updates: self.updates.map(|u| match u {
                 UpdatesArg::Simultaneous => Updates::Simultaneous,
                 UpdatesArg::Alternating => Updates::Alternating,
@@ -197,18 +192,43 @@ impl SolveArgs {
             alpha: self.alpha,
             beta: self.beta,
             gamma: self.gamma,
-        }
-    }
-
-    /// The stop rule (iterations, target, time).
-    fn stop_rule(&self) -> StopRule {
-        StopRule {
-            max_iterations: self.iterations,
-            target: self
-                .target
-                .map(Target::Absolute)
-                .or(self.target_relative.map(Target::FractionOfRange)),
-            time: self.time.map(Duration::from_secs_f64),
+            threads: self.threads,
+            always_threads: self.always_threads,
+            check_every: self.check_every,
+            kernel: self
+                .kernel
+                .as_deref()
+                .and_then(bluff::solve::cfr::Kernel::from_name),
+            exact: self.exact,
+            lp_method: self.lp_method.map(|m| match m {
+                crate::lp::LpMethod::Guided => LpMethodChoice::Guided,
+                crate::lp::LpMethod::Tableau => LpMethodChoice::Tableau,
+            }),
+            max_memory: self.max_memory,
+            write_mps: self.write_mps.clone(),
+            lp_form: self.lp_form.map(|f| match f {
+                crate::lp::LpFormArg::Merged => LpForm::Merged,
+                crate::lp::LpFormArg::Textbook => LpForm::Textbook,
+            }),
+            lp_primal: self.lp_primal.map(|p| match p {
+                crate::lp::LpPrimalArg::Auto => LpPrimal::Auto,
+                crate::lp::LpPrimalArg::P1 => LpPrimal::First,
+                crate::lp::LpPrimalArg::P2 => LpPrimal::Second,
+            }),
+            checkpoint: self.checkpoint.clone(),
+            checkpoint_every: self.checkpoint_every,
+            resume: self.resume.clone(),
+            seed: self.seed,
+            epsilon: self.epsilon,
+            baseline: self.baseline,
+            rm_plus: self.rm_plus,
+            epoch: self.epoch,
+            rules: self.rules,
+            no_eval: self.no_eval,
+            output: self.output.is_some(),
+            curve: self.curve.is_some(),
+            plot: self.plot.is_some(),
+            report: self.report.is_some(),
         }
     }
 
@@ -225,15 +245,38 @@ impl SolveArgs {
         Ok(())
     }
 
+    /// Checks what only the command line has: standard output used once, a checkpoint that
+    /// is a file, an SVG plot.
+    fn check_outputs(&self) -> Result<()> {
+        self.check_one_stdout_user()?;
+        if self.checkpoint.as_deref().is_some_and(is_stdout) {
+            bail!("--checkpoint -: a checkpoint is a binary file; give a file name");
+        }
+        if let Some(plot) = &self.plot {
+            let svg = plot
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+            if !svg && !is_stdout(plot) {
+                bail!(
+                    "--plot {}: the plot is SVG; give a file name ending in .svg",
+                    plot.display()
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// The files a run writes: (option, what the summary calls it, path), in the summary's
     /// order.
-    fn outputs(&self) -> [(&'static str, &'static str, &Option<PathBuf>); 5] {
+    fn outputs(&self) -> [(&'static str, &'static str, &Option<PathBuf>); 6] {
         [
             ("-o", "strategy", &self.output),
             ("--curve", "curve", &self.curve),
             ("--plot", "plot", &self.plot),
             ("--checkpoint", "checkpoint", &self.checkpoint),
             ("--report", "report", &self.report),
+            ("--write-mps", "MPS", &self.write_mps),
         ]
     }
 
@@ -256,9 +299,13 @@ impl SolveArgs {
         }
     }
 
-    /// Says where each output file went (standard output needs no saying).
+    /// Says where each output file of an iterative run went (standard output needs no
+    /// saying).
     fn say_written(&self) {
-        for (_, what, path) in self.outputs() {
+        for (option, what, path) in self.outputs() {
+            if option == "--write-mps" {
+                continue;
+            }
             if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
                 self.say(format!("{what} written to {}", p.display()));
             }
@@ -268,9 +315,9 @@ impl SolveArgs {
     /// Checks every file the run reads or writes before it starts (the game, the checkpoint
     /// to resume, which it may replace: continuing a run into the checkpoint it came from is
     /// the usual way to extend it, and the outputs).
-    fn check_files(&self, game: Option<&str>) -> Result<()> {
+    fn check_files(&self) -> Result<()> {
         let mut plan = FilePlan::new();
-        if let Some(g) = game {
+        if let Some(g) = &self.game {
             plan.game(g);
         }
         if let Some(r) = &self.resume {
@@ -284,230 +331,34 @@ impl SolveArgs {
         }
         plan.check()
     }
-
-    /// Checks the CFR-family options that need no game: numbers in range, a stop rule, one
-    /// user of standard output, an SVG plot.
-    fn check_cfr_options(&self) -> Result<()> {
-        if self.max_memory.is_some()
-            || self.write_mps.is_some()
-            || self.lp_form.is_some()
-            || self.lp_primal.is_some()
-        {
-            bail!("--max-memory, --write-mps, --lp-form and --lp-primal apply to --algo lp only");
-        }
-        for (name, v) in [
-            ("target", self.target),
-            ("target-relative", self.target_relative),
-            ("alpha", self.alpha),
-            ("beta", self.beta),
-            ("gamma", self.gamma),
-        ] {
-            if let Some(x) = v.filter(|x| !(x.is_finite() && *x >= 0.0)) {
-                bail!("--{name} {x:?}: expected a finite non-negative number");
-            }
-        }
-        for (name, v) in [
-            ("target", self.target),
-            ("target-relative", self.target_relative),
-        ] {
-            if v == Some(0.0) {
-                bail!(
-                    "--{name} 0: expected a positive number; an exploitability of exactly 0 is \
-                     not reached by a floating-point run"
-                );
-            }
-        }
-        for (name, v) in [
-            ("time", self.time),
-            ("checkpoint-every", self.checkpoint_every),
-        ] {
-            if let Some(x) = v.filter(|x| !(x.is_finite() && *x > 0.0 && *x <= MAX_SECONDS)) {
-                bail!("--{name} {x:?}: expected seconds in (0, {MAX_SECONDS:e}]");
-            }
-        }
-        if !self.stop_rule().is_set() {
-            bail!("give a stop rule: --iterations N, --target E, --target-relative F or --time S");
-        }
-        if self.target.is_some() && self.target_relative.is_some() {
-            bail!("give --target or --target-relative, not both");
-        }
-        if self.iterations == Some(0) {
-            bail!("--iterations 0: expected at least 1");
-        }
-        if self.check_every == 0 {
-            bail!("--check-every 0: expected at least 1");
-        }
-        self.check_one_stdout_user()?;
-        if self.checkpoint.as_deref().is_some_and(is_stdout) {
-            bail!("--checkpoint -: a checkpoint is a binary file; give a file name");
-        }
-        if let Some(plot) = &self.plot {
-            let svg = plot
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
-            if !svg && !is_stdout(plot) {
-                bail!(
-                    "--plot {}: the plot is SVG; give a file name ending in .svg",
-                    plot.display()
-                );
-            }
-        }
-        Ok(())
-    }
 }
 
-/// Runs `bluff solve`.
+/// Runs `bluff solve`: the door decides, this presents.
 pub fn run(args: SolveArgs) -> Result<()> {
-    let algorithm = args.algo.as_deref().map(registry::algorithm).transpose()?;
-    let sampling_checkpoint = args.resume.as_deref().is_some_and(is_sampling_checkpoint);
-    if algorithm.is_some_and(|a| matches!(a.family, Family::Sampling(_))) || sampling_checkpoint {
-        return run_sampling(&args, algorithm);
-    }
-    let sampling_only = [
-        ("--seed", args.seed.is_some()),
-        ("--epsilon", args.epsilon.is_some()),
-        ("--baseline", args.baseline.is_some()),
-        ("--rm-plus", args.rm_plus),
-        ("--epoch", args.epoch.is_some()),
-        ("--rules", args.rules),
-        ("--no-eval", args.no_eval),
-    ];
-    if let Some((name, _)) = sampling_only.iter().find(|(_, given)| *given) {
-        bail!("{name} applies to the sampling solvers (--algo es-mccfr or os-mccfr)");
-    }
-    let threads = crate::threads_arg(args.threads)?;
-    let thread_count = threads.count()?;
-    if algorithm.is_some_and(|a| a.family == Family::ExactLp) {
-        return run_lp(&args, thread_count);
-    }
-    args.check_cfr_options()?;
-
-    // Read the checkpoint (if any) whole before anything else, then check every output.
-    let resumed = match &args.resume {
-        Some(path) => Some(
-            checkpoint::read_file(path)
-                .with_context(|| format!("checkpoint {}", path.display()))?,
-        ),
-        None => None,
-    };
-    let spec = match (&args.game, &resumed) {
-        (Some(g), _) => g.clone(),
-        (None, Some(c)) => c.game_spec.clone(),
-        (None, None) => bail!("give a game"),
-    };
-    args.check_files(Some(&spec))?;
-
-    let game = crate::load_game(&spec)?;
-    let request = CfrRequest {
-        algorithm,
-        options: args.cfr_options(),
-        horizon: args.iterations,
-        threads,
-        always_threads: args.always_threads,
-        check_every: args.check_every,
-        kernel: args.kernel.as_deref().and_then(Kernel::from_name),
-    };
-    let mut run = match (resumed, &args.resume) {
-        (Some(c), Some(path)) => CfrRun::resume(&game, &spec, c, &request)
-            .map_err(in_options)
-            .with_context(|| format!("checkpoint {}", path.display()))?,
-        _ => CfrRun::start(&game, &spec, &request).map_err(in_options)?,
-    };
-    let first_iteration = run.iterations();
-    let mut hooks = CliHooks::new(&args, run.iterations());
+    args.check_outputs()?;
+    args.check_files()?;
+    let request = args.request();
+    let mut hooks = CliHooks::new(&args);
     signals::catch_stop_signals();
-    let outcome = run.run(&game, &args.stop_rule(), &mut hooks);
-    hooks.bar.finish_and_clear();
-    let outcome = outcome
-        .map_err(in_options)
-        .with_context(|| match &args.resume {
-            Some(path) => format!("checkpoint {}", path.display()),
-            None => "solving".to_string(),
-        })?;
-    if let Some(path) = &args.checkpoint {
-        write_output(path, &checkpoint::encode(&run.checkpoint()))?;
-    }
-
-    // The final figures come from bluff::eval on the average strategy.
-    let average = run.average_profile();
-    let eval = exploitability(&game, &average);
-    write_files(
-        &args,
-        &game,
-        run.algorithm(),
-        &spec,
-        &average,
-        &outcome.points,
-    )?;
-    if outcome.reason == StopReason::Interrupted {
-        return Err(interrupted(&args, &run, &eval).into());
-    }
-    let last = *outcome.last().context("the run did no iterations")?;
-    let exact = args
-        .exact
-        .then(|| exploitability(&game, &average.to_exact(&game)));
-    if let Some(path) = &args.report {
-        let provenance = format!(
-            "bluff solve --algo {}: average strategy after {} iterations ({:.2} s).",
-            run.algorithm().name,
-            last.iteration,
-            last.seconds
-        );
-        crate::report::from_solve_cfr(&game, &spec, &average, provenance, &outcome.points, path)?;
-    }
-    let summary = Summary {
-        args: &args,
-        game: &game,
-        spec: &spec,
-        run: &run,
-        last,
-        eval: &eval,
-        exact: exact.as_ref(),
-        ran: run.iterations() - first_iteration,
-    };
-    if args.json {
-        summary.print_json();
-    } else {
-        summary.print_text();
-    }
-    Ok(())
-}
-
-/// A run's error in the words of the command line's options.
-fn in_options(e: RunError) -> anyhow::Error {
-    match e {
-        RunError::OtherAlgorithm { checkpoint, asked } => {
-            anyhow::anyhow!(
-                "the checkpoint is a {checkpoint} run; it cannot continue as --algo {asked}"
-            )
-        }
-        RunError::OtherSchedule { checkpoint, asked } => anyhow::anyhow!(
-            "the checkpoint measured with --check-every {checkpoint}; give the same (got {asked})"
-        ),
-        RunError::AlreadyDone { done, goal } => anyhow::anyhow!(
-            "--iterations {goal}: the checkpoint already has {done} iterations (--iterations is \
-             the run's total)"
-        ),
-        RunError::Algorithm(AlgorithmError::NeedsHorizon(name)) => anyhow::anyhow!(
-            "--algo {name} schedules its exponents over the run's length: give --iterations N"
-        ),
-        RunError::Algorithm(AlgorithmError::Untunable {
-            algorithm,
-            option,
-            hint,
-        }) => anyhow::anyhow!(
-            "--{} does not apply to --algo {algorithm}{hint}",
-            option.replace('/', "/--")
-        ),
-        other => other.into(),
+    let solved = door::solve(
+        Source::Spec(args.game.as_deref()),
+        &request,
+        Spelling::Cli,
+        &mut hooks,
+    );
+    hooks.finish();
+    let solved = solved?;
+    match &solved.detail {
+        Detail::Cfr(run) => present_cfr(&args, &solved, run),
+        Detail::Sampling(outcome) => present_sampling(&args, &solved, outcome),
+        Detail::Exact(stats) => present_lp(&args, &solved, stats),
     }
 }
 
 /// A bar to `iterations` when the run has that limit, else a spinner.
-fn progress_bar(iterations: Option<u64>) -> ProgressBar {
+fn progress_bar(iterations: Option<i64>) -> ProgressBar {
     match iterations {
-        Some(n) => ProgressBar::new(n).with_style(
+        Some(n) => ProgressBar::new(n.max(0) as u64).with_style(
             ProgressStyle::with_template(
                 "{bar:30} {pos}/{len} iterations  {msg}  ({elapsed}, eta {eta})",
             )
@@ -520,25 +371,36 @@ fn progress_bar(iterations: Option<u64>) -> ProgressBar {
     }
 }
 
-/// The command line's hooks of a run: a progress bar on a terminal, the stop signals, and the
-/// `--checkpoint` file every `--checkpoint-every` seconds.
+/// The command line's hooks of a solve: a progress bar on a terminal (loading a big file,
+/// iterating, or the exact LP's simplex), the reader's warnings, and the stop signals.
 struct CliHooks {
     bar: ProgressBar,
-    checkpoint: Option<PathBuf>,
-    every: Duration,
+    spec: String,
+    loading: Option<ProgressBar>,
+    lp: Option<Box<dyn Fn(&LpProgress<'_>) + Sync>>,
 }
 
 impl CliHooks {
-    fn new(args: &SolveArgs, done: u64) -> Self {
-        let bar = progress_bar(args.iterations);
-        bar.set_position(done);
+    fn new(args: &SolveArgs) -> Self {
+        let lp = (args.algo.as_deref() == Some("lp")).then(|| {
+            let spinner = crate::LpSpinner::new();
+            Box::new(move |p: &LpProgress<'_>| spinner.report(p)) as Box<_>
+        });
         CliHooks {
-            bar,
-            checkpoint: args.checkpoint.clone(),
-            every: Duration::from_secs_f64(
-                args.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_SECONDS),
-            ),
+            bar: progress_bar(args.iterations),
+            spec: args.game.clone().unwrap_or_default(),
+            loading: None,
+            lp,
         }
+    }
+
+    /// Clears every bar.
+    fn finish(&mut self) {
+        self.bar.finish_and_clear();
+        if let Some(b) = self.loading.take() {
+            b.finish_and_clear();
+        }
+        self.lp = None;
     }
 }
 
@@ -557,39 +419,66 @@ impl Hooks for CliHooks {
     fn interrupted(&mut self) -> bool {
         signals::stop_signal().is_some()
     }
+}
 
-    fn checkpoint_every(&self) -> Option<Duration> {
-        self.checkpoint.as_ref().map(|_| self.every)
+impl DoorHooks for CliHooks {
+    fn loading(&mut self, read: u64, total: u64) {
+        use std::io::IsTerminal;
+        if total < 1 << 24 || !std::io::stderr().is_terminal() {
+            return;
+        }
+        let spec = self.spec.trim_end().to_string();
+        self.loading
+            .get_or_insert_with(|| {
+                ProgressBar::new(total)
+                    .with_style(
+                        ProgressStyle::with_template(
+                            "loading {msg} {bar:30} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+                        )
+                        .expect("valid template"),
+                    )
+                    .with_message(spec)
+            })
+            .set_position(read);
     }
 
-    fn save(&mut self, checkpoint: &Checkpoint) -> Result<(), SaveError> {
-        match &self.checkpoint {
-            Some(path) => Ok(bluff::format::output::write_file(
-                path,
-                &checkpoint::encode(checkpoint),
-            )?),
-            None => Ok(()),
+    fn warning(&mut self, text: &str) {
+        if let Some(b) = self.loading.take() {
+            b.finish_and_clear();
         }
+        eprintln!("warning: {}: {text}", self.spec.trim_end());
+    }
+
+    fn lp_progress(&self) -> Option<ProgressFn<'_>> {
+        self.lp.as_deref().map(|f| f as ProgressFn<'_>)
     }
 }
 
+/// The game the door played (it loads every game an iterative run or the LP needs).
+fn game_of(solved: &Solved) -> Result<&Game> {
+    solved
+        .game
+        .as_ref()
+        .ok_or_else(|| anyhow::anyhow!("this run played no arena"))
+}
+
 /// Writes `-o`, `--curve` and `--plot`.
-fn write_files(
-    args: &SolveArgs,
-    game: &Game,
-    algorithm: &Algorithm,
-    spec: &str,
-    average: &Profile<f64>,
-    points: &[CurvePoint],
-) -> Result<()> {
+fn write_outputs(args: &SolveArgs, solved: &Solved) -> Result<()> {
     if let Some(path) = &args.output {
-        let value = profile_to_json(game, spec, average);
+        let value = match (&solved.strategy, &solved.game) {
+            (Strategy::Float { average, .. }, Some(game)) => {
+                profile_to_json(game, &solved.spec, average)
+            }
+            (Strategy::Exact(profile), Some(game)) => profile_to_json(game, &solved.spec, profile),
+            (Strategy::Labelled(labelled), _) => labelled_to_json(&solved.spec, labelled),
+            _ => bail!("this run has no strategy to write"),
+        };
         let text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
         write_output(path, (text + "\n").as_bytes())?;
     }
     if let Some(path) = &args.curve {
         let mut csv = String::from("iteration,exploitability,seconds\n");
-        for p in points {
+        for p in &solved.curve {
             csv.push_str(&format!(
                 "{},{:e},{:.6}\n",
                 p.iteration, p.exploitability, p.seconds
@@ -598,51 +487,96 @@ fn write_files(
         write_output(path, csv.as_bytes())?;
     }
     if let Some(path) = &args.plot {
-        let title = format!("{} on {}", algorithm.name, spec);
-        write_output(path, plot_svg(&title, points)?.as_bytes())?;
+        let title = format!("{} on {}", solved.algorithm.name, solved.spec);
+        write_output(path, plot_svg(&title, &solved.curve)?.as_bytes())?;
     }
     Ok(())
 }
 
-/// The error that ends a run stopped by a signal (exit status 128 + the signal).
-fn interrupted(args: &SolveArgs, run: &CfrRun, eval: &Exploitability<f64>) -> crate::Interrupted {
-    let signal = signals::stop_signal().unwrap_or(signals::SIGINT);
-    // Every output but the report, which an interrupted run does not write.
-    let saved: Vec<String> = args
-        .outputs()
-        .into_iter()
-        .filter(|&(option, _, _)| option != "--report")
-        .filter_map(|(_, what, path)| path.as_ref().map(|p| format!("{what} {}", p.display())))
-        .collect();
-    crate::Interrupted {
-        signal,
-        message: format!(
-            "interrupted by {} after {} iterations (exploitability {:.6e}); {}",
-            if signal == signals::SIGTERM {
-                "SIGTERM"
-            } else {
-                "SIGINT"
-            },
-            run.iterations(),
-            eval.exploitability,
-            if saved.is_empty() {
-                "nothing was asked to be saved (use --checkpoint FILE and -o FILE)".to_string()
-            } else {
-                format!("saved {}", saved.join(", "))
-            }
-        ),
+/// The signal that stopped a run, by name.
+fn signal_name(signal: i32) -> &'static str {
+    if signal == signals::SIGTERM {
+        "SIGTERM"
+    } else {
+        "SIGINT"
     }
+}
+
+/// A CFR-family run: the files, the report, the summary.
+fn present_cfr(args: &SolveArgs, solved: &Solved, run: &CfrRun) -> Result<()> {
+    let game = game_of(solved)?;
+    write_outputs(args, solved)?;
+    let exploitability = solved
+        .exploitability
+        .as_ref()
+        .map_or(f64::NAN, Value::to_f64);
+    if solved.interrupted() {
+        let signal = signals::stop_signal().unwrap_or(signals::SIGINT);
+        // Every output but the report, which an interrupted run does not write.
+        let saved: Vec<String> = args
+            .outputs()
+            .into_iter()
+            .filter(|&(option, _, _)| option != "--report")
+            .filter_map(|(_, what, path)| path.as_ref().map(|p| format!("{what} {}", p.display())))
+            .collect();
+        return Err(crate::Interrupted {
+            signal,
+            message: format!(
+                "interrupted by {} after {} iterations (exploitability {:.6e}); {}",
+                signal_name(signal),
+                run.iterations(),
+                exploitability,
+                if saved.is_empty() {
+                    "nothing was asked to be saved (use --checkpoint FILE and -o FILE)".to_string()
+                } else {
+                    format!("saved {}", saved.join(", "))
+                }
+            ),
+        }
+        .into());
+    }
+    let Some(&last) = solved.curve.last() else {
+        bail!("the run did no iterations");
+    };
+    if let (Some(path), Strategy::Float { average, .. }) = (&args.report, &solved.strategy) {
+        let provenance = format!(
+            "bluff solve --algo {}: average strategy after {} iterations ({:.2} s).",
+            run.algorithm().name,
+            last.iteration,
+            last.seconds
+        );
+        crate::report::from_solve_cfr(
+            game,
+            &solved.spec,
+            average,
+            provenance,
+            &solved.curve,
+            path,
+        )?;
+    }
+    let summary = Summary {
+        args,
+        game,
+        solved,
+        run,
+        last,
+        ran: run.iterations() - run.resumed_at().unwrap_or(0),
+    };
+    if args.json {
+        summary.print_json();
+    } else {
+        summary.print_text();
+    }
+    Ok(())
 }
 
 /// What `bluff solve` reports at the end of a CFR-family run.
 struct Summary<'a> {
     args: &'a SolveArgs,
     game: &'a Game,
-    spec: &'a str,
+    solved: &'a Solved,
     run: &'a CfrRun,
     last: CurvePoint,
-    eval: &'a Exploitability<f64>,
-    exact: Option<&'a Exploitability<Rational>>,
     /// Iterations run in this call.
     ran: u64,
 }
@@ -652,12 +586,26 @@ impl Summary<'_> {
         self.last.iteration as f64 / self.last.seconds.max(1e-9)
     }
 
+    fn value(&self, player: usize) -> f64 {
+        self.solved
+            .values
+            .as_ref()
+            .map_or(f64::NAN, |v| v[player].to_f64())
+    }
+
+    fn exploitability(&self) -> f64 {
+        self.solved
+            .exploitability
+            .as_ref()
+            .map_or(f64::NAN, Value::to_f64)
+    }
+
     fn print_json(&self) {
         let (game, run, params) = (self.game, self.run, self.run.params());
         let solver_bytes = run.solver_bytes();
         let (lo, hi) = game.payoff_range();
         let mut summary = json!({
-            "game": self.spec,
+            "game": self.solved.spec,
             "algo": run.algorithm().name,
             "params": {
                 "alternating": params.alternating,
@@ -686,17 +634,19 @@ impl Summary<'_> {
             "iterations": self.last.iteration,
             "seconds": self.last.seconds,
             "iterations_per_second": self.rate(),
-            "exploitability": self.eval.exploitability,
-            "exploitability_fraction_of_range": self.eval.exploitability / (hi - lo),
-            "nash_conv": self.eval.nash_conv,
-            "value_p1": self.eval.value[0],
+            "exploitability": self.exploitability(),
+            "exploitability_fraction_of_range": self.exploitability() / (hi - lo),
+            "nash_conv": self.solved.nash_conv.as_ref().map_or(f64::NAN, Value::to_f64),
+            "value_p1": self.value(0),
+            "value_p2": self.value(1),
             "payoff_range": [lo, hi],
         });
-        if let Some(x) = self.exact {
+        if let Some(x) = &self.solved.exact_eval {
             summary["exact"] = json!({
                 "exploitability": format_rational(&x.exploitability),
                 "nash_conv": format_rational(&x.nash_conv),
                 "value_p1": format_rational(&x.value[0]),
+                "value_p2": format_rational(&x.value[1]),
             });
         }
         crate::print_json(&summary);
@@ -708,7 +658,7 @@ impl Summary<'_> {
         say(format!(
             "{} on {} ({}), {}, {} kernel",
             run.algorithm().name,
-            self.spec,
+            self.solved.spec,
             crate::game_size(game),
             crate::plural(run.threads(), "thread", "threads"),
             run.kernel().name()
@@ -735,21 +685,19 @@ impl Summary<'_> {
         }
         let (lo, hi) = game.payoff_range();
         say("average strategy, evaluated in f64 (rounding error far below 1e-9):".into());
-        say(format!(
-            "  exploitability  {:.6e}",
-            self.eval.exploitability
-        ));
+        say(format!("  exploitability  {:.6e}", self.exploitability()));
         say(format!(
             "  as a fraction of the payoff range {}..{}: {:.6e}",
             lo,
             hi,
-            self.eval.exploitability / (hi - lo)
+            self.exploitability() / (hi - lo)
         ));
         say(format!(
             "  {} value     {:.12}",
-            game.player_names[0], self.eval.value[0]
+            game.player_names[0],
+            self.value(0)
         ));
-        if let Some(x) = self.exact {
+        if let Some(x) = &self.solved.exact_eval {
             say(
                 "exact evaluation of the same strategy (its f64 probabilities read exactly):"
                     .into(),
@@ -769,79 +717,15 @@ impl Summary<'_> {
     }
 }
 
-/// `--algo es-mccfr|os-mccfr`, or `--resume` of a sampling checkpoint: the options that do not
-/// apply are refused, the rest go into the solve layer's [`SamplingRequest`].
-fn run_sampling(args: &SolveArgs, algorithm: Option<&'static Algorithm>) -> Result<()> {
-    let refused = [
-        ("--updates", args.updates.is_some()),
-        ("--target-relative", args.target_relative.is_some()),
-        ("--always-threads", args.always_threads),
-        ("--exact", args.exact),
-        ("--report", args.report.is_some()),
-        ("--plot", args.plot.is_some()),
-        (
-            "--lp-form/--lp-primal/--max-memory/--write-mps",
-            args.lp_form.is_some()
-                || args.lp_primal.is_some()
-                || args.max_memory.is_some()
-                || args.write_mps.is_some(),
-        ),
-    ];
-    if let Some((name, _)) = refused.iter().find(|(_, given)| *given) {
-        bail!("{name} does not apply to the sampling solvers (es-mccfr, os-mccfr)");
-    }
-    for (name, v) in [
-        ("time", args.time),
-        ("checkpoint-every", args.checkpoint_every),
-    ] {
-        if let Some(x) = v.filter(|x| !(x.is_finite() && *x > 0.0 && *x <= MAX_SECONDS)) {
-            bail!("--{name} {x:?}: expected seconds in (0, {MAX_SECONDS:e}]");
-        }
-    }
-    if args.checkpoint.as_deref().is_some_and(is_stdout) {
-        bail!("--checkpoint -: a checkpoint is a binary file; give a file name");
-    }
-    args.check_one_stdout_user()?;
-    args.check_files(args.game.as_deref())?;
-    let request = SamplingRequest {
-        algorithm,
-        options: SamplingOptions {
-            epsilon: args.epsilon,
-            baseline: args.baseline,
-            rm_plus: args.rm_plus,
-            alpha: args.alpha,
-            beta: args.beta,
-            gamma: args.gamma,
-            epoch: args.epoch,
-        },
-        seed: args.seed,
-        threads: args.threads,
-        iterations: args.iterations,
-        time: args.time.map(Duration::from_secs_f64),
-        target: args.target,
-        engine: if args.rules {
-            Engine::Rules
-        } else {
-            Engine::Auto
-        },
-        evaluate: !args.no_eval,
-        checkpoint: args.checkpoint.clone(),
-        checkpoint_every: args.checkpoint_every.map(Duration::from_secs_f64),
-        resume: args.resume.clone(),
-        labels: args.output.is_some(),
-    };
-    let mut hooks = SamplingBar::new(args);
-    signals::catch_stop_signals();
-    let outcome = solve_spec(args.game.as_deref(), &request, &mut hooks);
-    hooks.bar.finish_and_clear();
-    let outcome = outcome?;
-    if outcome.interrupted {
+/// A sampling run: the files, the summary.
+fn present_sampling(args: &SolveArgs, solved: &Solved, o: &SamplingOutcome) -> Result<()> {
+    if solved.interrupted() {
         let signal = signals::stop_signal().unwrap_or(signals::SIGINT);
         return Err(crate::Interrupted {
             signal,
             message: format!(
                 "interrupted after {} iterations; {}",
-                outcome.iterations,
+                o.iterations,
                 match &args.checkpoint {
                     Some(p) => format!("saved checkpoint {}", p.display()),
                     None => "nothing was saved (use --checkpoint FILE)".into(),
@@ -850,69 +734,24 @@ fn run_sampling(args: &SolveArgs, algorithm: Option<&'static Algorithm>) -> Resu
         }
         .into());
     }
-    if let Some(path) = &args.output {
-        let value = match (&outcome.profiles, &outcome.game, &outcome.labelled) {
-            (Some((average, _)), Some(game), _) => profile_to_json(game, &outcome.spec, average),
-            (_, _, Some(labelled)) => labelled_to_json(&outcome.spec, labelled),
-            _ => bail!("this run has no strategy to write"),
-        };
-        let text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
-        write_output(path, (text + "\n").as_bytes())?;
-    }
-    if let Some(path) = &args.curve {
-        let mut csv = String::from("iteration,exploitability,seconds\n");
-        for (i, e, s) in &outcome.curve {
-            csv.push_str(&format!("{i},{e:e},{s:.6}\n"));
-        }
-        write_output(path, csv.as_bytes())?;
-    }
+    write_outputs(args, solved)?;
     if args.json {
-        print_sampling_json(&outcome);
+        print_sampling_json(solved, o);
     } else {
-        print_sampling_text(args, &outcome);
+        print_sampling_text(args, o);
     }
     Ok(())
 }
 
-/// A sampling run's progress bar and stop signals.
-struct SamplingBar {
-    bar: ProgressBar,
-    started: Option<u64>,
-}
-
-impl SamplingBar {
-    fn new(args: &SolveArgs) -> Self {
-        let bar = progress_bar(args.iterations);
-        SamplingBar { bar, started: None }
-    }
-}
-
-impl SamplingHooks for SamplingBar {
-    fn progress(&mut self, iterations: u64, seconds: f64, exploitability: Option<f64>) {
-        let first = *self.started.get_or_insert(iterations);
-        self.bar.set_position(iterations);
-        let rate = iterations.saturating_sub(first) as f64 / seconds.max(1e-9);
-        match exploitability {
-            Some(e) => self
-                .bar
-                .set_message(format!("exploitability {e:.3e}  {rate:.0} it/s")),
-            None => self.bar.set_message(format!("{rate:.0} it/s")),
-        }
-    }
-
-    fn interrupted(&mut self) -> bool {
-        signals::stop_signal().is_some()
-    }
-}
-
 /// The `--json` summary of a sampling run.
-fn print_sampling_json(o: &SamplingOutcome) {
+fn print_sampling_json(solved: &Solved, o: &SamplingOutcome) {
     let p = o.params;
     let (sampling, epsilon) = match p.sampling {
         Sampling::External => ("external", None),
         Sampling::Outcome { epsilon } => ("outcome", Some(epsilon)),
     };
     let rate = o.rate();
+    let value = |player: usize| solved.values.as_ref().map(|v| v[player].to_f64());
     let summary = json!({
         "game": o.spec,
         "algo": o.algorithm.name,
@@ -937,6 +776,8 @@ fn print_sampling_json(o: &SamplingOutcome) {
         "traversals_per_second": 2.0 * rate,
         "exploitability": o.exploitability,
         "nash_conv": o.exploitability.map(|e| 2.0 * e),
+        "value_p1": value(0),
+        "value_p2": value(1),
         "best_response_seconds": o.best_response_seconds,
         "infosets": o.infosets,
         "solver_bytes": o.solver_bytes,
@@ -986,57 +827,128 @@ fn print_sampling_text(args: &SolveArgs, o: &SamplingOutcome) {
     args.say_written();
 }
 
-/// `--algo lp`: one exact run; the CFR-only options are refused.
-fn run_lp(args: &SolveArgs, threads: usize) -> Result<()> {
-    let cfr_only = [
-        ("--iterations", args.iterations.is_some()),
-        ("--target", args.target.is_some()),
-        ("--target-relative", args.target_relative.is_some()),
-        ("--time", args.time.is_some()),
-        ("--updates", args.updates.is_some()),
-        (
-            "--alpha/--beta/--gamma",
-            args.alpha.is_some() || args.beta.is_some() || args.gamma.is_some(),
-        ),
-        ("--curve", args.curve.is_some()),
-        ("--plot", args.plot.is_some()),
-        ("--checkpoint", args.checkpoint.is_some()),
-        ("--resume", args.resume.is_some()),
-    ];
-    if let Some((name, _)) = cfr_only.iter().find(|(_, set)| *set) {
-        bail!("{name} applies to the CFR family only; --algo lp solves exactly in one run");
+/// The exact LP: the strategy, the report, the summary (table or JSON).
+fn present_lp(args: &SolveArgs, solved: &Solved, st: &ExactStats) -> Result<()> {
+    let game = game_of(solved)?;
+    write_outputs(args, solved)?;
+    let (Some([Value::Exact(v1), Value::Exact(v2)]), Strategy::Exact(profile)) =
+        (&solved.values, &solved.strategy)
+    else {
+        bail!("the exact LP returned no exact values");
+    };
+    let spec = &solved.spec;
+    let form_name = match args.lp_form.unwrap_or_default() {
+        crate::lp::LpFormArg::Merged => "merged",
+        crate::lp::LpFormArg::Textbook => "textbook",
+    };
+    let method = match args.lp_method.unwrap_or(crate::lp::LpMethod::Guided) {
+        crate::lp::LpMethod::Guided => "guided",
+        crate::lp::LpMethod::Tableau => "tableau",
+    };
+    if args.json {
+        crate::print_json(&json!({
+            "game": spec,
+            "method": method,
+            "value_p1": {"exact": format_rational(v1), "float": rational_to_f64(v1)},
+            "value_p2": {"exact": format_rational(v2), "float": rational_to_f64(v2)},
+            "nash_conv": "0",
+            "certified": "exact best responses: NashConv exactly 0",
+            "sequences": st.sequences,
+            "lp_form": form_name,
+            "lp_primal": format!("p{}", st.lp_primal + 1),
+            "lp_vars": st.lp_vars,
+            "lp_rows": st.lp_rows,
+            "float_pivots": st.lp.float_pivots,
+            "exact_pivots": st.lp.exact_pivots,
+            "exact_factorizations": st.lp.exact_factorizations,
+            "tableau_fallback": st.lp.tableau_fallback,
+            "exact_route": st.lp.route.name(),
+            "refinement_rounds": st.lp.refinement_rounds,
+            "presolve_removed": {"rows": st.lp.presolve_rows, "cols": st.lp.presolve_cols},
+            "seconds": {
+                "build": st.build_time.as_secs_f64(),
+                "presolve": st.lp.presolve_time.as_secs_f64(),
+                "float_simplex": st.lp.float_time.as_secs_f64(),
+                "exact": st.lp.exact_time.as_secs_f64(),
+                "solve_total": st.solve_time.as_secs_f64(),
+                "certify": st.certify_time.as_secs_f64(),
+            },
+            "output": args.output.as_ref().map(|p| p.display().to_string()),
+        }));
+    } else if args.output.as_deref().is_some_and(is_stdout) {
+        // Standard output carries the strategy; keep it clean.
+        eprintln!(
+            "exact value for {}: {} (certified: NashConv exactly 0)",
+            game.player_names[0],
+            format_rational(v1)
+        );
+    } else {
+        print_lp_text(args, game, spec, v1, v2, st, form_name);
     }
-    let game = args.game.as_deref().context("give a game")?;
-    if args.json && args.output.as_deref().is_some_and(is_stdout) {
-        bail!("-o - and --json both want standard output");
-    }
-    let mut plan = FilePlan::new();
-    plan.game(game);
-    if let Some(o) = &args.output {
-        plan.output("-o", o);
-    }
-    if let Some(r) = &args.report {
-        plan.output("--report", r);
-    }
-    if let Some(m) = &args.write_mps {
-        plan.output("--write-mps", m);
-    }
-    plan.check()?;
-    let (solved, solution) = crate::lp::run(
-        game,
-        args.lp_method,
-        args.lp_form.unwrap_or_default(),
-        args.lp_primal.unwrap_or_default(),
-        args.max_memory,
-        args.write_mps.as_deref(),
-        args.output.as_deref(),
-        args.json,
-        threads,
-    )?;
     if let Some(path) = &args.report {
-        crate::report::from_solve_lp(&solved, game, solution, path)?;
+        crate::report::from_solve_lp(game, spec, v1.clone(), profile.clone(), st, path)?;
     }
     Ok(())
+}
+
+/// The exact LP's text summary.
+fn print_lp_text(
+    args: &SolveArgs,
+    game: &Game,
+    spec: &str,
+    v1: &bluff::scalar::Rational,
+    v2: &bluff::scalar::Rational,
+    st: &ExactStats,
+    form_name: &str,
+) {
+    println!(
+        "game {} ({}, {} + {} sequences)",
+        spec,
+        crate::game_size(game),
+        st.sequences[0],
+        st.sequences[1]
+    );
+    let names = &game.player_names;
+    println!(
+        "value for {}: {} (~ {:.15}; the decimal is the exact value rounded to f64)",
+        names[0],
+        format_rational(v1),
+        rational_to_f64(v1)
+    );
+    println!(
+        "value for {}: {} (~ {:.15})",
+        names[1],
+        format_rational(v2),
+        rational_to_f64(v2)
+    );
+    println!("certificate: exact best responses give NashConv = 0 exactly");
+    println!(
+        "LP ({}, {}'s maximin) {} vars x {} rows; {} float pivots, exact by {} ({} refinement rounds), {} exact pivots, {} exact factorisations{}",
+        form_name,
+        names[st.lp_primal],
+        st.lp_vars,
+        st.lp_rows,
+        st.lp.float_pivots,
+        st.lp.route.name(),
+        st.lp.refinement_rounds,
+        st.lp.exact_pivots,
+        st.lp.exact_factorizations,
+        if st.lp.tableau_fallback {
+            " (fell back to the exact tableau)"
+        } else {
+            ""
+        }
+    );
+    println!(
+        "time: build {:.3}s, float simplex {:.3}s, exact {:.3}s, certificate {:.3}s",
+        st.build_time.as_secs_f64(),
+        st.lp.float_time.as_secs_f64(),
+        st.lp.exact_time.as_secs_f64(),
+        st.certify_time.as_secs_f64()
+    );
+    if let Some(path) = &args.output {
+        println!("wrote {}", path.display());
+    }
 }
 
 fn finite_or_null(x: f64) -> serde_json::Value {

@@ -510,7 +510,10 @@ fn algorithm_of(request: &Request) -> Result<Option<&'static Algorithm>, SolveEr
 enum Resumed {
     None,
     /// A sampling checkpoint, with its game spec and algorithm.
-    Sampling { spec: String, algo: String },
+    Sampling {
+        spec: String,
+        algo: String,
+    },
     Cfr(Box<Checkpoint>),
 }
 
@@ -543,11 +546,7 @@ pub fn check(request: &Request, spelling: Spelling) -> Result<Checked, SolveErro
     check_resumed(request, spelling, resumed)
 }
 
-fn check_resumed(
-    request: &Request,
-    sp: Spelling,
-    resumed: Resumed,
-) -> Result<Checked, SolveError> {
+fn check_resumed(request: &Request, sp: Spelling, resumed: Resumed) -> Result<Checked, SolveError> {
     let named = algorithm_of(request)?;
     let algorithm = match (&resumed, named) {
         (_, Some(a)) => a,
@@ -656,8 +655,11 @@ fn check_resumed(
     let check_every = request
         .check_every
         .map_or(DEFAULT_CHECK_EVERY, |n| n as u64);
-    let checkpoint_every =
-        Duration::from_secs_f64(request.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_SECONDS));
+    let checkpoint_every = Duration::from_secs_f64(
+        request
+            .checkpoint_every
+            .unwrap_or(DEFAULT_CHECKPOINT_SECONDS),
+    );
     let cfr = CfrRequest {
         algorithm: if matches!(resumed, Resumed::Cfr(_)) {
             named
@@ -994,13 +996,12 @@ pub fn solve(
         .ok()
         .flatten()
         .is_some_and(|a| Kind::of(a) == Kind::Sampling);
-    let wants_rules_only = sampling_named
-        || (request.algo.is_none() && matches!(resumed, Resumed::Sampling { .. }));
+    let wants_rules_only =
+        sampling_named || (request.algo.is_none() && matches!(resumed, Resumed::Sampling { .. }));
     let loaded: Option<Game> = match (&source, &spec) {
         (Source::Spec(_), Some(s)) if !(has_rules && wants_rules_only) => {
-            let loaded = crate::games::load_with_progress(s, &mut |read, total| {
-                hooks.loading(read, total)
-            })?;
+            let loaded =
+                crate::games::load_with_progress(s, &mut |read, total| hooks.loading(read, total))?;
             for w in &loaded.warnings {
                 hooks.warning(w);
             }
@@ -1195,7 +1196,9 @@ fn run_sampling(
     let mut adapter = SamplingAdapter(hooks);
     let request = &checked.sampling;
     let mut outcome = match (source, &loaded) {
-        (Source::Game { game, name }, _) => sampling::solve_game(game, name, request, &mut adapter)?,
+        (Source::Game { game, name }, _) => {
+            sampling::solve_game(game, name, request, &mut adapter)?
+        }
         (Source::Spec(_), Some(game)) => {
             let name = spec.expect("a loaded game has a spec");
             if request.engine == Engine::Rules {
@@ -1342,8 +1345,17 @@ mod tests {
         };
         let solved = kuhn(&r, Spelling::Cli).unwrap();
         let v = solved.values.unwrap();
-        assert_eq!(v[0], Value::Exact(crate::scalar::parse_rational("-1/18").unwrap()));
-        assert_eq!(v[1], Value::Exact(crate::scalar::parse_rational("1/18").unwrap()));
-        assert_eq!(solved.exploitability, Some(Value::Exact(crate::scalar::int(0))));
+        assert_eq!(
+            v[0],
+            Value::Exact(crate::scalar::parse_rational("-1/18").unwrap())
+        );
+        assert_eq!(
+            v[1],
+            Value::Exact(crate::scalar::parse_rational("1/18").unwrap())
+        );
+        assert_eq!(
+            solved.exploitability,
+            Some(Value::Exact(crate::scalar::int(0)))
+        );
     }
 }
