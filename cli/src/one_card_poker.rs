@@ -4,19 +4,16 @@
 use crate::files::write_output;
 use anyhow::{bail, Context, Result};
 use bluff::problems::one_card_poker::contest_format::{
-    parse_input, parse_strategy, write_strategy, FileErrors, Precision,
+    parse_input, parse_strategy, FileErrors, Precision,
 };
-use bluff::problems::one_card_poker::exact::solve_exact;
-use bluff::problems::one_card_poker::vector::{CfrVariant, VectorCfr};
-use bluff::problems::one_card_poker::{score, OcpParams, OcpScore, OcpStrategy};
+use bluff::problems::one_card_poker::task::{self, Produced};
+use bluff::problems::one_card_poker::{score, OcpParams, OcpScore};
 use bluff::scalar::{format_rational, rational_to_f64, Rational};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use num_traits::Zero;
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// Arguments of `bluff one-card-poker`.
 #[derive(Args, Debug)]
@@ -131,17 +128,8 @@ pub fn run(args: OcpArgs) -> Result<()> {
     }
 }
 
-/// What the solver printed and how it scores.
-struct Produced {
-    text: String,
-    /// Score of the printed text (parsed back), exact.
-    printed: OcpScore<Rational>,
-    /// Gap of the strategy before printing (0 for the exact method).
-    computed_gap: f64,
-    iterations: usize,
-    seconds: f64,
-}
-
+/// Solves, prints and scores through the library (`one_card_poker::task::produce`), with a
+/// progress bar for CFR.
 fn produce(
     params: &OcpParams,
     method: Method,
@@ -149,80 +137,29 @@ fn produce(
     exact: bool,
     digits: usize,
 ) -> Result<Produced> {
-    let start = Instant::now();
     let precision = if exact {
         Precision::Exact
     } else {
         Precision::Decimal(digits)
     };
-    let (strategy, computed_gap, iters): (OcpStrategy<Rational>, f64, usize) = match method {
-        Method::Exact => {
-            let sol = solve_exact(params)?;
-            (sol.strategy, 0.0, sol.cfr_iterations)
-        }
-        Method::Lp => {
-            let game = bluff::problems::one_card_poker::game::one_card_poker(
-                params.n,
-                params.ante,
-                params.bet,
-            )?;
-            let sol = bluff::solve::exact::solve_exact(&game)?;
-            let strategy = bluff::problems::one_card_poker::from_profile(&game, &sol.profile, 0);
-            let gap = score(params, &strategy).gap;
-            if !gap.is_zero() {
-                bail!(
-                    "the LP's strategy has gap {gap} against an exact best response (expected 0)"
-                );
-            }
-            (strategy, 0.0, 0)
-        }
-        Method::Cfr => {
-            let mut cfr = VectorCfr::new(*params, CfrVariant::Vanilla);
-            let bar = ProgressBar::new(iterations as u64).with_style(
-                ProgressStyle::with_template("CFR {bar:40} {pos}/{len} iterations ({eta})")
-                    .expect("valid template"),
-            );
-            let chunk = 1000;
-            while cfr.iterations() < iterations {
-                let k = chunk.min(iterations - cfr.iterations());
-                cfr.run(k);
-                bar.inc(k as u64);
-            }
-            bar.finish_and_clear();
-            let avg = cfr.average();
-            let gap = score(params, &avg).gap;
-            // The exact rational value of every f64 probability.
-            let conv = |v: &Vec<f64>| -> Vec<Rational> {
-                v.iter()
-                    .map(|&x| Rational::from_float(x.clamp(0.0, 1.0)).expect("finite"))
-                    .collect()
-            };
-            let s = OcpStrategy {
-                open: conv(&avg.open),
-                check: conv(&avg.check),
-                bet: conv(&avg.bet),
-                check_bet: conv(&avg.check_bet),
-            };
-            (s, gap, iterations)
-        }
+    let bar = if method == Method::Cfr {
+        ProgressBar::new(iterations as u64).with_style(
+            ProgressStyle::with_template("CFR {bar:40} {pos}/{len} iterations ({eta})")
+                .expect("valid template"),
+        )
+    } else {
+        ProgressBar::hidden()
     };
-    let text = write_strategy(&strategy, precision);
-    // Score what was printed, not what is in memory.
-    let reread = parse_strategy(&text, params.n).context("re-reading the printed strategy")?;
-    let printed = score(params, &reread);
-    if method != Method::Cfr && rational_to_f64(&printed.gap) > 1e-9 {
-        bail!(
-            "the printed strategy's gap is {:e} > 1e-9 at {digits} decimal places; use more --digits or --exact",
-            rational_to_f64(&printed.gap)
-        );
-    }
-    Ok(Produced {
-        text,
-        printed,
-        computed_gap,
-        iterations: iters,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+    let method = match method {
+        Method::Exact => task::Method::Exact,
+        Method::Lp => task::Method::Lp,
+        Method::Cfr => task::Method::Cfr,
+    };
+    let produced = task::produce(params, method, iterations, precision, |done| {
+        bar.set_position(done as u64)
+    });
+    bar.finish_and_clear();
+    Ok(produced?)
 }
 
 fn read_params(args: &SolveArgs) -> Result<OcpParams> {

@@ -7,24 +7,17 @@
 //! 3e-12 of the exact one.
 
 use anyhow::{bail, Context, Result};
-use bluff::eval::{expected_value, exploitability};
 use bluff::format::text::quoted;
-use bluff::problems::card_guessing::explicit::{build_explicit, dp_profile, MAX_EXPLICIT_CARDS};
+use bluff::problems::card_guessing::explicit::{certify_dp, MAX_EXPLICIT_CARDS};
 use bluff::problems::card_guessing::{CardGuessing, StateStrategy, MAX_HAND};
 use bluff::scalar::{format_rational, rational_to_f64, Rational, Scalar};
-use bluff::solve::exact::solve_exact;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use num_traits::Zero;
 use serde_json::{json, Value};
 
 /// Largest `m + n` solved in exact rationals (m + n = 26 takes about 3.5 s; the numbers have
 /// about 28 000 digits, and every two more cards multiply the time by about six).
 pub const MAX_EXACT_CARDS: usize = 26;
-
-/// Largest `m + n` for which `--check` also solves the explicit game by the exact sequence-form
-/// LP (m + n = 3 takes under 0.2 s; (1, 3) took 37 s).
-pub const MAX_LP_CHECK_CARDS: usize = 3;
 
 /// Arguments of `bluff shrek-donkey`.
 #[derive(Args, Debug)]
@@ -342,51 +335,31 @@ fn report<T: Show>(
     Ok(())
 }
 
-/// Builds the explicit game, plays the exact DP strategies in it and certifies them with exact
-/// best responses; fails unless NashConv is exactly 0 and the value equals the DP's.
+/// Certifies the DP's strategies in the explicit game (`bluff::problems::card_guessing::
+/// explicit::certify_dp`) and presents the certificate; fails unless it holds.
 fn check(
     m: usize,
     n: usize,
     json_out: bool,
     out: &mut serde_json::Map<String, Value>,
 ) -> Result<()> {
-    let started = std::time::Instant::now();
     // A spinner: m + n = 5 takes several seconds (hidden when stderr is not a terminal).
     let spinner = ProgressBar::new_spinner();
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-    spinner.set_message("building the explicit game");
-    let eg = build_explicit(m, n).context("building the explicit game")?;
-    spinner.set_message(format!(
-        "certifying the DP's strategies ({} nodes)",
-        eg.game.nodes.len()
-    ));
-    let table = CardGuessing::<Rational>::solve(m, n);
-    let profile = dp_profile(&eg, &table);
-    let e = exploitability(&eg.game, &profile);
-    let value = expected_value(&eg.game, &profile);
-    let dp_value = table.win_probabilities().0;
-    let secs = started.elapsed().as_secs_f64();
-    let lp = if m + n <= MAX_LP_CHECK_CARDS {
-        spinner.set_message("solving the explicit game by the exact LP");
-        let started = std::time::Instant::now();
-        let sol = solve_exact(&eg.game).context("solving the explicit game by the exact LP")?;
-        Some((sol.value, started.elapsed().as_secs_f64()))
-    } else {
-        None
-    };
+    let c = certify_dp(m, n, |stage| spinner.set_message(stage.to_string()));
     spinner.finish_and_clear();
-    let ok = e.nash_conv.is_zero()
-        && value == dp_value
-        && lp.as_ref().is_none_or(|(v, _)| *v == dp_value);
+    let c = c.context("building the explicit game")?;
+    let ok = c.certified();
+    let secs = c.seconds;
     if json_out {
         out.insert(
             "check".into(),
             json!({
-                "nodes": eg.game.nodes.len(), "infosets": eg.game.num_infosets(),
-                "value": format_rational(&value), "dp_value": format_rational(&dp_value),
-                "nash_conv": format_rational(&e.nash_conv), "certified": ok, "seconds": secs,
-                "lp_value": lp.as_ref().map(|(v, _)| format_rational(v)),
-                "lp_seconds": lp.as_ref().map(|(_, t)| *t),
+                "nodes": c.nodes, "infosets": c.infosets,
+                "value": format_rational(&c.value), "dp_value": format_rational(&c.dp_value),
+                "nash_conv": format_rational(&c.nash_conv), "certified": ok, "seconds": secs,
+                "lp_value": c.lp.as_ref().map(|(v, _)| format_rational(v)),
+                "lp_seconds": c.lp.as_ref().map(|(_, t)| *t),
             }),
         );
     } else {
@@ -394,11 +367,13 @@ fn check(
         println!(
             "explicit game ({}): the DP's strategies have value {} \
              and NashConv {} (exact best responses, {secs:.2} s)",
-            crate::game_size(&eg.game),
-            format_rational(&value),
-            format_rational(&e.nash_conv),
+            crate::plural(c.nodes, "node", "nodes")
+                + ", "
+                + &crate::plural(c.infosets, "information set", "information sets"),
+            format_rational(&c.value),
+            format_rational(&c.nash_conv),
         );
-        if let Some((v, t)) = &lp {
+        if let Some((v, t)) = &c.lp {
             println!(
                 "exact sequence-form LP on the explicit game: value {} ({t:.2} s)",
                 format_rational(v)
@@ -408,10 +383,10 @@ fn check(
     if !ok {
         bail!(
             "check failed: explicit-game value {} vs DP {}, NashConv {}{}",
-            format_rational(&value),
-            format_rational(&dp_value),
-            format_rational(&e.nash_conv),
-            lp.map_or(String::new(), |(v, _)| format!(
+            format_rational(&c.value),
+            format_rational(&c.dp_value),
+            format_rational(&c.nash_conv),
+            c.lp.map_or(String::new(), |(v, _)| format!(
                 ", LP value {}",
                 format_rational(&v)
             ))

@@ -121,6 +121,9 @@ class SolveResult:
     exploitability: float | Fraction
     nash_conv: float | Fraction
     value: float | Fraction
+    value_p2: float | Fraction
+    @property
+    def values(self) -> tuple[float | Fraction, float | Fraction]: ...
     iterations: int
     team_iterations: int
     curve: list[tuple[int, float, float]]
@@ -206,7 +209,7 @@ def solve(
     target: float | None = None,
     time: float | None = None,
     threads: int | None = None,
-    check_every: int = 1000,
+    check_every: int | None = None,
     always_threads: bool = False,
     alpha: float | None = None,
     beta: float | None = None,
@@ -216,6 +219,13 @@ def solve(
     kernel: Literal["tree", "sequence"] | None = None,
     epsilon: float | None = None,
     baseline: float | None = None,
+    target_relative: float | None = None,
+    rm_plus: bool = False,
+    epoch: int | None = None,
+    max_memory: int | None = None,
+    lp_form: Literal["merged", "textbook"] | None = None,
+    lp_primal: Literal["auto", "p1", "p2"] | None = None,
+    lp_method: Literal["guided", "tableau"] | None = None,
 ) -> SolveResult: ...
 def algorithms() -> tuple[list[tuple[str, str]], str]: ...
 def solve_rules(

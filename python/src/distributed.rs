@@ -185,6 +185,7 @@ pub fn reduce_result<'py>(
         (r.seconds, r.setup_seconds, r.wall_seconds),
         r.stats.as_ref().map(|s| s.clone_ref(py)),
         r.kernel.clone(),
+        r.value_p2.clone_ref(py),
     );
     Ok((f, args.into_pyobject(py)?.into_any().unbind()))
 }
@@ -205,6 +206,7 @@ fn _unpickle_result(
     times: (f64, f64, f64),
     stats: Option<Py<PyDict>>,
     kernel: Option<String>,
+    value_p2: PyObject,
 ) -> SolveResult {
     SolveResult {
         algo,
@@ -213,6 +215,7 @@ fn _unpickle_result(
         exploitability,
         nash_conv,
         value,
+        value_p2,
         iterations,
         team_iterations,
         curve,
@@ -267,6 +270,7 @@ fn cfr_result(
         .copied()
         .ok_or_else(|| PyValueError::new_err("the solver stopped before its first iteration"))?;
     let value = py.allow_threads(|| bluff::eval::expected_value(&g, &avg));
+    let value_p2 = bluff::scalar::rational_to_f64(&g.constant_sum) - value;
     let current_policy = Py::new(
         py,
         Policy {
@@ -289,6 +293,7 @@ fn cfr_result(
         exploitability: f(last.1)?,
         nash_conv: f(2.0 * last.1)?,
         value: f(value)?,
+        value_p2: f(value_p2)?,
         iterations,
         team_iterations,
         curve,

@@ -930,6 +930,8 @@ pub struct Solved {
     pub iterations: u64,
     /// Solving time, seconds (measurements excluded; all sessions of a resumed run).
     pub seconds: f64,
+    /// Time to set the solver up before its first iteration, seconds (not in `seconds`).
+    pub setup_seconds: f64,
     /// Every measurement.
     pub curve: Vec<CurvePoint>,
     /// Why an iterative run stopped.
@@ -1076,11 +1078,13 @@ fn run_cfr(
     hooks: &mut dyn DoorHooks,
 ) -> Result<Solved, SolveError> {
     let resume_path = checked.sampling.resume.clone();
+    let setup = std::time::Instant::now();
     let mut run = match checked.resume {
         Some(c) => CfrRun::resume(game, spec, *c, &checked.cfr)
             .map_err(|e| run_error(e, resume_path.as_ref()))?,
         None => CfrRun::start(game, spec, &checked.cfr).map_err(|e| run_error(e, None))?,
     };
+    let setup_seconds = setup.elapsed().as_secs_f64();
     let mut cfr_hooks = CfrHooks {
         inner: hooks,
         checkpoint: checked.checkpoint.clone(),
@@ -1108,6 +1112,7 @@ fn run_cfr(
         nash_conv: Some(Value::Float(eval.nash_conv)),
         iterations: run.iterations(),
         seconds: last.map_or(0.0, |p| p.seconds),
+        setup_seconds,
         curve: outcome.points,
         reason: Some(outcome.reason),
         strategy: Strategy::Float { average, current },
@@ -1158,6 +1163,7 @@ fn run_exact(
         nash_conv: Some(zero),
         iterations: 0,
         seconds: (s.stats.build_time + s.stats.solve_time).as_secs_f64(),
+        setup_seconds: 0.0,
         curve: Vec::new(),
         reason: None,
         strategy: Strategy::Exact(s.profile),
@@ -1248,6 +1254,7 @@ fn run_sampling(
         nash_conv: outcome.exploitability.map(|e| Value::Float(2.0 * e)),
         iterations: outcome.iterations,
         seconds: outcome.solve_seconds,
+        setup_seconds: 0.0,
         curve,
         reason: Some(if outcome.interrupted {
             StopReason::Interrupted

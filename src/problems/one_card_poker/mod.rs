@@ -22,6 +22,7 @@ pub mod exact;
 pub mod game;
 pub mod per_pair;
 pub mod pictures;
+pub mod task;
 pub mod vector;
 
 use crate::scalar::{rat, Scalar};
