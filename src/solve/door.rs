@@ -473,6 +473,8 @@ pub struct Checked {
     pub resume: Option<Box<Checkpoint>>,
     /// Evaluate the final CFR strategy exactly too.
     pub exact_eval: bool,
+    /// How the caller spells options (for the run's own messages).
+    pub spelling: Spelling,
 }
 
 /// The exact LP's settings after [`check`].
@@ -652,9 +654,12 @@ fn check_resumed(request: &Request, sp: Spelling, resumed: Resumed) -> Result<Ch
             )));
         }
     }
-    let check_every = request
-        .check_every
-        .map_or(DEFAULT_CHECK_EVERY, |n| n as u64);
+    // A resumed run measures on its checkpoint's schedule unless told otherwise.
+    let check_every = match (request.check_every, &resumed) {
+        (Some(n), _) => n as u64,
+        (None, Resumed::Cfr(c)) => c.check_every,
+        (None, _) => DEFAULT_CHECK_EVERY,
+    };
     let checkpoint_every = Duration::from_secs_f64(
         request
             .checkpoint_every
@@ -736,6 +741,7 @@ fn check_resumed(request: &Request, sp: Spelling, resumed: Resumed) -> Result<Ch
             _ => None,
         },
         exact_eval: request.exact,
+        spelling: sp,
     })
 }
 
@@ -1063,9 +1069,21 @@ impl Hooks for CfrHooks<'_> {
     }
 }
 
-fn run_error(e: RunError, sp_resume: Option<&PathBuf>) -> SolveError {
-    let text = e.to_string();
-    SolveError::Run(match sp_resume {
+/// A CFR run's error in the caller's words, naming the checkpoint it resumed.
+fn run_error(e: RunError, sp: Spelling, resume: Option<&PathBuf>) -> SolveError {
+    let text = match e {
+        RunError::OtherSchedule { checkpoint, asked } => format!(
+            "the checkpoint measured with {}; give the same (got {asked})",
+            Opt::CheckEvery.with(checkpoint, sp)
+        ),
+        RunError::AlreadyDone { done, goal } => format!(
+            "{}: the checkpoint already has {done} iterations ({} is the run's total)",
+            Opt::Iterations.with(goal, sp),
+            Opt::Iterations.spelled(sp)
+        ),
+        other => other.to_string(),
+    };
+    SolveError::Run(match resume {
         Some(path) => format!("checkpoint {}: {text}", path.display()),
         None => text,
     })
@@ -1081,8 +1099,9 @@ fn run_cfr(
     let setup = std::time::Instant::now();
     let mut run = match checked.resume {
         Some(c) => CfrRun::resume(game, spec, *c, &checked.cfr)
-            .map_err(|e| run_error(e, resume_path.as_ref()))?,
-        None => CfrRun::start(game, spec, &checked.cfr).map_err(|e| run_error(e, None))?,
+            .map_err(|e| run_error(e, checked.spelling, resume_path.as_ref()))?,
+        None => CfrRun::start(game, spec, &checked.cfr)
+            .map_err(|e| run_error(e, checked.spelling, None))?,
     };
     let setup_seconds = setup.elapsed().as_secs_f64();
     let mut cfr_hooks = CfrHooks {
@@ -1092,7 +1111,7 @@ fn run_cfr(
     };
     let outcome = run
         .run(game, &checked.stop, &mut cfr_hooks)
-        .map_err(|e| run_error(e, resume_path.as_ref()))?;
+        .map_err(|e| run_error(e, checked.spelling, resume_path.as_ref()))?;
     if let Some(path) = &checked.checkpoint {
         crate::format::output::write_file(path, &checkpoint::encode(&run.checkpoint()))
             .map_err(|e| SolveError::Run(format!("saving the checkpoint: {e}")))?;
