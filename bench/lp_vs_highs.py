@@ -108,9 +108,9 @@ def callgrind_bluff(bluff: str, spec: str, out_dir: str) -> tuple[int, int]:
     build, solve, float_part = inclusive(
         out,
         [
-            "bluff::solve::sequence_form::build",
-            "bluff::solve::lp::LinearProgram::solve_with",
-            "bluff::solve::lp::revised::solve",
+            "bluff::exact::sequence_form::build",
+            "bluff::lp::LinearProgram::solve_with",
+            "bluff::lp::revised::solve",
         ],
     )
     os.remove(out)

@@ -4,8 +4,8 @@
 
 use bluff::problems::baby_poker::{b_optimal_polytope, baby_poker, behavioural_lp, pure_matrix};
 use bluff::scalar::rat;
-use bluff::solve::exact::solve_exact;
-use bluff::solve::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
+use bluff::exact::solve_exact;
+use bluff::matrix::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 

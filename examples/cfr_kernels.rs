@@ -8,7 +8,7 @@
 //! `noeval` skips the exploitability, for runs under callgrind).
 
 use bluff::eval::exploitability;
-use bluff::solve::cfr::{CfrSolver, Kernel, Pacing, RegretParams};
+use bluff::cfr::{CfrSolver, Kernel, Pacing, RegretParams};
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {

@@ -5,7 +5,7 @@
 //!
 //! Usage: `cfr_pruning <game> <cfr|cfr+|dcfr|pcfr+> <threads> <iterations> <reps>`
 
-use bluff::solve::cfr::{CfrSolver, RegretParams};
+use bluff::cfr::{CfrSolver, RegretParams};
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {

@@ -6,7 +6,7 @@
 //! are cumulative checkpoints of one run, and evaluation time is not counted as solve time.
 
 use bluff::eval::exploitability;
-use bluff::solve::cfr::{CfrSolver, RegretParams};
+use bluff::cfr::{CfrSolver, RegretParams};
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {

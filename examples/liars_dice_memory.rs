@@ -5,7 +5,7 @@
 //!
 //! Usage: `liars_dice_memory <sides> <tree|sequence> <iterations>`.
 
-use bluff::solve::cfr::{CfrSolver, Kernel, RegretParams};
+use bluff::cfr::{CfrSolver, Kernel, RegretParams};
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {

@@ -10,7 +10,7 @@ use bluff::eval::exploitability;
 use bluff::problems::card_guessing::explicit::{build_explicit, dp_profile};
 use bluff::problems::card_guessing::CardGuessing;
 use bluff::scalar::Rational;
-use bluff::solve::exact::solve_exact;
+use bluff::exact::solve_exact;
 use num_traits::Zero;
 use std::time::Instant;
 

@@ -3,17 +3,17 @@
 //! before allocating or a game outside what the solvers take, and say so in its own words.
 //!
 //! Modules with a richer vocabulary keep their own error types ([`GameError`],
-//! [`ParseError`], [`crate::solve::lp::LpError`], [`crate::solve::exact::ExactError`],
+//! [`ParseError`], [`crate::lp::LpError`], [`crate::exact::ExactError`],
 //! [`crate::solve::run::RunError`], ...); [`Error`] gathers them for the calls that can fail in
 //! several ways, such as loading a game from a spec.
 
-use crate::format::checkpoint::CheckpointError;
+use crate::cfr::checkpoint::CheckpointError;
 use crate::format::efg::ParseError;
 use crate::format::output::WriteError;
 use crate::format::strategy_json::StrategyFileError;
 use crate::game::GameError;
-use crate::solve::exact::ExactError;
-use crate::solve::lp::LpError;
+use crate::exact::ExactError;
+use crate::lp::LpError;
 use crate::solve::run::RunError;
 
 /// Why a library call failed.
@@ -79,10 +79,10 @@ pub enum Error {
     Run(#[from] RunError),
     /// A sampling solver that could not be set up or restored.
     #[error(transparent)]
-    Mccfr(#[from] crate::solve::mccfr::MccfrError),
+    Mccfr(#[from] crate::mccfr::MccfrError),
     /// A sampling checkpoint that cannot be read.
     #[error(transparent)]
-    MccfrCheckpoint(#[from] crate::solve::mccfr::checkpoint::CheckpointError),
+    MccfrCheckpoint(#[from] crate::mccfr::checkpoint::CheckpointError),
     /// A streaming best response that could not run.
     #[error(transparent)]
     Stream(#[from] crate::streaming::StreamError),

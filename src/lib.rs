@@ -14,16 +14,23 @@
 // Player-indexed loops (`for p in 0..2`) read better than iterator chains over paired arrays.
 #![allow(clippy::needless_range_loop)]
 
+pub mod cfr;
+pub mod curve;
 pub mod error;
 pub use error::{Error, Result};
 pub mod eval;
+pub mod exact;
 pub mod format;
 mod fxhash;
 pub mod game;
 pub mod games;
+pub mod lp;
+pub mod matrix;
+pub mod mccfr;
 pub mod problems;
 pub mod report;
 pub mod scalar;
 pub mod solve;
 pub mod strategy;
 pub mod streaming;
+pub mod threads;

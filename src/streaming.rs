@@ -59,12 +59,6 @@ impl<T: Scalar + Sync> Strategy<T> for ArenaProfile<'_, T> {
     }
 }
 
-impl<G: Rules> Strategy<f64> for crate::solve::mccfr::MccfrSolver<'_, G> {
-    fn probs(&self, player: usize, key: u64, n: usize, out: &mut [f64]) {
-        self.average_strategy(player, key, n, out);
-    }
-}
-
 /// An `f64` strategy read exactly: each probability's exact value, divided by the set's exact
 /// sum (as `Profile::to_exact` does), for exact best responses to a float strategy.
 pub struct Exact<'a, S>(pub &'a S);
@@ -382,8 +376,8 @@ pub fn best_responses<G: Rules, T: WalkScalar, S: Strategy<T>>(
     strategy: &S,
     threads: usize,
 ) -> Result<BestResponses<T>, StreamError> {
-    if threads == 0 || crate::solve::too_many_threads(threads) {
-        return Err(StreamError::Threads(threads, crate::solve::max_threads()));
+    if threads == 0 || crate::threads::too_many_threads(threads) {
+        return Err(StreamError::Threads(threads, crate::threads::max_threads()));
     }
     let start = Instant::now();
     let walk = Walk {

@@ -16,7 +16,7 @@
 //! kernels are below 0.9 times the uniform strategy's exploitability after 50.
 
 use bluff::eval::exploitability;
-use bluff::solve::cfr::{CfrSolver, Kernel, RegretParams};
+use bluff::cfr::{CfrSolver, Kernel, RegretParams};
 
 /// Games whose exactly tied values let last-bit rounding decide regret matching.
 const TIED: [&str; 5] = [

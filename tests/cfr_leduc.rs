@@ -2,7 +2,7 @@
 
 use bluff::eval::exploitability;
 use bluff::games::leduc::leduc_poker;
-use bluff::solve::cfr::{CfrSolver, RegretParams};
+use bluff::cfr::{CfrSolver, RegretParams};
 
 /// OpenSpiel's `CFRSolver` (C++ and python alike) runs alternating updates
 /// (`alternating_updates=True` in its constructor). Measured with pyspiel 2.0.2's C++

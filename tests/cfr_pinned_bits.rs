@@ -6,7 +6,7 @@
 //! floating-point operations in the same order.
 
 use bluff::games::load;
-use bluff::solve::cfr::{CfrSolver, Pacing, RegretParams};
+use bluff::cfr::{CfrSolver, Pacing, RegretParams};
 
 #[path = "common/cfr_variants.rs"]
 mod cfr_variants;

@@ -6,7 +6,7 @@
 use bluff::game::{Game, GameBuilder};
 use bluff::games::load;
 use bluff::scalar::Rational;
-use bluff::solve::cfr::{CfrSolver, Pacing, RegretParams};
+use bluff::cfr::{CfrSolver, Pacing, RegretParams};
 use num_bigint::BigInt;
 use num_traits::One;
 

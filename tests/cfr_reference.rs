@@ -8,7 +8,7 @@
 
 use bluff::game::{Game, NodeKind};
 use bluff::games::{kuhn::kuhn_poker, leduc::leduc_poker};
-use bluff::solve::cfr::{CfrSolver, RegretParams};
+use bluff::cfr::{CfrSolver, RegretParams};
 
 #[derive(Clone, Copy)]
 enum Variant {

@@ -1,4 +1,4 @@
-//! Sharded CFR (`bluff::solve::cfr::CfrShard`, the library side of `bluff.ray.solve_sharded`)
+//! Sharded CFR (`bluff::cfr::CfrShard`, the library side of `bluff.ray.solve_sharded`)
 //! run in one process: for 1, 2 and 3 shards the state after 100 iterations is the
 //! single-process solver's, bit for bit (the independent route: `CfrSolver`, itself pinned
 //! by tests/cfr_pinned_bits.rs), on Kuhn, Leduc and liars dice 1x4 with CFR+ and DCFR, and
@@ -8,7 +8,8 @@
 
 use bluff::game::Game;
 use bluff::games::builtin;
-use bluff::solve::cfr::{rules_result_for_spec, CfrShard, CfrSolver, RegretParams};
+use bluff::cfr::{CfrShard, CfrSolver, RegretParams};
+use bluff::solve::shards::rules_result_for_spec;
 
 /// The whole-arena shards (`CfrShard::new`) or the partial ones (`CfrShard::from_spec`).
 fn shards_of(spec: &str, params: RegretParams, shards: usize, partial: bool) -> Vec<CfrShard> {
@@ -16,7 +17,7 @@ fn shards_of(spec: &str, params: RegretParams, shards: usize, partial: bool) -> 
     (0..shards)
         .map(|k| {
             if partial {
-                CfrShard::from_spec(spec, params, shards, k, None)
+                bluff::solve::shards::shard_from_spec(spec, params, shards, k, None)
                     .unwrap()
                     .expect("a built-in game with rules")
             } else {
@@ -145,7 +146,7 @@ fn partial_shards_equal_whole_shards_bit_for_bit() {
             }
         }
         let state = whole[0].state();
-        part[2] = CfrShard::from_spec(spec, params, 3, 2, Some(&state))
+        part[2] = bluff::solve::shards::shard_from_spec(spec, params, 3, 2, Some(&state))
             .unwrap()
             .unwrap();
         CfrShard::run_in_process(&mut whole, 3).unwrap();
@@ -154,7 +155,7 @@ fn partial_shards_equal_whole_shards_bit_for_bit() {
     }
     // A game from a file has no rules to compile from: the caller builds it whole.
     assert!(
-        CfrShard::from_spec("x.efg", RegretParams::cfr_plus(), 2, 0, None)
+        bluff::solve::shards::shard_from_spec("x.efg", RegretParams::cfr_plus(), 2, 0, None)
             .unwrap()
             .is_none()
     );
@@ -216,7 +217,7 @@ fn bad_requests_are_errors() {
     let g = builtin("kuhn").unwrap();
     assert!(CfrShard::new(&g, RegretParams::cfr_plus(), 2, 2).is_err());
     assert!(CfrShard::new(&g, RegretParams::cfr_plus(), 0, 0).is_err());
-    assert!(CfrShard::from_spec("kuhn", RegretParams::cfr_plus(), 2, 2, None).is_err());
+    assert!(bluff::solve::shards::shard_from_spec("kuhn", RegretParams::cfr_plus(), 2, 2, None).is_err());
     let mut s = CfrShard::new(&g, RegretParams::cfr_plus(), 1, 0).unwrap();
     assert!(s.evaluate(2).is_err());
     assert!(s.fold(0, &[], &mut [0.0; 3]).is_err());
@@ -278,7 +279,7 @@ fn a_rules_result_equals_the_arena_result_without_the_tree() {
         let fp = all[0].rules_fingerprint().expect("from rules");
         assert!(all.iter().all(|s| s.rules_fingerprint() == Some(fp)));
         let other =
-            CfrShard::from_spec("liars-dice(sides=3)", RegretParams::cfr_plus(), 2, 0, None)
+            bluff::solve::shards::shard_from_spec("liars-dice(sides=3)", RegretParams::cfr_plus(), 2, 0, None)
                 .unwrap()
                 .unwrap();
         assert_ne!(other.rules_fingerprint(), Some(fp), "{spec}");

@@ -4,7 +4,7 @@
 
 use bluff::eval::exploitability;
 use bluff::scalar::rat;
-use bluff::solve::exact::solve_exact;
+use bluff::exact::solve_exact;
 use num_traits::Zero;
 
 #[test]

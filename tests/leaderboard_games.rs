@@ -8,7 +8,7 @@
 use bluff::eval::exploitability;
 use bluff::game::Game;
 use bluff::games::builtin;
-use bluff::solve::cfr::{CfrSolver, RegretParams};
+use bluff::cfr::{CfrSolver, RegretParams};
 
 /// DCFR's exploitability after iterations 1..=n against the authors' figures.
 fn dcfr_matches(spec: &str, game: &Game, authors: &[f64], tolerance: f64) {

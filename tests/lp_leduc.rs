@@ -5,7 +5,7 @@ mod common;
 
 use bluff::eval::{expected_value, exploitability};
 use bluff::scalar::{format_rational, rational_to_f64};
-use bluff::solve::exact::solve_exact;
+use bluff::exact::solve_exact;
 use bluff::strategy::ExactProfile;
 use num_traits::Zero;
 

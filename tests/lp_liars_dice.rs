@@ -4,7 +4,7 @@
 
 use bluff::eval::exploitability;
 use bluff::scalar::{format_rational, rat, rational_to_f64};
-use bluff::solve::exact::solve_exact;
+use bluff::exact::solve_exact;
 use num_traits::Zero;
 
 #[test]

@@ -4,8 +4,8 @@
 
 use bluff::eval::exploitability;
 use bluff::scalar::rat;
-use bluff::solve::exact::{solve_exact_with, ExactOptions, ExactSolution};
-use bluff::solve::lp::{ExactRoute, Method, SolveOptions};
+use bluff::exact::{solve_exact_with, ExactOptions, ExactSolution};
+use bluff::lp::{ExactRoute, Method, SolveOptions};
 use num_traits::Zero;
 
 fn solve(spec: &str, reconstruct: bool) -> ExactSolution {

@@ -5,7 +5,7 @@
 
 use bluff::game::{Game, NodeKind};
 use bluff::games::leduc::Leduc;
-use bluff::solve::mccfr::{MccfrParams, MccfrSolver, MccfrState, Sampling};
+use bluff::mccfr::{MccfrParams, MccfrSolver, MccfrState, Sampling};
 use bluff::strategy::Profile;
 
 /// Counterfactual values of `p`'s actions under `prof`, by flat action index: for a set `I`
@@ -252,7 +252,7 @@ fn threads_are_reproducible_and_resuming_continues_bit_for_bit() {
         ..MccfrParams::outcome(0.6)
     };
     let discounted = MccfrParams {
-        regret: bluff::solve::cfr::RegretParams::discounted(1.5, 0.0, 2.0),
+        regret: bluff::cfr::RegretParams::discounted(1.5, 0.0, 2.0),
         epoch: 100,
         ..MccfrParams::external()
     };
@@ -315,7 +315,7 @@ fn bad_parameters_are_refused() {
             ..MccfrParams::external()
         },
         MccfrParams {
-            regret: bluff::solve::cfr::RegretParams::predictive_plus(),
+            regret: bluff::cfr::RegretParams::predictive_plus(),
             ..MccfrParams::external()
         },
     ] {

@@ -201,7 +201,7 @@ fn sequence_form_lp_agrees_with_the_vector_exact_solver() {
     for (n, ante, bet) in [(2, 2, 1), (3, 2, 1), (5, 1, 3), (8, 20, 20), (12, 3, 7)] {
         let p = params(n, ante, bet);
         let game = one_card_poker(n, ante, bet).unwrap();
-        let lp = bluff::solve::exact::solve_exact(&game).unwrap();
+        let lp = bluff::exact::solve_exact(&game).unwrap();
         assert_eq!(lp.value, rat(ante, 2), "LP value at {n} {ante} {bet}");
         let from_lp = from_profile(&game, &lp.profile, 0);
         assert!(

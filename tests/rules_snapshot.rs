@@ -3,7 +3,7 @@
 //! and its `.efg` export, hashed with FNV-1a. Compiling a game from its rules must give the
 //! same arena and the same file, byte for byte.
 
-use bluff::format::checkpoint::Fnv;
+use bluff::cfr::checkpoint::Fnv;
 use bluff::format::efg::{game_to_efg, write_efg};
 use std::fmt::Write;
 

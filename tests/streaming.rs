@@ -9,7 +9,7 @@ use bluff::games::kuhn::Kuhn;
 use bluff::games::leduc::Leduc;
 use bluff::games::liars_dice::LiarsDice;
 use bluff::scalar::Rational;
-use bluff::solve::mccfr::{MccfrParams, MccfrSolver};
+use bluff::mccfr::{MccfrParams, MccfrSolver};
 use bluff::strategy::Profile;
 use bluff::streaming::{best_responses, ArenaProfile, Exact, Uniform};
 

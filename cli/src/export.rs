@@ -53,7 +53,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
     });
     let text = match format {
         ExportFormat::Efg => efg::write_efg(&efg::game_to_efg(&game))?,
-        ExportFormat::Nfg => nfg::write_nfg(&bluff::solve::normal_form::to_nfg(&game)?)?,
+        ExportFormat::Nfg => nfg::write_nfg(&bluff::matrix::normal_form::to_nfg(&game)?)?,
     };
     if to_stdout {
         std::io::stdout().write_all(text.as_bytes())?;

@@ -177,7 +177,7 @@ impl LpSpinner {
     }
 
     /// Shows where the simplex stands.
-    pub(crate) fn report(&self, p: &bluff::solve::lp::LpProgress) {
+    pub(crate) fn report(&self, p: &bluff::lp::LpProgress) {
         self.0.set_position(p.pivots as u64);
         self.0
             .set_message(format!("{}, objective {:.12}", p.phase, p.objective));

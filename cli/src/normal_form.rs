@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use bluff::scalar::{format_rational, rational_to_f64, Rational};
-use bluff::solve::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
+use bluff::matrix::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
 use clap::Args;
 use num_traits::Zero;
 use serde_json::json;

@@ -9,8 +9,8 @@ use bluff::report::{
     DEFAULT_MAX_ROWS,
 };
 use bluff::solve::best_effort::{best_effort, BestEffort, Budget, LP_MAX_SEQUENCES};
-use bluff::solve::lp::ProgressFn;
-use bluff::solve::run::CurvePoint;
+use bluff::lp::ProgressFn;
+use bluff::curve::CurvePoint;
 use bluff::strategy::Profile;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -92,7 +92,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
     };
     let game = crate::load_game(&args.game)?;
     let spinner = crate::LpSpinner::new();
-    let report_progress = |p: &bluff::solve::lp::LpProgress| spinner.report(p);
+    let report_progress = |p: &bluff::lp::LpProgress| spinner.report(p);
     let progress: Option<ProgressFn> = Some(&report_progress);
     let mut input = match &args.strategy {
         Some(path) => {
@@ -249,7 +249,7 @@ pub(crate) fn from_solve_lp(
     spec: &str,
     value: bluff::scalar::Rational,
     profile: bluff::strategy::ExactProfile,
-    st: &bluff::solve::exact::ExactStats,
+    st: &bluff::exact::ExactStats,
     output: &Path,
 ) -> Result<()> {
     let input = ReportInput {
@@ -287,7 +287,7 @@ pub(crate) fn from_solve_cfr(
         provenance,
         known_value: {
             let spinner = crate::LpSpinner::new();
-            let report_progress = |p: &bluff::solve::lp::LpProgress| spinner.report(p);
+            let report_progress = |p: &bluff::lp::LpProgress| spinner.report(p);
             exact_value(game, Some(&report_progress))?
         },
         curve: Some(curve_pairs(points)),

@@ -13,13 +13,13 @@ use bluff::scalar::{format_rational, rational_to_f64};
 use bluff::solve::door::{
     self, Detail, DoorHooks, LpMethodChoice, Request, Solved, Source, Spelling, Strategy, Value,
 };
-use bluff::solve::exact::ExactStats;
-use bluff::solve::lp::{LpProgress, ProgressFn};
-use bluff::solve::mccfr::Sampling;
+use bluff::exact::ExactStats;
+use bluff::lp::{LpProgress, ProgressFn};
+use bluff::mccfr::Sampling;
 use bluff::solve::registry::{self, Updates};
 use bluff::solve::run::{CfrRun, CurvePoint, Hooks, Progress};
 use bluff::solve::sampling::SamplingOutcome;
-use bluff::solve::sequence_form::{LpForm, LpPrimal};
+use bluff::exact::sequence_form::{LpForm, LpPrimal};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -120,7 +120,7 @@ pub struct SolveArgs {
     lp_method: Option<crate::lp::LpMethod>,
     /// Memory budget of `--algo lp` (e.g. 8G, 512M; default 80% of MemAvailable): an LP whose
     /// estimate exceeds it is refused before allocating, with its size in the message.
-    #[arg(long, value_name = "SIZE", value_parser = bluff::solve::lp::memory::parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = bluff::lp::memory::parse_bytes)]
     max_memory: Option<u64>,
     /// With `--algo lp`: also write the sequence-form LP as free MPS (for other LP solvers).
     #[arg(long, value_name = "FILE")]
@@ -198,7 +198,7 @@ impl SolveArgs {
             kernel: self
                 .kernel
                 .as_deref()
-                .and_then(bluff::solve::cfr::Kernel::from_name),
+                .and_then(bluff::cfr::Kernel::from_name),
             exact: self.exact,
             lp_method: self.lp_method.map(|m| match m {
                 crate::lp::LpMethod::Guided => LpMethodChoice::Guided,

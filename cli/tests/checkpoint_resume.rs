@@ -5,7 +5,7 @@
 
 mod common;
 
-use bluff::format::checkpoint::{decode, Checkpoint};
+use bluff::cfr::checkpoint::{decode, Checkpoint};
 use common::cli::bluff;
 use predicates::str::contains;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@ use bluff::eval::expected_value;
 use bluff::format::efg::{efg_to_game, read_efg};
 use bluff::format::nfg::{read_nfg, write_nfg};
 use bluff::scalar::rat;
-use bluff::solve::normal_form::reduced_strategies;
+use bluff::matrix::normal_form::reduced_strategies;
 use bluff::strategy::ExactProfile;
 use common::cli::bluff;
 use predicates::prelude::*;
@@ -103,7 +103,7 @@ fn chance_sum_warning_reaches_the_user() {
 #[test]
 fn reduced_normal_form_matches_tree_values_and_kuhn_value() {
     let game = bluff::games::load("kuhn").unwrap().game;
-    let nf = bluff::solve::normal_form::to_nfg(&game).unwrap();
+    let nf = bluff::matrix::normal_form::to_nfg(&game).unwrap();
     assert_eq!(nf.strategies[0].len(), 27);
     assert_eq!(nf.strategies[1].len(), 64);
     let s = [
@@ -125,7 +125,7 @@ fn reduced_normal_form_matches_tree_values_and_kuhn_value() {
     }
     let back = read_nfg(&write_nfg(&nf).unwrap()).unwrap();
     assert_eq!(back, nf);
-    let solution = bluff::solve::matrix::MatrixGame::from_nfg(&back)
+    let solution = bluff::matrix::MatrixGame::from_nfg(&back)
         .unwrap()
         .solve()
         .unwrap();
@@ -150,7 +150,7 @@ fn nfg_files_load_as_simultaneous_move_games() {
     .unwrap();
     std::fs::write(
         &f,
-        write_nfg(&bluff::solve::normal_form::to_nfg(&tiny).unwrap()).unwrap(),
+        write_nfg(&bluff::matrix::normal_form::to_nfg(&tiny).unwrap()).unwrap(),
     )
     .unwrap();
     let game = bluff::games::load(f.to_str().unwrap()).unwrap().game;

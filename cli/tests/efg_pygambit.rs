@@ -12,7 +12,7 @@ use bluff::format::efg::{
 };
 use bluff::game::Game;
 use bluff::scalar::{parse_rational, Rational};
-use bluff::solve::exact::solve_exact;
+use bluff::exact::solve_exact;
 use bluff::strategy::ExactProfile;
 use num_traits::Zero;
 use serde_json::Value;

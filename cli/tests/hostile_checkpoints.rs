@@ -5,7 +5,7 @@
 
 mod common;
 
-use bluff::format::checkpoint::{decode, encode, Checkpoint};
+use bluff::cfr::checkpoint::{decode, encode, Checkpoint};
 use common::cli::bluff;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -5,9 +5,9 @@
 
 use bluff::eval::exploitability;
 use bluff::scalar::{rat, Rational};
-use bluff::solve::exact::{solve_exact_with, ExactOptions};
-use bluff::solve::lp::{Method, SolveOptions};
-use bluff::solve::sequence_form::{build_lp_as, LpForm};
+use bluff::exact::{solve_exact_with, ExactOptions};
+use bluff::lp::{Method, SolveOptions};
+use bluff::exact::sequence_form::{build_lp_as, LpForm};
 use num_traits::Zero;
 
 /// Solves `spec` in both forms and checks them; returns the value and the rows (merged,
@@ -138,7 +138,7 @@ fn lp_primal_solves_and_writes_either_players_program() {
         let json = solve_writing_mps(spec, &["--lp-primal", name], &path);
         assert_eq!(json["value_p1"]["exact"], "1/9", "{name}");
         assert_eq!(json["lp_primal"], name);
-        let lp = bluff::solve::sequence_form::build_lp_for(&game, LpForm::Merged, primal).lp;
+        let lp = bluff::exact::sequence_form::build_lp_for(&game, LpForm::Merged, primal).lp;
         assert_eq!(json["lp_rows"], lp.num_constraints(), "{name}");
         let text = std::fs::read_to_string(&path).unwrap();
         let rows = text

@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
     let path = std::env::temp_dir().join(format!("bluff-fuzz-mcc-{}", std::process::id()));
     let written = std::fs::File::create(&path).and_then(|mut f| f.write_all(data));
     if written.is_ok() {
-        let _ = bluff::solve::mccfr::checkpoint::read_header_of(&path);
-        let _ = bluff::solve::mccfr::checkpoint::load(&path, &bluff::games::kuhn::Kuhn);
+        let _ = bluff::mccfr::checkpoint::read_header_of(&path);
+        let _ = bluff::mccfr::checkpoint::load(&path, &bluff::games::kuhn::Kuhn);
     }
 });

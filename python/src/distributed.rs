@@ -1,15 +1,15 @@
 //! What `bluff.ray` needs of the native module: pickling of games, policies and results (Ray
 //! moves them between processes), a CFR run that resumes from its checkpoint (a retried Ray
 //! task ends with an unbroken run's bits), and one shard of a sharded run
-//! (`bluff::solve::cfr::CfrShard`, with its checkpoints). The decisions live in the library;
+//! (`bluff::cfr::CfrShard`, with its checkpoints). The decisions live in the library;
 //! this file converts.
 
 use crate::game::Game;
 use crate::policy::{Policy, Probs};
 use crate::rules::RulesSolveResult;
 use crate::solve::SolveResult;
-use bluff::format::checkpoint::{self, Checkpoint};
-use bluff::solve::cfr::{CfrShard, Kernel, RegretParams};
+use bluff::cfr::checkpoint::{self, Checkpoint};
+use bluff::cfr::{CfrShard, Kernel, RegretParams};
 use bluff::solve::registry::{self, CfrOptions, Updates};
 use bluff::solve::run::{CfrRequest, CfrRun, Hooks, SaveError, StopRule, Target};
 use bluff::solve::Threads;
@@ -433,7 +433,7 @@ enum Source {
 }
 
 /// One shard of a sharded CFR run (`bluff.ray.solve_sharded`): see
-/// `bluff::solve::cfr::CfrShard`. Values travel as little-endian `f64` bytes.
+/// `bluff::cfr::CfrShard`. Values travel as little-endian `f64` bytes.
 #[pyclass(module = "bluff", name = "_Shard")]
 pub struct Shard {
     inner: CfrShard,
@@ -476,7 +476,7 @@ fn _shard_rules_result(
     let threads = threads.unwrap_or_else(bluff::solve::available_cores);
     let r = py
         .allow_threads(|| {
-            bluff::solve::cfr::rules_result_for_spec(spec, &keys, &avg, false, evaluate, threads)
+            bluff::solve::shards::rules_result_for_spec(spec, &keys, &avg, false, evaluate, threads)
         })
         .map_err(value_err)?
         .ok_or_else(|| PyValueError::new_err(format!("{spec:?}: bluff states no rules for it")))?;
@@ -598,7 +598,7 @@ impl Shard {
                 }
                 Source::Spec(spec) => spec.as_str(),
             };
-            let mut shard = CfrShard::from_spec(spec, params, shards, index, None)
+            let mut shard = bluff::solve::shards::shard_from_spec(spec, params, shards, index, None)
                 .map_err(value_err)?
                 .ok_or_else(|| {
                     PyValueError::new_err(format!(

@@ -392,7 +392,7 @@ impl Policy {
         };
         let other = other.get();
         let (a, b) = (&self.game.get().inner, &other.game.get().inner);
-        let fingerprint = bluff::format::checkpoint::game_fingerprint;
+        let fingerprint = bluff::cfr::checkpoint::game_fingerprint;
         let same_game = std::sync::Arc::ptr_eq(a, b) || fingerprint(a) == fingerprint(b);
         same_game
             && match (&self.probs, &other.probs) {

@@ -1,6 +1,5 @@
 //! File formats: strategy profiles as JSON (and, with their own modules, game interchange).
 
-pub mod checkpoint;
 pub mod efg;
 pub mod json_keys;
 pub mod nfg;

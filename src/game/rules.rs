@@ -4,7 +4,7 @@
 //!
 //! The arena ([`Game`]) holds every history of a game, about 125 bytes each: 24 GB hold some
 //! 1.5e8 nodes, and the games studied next (liar's dice with two dice of five sides: 1.3e9
-//! histories) do not fit. The sampling solvers (`solve::mccfr`) and the streaming best
+//! histories) do not fit. The sampling solvers (`mccfr`) and the streaming best
 //! response (`crate::streaming`) walk the rules instead and keep memory per information set.
 //! Each built-in game states its rules once, as a [`Rules`]; [`compile`] turns any rules into
 //! the arena by one iterative walk, so the arena solvers and the sampling solvers play the very

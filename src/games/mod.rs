@@ -258,7 +258,7 @@ pub fn registry() -> Vec<GameInfo> {
                     max: 5,
                     doc: "Donkey's cards", choices: &[] },
             ],
-            build: crate::problems::card_guessing::explicit::from_params,
+            build: shrek_donkey_from_params,
             pictures: Some(|_, p, _, _, _| {
                 Ok(crate::problems::card_guessing::pictures::pictures(
                     p.get("m") as usize,
@@ -487,3 +487,19 @@ pub fn rules(spec: &str) -> Result<Option<BuiltinRules>> {
         _ => return Ok(None),
     }))
 }
+/// The registry's constructor: parameters `m` and `n`, with `m + n <= crate::problems::card_guessing::explicit::MAX_EXPLICIT_CARDS`.
+fn shrek_donkey_from_params(params: &Params) -> Result<Game> {
+    use crate::error::fail;
+    use crate::problems::card_guessing::explicit::MAX_EXPLICIT_CARDS;
+    let (m, n) = (params.get("m") as usize, params.get("n") as usize);
+    if m + n > MAX_EXPLICIT_CARDS {
+        fail!(
+            Invalid,
+            "game shrek-donkey: m + n = {} exceeds {MAX_EXPLICIT_CARDS} (the tree grows like \
+             (m+n+1)!; `bluff shrek-donkey` solves any size by dynamic programming)",
+            m + n
+        );
+    }
+    Ok(crate::problems::card_guessing::explicit::shrek_donkey(m, n)?)
+}
+

@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn kuhn_equilibrium_has_no_leak_and_known_reaches() {
         let game = crate::games::kuhn::kuhn_poker().unwrap();
-        let s = crate::solve::exact::solve_exact(&game).unwrap();
+        let s = crate::exact::solve_exact(&game).unwrap();
         let a = analyse(&game, &s.profile, true);
         assert_eq!(a.evaluation.nash_conv.exact.as_deref(), Some("0"));
         assert_eq!(a.evaluation.value[0].exact.as_deref(), Some("-1/18"));

@@ -19,7 +19,7 @@ use crate::error::ResultExt;
 use crate::error::{fail, OptionExt, Result};
 use crate::game::Game;
 use crate::scalar::{format_rational, Rational};
-use crate::solve::run::CurvePoint;
+use crate::curve::CurvePoint;
 use crate::strategy::{ExactProfile, Profile};
 use analysis::{analyse, Analysis};
 use scene::Scene;

@@ -6,8 +6,8 @@
 
 use crate::game::Game;
 use crate::scalar::Rational;
-use crate::solve::exact::{solve_exact_with, ExactError, ExactOptions, ExactSolution};
-use crate::solve::lp::{Method, ProgressFn, SolveOptions};
+use crate::exact::{solve_exact_with, ExactError, ExactOptions, ExactSolution};
+use crate::lp::{Method, ProgressFn, SolveOptions};
 use crate::solve::registry::{self, Algorithm};
 use crate::solve::run::{CfrRequest, CfrRun, NoHooks, Outcome, RunError, StopRule, Target};
 use crate::solve::Threads;

@@ -18,12 +18,12 @@
 
 use crate::error::Error;
 use crate::eval::{exploitability, Exploitability};
-use crate::format::checkpoint::{self, Checkpoint};
+use crate::cfr::checkpoint::{self, Checkpoint};
 use crate::game::Game;
 use crate::scalar::{rational_to_f64, Rational};
-use crate::solve::cfr::Kernel;
-use crate::solve::exact::{solve_exact_with, ExactError, ExactOptions, ExactStats};
-use crate::solve::lp::{memory, LinearProgram, Method, ProgressFn, SolveOptions};
+use crate::cfr::Kernel;
+use crate::exact::{solve_exact_with, ExactError, ExactOptions, ExactStats};
+use crate::lp::{memory, LinearProgram, Method, ProgressFn, SolveOptions};
 use crate::solve::registry::{
     self, Algorithm, AlgorithmError, CfrOptions, Family, SamplingOptions, Tunable, Updates,
 };
@@ -32,7 +32,7 @@ use crate::solve::run::{
     Target,
 };
 use crate::solve::sampling::{self, Engine, SamplingHooks, SamplingOutcome, SamplingRequest};
-use crate::solve::sequence_form::{LpForm, LpPrimal};
+use crate::exact::sequence_form::{LpForm, LpPrimal};
 use crate::solve::Threads;
 use crate::strategy::{ExactProfile, LabelledStrategy, Profile};
 use std::fmt::Display;
@@ -528,7 +528,7 @@ fn read_resume(request: &Request) -> Result<Resumed, SolveError> {
         message,
     };
     if sampling::is_sampling_checkpoint(path) {
-        let header = crate::solve::mccfr::checkpoint::read_header_of(path)
+        let header = crate::mccfr::checkpoint::read_header_of(path)
             .map_err(|e| unreadable(e.to_string()))?;
         return Ok(Resumed::Sampling {
             spec: header.info.game_spec,

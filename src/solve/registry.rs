@@ -15,7 +15,7 @@
 //! registry's order). The table is compiled in, so when it changes the
 //! default follows; [`default_algorithm`] applies the rule.
 
-use crate::solve::cfr::RegretParams;
+use crate::cfr::RegretParams;
 use std::sync::OnceLock;
 
 /// Which kind of solver an algorithm is.
@@ -23,9 +23,9 @@ use std::sync::OnceLock;
 pub enum Family {
     /// An iterative CFR-family solver (one [`RegretParams`] setting).
     Cfr,
-    /// The exact sequence-form LP ([`crate::solve::exact`]).
+    /// The exact sequence-form LP ([`crate::exact`]).
     ExactLp,
-    /// A Monte Carlo CFR solver ([`crate::solve::mccfr`], run by [`crate::solve::sampling`]):
+    /// A Monte Carlo CFR solver ([`crate::mccfr`], run by [`crate::solve::sampling`]):
     /// seeded, on a game's rules or its arena; never the default (its figures depend on the
     /// seed, and it is slower than full traversals on every game that fits the arena).
     Sampling(SamplingKind),
@@ -352,8 +352,8 @@ impl Algorithm {
     pub fn sampling_params(
         &self,
         options: &SamplingOptions,
-    ) -> Result<crate::solve::mccfr::MccfrParams, AlgorithmError> {
-        use crate::solve::mccfr::MccfrParams;
+    ) -> Result<crate::mccfr::MccfrParams, AlgorithmError> {
+        use crate::mccfr::MccfrParams;
         let Family::Sampling(kind) = self.family else {
             return Err(AlgorithmError::Sampling(format!(
                 "{} is not a sampling solver (es-mccfr, os-mccfr take the sampling options)",
@@ -674,7 +674,7 @@ mod tests {
     /// parameters by default, refuse what does not apply, and are never the default.
     #[test]
     fn sampling_algorithms_are_listed_but_never_the_default() {
-        use crate::solve::mccfr::MccfrParams;
+        use crate::mccfr::MccfrParams;
         let none = SamplingOptions::default();
         let es = algorithm("es-mccfr").unwrap();
         let os = algorithm("os-mccfr").unwrap();

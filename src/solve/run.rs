@@ -19,9 +19,9 @@
 //! nothing for the loop's checks and an interrupt is still seen within about that long.
 
 use crate::eval::exploitability;
-use crate::format::checkpoint::{game_fingerprint, Checkpoint};
+use crate::cfr::checkpoint::{game_fingerprint, Checkpoint};
 use crate::game::Game;
-use crate::solve::cfr::{CfrSolver, Kernel, Pacing, RegretParams};
+use crate::cfr::{CfrSolver, Kernel, Pacing, RegretParams};
 use crate::solve::registry::{self, Algorithm, AlgorithmError, CfrOptions, Family};
 use crate::solve::{Threads, ThreadsError};
 use crate::strategy::Profile;
@@ -54,16 +54,7 @@ pub enum Target {
     FractionOfRange(f64),
 }
 
-/// One measured point of a run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CurvePoint {
-    /// Iterations done.
-    pub iteration: u64,
-    /// Exploitability of the average strategy (f64 evaluation by `crate::eval`).
-    pub exploitability: f64,
-    /// Solving time since the run started, excluding measurements and checkpoints.
-    pub seconds: f64,
-}
+pub use crate::curve::CurvePoint;
 
 /// What a run reports as it goes.
 #[derive(Clone, Copy, Debug)]
@@ -272,7 +263,7 @@ pub enum RunError {
     #[error("the checkpoint's state: {0}")]
     BadState(String),
     /// The exact LP asked for as a CFR run.
-    #[error("lp is the exact sequence-form LP; it runs through solve::exact, not as a CFR run")]
+    #[error("lp is the exact sequence-form LP; it runs through exact, not as a CFR run")]
     NotCfr,
     /// No stop rule.
     #[error("give a stop rule: an iteration count, a target exploitability or a time limit")]

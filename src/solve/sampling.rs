@@ -15,8 +15,8 @@
 use crate::error::{fail, Error, Result, ResultExt};
 use crate::game::{Game, Rules};
 use crate::games::{self, WithRules};
-use crate::solve::mccfr::checkpoint::{self, Header, RunInfo};
-use crate::solve::mccfr::{MccfrParams, MccfrSolver, Point, RunLimits, Stop};
+use crate::mccfr::checkpoint::{self, Header, RunInfo};
+use crate::mccfr::{MccfrParams, MccfrSolver, Point, RunLimits, Stop};
 use crate::solve::registry::{self, Algorithm, Family, SamplingOptions};
 use crate::strategy::{LabelledSet, LabelledStrategy, Profile};
 use std::ops::ControlFlow;
@@ -370,7 +370,7 @@ fn game_id<G: Rules>(rules: &G, arena: Option<&Game>) -> String {
     match arena {
         Some(g) => format!(
             "arena:{:016x}",
-            crate::format::checkpoint::game_fingerprint(g)
+            crate::cfr::checkpoint::game_fingerprint(g)
         ),
         None => format!("rules:{}", rules.name()),
     }

@@ -1,6 +1,6 @@
 //! Every CFR variant by its CLI name, for the tests that run them all.
 
-use bluff::solve::cfr::RegretParams;
+use bluff::cfr::RegretParams;
 
 /// The ten variants in a fixed order (tests index pinned constants by it); `horizon` is the
 /// run length the HS schedules are built for.

@@ -92,7 +92,7 @@ pub fn pictures(
         title: "Baby poker: B's optimal set".into(),
         caption: format!(
             "Every optimal strategy of B (fold probabilities q1..q{sides}) against value {} \
-             for A, computed exactly (solve::polytope; {} vertices, dimension {}), projected on \
+             for A, computed exactly (matrix::polytope; {} vertices, dimension {}), projected on \
              (q2, q3, q4) inside the unit cube; {fixed}. The blue dot is the report's own \
              strategy.",
             format_rational(value),

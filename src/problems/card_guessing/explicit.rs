@@ -13,7 +13,7 @@
 //! and whether it was shown), which gives perfect recall. Shrek's payoff is 1 when he wins and 0
 //! otherwise (constant sum 1), so the game value is Shrek's win probability.
 
-use crate::error::{fail, Result};
+use crate::error::Result;
 use crate::game::{Game, GameBuilder, GameError, NodeRef};
 use crate::problems::card_guessing::CardGuessing;
 use crate::scalar::{int, Scalar};
@@ -72,20 +72,6 @@ pub struct ExplicitGame {
 /// Builds the explicit game (see the module documentation).
 pub fn shrek_donkey(m: usize, n: usize) -> Result<Game, GameError> {
     Ok(build_explicit(m, n)?.game)
-}
-
-/// The registry's constructor: parameters `m` and `n`, with `m + n <= MAX_EXPLICIT_CARDS`.
-pub fn from_params(params: &crate::games::Params) -> Result<Game> {
-    let (m, n) = (params.get("m") as usize, params.get("n") as usize);
-    if m + n > MAX_EXPLICIT_CARDS {
-        fail!(
-            Invalid,
-            "game shrek-donkey: m + n = {} exceeds {MAX_EXPLICIT_CARDS} (the tree grows like \
-             (m+n+1)!; `bluff shrek-donkey` solves any size by dynamic programming)",
-            m + n
-        );
-    }
-    Ok(shrek_donkey(m, n)?)
 }
 
 fn cards_of(mask: u32) -> impl Iterator<Item = u8> {
@@ -460,7 +446,7 @@ pub fn certify_dp(m: usize, n: usize, mut stage: impl FnMut(&str)) -> Result<DpC
     let lp = if m + n <= MAX_LP_CHECK_CARDS {
         stage("solving the explicit game by the exact LP");
         let started = std::time::Instant::now();
-        let sol = crate::solve::exact::solve_exact(&eg.game).map_err(|e| {
+        let sol = crate::exact::solve_exact(&eg.game).map_err(|e| {
             crate::error::Error::Invalid(format!("solving the explicit game by the exact LP: {e}"))
         })?;
         Some((sol.value, started.elapsed().as_secs_f64()))

@@ -1,7 +1,7 @@
 //! Every terminal node's chance-weighted payoff to player 0, as integers over one common
 //! denominator, with both players' last sequences there: the input of the sequence-form LP's
-//! payoff matrix ([`crate::solve::sequence_form::build_lp`]) and of its exact certificate
-//! ([`crate::solve::plan_certificate`]).
+//! payoff matrix ([`crate::exact::sequence_form::build_lp`]) and of its exact certificate
+//! ([`crate::exact::plan_certificate`]).
 //!
 //! Multiplying and adding reduced rationals node by node costs a gcd per operation, which made
 //! this sweep the largest part of building the LP. Here a node's chance reach is an id into a

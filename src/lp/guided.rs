@@ -64,7 +64,7 @@ pub(crate) fn solve(sf: &StandardForm, stats: &mut LpStats, options: &SolveOptio
 }
 
 /// Float pivots the first of two starts gets before the fallback start takes over: 15% of
-/// the rows (and 1000). The first start is a bolder guess ([`crate::solve::sequence_form`]'s
+/// the rows (and 1000). The first start is a bolder guess ([`crate::exact::sequence_form`]'s
 /// support guess): on liars dice it needed 8% of the rows (1x6: 1971 pivots; 1x7: 5.6%,
 /// against 30% and 21% from the pure start), but on big Leduc (6 ranks, 3 raises) it ran past
 /// 5 minutes where the pure start takes 8 s, so a guess that does not pay soon is dropped.
@@ -435,7 +435,7 @@ fn column_dense(sf: &StandardForm, j: usize) -> Vec<Rational> {
 mod tests {
     use super::*;
     use crate::scalar::int;
-    use crate::solve::lp::{LinearProgram, Relation};
+    use crate::lp::{LinearProgram, Relation};
     use proptest::prelude::*;
 
     /// A random `max c x, A x <= b (b >= 0), x >= 0`: its slack basis is primal feasible, so

@@ -30,7 +30,7 @@ mod table;
 mod walk;
 
 use crate::game::{Game, Rules};
-use crate::solve::cfr::RegretParams;
+use crate::cfr::RegretParams;
 use crate::strategy::Profile;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -213,10 +213,10 @@ impl<'g, G: Rules> MccfrSolver<'g, G> {
 
     /// Runs on `threads` threads (results depend on the count, see the module docs).
     pub fn with_threads(mut self, threads: usize) -> Result<Self, MccfrError> {
-        if threads == 0 || crate::solve::too_many_threads(threads) {
+        if threads == 0 || crate::threads::too_many_threads(threads) {
             return Err(MccfrError::Threads {
                 threads,
-                max: crate::solve::max_threads(),
+                max: crate::threads::max_threads(),
             });
         }
         self.threads = threads;
@@ -690,3 +690,10 @@ impl<G: Rules> MccfrSolver<'_, G> {
         }
     }
 }
+/// The solver's average strategy, as the streaming best response reads a strategy.
+impl<G: Rules> crate::streaming::Strategy<f64> for MccfrSolver<'_, G> {
+    fn probs(&self, player: usize, key: u64, n: usize, out: &mut [f64]) {
+        self.average_strategy(player, key, n, out);
+    }
+}
+

@@ -1,6 +1,6 @@
 use super::*;
 use crate::scalar::{int, rat};
-use crate::solve::sequence_form::LpForm;
+use crate::exact::sequence_form::LpForm;
 use proptest::prelude::*;
 
 fn r(n: i64) -> Rational {
@@ -413,10 +413,10 @@ fn sequence_form_start_basis_is_feasible_and_used() {
     for (game, cfr_start, value) in [(&kuhn, false, rat(-1, 18)), (&dice, true, rat(1, 9))] {
         for primal in 0..2 {
             assert_eq!(
-                crate::solve::sequence_form::start_choice(game, primal).is_some(),
+                crate::exact::sequence_form::start_choice(game, primal).is_some(),
                 cfr_start
             );
-            let sf_lp = crate::solve::sequence_form::build_lp_for(game, LpForm::Merged, primal);
+            let sf_lp = crate::exact::sequence_form::build_lp_for(game, LpForm::Merged, primal);
             let sf = StandardForm::new(&sf_lp.lp);
             // Small LPs: the pure start alone (large ones put a support guess before it).
             assert!(sf.fallback_start.is_none());
@@ -443,9 +443,9 @@ fn sequence_form_start_basis_is_feasible_and_used() {
 #[test]
 fn large_sequence_form_lps_guess_the_supports_first() {
     let game = crate::games::builtin("liars-dice(dice=1,sides=6)").unwrap();
-    let sf_lp = crate::solve::sequence_form::build_lp_for(&game, LpForm::Merged, 1);
+    let sf_lp = crate::exact::sequence_form::build_lp_for(&game, LpForm::Merged, 1);
     let sf = StandardForm::new(&sf_lp.lp);
-    assert!(sf.rows >= crate::solve::sequence_form::MIXED_START_FROM_ROWS);
+    assert!(sf.rows >= crate::exact::sequence_form::MIXED_START_FROM_ROWS);
     let guess = sf.start.clone().expect("the guess names a column per row");
     let pure = sf
         .fallback_start
@@ -697,7 +697,7 @@ fn presolve_merges_parallel_columns_and_drops_parallel_rows() {
 #[test]
 fn goofspiel_presolves_with_its_crash_basis() {
     let game = crate::games::builtin("goofspiel(cards=4,order=descending)").unwrap();
-    let sf = crate::solve::sequence_form::build_lp(&game);
+    let sf = crate::exact::sequence_form::build_lp(&game);
     let pre = presolve::presolve(&sf.lp, false).expect("reduces");
     let (rows, _) = pre.removed();
     assert!(3 * rows > sf.lp.num_constraints(), "{rows} rows removed");
@@ -733,7 +733,7 @@ fn presolved_game_lps_keep_their_known_values() {
     let mut reduced = 0;
     for (spec, value) in KNOWN_GAME_VALUES {
         let game = crate::games::builtin(spec).unwrap();
-        let sf = crate::solve::sequence_form::build_lp(&game);
+        let sf = crate::exact::sequence_form::build_lp(&game);
         let value = crate::scalar::parse_rational(value).unwrap();
         let (with, st) = sf.lp.solve_presolving(&options, Presolve::Always).unwrap();
         let (without, _) = sf.lp.solve_presolving(&options, Presolve::Off).unwrap();
@@ -758,7 +758,7 @@ fn clean_up_perturbation_keeps_the_exact_optimum() {
     PERTURBATIONS.with(|c| c.set(0));
     for (spec, value) in KNOWN_GAME_VALUES {
         let game = crate::games::builtin(spec).unwrap();
-        let sf = crate::solve::sequence_form::build_lp(&game);
+        let sf = crate::exact::sequence_form::build_lp(&game);
         let value = crate::scalar::parse_rational(value).unwrap();
         for presolve in [Presolve::Always, Presolve::Off] {
             let (solved, _) = sf.lp.solve_presolving(&options, presolve).unwrap();
@@ -808,7 +808,7 @@ fn clean_up_perturbation_keeps_the_exact_optimum() {
 #[test]
 fn leduc_aggregates_its_plan_equations() {
     let game = crate::games::builtin("leduc").unwrap();
-    let sf = crate::solve::sequence_form::build_lp(&game);
+    let sf = crate::exact::sequence_form::build_lp(&game);
     let pre = presolve::presolve(&sf.lp, false).expect("reduces");
     let (rows, cols) = pre.removed();
     assert!(7 * rows > sf.lp.num_constraints(), "{rows} rows removed");

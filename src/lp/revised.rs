@@ -1778,7 +1778,7 @@ mod tests {
     fn updated_factors_solve_game_bases_to_the_optimum() {
         for (spec, min_pivots) in [("leduc", 500), ("liars-dice(dice=1,sides=4)", 200)] {
             let game = crate::games::builtin(spec).unwrap();
-            let lp = crate::solve::sequence_form::build_lp(&game);
+            let lp = crate::exact::sequence_form::build_lp(&game);
             let sf = StandardForm::new(&lp.lp);
             let attempt = Attempt {
                 // The pure start: behind the support guess where there is one.

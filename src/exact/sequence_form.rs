@@ -12,7 +12,7 @@
 //!
 //! The duals of the `F^T q - A^T x <= 0` rows are an optimal `y`, so one exact LP gives the
 //! value and both players' strategies. The result is then certified independently: the exact
-//! best responses ([`crate::solve::plan_certificate`], in integers) must give NashConv exactly 0.
+//! best responses ([`crate::exact::plan_certificate`], in integers) must give NashConv exactly 0.
 //!
 //! Player 1's maximin problem is the same program with the players' roles exchanged (`y` the
 //! variables, `-A` its payoffs, player 0's sequences the rows): the LP dual of player 0's, so
@@ -21,12 +21,12 @@
 
 use crate::game::Game;
 use crate::scalar::Rational;
-use crate::solve::cfr::{CfrSolver, RegretParams};
-use crate::solve::lp::memory::{self, LpSize};
-use crate::solve::lp::{
+use crate::cfr::{CfrSolver, RegretParams};
+use crate::lp::memory::{self, LpSize};
+use crate::lp::{
     BasisEntry, LinearProgram, LpError, LpSolution, Method, Relation, SolveOptions,
 };
-use crate::solve::terminal_weights::TerminalWeights;
+use crate::exact::terminal_weights::TerminalWeights;
 use crate::strategy::normalize_exact;
 use num_traits::{One, Signed, Zero};
 
@@ -423,7 +423,7 @@ const SUPPORT_SHARE: f64 = 0.2;
 /// indifferent there, which is what makes `p` mix). A basis has one column per row, so each
 /// side keeps as many of its extra actions as the other has, the most played first. The
 /// guess may be singular or infeasible: the float simplex repairs it with logicals and
-/// shifts its values into their bounds ([`crate::solve::lp::LinearProgram::set_fallback_start_basis`]
+/// shifts its values into their bounds ([`crate::lp::LinearProgram::set_fallback_start_basis`]
 /// keeps the pure start behind it). On liars dice 1x6 it takes the float simplex from 7422
 /// pivots to 1971, on 1x7 from 24 100 to 6470.
 fn mixed_start_basis(
@@ -697,11 +697,11 @@ mod tests {
     fn kuhn_value_and_closed_form_strategies_by_both_methods() {
         let game = crate::games::builtin("kuhn").unwrap();
         for method in [Method::ExactTableau, Method::FloatThenExact] {
-            let options = crate::solve::exact::ExactOptions {
+            let options = crate::exact::ExactOptions {
                 lp: SolveOptions::new(method),
                 ..Default::default()
             };
-            let s = crate::solve::exact::solve_exact_with(&game, &options).unwrap();
+            let s = crate::exact::solve_exact_with(&game, &options).unwrap();
             assert_eq!(s.value, rat(-1, 18), "{method:?}");
             let e = exploitability(&game, &s.profile);
             assert!(e.nash_conv.is_zero());
@@ -739,11 +739,11 @@ mod tests {
         ] {
             let game = crate::games::load(spec).unwrap().game;
             for (primal, player) in [(LpPrimal::First, 0), (LpPrimal::Second, 1)] {
-                let options = crate::solve::exact::ExactOptions {
+                let options = crate::exact::ExactOptions {
                     primal,
                     ..Default::default()
                 };
-                let s = crate::solve::exact::solve_exact_with(&game, &options).unwrap();
+                let s = crate::exact::solve_exact_with(&game, &options).unwrap();
                 assert_eq!(s.stats.lp_primal, player, "{spec}");
                 assert_eq!(s.value, value, "{spec} {primal:?}");
                 let e = exploitability(&game, &s.profile);
@@ -802,12 +802,12 @@ mod tests {
             (Method::ExactTableau, LpForm::Textbook),
             (Method::FloatThenExact, LpForm::Textbook),
         ] {
-            let options = crate::solve::exact::ExactOptions {
+            let options = crate::exact::ExactOptions {
                 lp: SolveOptions::new(method),
                 form,
                 ..Default::default()
             };
-            let s = crate::solve::exact::solve_exact_with(&game, &options).unwrap();
+            let s = crate::exact::solve_exact_with(&game, &options).unwrap();
             assert_eq!(s.value, rat(1, 3), "{method:?} {form:?}");
             let probs = |p: usize, label: &str| {
                 let id = game.find_infoset(p, label).unwrap();

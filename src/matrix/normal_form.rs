@@ -11,7 +11,7 @@ use crate::error::{fail, Result, ResultExt};
 use crate::format::nfg::NfgGame;
 use crate::game::{Game, NodeKind, Player};
 use crate::scalar::Rational;
-use crate::solve::matrix::MatrixGame;
+use crate::matrix::MatrixGame;
 use num_traits::Zero;
 use std::collections::HashMap;
 

@@ -17,7 +17,7 @@
 //! outgrows every earlier iteration's reallocates.
 
 use super::{update_sets, ActionArrays, Factors, Pass, SetInputs, Sets, Shape, Span, Tree};
-use crate::solve::cfr::team::{Team, MAX_TASKS};
+use crate::cfr::team::{Team, MAX_TASKS};
 use std::marker::PhantomData;
 use std::ops::Range;
 

@@ -12,6 +12,7 @@
 //! still the same floating-point operations in the same order, so results are bit-identical
 //! for every thread count.
 
+pub mod checkpoint;
 mod pacer;
 mod sequence;
 mod shard;
@@ -23,7 +24,7 @@ use crate::game::Game;
 use crate::strategy::Profile;
 use pacer::Pacer;
 pub use pacer::Pacing;
-pub use shard::{rules_result, rules_result_for_spec, CfrShard, RulesResult};
+pub use shard::{rules_result, CfrShard, RulesResult};
 use std::ops::Range;
 use std::time::Instant;
 use team::Team;
@@ -769,7 +770,7 @@ impl CfrSolver {
     /// team; neither for a game too small to split). Results are identical for every thread
     /// count. The team runs an iteration only where it is faster than the calling thread
     /// alone, as timed while it runs (see [`CfrSolver::with_pacing`]).
-    pub fn with_threads(self, threads: usize) -> Result<Self, crate::solve::ThreadsError> {
+    pub fn with_threads(self, threads: usize) -> Result<Self, crate::threads::ThreadsError> {
         self.with_split(threads, tree::GROUPS)
     }
 
@@ -780,8 +781,8 @@ impl CfrSolver {
         mut self,
         threads: usize,
         groups: usize,
-    ) -> Result<Self, crate::solve::ThreadsError> {
-        let threads = crate::solve::Threads::Exactly(threads).count()?;
+    ) -> Result<Self, crate::threads::ThreadsError> {
+        let threads = crate::threads::Threads::Exactly(threads).count()?;
         self.team = None;
         let wants = match &mut self.engine {
             Engine::Tree(t) => {
@@ -792,7 +793,7 @@ impl CfrSolver {
         };
         if wants {
             let team =
-                Team::new(threads).map_err(|e| crate::solve::ThreadsError::Spawn(e.to_string()))?;
+                Team::new(threads).map_err(|e| crate::threads::ThreadsError::Spawn(e.to_string()))?;
             self.team = Some(team);
         }
         Ok(self)
@@ -973,7 +974,7 @@ impl CfrSolver {
     /// With alternating updates, lets `player` learn first in each iteration from now on
     /// (player 0 does unless set; simultaneous updates do not depend on it). The exact LP's
     /// crash basis takes the first learner's average: its pure strategy starts the simplex
-    /// nearer the optimum ([`crate::solve::sequence_form`]).
+    /// nearer the optimum ([`crate::exact::sequence_form`]).
     pub fn set_first_learner(&mut self, player: usize) {
         assert!(player < 2, "a two-player game's player is 0 or 1");
         self.first_learner = player;
@@ -1256,7 +1257,7 @@ mod tests {
     #[test]
     fn too_many_threads_are_refused_before_any_is_started() {
         let g = kuhn_poker().unwrap();
-        let max = crate::solve::max_threads();
+        let max = crate::threads::max_threads();
         assert!(CfrSolver::new(&g, RegretParams::vanilla())
             .with_threads(max)
             .is_ok());

@@ -2,11 +2,14 @@
 //! with optimal mixed strategies of both players, and each player's whole optimal set as an
 //! exact polytope (vertices, facets, affine hull).
 
+pub mod normal_form;
+pub mod polytope;
+
 use crate::error::{err, fail, Error, Result, ResultExt};
 use crate::format::nfg::NfgGame;
 use crate::scalar::{format_rational, Rational};
-use crate::solve::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
-use crate::solve::polytope::{unit, Description, Polytope};
+use crate::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
+use crate::matrix::polytope::{unit, Description, Polytope};
 use num_traits::{One, Signed, Zero};
 
 /// A zero-sum matrix game: `payoff[i][j]` is what the row player gets (and the column player

@@ -20,9 +20,9 @@
 //! corrupted file is an error, never a run.
 
 use super::{MccfrParams, MccfrSolver, Sampling};
-use crate::format::checkpoint::Fnv;
+use crate::cfr::checkpoint::Fnv;
 use crate::game::Rules;
-use crate::solve::cfr::RegretParams;
+use crate::cfr::RegretParams;
 use std::io::{Read, Write};
 use std::path::Path;
 

@@ -12,7 +12,7 @@
 
 use crate::error::{fail, Result};
 use crate::scalar::Rational;
-use crate::solve::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
+use crate::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
 use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeSet, HashMap};
 

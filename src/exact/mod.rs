@@ -1,19 +1,22 @@
 //! Exact equilibria: the one door to the exact solver, as microlp has two entry points —
 //! [`solve_exact`] with the defaults and [`solve_exact_with`] with [`ExactOptions`].
 //!
-//! A game's sequence-form LP ([`crate::solve::sequence_form`]) is built, checked against the
-//! memory budget before anything large is allocated, solved exactly ([`crate::solve::lp`]:
+//! A game's sequence-form LP ([`crate::exact::sequence_form`]) is built, checked against the
+//! memory budget before anything large is allocated, solved exactly ([`crate::lp`]:
 //! a float simplex proposes a basis, rational arithmetic certifies it), turned into
 //! behavioural strategies, and certified once more, independently of the LP, by exact best
-//! responses on the game tree ([`crate::solve::plan_certificate`]): NashConv must be exactly
+//! responses on the game tree ([`crate::exact::plan_certificate`]): NashConv must be exactly
 //! 0 and both values must equal the LP's objective, or the call fails. Nothing uncertified is
 //! returned.
 
+pub mod plan_certificate;
+pub mod sequence_form;
+pub(crate) mod terminal_weights;
+
 use crate::game::Game;
 use crate::scalar::Rational;
-use crate::solve::lp::{LinearProgram, LpError, LpStats, Method, SolveOptions};
-use crate::solve::plan_certificate;
-use crate::solve::sequence_form::{behavioural_from_plan, build, check_memory, LpForm, LpPrimal};
+use crate::lp::{LinearProgram, LpError, LpStats, Method, SolveOptions};
+use crate::exact::sequence_form::{behavioural_from_plan, build, check_memory, LpForm, LpPrimal};
 use crate::strategy::{ExactProfile, Profile};
 use std::time::{Duration, Instant};
 

@@ -13,7 +13,7 @@
 use crate::eval::ResponseLevels;
 use crate::game::{Game, NodeKind};
 use crate::scalar::{over_common_denominator, Rational};
-use crate::solve::terminal_weights::TerminalWeights;
+use crate::exact::terminal_weights::TerminalWeights;
 use crate::strategy::ExactProfile;
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};

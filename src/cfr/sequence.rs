@@ -4,7 +4,7 @@
 //! With `x` and `y` the players' realization plans (sequence `1 + a` for flat action `a`,
 //! 0 the empty sequence) and `A[s][t]` the chance-weighted payoff to player 1 of the terminals
 //! ending in sequences `s` and `t` (chance folded in, as the exact LP's matrix,
-//! [`crate::solve::sequence_form`], but in `f64` and built here in one sweep over the arena),
+//! [`crate::exact::sequence_form`], but in `f64` and built here in one sweep over the arena),
 //! an iteration is:
 //! 1. the plans, top down over each player's sets: `x[1 + a] = x[parent(I)] sigma(a)` (the
 //!    own reach of set `I` is `x[parent(I)]`, the same product the tree kernel takes);

@@ -5,7 +5,7 @@
 //! must compute only part of each iteration's traversal, and the run must still give the
 //! single process's bits. The tree is cut at one level into runs of whole subtrees, one per
 //! shard (`tree::shard`); each shard traverses only the small top and its own subtrees. A
-//! shard built from the game's rules ([`CfrShard::from_rules`], [`CfrShard::from_spec`])
+//! shard built from the game's rules ([`CfrShard::from_rules`], `solve::shards::shard_from_spec`)
 //! also holds only those (`tree::partial`: memory about `1 / N` of the tree, plus the
 //! information-set tables, which every shard holds whole); a shard of a game with no rules
 //! (read from a file) builds the whole game ([`CfrShard::new`]). An iteration is one phase
@@ -32,7 +32,6 @@ use super::tree::{Sets, Tree};
 use super::{CfrSolver, Engine, Factors, RegretParams, SolverState};
 use crate::error::{fail, Result};
 use crate::game::{Game, Rules};
-use crate::games::WithRules;
 use crate::strategy::{LabelledSet, LabelledStrategy, Profile};
 
 /// One shard of a sharded CFR run (see the module docs).
@@ -47,7 +46,7 @@ pub struct CfrShard {
     /// A shard compiled from rules: each set's key, per player, by set number.
     keys: Option<[Vec<u64>; 2]>,
     /// A shard compiled from rules: its game's identity in checkpoints
-    /// ([`crate::format::checkpoint::rules_fingerprint`]).
+    /// ([`crate::cfr::checkpoint::rules_fingerprint`]).
     fingerprint: Option<u64>,
 }
 
@@ -88,7 +87,7 @@ impl CfrShard {
             keys,
         } = compile_partial(rules, shards, index, !params.alternating)?;
         let appliers = [Applier::new(&sets[0]), Applier::new(&sets[1])];
-        let fingerprint = crate::format::checkpoint::rules_fingerprint(
+        let fingerprint = crate::cfr::checkpoint::rules_fingerprint(
             &rules.name(),
             game_nodes,
             &keys,
@@ -133,53 +132,11 @@ impl CfrShard {
     }
 
     /// A shard compiled from rules: the identity of its game in checkpoints (the rules' name,
-    /// node count and sets: [`crate::format::checkpoint::rules_fingerprint`]), which every
+    /// node count and sets: [`crate::cfr::checkpoint::rules_fingerprint`]), which every
     /// shard of the game computes alike without the whole tree; `None` for a shard of an
-    /// arena (its game has [`crate::format::checkpoint::game_fingerprint`]).
+    /// arena (its game has [`crate::cfr::checkpoint::game_fingerprint`]).
     pub fn rules_fingerprint(&self) -> Option<u64> {
         self.fingerprint
-    }
-
-    /// Shard `index` of `shards` of the built-in game `spec` from its rules (see
-    /// [`CfrShard::from_rules`]), from the start or from `state`; `None` when the game has
-    /// no rules (a file, or a game stated only as an arena): build the whole game and use
-    /// [`CfrShard::new`] then.
-    pub fn from_spec(
-        spec: &str,
-        params: RegretParams,
-        shards: usize,
-        index: usize,
-        state: Option<&SolverState>,
-    ) -> Result<Option<Self>> {
-        /// The work on the rules, whatever their type.
-        struct Make<'a> {
-            params: RegretParams,
-            shards: usize,
-            index: usize,
-            state: Option<&'a SolverState>,
-        }
-        impl WithRules for Make<'_> {
-            type Output = Result<CfrShard>;
-            fn run<G: Rules>(self, rules: &G) -> Result<CfrShard> {
-                match self.state {
-                    None => CfrShard::from_rules(rules, self.params, self.shards, self.index),
-                    Some(s) => {
-                        CfrShard::restore_from_rules(rules, self.params, s, self.shards, self.index)
-                    }
-                }
-            }
-        }
-        let Some(rules) = crate::games::rules(spec)? else {
-            return Ok(None);
-        };
-        rules
-            .with(Make {
-                params,
-                shards,
-                index,
-                state,
-            })
-            .map(Some)
     }
 
     fn from_solver(solver: CfrSolver, shards: usize, index: usize) -> Result<Self> {
@@ -541,46 +498,3 @@ pub fn rules_result<R: Rules>(
     })
 }
 
-/// [`rules_result`] on the built-in game `spec`'s rules; `None` when it has none.
-pub fn rules_result_for_spec(
-    spec: &str,
-    keys: &[Vec<u64>; 2],
-    profile: &Profile<f64>,
-    action_labels: bool,
-    evaluate: bool,
-    threads: usize,
-) -> Result<Option<RulesResult>> {
-    /// The work on the rules, whatever their type.
-    struct Work<'a> {
-        keys: &'a [Vec<u64>; 2],
-        profile: &'a Profile<f64>,
-        action_labels: bool,
-        evaluate: bool,
-        threads: usize,
-    }
-    impl WithRules for Work<'_> {
-        type Output = Result<RulesResult>;
-        fn run<G: Rules>(self, rules: &G) -> Result<RulesResult> {
-            rules_result(
-                rules,
-                self.keys,
-                self.profile,
-                self.action_labels,
-                self.evaluate,
-                self.threads,
-            )
-        }
-    }
-    let Some(rules) = crate::games::rules(spec)? else {
-        return Ok(None);
-    };
-    rules
-        .with(Work {
-            keys,
-            profile,
-            action_labels,
-            evaluate,
-            threads,
-        })
-        .map(Some)
-}

@@ -24,8 +24,8 @@
 //! before anything is allocated, so a truncated or corrupted file is an error, never a run.
 
 use crate::game::{Game, NodeKind};
-use crate::solve::cfr::{Kernel, RegretParams, SolverState};
-use crate::solve::run::CurvePoint;
+use crate::cfr::{Kernel, RegretParams, SolverState};
+use crate::curve::CurvePoint;
 use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"BLUFFCKP";
@@ -451,7 +451,7 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
         gamma: r.f64("gamma")?,
         predictive: r.bool("predictive")?,
         schedule: if r.bool("schedule")? {
-            Some(crate::solve::cfr::Schedule {
+            Some(crate::cfr::Schedule {
                 horizon: r.u64("schedule horizon")?,
                 alpha_slope: r.f64("alpha slope")?,
                 beta_slope: r.f64("beta slope")?,
@@ -492,7 +492,7 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
                     "volatility constant {x} is not finite"
                 )));
             }
-            params.volatility = Some(crate::solve::cfr::Volatility::from_array(a));
+            params.volatility = Some(crate::cfr::Volatility::from_array(a));
         }
     }
     let check_every = r.u64("check_every")?;
