@@ -20,7 +20,6 @@ use bluff::solve::registry::{self, Updates};
 use bluff::solve::run::{CfrRun, CurvePoint, Hooks, Progress};
 use bluff::solve::sampling::SamplingOutcome;
 use bluff::exact::sequence_form::{LpForm, LpPrimal};
-use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -35,15 +34,6 @@ pub enum UpdatesArg {
     Alternating,
 }
 
-/// The registry's algorithms as clap's possible values, with their summaries.
-fn algorithms() -> PossibleValuesParser {
-    PossibleValuesParser::new(
-        registry::ALGORITHMS
-            .iter()
-            .map(|a| PossibleValue::new(a.name).help(a.summary)),
-    )
-}
-
 /// `--algo`'s help, naming the default the registry's rule gives.
 fn algo_help() -> String {
     format!(
@@ -53,13 +43,24 @@ fn algo_help() -> String {
     )
 }
 
+/// `--algo`'s long help: every algorithm with its summary (a name not listed is refused by
+/// the solve layer, with the same message as Python's).
+fn algo_long_help() -> String {
+    let mut text = algo_help();
+    text.push_str("\n\nPossible values:");
+    for a in registry::ALGORITHMS {
+        text.push_str(&format!("\n- {}: {}", a.name, a.summary));
+    }
+    text
+}
+
 /// Arguments of `bluff solve`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     /// Game spec (see `bluff games`); with --resume, taken from the checkpoint when left out.
     #[arg(required_unless_present = "resume")]
     game: Option<String>,
-    #[arg(long, value_parser = algorithms(), help = algo_help())]
+    #[arg(long, help = algo_help(), long_help = algo_long_help())]
     algo: Option<String>,
     /// Stop after N iterations.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]

@@ -209,7 +209,7 @@ fn bad_sampling_options_are_refused() {
         (vec!["--algo", "os-mccfr", "--epsilon", "0"], "epsilon"),
         (
             vec!["--algo", "es-mccfr", "--baseline", "0"],
-            "baseline rate",
+            "--baseline 0: expected a number in (0, 1]",
         ),
         (vec!["--algo", "cfr", "--seed", "1"], "sampling solvers"),
         (vec!["--algo", "es-mccfr", "--exact"], "does not apply"),

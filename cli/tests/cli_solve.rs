@@ -181,7 +181,9 @@ fn lp_rejects_cfr_only_options() {
         .args(["solve", "kuhn", "--algo", "lp", "--iterations", "10"])
         .assert()
         .failure()
-        .stderr(contains("CFR family only"));
+        .stderr(contains(
+            "--iterations does not apply to lp; it applies to the CFR family",
+        ));
 }
 
 /// The thread options on a game big enough for the team (liars dice, 1 die, 5 sides: 51 181

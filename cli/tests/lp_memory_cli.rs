@@ -42,5 +42,7 @@ fn kuhn_fits_a_small_budget_and_bad_sizes_are_errors() {
         .args(["solve", "kuhn", "--algo", "cfr", "--max-memory", "1G"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("--algo lp only"));
+        .stderr(predicate::str::contains(
+            "--max-memory does not apply to cfr; it applies to the exact LP (lp)",
+        ));
 }

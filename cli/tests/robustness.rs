@@ -123,7 +123,7 @@ fn digits_and_times_out_of_range_are_refused_not_panics() {
         .args(["solve", "kuhn", "--iterations", "5", "--threads", "10000"])
         .assert()
         .code(1)
-        .stderr(contains("--threads 10000: at most"));
+        .stderr(contains("--threads 10000: expected at most"));
     bluff()
         .args(["one-card-poker", "--n", "3", "--ante", "2", "--bet", "1"])
         .args(["--method", "cfr", "--iterations", "0"])

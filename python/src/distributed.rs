@@ -178,14 +178,13 @@ pub fn reduce_result<'py>(
         r.current_policy.as_ref().map(|p| p.clone_ref(py)),
         r.exploitability.clone_ref(py),
         r.nash_conv.clone_ref(py),
-        r.value.clone_ref(py),
+        (r.value.clone_ref(py), r.value_p2.clone_ref(py)),
         r.iterations,
         r.team_iterations,
         r.curve.clone(),
         (r.seconds, r.setup_seconds, r.wall_seconds),
         r.stats.as_ref().map(|s| s.clone_ref(py)),
         r.kernel.clone(),
-        r.value_p2.clone_ref(py),
     );
     Ok((f, args.into_pyobject(py)?.into_any().unbind()))
 }
@@ -199,14 +198,13 @@ fn _unpickle_result(
     current_policy: Option<Py<Policy>>,
     exploitability: PyObject,
     nash_conv: PyObject,
-    value: PyObject,
+    (value, value_p2): (PyObject, PyObject),
     iterations: u64,
     team_iterations: u64,
     curve: Vec<(u64, f64, f64)>,
     times: (f64, f64, f64),
     stats: Option<Py<PyDict>>,
     kernel: Option<String>,
-    value_p2: PyObject,
 ) -> SolveResult {
     SolveResult {
         algo,
