@@ -2,10 +2,10 @@
 //! the behavioural LPs and the sequence-form LP), plus the normal-form build and the exact
 //! description of B's optimal sets. Run: `cargo bench --bench baby_poker`.
 
-use bluff::problems::baby_poker::{b_optimal_polytope, baby_poker, behavioural_lp, pure_matrix};
-use bluff::scalar::rat;
 use bluff::exact::solve_exact;
 use bluff::matrix::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
+use bluff::problems::baby_poker::{b_optimal_polytope, baby_poker, behavioural_lp, pure_matrix};
+use bluff::scalar::rat;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 

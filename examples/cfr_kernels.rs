@@ -7,8 +7,8 @@
 //! [noeval]` (threads run every iteration on the team: the pacer's timing is left out;
 //! `noeval` skips the exploitability, for runs under callgrind).
 
-use bluff::eval::exploitability;
 use bluff::cfr::{CfrSolver, Kernel, Pacing, RegretParams};
+use bluff::eval::exploitability;
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {

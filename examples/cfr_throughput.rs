@@ -5,8 +5,8 @@
 //! Usage: `cfr_throughput <game> <algo: cfr|cfr+> <threads> <N1,N2,...>`; iteration counts
 //! are cumulative checkpoints of one run, and evaluation time is not counted as solve time.
 
-use bluff::eval::exploitability;
 use bluff::cfr::{CfrSolver, RegretParams};
+use bluff::eval::exploitability;
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {

@@ -7,10 +7,10 @@
 //! [max LP m+n, default 3] [max exact DP m+n, default 24]`
 
 use bluff::eval::exploitability;
+use bluff::exact::solve_exact;
 use bluff::problems::card_guessing::explicit::{build_explicit, dp_profile};
 use bluff::problems::card_guessing::CardGuessing;
 use bluff::scalar::Rational;
-use bluff::exact::solve_exact;
 use num_traits::Zero;
 use std::time::Instant;
 

@@ -8,11 +8,11 @@
 //! several ways, such as loading a game from a spec.
 
 use crate::cfr::checkpoint::CheckpointError;
+use crate::exact::ExactError;
 use crate::format::efg::ParseError;
 use crate::format::output::WriteError;
 use crate::format::strategy_json::StrategyFileError;
 use crate::game::GameError;
-use crate::exact::ExactError;
 use crate::lp::LpError;
 use crate::solve::run::RunError;
 

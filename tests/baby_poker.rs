@@ -3,9 +3,9 @@
 //! a second, brute-force vertex enumeration written here.
 
 use bluff::eval::{best_response, exploitability};
+use bluff::matrix::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
 use bluff::problems::baby_poker::*;
 use bluff::scalar::{int, rat, Rational};
-use bluff::matrix::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
 use num_traits::{One, Signed, Zero};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;

@@ -1,8 +1,8 @@
 //! CFR on the OpenSpiel benchmark games against OpenSpiel's own figures.
 
+use bluff::cfr::{CfrSolver, RegretParams};
 use bluff::eval::exploitability;
 use bluff::games::load;
-use bluff::cfr::{CfrSolver, RegretParams};
 
 /// OpenSpiel 2.0.2's `CFRPlusSolver` reaches 4.5332e-5 after 1000 iterations on liars_dice
 /// (1 die, 4 sides), the figure the DDCFR paper also reports (4.53e-5).

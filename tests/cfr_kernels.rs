@@ -15,8 +15,8 @@
 //! checks the first iteration (before any tie can be amplified) to 1e-12, and that both
 //! kernels are below 0.9 times the uniform strategy's exploitability after 50.
 
-use bluff::eval::exploitability;
 use bluff::cfr::{CfrSolver, Kernel, RegretParams};
+use bluff::eval::exploitability;
 
 /// Games whose exactly tied values let last-bit rounding decide regret matching.
 const TIED: [&str; 5] = [

@@ -1,8 +1,8 @@
 //! CFR on Leduc poker against OpenSpiel's published and measured numbers (no LP needed).
 
+use bluff::cfr::{CfrSolver, RegretParams};
 use bluff::eval::exploitability;
 use bluff::games::leduc::leduc_poker;
-use bluff::cfr::{CfrSolver, RegretParams};
 
 /// OpenSpiel's `CFRSolver` (C++ and python alike) runs alternating updates
 /// (`alternating_updates=True` in its constructor). Measured with pyspiel 2.0.2's C++

@@ -5,8 +5,8 @@
 //! so any later kernel (fused passes, other layouts, other thread splits) must give the same
 //! floating-point operations in the same order.
 
-use bluff::games::load;
 use bluff::cfr::{CfrSolver, Pacing, RegretParams};
+use bluff::games::load;
 
 #[path = "common/cfr_variants.rs"]
 mod cfr_variants;

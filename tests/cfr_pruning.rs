@@ -3,10 +3,10 @@
 //! put exactly-0 probabilities on actions (vanilla regret matching, CFR+ floors) and on a game
 //! with a chance probability of 0.
 
+use bluff::cfr::{CfrSolver, Pacing, RegretParams};
 use bluff::game::{Game, GameBuilder};
 use bluff::games::load;
 use bluff::scalar::Rational;
-use bluff::cfr::{CfrSolver, Pacing, RegretParams};
 use num_bigint::BigInt;
 use num_traits::One;
 

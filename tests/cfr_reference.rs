@@ -6,9 +6,9 @@
 // Index loops mirror the papers' formulas.
 #![allow(clippy::needless_range_loop)]
 
+use bluff::cfr::{CfrSolver, RegretParams};
 use bluff::game::{Game, NodeKind};
 use bluff::games::{kuhn::kuhn_poker, leduc::leduc_poker};
-use bluff::cfr::{CfrSolver, RegretParams};
 
 #[derive(Clone, Copy)]
 enum Variant {

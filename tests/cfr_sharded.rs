@@ -6,9 +6,9 @@
 //! only the top and their own subtrees (`tree::partial`) and give the same bits; their node
 //! counts are checked against the whole arena's subtree sizes.
 
+use bluff::cfr::{CfrShard, CfrSolver, RegretParams};
 use bluff::game::Game;
 use bluff::games::builtin;
-use bluff::cfr::{CfrShard, CfrSolver, RegretParams};
 use bluff::solve::shards::rules_result_for_spec;
 
 /// The whole-arena shards (`CfrShard::new`) or the partial ones (`CfrShard::from_spec`).
@@ -217,7 +217,10 @@ fn bad_requests_are_errors() {
     let g = builtin("kuhn").unwrap();
     assert!(CfrShard::new(&g, RegretParams::cfr_plus(), 2, 2).is_err());
     assert!(CfrShard::new(&g, RegretParams::cfr_plus(), 0, 0).is_err());
-    assert!(bluff::solve::shards::shard_from_spec("kuhn", RegretParams::cfr_plus(), 2, 2, None).is_err());
+    assert!(
+        bluff::solve::shards::shard_from_spec("kuhn", RegretParams::cfr_plus(), 2, 2, None)
+            .is_err()
+    );
     let mut s = CfrShard::new(&g, RegretParams::cfr_plus(), 1, 0).unwrap();
     assert!(s.evaluate(2).is_err());
     assert!(s.fold(0, &[], &mut [0.0; 3]).is_err());
@@ -278,10 +281,15 @@ fn a_rules_result_equals_the_arena_result_without_the_tree() {
         // Every shard names the game alike, and another game differently.
         let fp = all[0].rules_fingerprint().expect("from rules");
         assert!(all.iter().all(|s| s.rules_fingerprint() == Some(fp)));
-        let other =
-            bluff::solve::shards::shard_from_spec("liars-dice(sides=3)", RegretParams::cfr_plus(), 2, 0, None)
-                .unwrap()
-                .unwrap();
+        let other = bluff::solve::shards::shard_from_spec(
+            "liars-dice(sides=3)",
+            RegretParams::cfr_plus(),
+            2,
+            0,
+            None,
+        )
+        .unwrap()
+        .unwrap();
         assert_ne!(other.rules_fingerprint(), Some(fp), "{spec}");
     }
     assert!(

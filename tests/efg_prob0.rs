@@ -3,8 +3,8 @@
 //! value by the indifference conditions is 1/7 (P1 plays H with 3/7, P2 h with 2/7).
 
 use bluff::eval::exploitability;
-use bluff::scalar::rat;
 use bluff::exact::solve_exact;
+use bluff::scalar::rat;
 use num_traits::Zero;
 
 #[test]

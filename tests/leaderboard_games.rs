@@ -5,10 +5,10 @@
 //! data.csv`). Equal figures over the first iterations pin the tree, payoffs, information
 //! structure and chance of the game beyond its counts.
 
+use bluff::cfr::{CfrSolver, RegretParams};
 use bluff::eval::exploitability;
 use bluff::game::Game;
 use bluff::games::builtin;
-use bluff::cfr::{CfrSolver, RegretParams};
 
 /// DCFR's exploitability after iterations 1..=n against the authors' figures.
 fn dcfr_matches(spec: &str, game: &Game, authors: &[f64], tolerance: f64) {

@@ -4,8 +4,8 @@
 mod common;
 
 use bluff::eval::{expected_value, exploitability};
-use bluff::scalar::{format_rational, rational_to_f64};
 use bluff::exact::solve_exact;
+use bluff::scalar::{format_rational, rational_to_f64};
 use bluff::strategy::ExactProfile;
 use num_traits::Zero;
 

@@ -3,8 +3,8 @@
 //! are merged). Release builds only; a few seconds here (about 7700 float pivots).
 
 use bluff::eval::exploitability;
-use bluff::scalar::{format_rational, rat, rational_to_f64};
 use bluff::exact::solve_exact;
+use bluff::scalar::{format_rational, rat, rational_to_f64};
 use num_traits::Zero;
 
 #[test]

@@ -3,9 +3,9 @@
 //! growth of `solve_exact_with`, the LP build included, on several games and both players'
 //! programs.
 
+use bluff::exact::sequence_form::{memory_estimate, LpPrimal};
 use bluff::exact::{solve_exact_with, ExactOptions};
 use bluff::lp::{Method, SolveOptions};
-use bluff::exact::sequence_form::{memory_estimate, LpPrimal};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 

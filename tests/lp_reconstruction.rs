@@ -3,9 +3,9 @@
 //! the rational evaluator of `bluff::eval` (an independent implementation).
 
 use bluff::eval::exploitability;
-use bluff::scalar::rat;
 use bluff::exact::{solve_exact_with, ExactOptions, ExactSolution};
 use bluff::lp::{ExactRoute, Method, SolveOptions};
+use bluff::scalar::rat;
 use num_traits::Zero;
 
 fn solve(spec: &str, reconstruct: bool) -> ExactSolution {

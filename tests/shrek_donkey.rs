@@ -3,10 +3,10 @@
 //! responses; (b) the exact sequence-form LP solves the explicit game from scratch.
 
 use bluff::eval::{expected_value, exploitability};
+use bluff::exact::solve_exact;
 use bluff::problems::card_guessing::explicit::{build_explicit, dp_profile};
 use bluff::problems::card_guessing::CardGuessing;
 use bluff::scalar::{rat, Rational};
-use bluff::exact::solve_exact;
 use num_traits::{Signed, Zero};
 
 fn sizes(max_total: usize) -> impl Iterator<Item = (usize, usize)> {

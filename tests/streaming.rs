@@ -8,8 +8,8 @@ use bluff::games::goofspiel::{Goofspiel, PointsOrder, Returns};
 use bluff::games::kuhn::Kuhn;
 use bluff::games::leduc::Leduc;
 use bluff::games::liars_dice::LiarsDice;
-use bluff::scalar::Rational;
 use bluff::mccfr::{MccfrParams, MccfrSolver};
+use bluff::scalar::Rational;
 use bluff::strategy::Profile;
 use bluff::streaming::{best_responses, ArenaProfile, Exact, Uniform};
 

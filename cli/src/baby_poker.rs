@@ -2,10 +2,10 @@
 
 use crate::plural;
 use anyhow::Result;
+use bluff::matrix::polytope::{format_constraint, integer_normal, Description, LinearConstraint};
+use bluff::matrix::OptimalSet;
 use bluff::problems::baby_poker::{analyse, Analysis, ANALYSIS_STEPS, MAX_MATRIX_SIDES};
 use bluff::scalar::{format_rational, rational_to_f64, Rational};
-use bluff::matrix::OptimalSet;
-use bluff::matrix::polytope::{format_constraint, integer_normal, Description, LinearConstraint};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_integer::Integer;

@@ -2,8 +2,8 @@
 //! exact matrix-game solution.
 
 use anyhow::Result;
-use bluff::scalar::{format_rational, rational_to_f64, Rational};
 use bluff::matrix::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
+use bluff::scalar::{format_rational, rational_to_f64, Rational};
 use clap::Args;
 use num_traits::Zero;
 use serde_json::json;

@@ -2,15 +2,15 @@
 
 use crate::files::write_output;
 use anyhow::{bail, Context, Result};
+use bluff::curve::CurvePoint;
 use bluff::format::strategy_json::profile_from_json;
 use bluff::game::Game;
+use bluff::lp::ProgressFn;
 use bluff::report::{
     curve_pairs, parse_curve_csv, strategy_from_file, KnownValue, Report, ReportInput, Strategy,
     DEFAULT_MAX_ROWS,
 };
 use bluff::solve::best_effort::{best_effort, BestEffort, Budget, LP_MAX_SEQUENCES};
-use bluff::lp::ProgressFn;
-use bluff::curve::CurvePoint;
 use bluff::strategy::Profile;
 use clap::Args;
 use std::path::{Path, PathBuf};

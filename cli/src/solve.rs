@@ -7,19 +7,19 @@
 use crate::files::{is_stdout, write_output, FilePlan};
 use crate::signals;
 use anyhow::{bail, Result};
+use bluff::exact::sequence_form::{LpForm, LpPrimal};
+use bluff::exact::ExactStats;
 use bluff::format::strategy_json::{labelled_to_json, profile_to_json};
 use bluff::game::Game;
+use bluff::lp::{LpProgress, ProgressFn};
+use bluff::mccfr::Sampling;
 use bluff::scalar::{format_rational, rational_to_f64};
 use bluff::solve::door::{
     self, Detail, DoorHooks, LpMethodChoice, Request, Solved, Source, Spelling, Strategy, Value,
 };
-use bluff::exact::ExactStats;
-use bluff::lp::{LpProgress, ProgressFn};
-use bluff::mccfr::Sampling;
 use bluff::solve::registry::{self, Updates};
 use bluff::solve::run::{CfrRun, CurvePoint, Hooks, Progress};
 use bluff::solve::sampling::SamplingOutcome;
-use bluff::exact::sequence_form::{LpForm, LpPrimal};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;

@@ -4,11 +4,11 @@
 
 mod common;
 
+use bluff::cfr::{CfrSolver, RegretParams};
 use bluff::eval::exploitability;
 use bluff::format::efg::{efg_to_game, game_to_efg, read_efg, write_efg};
 use bluff::game::{Game, GameBuilder};
 use bluff::scalar::{int, Rational};
-use bluff::cfr::{CfrSolver, RegretParams};
 use bluff::strategy::Profile;
 use common::cli::bluff;
 use std::fmt::Write;

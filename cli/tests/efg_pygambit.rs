@@ -7,12 +7,12 @@
 //! in which case that is a failure. `scripts/install-pygambit.sh` makes the venv.
 
 use bluff::eval::exploitability;
+use bluff::exact::solve_exact;
 use bluff::format::efg::{
     efg_to_game, game_infoset_labels, game_to_efg, read_efg, write_efg, EfgGame,
 };
 use bluff::game::Game;
 use bluff::scalar::{parse_rational, Rational};
-use bluff::exact::solve_exact;
 use bluff::strategy::ExactProfile;
 use num_traits::Zero;
 use serde_json::Value;

@@ -4,10 +4,10 @@
 //! and exactly one row fewer per one-action set.
 
 use bluff::eval::exploitability;
-use bluff::scalar::{rat, Rational};
+use bluff::exact::sequence_form::{build_lp_as, LpForm};
 use bluff::exact::{solve_exact_with, ExactOptions};
 use bluff::lp::{Method, SolveOptions};
-use bluff::exact::sequence_form::{build_lp_as, LpForm};
+use bluff::scalar::{rat, Rational};
 use num_traits::Zero;
 
 /// Solves `spec` in both forms and checks them; returns the value and the rows (merged,

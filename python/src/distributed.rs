@@ -198,7 +198,7 @@ fn _unpickle_result(
     current_policy: Option<Py<Policy>>,
     exploitability: PyObject,
     nash_conv: PyObject,
-    (value, value_p2): (PyObject, PyObject),
+    values: (PyObject, PyObject),
     iterations: u64,
     team_iterations: u64,
     curve: Vec<(u64, f64, f64)>,
@@ -212,8 +212,8 @@ fn _unpickle_result(
         current_policy,
         exploitability,
         nash_conv,
-        value,
-        value_p2,
+        value: values.0,
+        value_p2: values.1,
         iterations,
         team_iterations,
         curve,
@@ -596,13 +596,14 @@ impl Shard {
                 }
                 Source::Spec(spec) => spec.as_str(),
             };
-            let mut shard = bluff::solve::shards::shard_from_spec(spec, params, shards, index, None)
-                .map_err(value_err)?
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "{spec:?} has no rules to compile a shard from: pass the Game"
-                    ))
-                })?;
+            let mut shard =
+                bluff::solve::shards::shard_from_spec(spec, params, shards, index, None)
+                    .map_err(value_err)?
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "{spec:?} has no rules to compile a shard from: pass the Game"
+                        ))
+                    })?;
             if let Some(saved) = &saved {
                 check(
                     saved,

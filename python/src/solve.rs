@@ -4,15 +4,15 @@ use crate::convert::{to_fraction, to_py_err};
 use crate::game::Game;
 use crate::policy::{Policy, Probs};
 use bluff::cfr::Kernel;
+use bluff::exact::sequence_form::{LpForm, LpPrimal};
+use bluff::exact::ExactStats;
 use bluff::solve::door::{
     self, Detail, DoorHooks, LpMethodChoice, Request, SolveError, Solved, Source, Spelling,
     Strategy, Value,
 };
-use bluff::exact::ExactStats;
 use bluff::solve::registry::{self, Updates};
 use bluff::solve::run::Hooks;
 use bluff::solve::sampling::SamplingHooks;
-use bluff::exact::sequence_form::{LpForm, LpPrimal};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -23,9 +23,9 @@
 //! that wrote the state. Every length is checked against the bytes left
 //! before anything is allocated, so a truncated or corrupted file is an error, never a run.
 
-use crate::game::{Game, NodeKind};
 use crate::cfr::{Kernel, RegretParams, SolverState};
 use crate::curve::CurvePoint;
+use crate::game::{Game, NodeKind};
 use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"BLUFFCKP";

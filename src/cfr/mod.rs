@@ -792,8 +792,8 @@ impl CfrSolver {
             Engine::Sequence(k) => threads > 1 && k.wants_team(),
         };
         if wants {
-            let team =
-                Team::new(threads).map_err(|e| crate::threads::ThreadsError::Spawn(e.to_string()))?;
+            let team = Team::new(threads)
+                .map_err(|e| crate::threads::ThreadsError::Spawn(e.to_string()))?;
             self.team = Some(team);
         }
         Ok(self)

@@ -497,4 +497,3 @@ pub fn rules_result<R: Rules>(
         best_response_seconds,
     })
 }
-

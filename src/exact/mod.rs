@@ -13,10 +13,10 @@ pub mod plan_certificate;
 pub mod sequence_form;
 pub(crate) mod terminal_weights;
 
-use crate::game::Game;
-use crate::scalar::Rational;
-use crate::lp::{LinearProgram, LpError, LpStats, Method, SolveOptions};
 use crate::exact::sequence_form::{behavioural_from_plan, build, check_memory, LpForm, LpPrimal};
+use crate::game::Game;
+use crate::lp::{LinearProgram, LpError, LpStats, Method, SolveOptions};
+use crate::scalar::Rational;
 use crate::strategy::{ExactProfile, Profile};
 use std::time::{Duration, Instant};
 

@@ -11,9 +11,9 @@
 //! recursion). The LP's payoff matrix is not used: the walk reads the game tree itself.
 
 use crate::eval::ResponseLevels;
+use crate::exact::terminal_weights::TerminalWeights;
 use crate::game::{Game, NodeKind};
 use crate::scalar::{over_common_denominator, Rational};
-use crate::exact::terminal_weights::TerminalWeights;
 use crate::strategy::ExactProfile;
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};

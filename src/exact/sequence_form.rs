@@ -19,14 +19,12 @@
 //! it has the same value, negated, and the same strategies. The simplex walks a different
 //! path on it, and which is shorter depends on the game ([`LpPrimal`]).
 
-use crate::game::Game;
-use crate::scalar::Rational;
 use crate::cfr::{CfrSolver, RegretParams};
-use crate::lp::memory::{self, LpSize};
-use crate::lp::{
-    BasisEntry, LinearProgram, LpError, LpSolution, Method, Relation, SolveOptions,
-};
 use crate::exact::terminal_weights::TerminalWeights;
+use crate::game::Game;
+use crate::lp::memory::{self, LpSize};
+use crate::lp::{BasisEntry, LinearProgram, LpError, LpSolution, Method, Relation, SolveOptions};
+use crate::scalar::Rational;
 use crate::strategy::normalize_exact;
 use num_traits::{One, Signed, Zero};
 

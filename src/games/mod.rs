@@ -500,6 +500,7 @@ fn shrek_donkey_from_params(params: &Params) -> Result<Game> {
             m + n
         );
     }
-    Ok(crate::problems::card_guessing::explicit::shrek_donkey(m, n)?)
+    Ok(crate::problems::card_guessing::explicit::shrek_donkey(
+        m, n,
+    )?)
 }
-

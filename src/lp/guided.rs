@@ -434,8 +434,8 @@ fn column_dense(sf: &StandardForm, j: usize) -> Vec<Rational> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scalar::int;
     use crate::lp::{LinearProgram, Relation};
+    use crate::scalar::int;
     use proptest::prelude::*;
 
     /// A random `max c x, A x <= b (b >= 0), x >= 0`: its slack basis is primal feasible, so

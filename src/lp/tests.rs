@@ -1,6 +1,6 @@
 use super::*;
-use crate::scalar::{int, rat};
 use crate::exact::sequence_form::LpForm;
+use crate::scalar::{int, rat};
 use proptest::prelude::*;
 
 fn r(n: i64) -> Rational {

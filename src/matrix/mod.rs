@@ -7,9 +7,9 @@ pub mod polytope;
 
 use crate::error::{err, fail, Error, Result, ResultExt};
 use crate::format::nfg::NfgGame;
-use crate::scalar::{format_rational, Rational};
 use crate::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
 use crate::matrix::polytope::{unit, Description, Polytope};
+use crate::scalar::{format_rational, Rational};
 use num_traits::{One, Signed, Zero};
 
 /// A zero-sum matrix game: `payoff[i][j]` is what the row player gets (and the column player

@@ -10,8 +10,8 @@
 use crate::error::{fail, Result, ResultExt};
 use crate::format::nfg::NfgGame;
 use crate::game::{Game, NodeKind, Player};
-use crate::scalar::Rational;
 use crate::matrix::MatrixGame;
+use crate::scalar::Rational;
 use num_traits::Zero;
 use std::collections::HashMap;
 

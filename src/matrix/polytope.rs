@@ -11,8 +11,8 @@
 //! Everything is exact; no tolerance appears anywhere.
 
 use crate::error::{fail, Result};
-use crate::scalar::Rational;
 use crate::lp::{LinearProgram, LpError, Method, Relation, SolveOptions};
+use crate::scalar::Rational;
 use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeSet, HashMap};
 

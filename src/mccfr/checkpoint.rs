@@ -21,8 +21,8 @@
 
 use super::{MccfrParams, MccfrSolver, Sampling};
 use crate::cfr::checkpoint::Fnv;
-use crate::game::Rules;
 use crate::cfr::RegretParams;
+use crate::game::Rules;
 use std::io::{Read, Write};
 use std::path::Path;
 

@@ -29,8 +29,8 @@ mod store;
 mod table;
 mod walk;
 
-use crate::game::{Game, Rules};
 use crate::cfr::RegretParams;
+use crate::game::{Game, Rules};
 use crate::strategy::Profile;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -696,4 +696,3 @@ impl<G: Rules> crate::streaming::Strategy<f64> for MccfrSolver<'_, G> {
         self.average_strategy(player, key, n, out);
     }
 }
-

@@ -14,12 +14,12 @@ pub mod font;
 mod html;
 pub mod scene;
 
+use crate::curve::CurvePoint;
 #[cfg(feature = "png")]
 use crate::error::ResultExt;
 use crate::error::{fail, OptionExt, Result};
 use crate::game::Game;
 use crate::scalar::{format_rational, Rational};
-use crate::curve::CurvePoint;
 use crate::strategy::{ExactProfile, Profile};
 use analysis::{analyse, Analysis};
 use scene::Scene;

@@ -4,10 +4,10 @@
 //! report uses it for a game given without a strategy, and for the exact value beside a CFR
 //! run's strategy.
 
-use crate::game::Game;
-use crate::scalar::Rational;
 use crate::exact::{solve_exact_with, ExactError, ExactOptions, ExactSolution};
+use crate::game::Game;
 use crate::lp::{Method, ProgressFn, SolveOptions};
+use crate::scalar::Rational;
 use crate::solve::registry::{self, Algorithm};
 use crate::solve::run::{CfrRequest, CfrRun, NoHooks, Outcome, RunError, StopRule, Target};
 use crate::solve::Threads;

@@ -16,14 +16,15 @@
 //! that do not apply to its family, then the values, then what the family needs (a stop rule,
 //! a horizon). Nothing is computed before every check has passed.
 
+use crate::cfr::checkpoint::{self, Checkpoint};
+use crate::cfr::Kernel;
 use crate::error::Error;
 use crate::eval::{exploitability, Exploitability};
-use crate::cfr::checkpoint::{self, Checkpoint};
-use crate::game::Game;
-use crate::scalar::{rational_to_f64, Rational};
-use crate::cfr::Kernel;
+use crate::exact::sequence_form::{LpForm, LpPrimal};
 use crate::exact::{solve_exact_with, ExactError, ExactOptions, ExactStats};
+use crate::game::Game;
 use crate::lp::{memory, LinearProgram, Method, ProgressFn, SolveOptions};
+use crate::scalar::{rational_to_f64, Rational};
 use crate::solve::registry::{
     self, Algorithm, AlgorithmError, CfrOptions, Family, SamplingOptions, Tunable, Updates,
 };
@@ -32,7 +33,6 @@ use crate::solve::run::{
     Target,
 };
 use crate::solve::sampling::{self, Engine, SamplingHooks, SamplingOutcome, SamplingRequest};
-use crate::exact::sequence_form::{LpForm, LpPrimal};
 use crate::solve::Threads;
 use crate::strategy::{ExactProfile, LabelledStrategy, Profile};
 use std::fmt::Display;

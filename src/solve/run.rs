@@ -18,10 +18,10 @@
 //! scheduled measurement or the iteration limit, so iterations of a few microseconds pay
 //! nothing for the loop's checks and an interrupt is still seen within about that long.
 
-use crate::eval::exploitability;
 use crate::cfr::checkpoint::{game_fingerprint, Checkpoint};
-use crate::game::Game;
 use crate::cfr::{CfrSolver, Kernel, Pacing, RegretParams};
+use crate::eval::exploitability;
+use crate::game::Game;
 use crate::solve::registry::{self, Algorithm, AlgorithmError, CfrOptions, Family};
 use crate::solve::{Threads, ThreadsError};
 use crate::strategy::Profile;

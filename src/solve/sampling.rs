@@ -368,10 +368,7 @@ impl<H: SamplingHooks> WithRules for OnRules<'_, '_, H> {
 /// The game's identity in checkpoints: the rules' name, or the arena's fingerprint.
 fn game_id<G: Rules>(rules: &G, arena: Option<&Game>) -> String {
     match arena {
-        Some(g) => format!(
-            "arena:{:016x}",
-            crate::cfr::checkpoint::game_fingerprint(g)
-        ),
+        Some(g) => format!("arena:{:016x}", crate::cfr::checkpoint::game_fingerprint(g)),
         None => format!("rules:{}", rules.name()),
     }
 }

@@ -16,13 +16,13 @@ pub mod pictures;
 
 use crate::error::{err, fail, Result};
 use crate::eval::best_response;
-use crate::game::{Game, GameBuilder, GameError};
-use crate::scalar::{int, Rational};
 use crate::exact::solve_exact;
+use crate::game::{Game, GameBuilder, GameError};
 use crate::lp::{LinearProgram, Method, Relation, SolveOptions};
-use crate::matrix::{MatrixGame, MatrixSolution, OptimalSet, PureAnalysis};
 use crate::matrix::normal_form::{reduced_normal_form, NormalForm};
 use crate::matrix::polytope::{unit, Description, Polytope};
+use crate::matrix::{MatrixGame, MatrixSolution, OptimalSet, PureAnalysis};
+use crate::scalar::{int, Rational};
 use crate::strategy::ExactProfile;
 use num_traits::{One, Zero};
 use std::cmp::Ordering;

@@ -73,8 +73,8 @@ pub fn produce(
                 params.ante,
                 params.bet,
             )?;
-            let sol = crate::exact::solve_exact(&game)
-                .map_err(|e| Error::Invalid(e.to_string()))?;
+            let sol =
+                crate::exact::solve_exact(&game).map_err(|e| Error::Invalid(e.to_string()))?;
             let strategy = crate::problems::one_card_poker::from_profile(&game, &sol.profile, 0);
             let gap = score(params, &strategy).gap;
             if !gap.is_zero() {
