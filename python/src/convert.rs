@@ -116,3 +116,71 @@ pub fn to_py_err(err: bluff::Error) -> PyErr {
         _ => PyValueError::new_err(message),
     }
 }
+
+/// An 8-byte number that travels between processes as little-endian bytes (floats bit for
+/// bit).
+pub(crate) trait Word: Copy {
+    /// What a run of them is called in errors.
+    const NAME: &'static str;
+    /// Its little-endian bytes.
+    fn to_le(self) -> [u8; 8];
+    /// The number of little-endian `bytes`.
+    fn from_le(bytes: [u8; 8]) -> Self;
+}
+
+impl Word for f64 {
+    const NAME: &'static str = "floats";
+    fn to_le(self) -> [u8; 8] {
+        self.to_le_bytes()
+    }
+    fn from_le(bytes: [u8; 8]) -> Self {
+        f64::from_le_bytes(bytes)
+    }
+}
+
+impl Word for u64 {
+    const NAME: &'static str = "keys";
+    fn to_le(self) -> [u8; 8] {
+        self.to_le_bytes()
+    }
+    fn from_le(bytes: [u8; 8]) -> Self {
+        u64::from_le_bytes(bytes)
+    }
+}
+
+/// `values` as little-endian bytes.
+pub(crate) fn words_bytes<'py, T: Word>(
+    py: Python<'py>,
+    values: &[T],
+) -> Bound<'py, pyo3::types::PyBytes> {
+    let mut out = Vec::with_capacity(values.len() * 8);
+    for v in values {
+        out.extend_from_slice(&v.to_le());
+    }
+    pyo3::types::PyBytes::new(py, &out)
+}
+
+/// The inverse of [`words_bytes`].
+pub(crate) fn bytes_words<T: Word>(bytes: &[u8]) -> PyResult<Vec<T>> {
+    if !bytes.len().is_multiple_of(8) {
+        return Err(PyValueError::new_err(format!(
+            "{} bytes: expected a whole number of 8-byte {}",
+            bytes.len(),
+            T::NAME
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|c| T::from_le(c.try_into().expect("8 bytes")))
+        .collect())
+}
+
+/// `values` as little-endian bytes (floats travel bit for bit).
+pub fn f64_bytes<'py>(py: Python<'py>, values: &[f64]) -> Bound<'py, pyo3::types::PyBytes> {
+    words_bytes(py, values)
+}
+
+/// The inverse of [`f64_bytes`].
+pub(crate) fn bytes_f64(bytes: &[u8]) -> PyResult<Vec<f64>> {
+    bytes_words(bytes)
+}

@@ -1,9 +1,10 @@
-//! What `bluff.ray` needs of the native module: pickling of games, policies and results (Ray
-//! moves them between processes), a CFR run that resumes from its checkpoint (a retried Ray
+//! What `bluff.ray` needs of the native module (games, policies and results pickle themselves,
+//! in their own files): a CFR run that resumes from its checkpoint (a retried Ray
 //! task ends with an unbroken run's bits), and one shard of a sharded run
 //! (`bluff::cfr::CfrShard`, with its checkpoints). The decisions live in the library;
 //! this file converts.
 
+use crate::convert::{bytes_f64, bytes_words, f64_bytes, words_bytes};
 use crate::game::Game;
 use crate::policy::{Policy, Probs};
 use crate::rules::RulesSolveResult;
@@ -13,7 +14,7 @@ use bluff::cfr::{CfrShard, Kernel, RegretParams};
 use bluff::solve::registry::{self, CfrOptions, Updates};
 use bluff::solve::run::{CfrRequest, CfrRun, Hooks, SaveError, StopRule, Target};
 use bluff::solve::Threads;
-use bluff::strategy::{ExactProfile, Profile};
+use bluff::strategy::Profile;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -23,9 +24,6 @@ use std::time::{Duration, Instant};
 /// Registers this file's functions and classes in `bluff._bluff`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Shard>()?;
-    m.add_function(wrap_pyfunction!(_unpickle_game, m)?)?;
-    m.add_function(wrap_pyfunction!(_unpickle_policy, m)?)?;
-    m.add_function(wrap_pyfunction!(_unpickle_result, m)?)?;
     m.add_function(wrap_pyfunction!(_solve_checkpointed, m)?)?;
     m.add_function(wrap_pyfunction!(_has_rules, m)?)?;
     m.add_function(wrap_pyfunction!(_shard_result, m)?)?;
@@ -34,195 +32,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// An 8-byte number that travels between processes as little-endian bytes (floats bit for
-/// bit).
-trait Word: Copy {
-    /// What a run of them is called in errors.
-    const NAME: &'static str;
-    /// Its little-endian bytes.
-    fn to_le(self) -> [u8; 8];
-    /// The number of little-endian `bytes`.
-    fn from_le(bytes: [u8; 8]) -> Self;
-}
-
-impl Word for f64 {
-    const NAME: &'static str = "floats";
-    fn to_le(self) -> [u8; 8] {
-        self.to_le_bytes()
-    }
-    fn from_le(bytes: [u8; 8]) -> Self {
-        f64::from_le_bytes(bytes)
-    }
-}
-
-impl Word for u64 {
-    const NAME: &'static str = "keys";
-    fn to_le(self) -> [u8; 8] {
-        self.to_le_bytes()
-    }
-    fn from_le(bytes: [u8; 8]) -> Self {
-        u64::from_le_bytes(bytes)
-    }
-}
-
-/// `values` as little-endian bytes.
-fn words_bytes<'py, T: Word>(py: Python<'py>, values: &[T]) -> Bound<'py, PyBytes> {
-    let mut out = Vec::with_capacity(values.len() * 8);
-    for v in values {
-        out.extend_from_slice(&v.to_le());
-    }
-    PyBytes::new(py, &out)
-}
-
-/// The inverse of [`words_bytes`].
-fn bytes_words<T: Word>(bytes: &[u8]) -> PyResult<Vec<T>> {
-    if !bytes.len().is_multiple_of(8) {
-        return Err(PyValueError::new_err(format!(
-            "{} bytes: expected a whole number of 8-byte {}",
-            bytes.len(),
-            T::NAME
-        )));
-    }
-    Ok(bytes
-        .chunks_exact(8)
-        .map(|c| T::from_le(c.try_into().expect("8 bytes")))
-        .collect())
-}
-
-/// `values` as little-endian bytes (floats travel bit for bit).
-pub fn f64_bytes<'py>(py: Python<'py>, values: &[f64]) -> Bound<'py, PyBytes> {
-    words_bytes(py, values)
-}
-
-/// The inverse of [`f64_bytes`].
-fn bytes_f64(bytes: &[u8]) -> PyResult<Vec<f64>> {
-    bytes_words(bytes)
-}
-
 fn value_err(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
-}
-
-/// Rebuilds a pickled `Game`: `("spec", spec)` or `("efg", text)`.
-#[pyfunction]
-fn _unpickle_game(py: Python<'_>, kind: &str, data: String) -> PyResult<Game> {
-    match kind {
-        "spec" => crate::game::game(&data),
-        "efg" => {
-            let (game, _) = py
-                .allow_threads(|| bluff::format::efg::load_efg(data.as_bytes(), |_| {}))
-                .map_err(value_err)?;
-            Ok(Game::new(game))
-        }
-        other => Err(PyValueError::new_err(format!(
-            "unknown pickled game kind {other:?}"
-        ))),
-    }
-}
-
-/// Rebuilds a pickled `Policy`.
-#[pyfunction]
-fn _unpickle_policy(
-    game: Py<Game>,
-    kind: &str,
-    first: &Bound<'_, PyAny>,
-    second: &Bound<'_, PyAny>,
-) -> PyResult<Policy> {
-    let probs = match kind {
-        "float" => {
-            let a = bytes_f64(first.extract::<&[u8]>()?)?;
-            let b = bytes_f64(second.extract::<&[u8]>()?)?;
-            Probs::Float(Profile { probs: [a, b] })
-        }
-        "exact" => {
-            let parse = |v: Vec<String>| -> PyResult<Vec<bluff::scalar::Rational>> {
-                v.iter()
-                    .map(|s| {
-                        s.parse()
-                            .map_err(|_| value_err(format!("bad fraction {s:?}")))
-                    })
-                    .collect()
-            };
-            let a = parse(first.extract()?)?;
-            let b = parse(second.extract()?)?;
-            Probs::Exact(ExactProfile { probs: [a, b] })
-        }
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown pickled policy kind {other:?}"
-            )))
-        }
-    };
-    let n = game.get().inner.num_actions;
-    let lens = match &probs {
-        Probs::Float(p) => [p.probs[0].len(), p.probs[1].len()],
-        Probs::Exact(p) => [p.probs[0].len(), p.probs[1].len()],
-    };
-    if lens != n {
-        return Err(PyValueError::new_err(format!(
-            "pickled policy has {lens:?} probabilities; the game has {n:?} actions"
-        )));
-    }
-    Ok(Policy { game, probs })
-}
-
-/// `SolveResult.__reduce__`: its fields in order.
-pub fn reduce_result<'py>(
-    py: Python<'py>,
-    r: &SolveResult,
-) -> PyResult<(Bound<'py, PyAny>, PyObject)> {
-    let f = py.import("bluff._bluff")?.getattr("_unpickle_result")?;
-    let args = (
-        r.algo.clone(),
-        r.policy.clone_ref(py),
-        r.current_policy.as_ref().map(|p| p.clone_ref(py)),
-        r.exploitability.clone_ref(py),
-        r.nash_conv.clone_ref(py),
-        (r.value.clone_ref(py), r.value_p2.clone_ref(py)),
-        r.iterations,
-        r.team_iterations,
-        r.curve.clone(),
-        (r.seconds, r.setup_seconds, r.wall_seconds),
-        r.stats.as_ref().map(|s| s.clone_ref(py)),
-        r.kernel.clone(),
-    );
-    Ok((f, args.into_pyobject(py)?.into_any().unbind()))
-}
-
-/// Rebuilds a pickled `SolveResult`.
-#[pyfunction]
-#[allow(clippy::too_many_arguments)]
-fn _unpickle_result(
-    algo: String,
-    policy: Py<Policy>,
-    current_policy: Option<Py<Policy>>,
-    exploitability: PyObject,
-    nash_conv: PyObject,
-    values: (PyObject, PyObject),
-    iterations: u64,
-    team_iterations: u64,
-    curve: Vec<(u64, f64, f64)>,
-    times: (f64, f64, f64),
-    stats: Option<Py<PyDict>>,
-    kernel: Option<String>,
-) -> SolveResult {
-    SolveResult {
-        algo,
-        policy,
-        current_policy,
-        exploitability,
-        nash_conv,
-        value: values.0,
-        value_p2: values.1,
-        iterations,
-        team_iterations,
-        curve,
-        seconds: times.0,
-        setup_seconds: times.1,
-        wall_seconds: times.2,
-        stats,
-        kernel,
-    }
 }
 
 /// The CFR options of `bluff.solve`'s keywords.

@@ -430,3 +430,20 @@ fn pair_of(items: Vec<Bound<'_, PyAny>>, what: &str) -> PyResult<[Rational; 2]> 
         rational_from_py(&items[1], &format!("{what} of player 1"))?,
     ])
 }
+
+/// Rebuilds a pickled `Game`: `("spec", spec)` or `("efg", text)`.
+#[pyfunction]
+pub fn _unpickle_game(py: Python<'_>, kind: &str, data: String) -> PyResult<Game> {
+    match kind {
+        "spec" => game(&data),
+        "efg" => {
+            let (game, _) = py
+                .allow_threads(|| bluff::format::efg::load_efg(data.as_bytes(), |_| {}))
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            Ok(Game::new(game))
+        }
+        other => Err(PyValueError::new_err(format!(
+            "unknown pickled game kind {other:?}"
+        ))),
+    }
+}

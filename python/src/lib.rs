@@ -9,6 +9,7 @@ mod convert;
 mod distributed;
 mod errors;
 mod game;
+mod hooks;
 mod openspiel;
 mod policy;
 mod rules;
@@ -37,6 +38,9 @@ fn _bluff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rules::_unpickle_rules_result, m)?)?;
     m.add_function(wrap_pyfunction!(policy::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(openspiel::from_openspiel, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_unpickle_game, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::_unpickle_policy, m)?)?;
+    m.add_function(wrap_pyfunction!(solve::_unpickle_result, m)?)?;
     distributed::register(m)?;
     m.add("GameError", py.get_type::<errors::GameError>())?;
     m.add(

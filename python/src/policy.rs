@@ -414,10 +414,7 @@ impl Policy {
         let game = self.game.clone_ref(py);
         let args = match &self.probs {
             Probs::Float(p) => {
-                let bytes = p
-                    .probs
-                    .each_ref()
-                    .map(|v| crate::distributed::f64_bytes(py, v));
+                let bytes = p.probs.each_ref().map(|v| crate::convert::f64_bytes(py, v));
                 (game, "float", bytes[0].clone(), bytes[1].clone())
                     .into_pyobject(py)?
                     .into_any()
@@ -557,4 +554,51 @@ pub fn evaluate(
             exact: false,
         })
     }
+}
+
+/// Rebuilds a pickled `Policy`.
+#[pyfunction]
+pub fn _unpickle_policy(
+    game: Py<Game>,
+    kind: &str,
+    first: &Bound<'_, PyAny>,
+    second: &Bound<'_, PyAny>,
+) -> PyResult<Policy> {
+    let probs = match kind {
+        "float" => {
+            let a = crate::convert::bytes_f64(first.extract::<&[u8]>()?)?;
+            let b = crate::convert::bytes_f64(second.extract::<&[u8]>()?)?;
+            Probs::Float(Profile { probs: [a, b] })
+        }
+        "exact" => {
+            let parse = |v: Vec<String>| -> PyResult<Vec<bluff::scalar::Rational>> {
+                v.iter()
+                    .map(|s| {
+                        s.parse().map_err(|_| {
+                            pyo3::exceptions::PyValueError::new_err(format!("bad fraction {s:?}"))
+                        })
+                    })
+                    .collect()
+            };
+            let a = parse(first.extract()?)?;
+            let b = parse(second.extract()?)?;
+            Probs::Exact(ExactProfile { probs: [a, b] })
+        }
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "unknown pickled policy kind {other:?}"
+            )))
+        }
+    };
+    let n = game.get().inner.num_actions;
+    let lens = match &probs {
+        Probs::Float(p) => [p.probs[0].len(), p.probs[1].len()],
+        Probs::Exact(p) => [p.probs[0].len(), p.probs[1].len()],
+    };
+    if lens != n {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "pickled policy has {lens:?} probabilities; the game has {n:?} actions"
+        )));
+    }
+    Ok(Policy { game, probs })
 }

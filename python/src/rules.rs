@@ -23,7 +23,7 @@
 //! with payoff 0), and the exception is raised when the run returns.
 
 use crate::convert::to_py_err;
-use crate::solve::PythonHooks;
+use crate::hooks::PythonHooks;
 use bluff::game::{Rules, Turn};
 use bluff::games::openspiel::NativeGame;
 use bluff::scalar::{f64_to_rational, Rational};
@@ -526,7 +526,7 @@ fn result(
     outcome: &SamplingOutcome,
     policy: Vec<HashMap<String, Vec<f64>>>,
 ) -> PyResult<RulesSolveResult> {
-    let stats = crate::solve::sampling_stats(py, outcome)?;
+    let stats = crate::hooks::sampling_stats(py, outcome)?;
     stats.set_item("peak_rss_bytes", outcome.peak_rss_bytes)?;
     Ok(RulesSolveResult {
         algo: algo.to_string(),

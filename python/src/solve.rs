@@ -2,24 +2,19 @@
 
 use crate::convert::{to_fraction, to_py_err};
 use crate::game::Game;
+use crate::hooks::{sampling_stats, PythonHooks};
 use crate::policy::{Policy, Probs};
 use bluff::cfr::Kernel;
 use bluff::exact::sequence_form::{LpForm, LpPrimal};
 use bluff::exact::ExactStats;
 use bluff::solve::door::{
-    self, Detail, DoorHooks, LpMethodChoice, Request, SolveError, Solved, Source, Spelling,
-    Strategy, Value,
+    self, Detail, LpMethodChoice, Request, SolveError, Solved, Source, Spelling, Strategy, Value,
 };
 use bluff::solve::registry::{self, Updates};
-use bluff::solve::run::Hooks;
-use bluff::solve::sampling::SamplingHooks;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::time::{Duration, Instant};
-
-/// How often a running solve takes the GIL back to look for Ctrl-C.
-const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+use std::time::Instant;
 
 /// What `bluff.solve` returns.
 #[pyclass(module = "bluff", frozen, get_all)]
@@ -61,7 +56,7 @@ pub struct SolveResult {
 impl SolveResult {
     /// Pickles field by field (see `bluff._bluff._unpickle_result`).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, PyObject)> {
-        crate::distributed::reduce_result(py, self)
+        reduce_result(py, self)
     }
 
     /// Both players' expected payoffs under `policy`: `(value, value_p2)`.
@@ -343,42 +338,6 @@ fn float_policies(
     Ok((average, current))
 }
 
-/// A running solve's hooks (CFR family and sampling solvers): every 50 ms it takes the GIL back
-/// to look for Ctrl-C.
-pub(crate) struct PythonHooks {
-    last_check: Instant,
-    /// The `KeyboardInterrupt` (or other signal error) that stopped the run.
-    pub(crate) interrupted: Option<PyErr>,
-}
-
-impl PythonHooks {
-    /// Hooks that have seen no signal yet.
-    pub(crate) fn new() -> Self {
-        PythonHooks {
-            last_check: Instant::now(),
-            interrupted: None,
-        }
-    }
-}
-
-impl Hooks for PythonHooks {
-    fn interrupted(&mut self) -> bool {
-        if self.interrupted.is_none() && self.last_check.elapsed() >= SIGNAL_CHECK {
-            self.last_check = Instant::now();
-            self.interrupted = Python::with_gil(|py| py.check_signals()).err();
-        }
-        self.interrupted.is_some()
-    }
-}
-
-impl DoorHooks for PythonHooks {}
-
-impl SamplingHooks for PythonHooks {
-    fn interrupted(&mut self) -> bool {
-        Hooks::interrupted(self)
-    }
-}
-
 /// The registered algorithms as `(name, summary)` pairs, and which one `bluff.solve` runs by
 /// default: `(algorithms, default)`.
 #[pyfunction]
@@ -392,18 +351,61 @@ pub fn algorithms() -> (Vec<(String, String)>, String) {
     )
 }
 
-/// A sampling run's `.stats`: seed, threads, traversals, information sets reached, bytes per
-/// set, best-response seconds (shared with `bluff.solve_rules`).
-pub(crate) fn sampling_stats<'py>(
+/// `SolveResult.__reduce__`: its fields in order.
+pub fn reduce_result<'py>(
     py: Python<'py>,
-    outcome: &bluff::solve::sampling::SamplingOutcome,
-) -> PyResult<Bound<'py, PyDict>> {
-    let stats = PyDict::new(py);
-    stats.set_item("seed", outcome.seed)?;
-    stats.set_item("threads", outcome.threads)?;
-    stats.set_item("traversals", 2 * outcome.iterations)?;
-    stats.set_item("infosets", (outcome.infosets[0], outcome.infosets[1]))?;
-    stats.set_item("bytes_per_infoset", outcome.bytes_per_infoset)?;
-    stats.set_item("best_response_seconds", outcome.best_response_seconds)?;
-    Ok(stats)
+    r: &SolveResult,
+) -> PyResult<(Bound<'py, PyAny>, PyObject)> {
+    let f = py.import("bluff._bluff")?.getattr("_unpickle_result")?;
+    let args = (
+        r.algo.clone(),
+        r.policy.clone_ref(py),
+        r.current_policy.as_ref().map(|p| p.clone_ref(py)),
+        r.exploitability.clone_ref(py),
+        r.nash_conv.clone_ref(py),
+        (r.value.clone_ref(py), r.value_p2.clone_ref(py)),
+        r.iterations,
+        r.team_iterations,
+        r.curve.clone(),
+        (r.seconds, r.setup_seconds, r.wall_seconds),
+        r.stats.as_ref().map(|s| s.clone_ref(py)),
+        r.kernel.clone(),
+    );
+    Ok((f, args.into_pyobject(py)?.into_any().unbind()))
+}
+
+/// Rebuilds a pickled `SolveResult`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn _unpickle_result(
+    algo: String,
+    policy: Py<Policy>,
+    current_policy: Option<Py<Policy>>,
+    exploitability: PyObject,
+    nash_conv: PyObject,
+    values: (PyObject, PyObject),
+    iterations: u64,
+    team_iterations: u64,
+    curve: Vec<(u64, f64, f64)>,
+    times: (f64, f64, f64),
+    stats: Option<Py<PyDict>>,
+    kernel: Option<String>,
+) -> SolveResult {
+    SolveResult {
+        algo,
+        policy,
+        current_policy,
+        exploitability,
+        nash_conv,
+        value: values.0,
+        value_p2: values.1,
+        iterations,
+        team_iterations,
+        curve,
+        seconds: times.0,
+        setup_seconds: times.1,
+        wall_seconds: times.2,
+        stats,
+        kernel,
+    }
 }
