@@ -9,7 +9,7 @@
 //! lead to the same value has exact regrets 0) the rounding noise itself (1e-17) is
 //! positive in one kernel and zero or negative in the other, regret matching turns it into
 //! a whole action, and the runs part from the second iteration on. A literal textbook
-//! sequence-form CFR (the reference of the unit tests in `solve/cfr.rs`) parts from both the
+//! sequence-form CFR (the reference of the unit tests in `cfr/mod.rs`) parts from both the
 //! same way: after 2 iterations of vanilla CFR on goofspiel with 4 cards its regrets differ
 //! from the tree kernel's by 0.05 and from the sequence kernel's by 0.1. There the test
 //! checks the first iteration (before any tie can be amplified) to 1e-12, and that both
