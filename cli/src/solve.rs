@@ -641,6 +641,7 @@ impl Summary<'_> {
             "value_p1": self.value(0),
             "value_p2": self.value(1),
             "payoff_range": [lo, hi],
+            "peak_rss_bytes": bluff::solve::sampling::peak_rss(),
         });
         if let Some(x) = &self.solved.exact_eval {
             summary["exact"] = json!({
@@ -849,6 +850,7 @@ fn present_lp(args: &SolveArgs, solved: &Solved, st: &ExactStats) -> Result<()> 
     if args.json {
         crate::print_json(&json!({
             "game": spec,
+            "algo": solved.algorithm.name,
             "method": method,
             "value_p1": {"exact": format_rational(v1), "float": rational_to_f64(v1)},
             "value_p2": {"exact": format_rational(v2), "float": rational_to_f64(v2)},
@@ -875,6 +877,7 @@ fn present_lp(args: &SolveArgs, solved: &Solved, st: &ExactStats) -> Result<()> 
                 "certify": st.certify_time.as_secs_f64(),
             },
             "output": args.output.as_ref().map(|p| p.display().to_string()),
+            "peak_rss_bytes": bluff::solve::sampling::peak_rss(),
         }));
     } else if args.output.as_deref().is_some_and(is_stdout) {
         // Standard output carries the strategy; keep it clean.

@@ -1,0 +1,118 @@
+//! The `--json` field names of `bluff solve` are frozen for every family: a field may be added
+//! (then added here), never renamed or removed. Other tools and the hold'em, locking and
+//! general-sum work are written against these names.
+
+mod common;
+
+use common::cli::bluff;
+use serde_json::Value;
+
+/// The top-level keys of `bluff solve kuhn ARGS --json`, in order.
+fn keys(args: &[&str]) -> Vec<String> {
+    let out = bluff()
+        .args(["solve", "kuhn"])
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v.as_object().unwrap().keys().cloned().collect()
+}
+
+fn assert_keys(args: &[&str], expected: &[&str]) {
+    assert_eq!(keys(args), expected, "bluff solve kuhn {args:?} --json");
+}
+
+#[test]
+fn the_cfr_family_json_fields_are_frozen() {
+    assert_keys(
+        &["--algo", "cfr+", "--iterations", "5"],
+        &[
+            "game",
+            "algo",
+            "params",
+            "threads",
+            "kernel",
+            "team_iterations",
+            "nodes",
+            "solver_bytes",
+            "solver_bytes_per_node",
+            "game_bytes",
+            "game_bytes_per_node",
+            "infosets",
+            "iterations",
+            "seconds",
+            "iterations_per_second",
+            "exploitability",
+            "exploitability_fraction_of_range",
+            "nash_conv",
+            "value_p1",
+            "value_p2",
+            "payoff_range",
+            "peak_rss_bytes",
+        ],
+    );
+}
+
+#[test]
+fn the_exact_lp_json_fields_are_frozen() {
+    assert_keys(
+        &["--algo", "lp"],
+        &[
+            "game",
+            "algo",
+            "method",
+            "value_p1",
+            "value_p2",
+            "nash_conv",
+            "certified",
+            "sequences",
+            "lp_form",
+            "lp_primal",
+            "lp_vars",
+            "lp_rows",
+            "float_pivots",
+            "exact_pivots",
+            "exact_factorizations",
+            "tableau_fallback",
+            "exact_route",
+            "refinement_rounds",
+            "presolve_removed",
+            "seconds",
+            "output",
+            "peak_rss_bytes",
+        ],
+    );
+}
+
+#[test]
+fn the_sampling_json_fields_are_frozen() {
+    let expected = [
+        "game",
+        "algo",
+        "engine",
+        "params",
+        "seed",
+        "threads",
+        "iterations",
+        "traversals",
+        "seconds",
+        "session_seconds",
+        "iterations_per_second",
+        "traversals_per_second",
+        "exploitability",
+        "nash_conv",
+        "value_p1",
+        "value_p2",
+        "best_response_seconds",
+        "infosets",
+        "solver_bytes",
+        "bytes_per_infoset",
+        "peak_rss_bytes",
+        "curve",
+    ];
+    for algo in ["es-mccfr", "os-mccfr"] {
+        assert_keys(&["--algo", algo, "--iterations", "50"], &expected);
+    }
+}
