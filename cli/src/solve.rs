@@ -973,52 +973,13 @@ fn short(r: &bluff::scalar::Rational) -> String {
     }
 }
 
-/// Renders exploitability against iterations on log-log axes as SVG text.
+/// Renders exploitability against iterations on log-log axes as SVG text: the report's
+/// convergence chart (`bluff::report::charts::convergence`), one chart for both.
 pub fn plot_svg(title: &str, points: &[CurvePoint]) -> Result<String> {
-    use plotters::prelude::*;
-    let positive: Vec<(f64, f64)> = points
-        .iter()
-        .filter(|p| p.exploitability > 0.0)
-        .map(|p| (p.iteration as f64, p.exploitability))
-        .collect();
-    if positive.is_empty() {
+    let pairs = bluff::report::curve_pairs(points);
+    if !pairs.iter().any(|&(_, y)| y > 0.0 && y.is_finite()) {
         bail!("nothing to plot: no positive exploitability was measured");
     }
-    let x_max = positive.iter().map(|p| p.0).fold(1.0, f64::max).max(2.0);
-    let y_min = positive.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
-    let y_max = positive.iter().map(|p| p.1).fold(0.0, f64::max);
-    let (y_lo, y_hi) = if y_max / y_min < 10.0 {
-        (y_min / 3.0, y_max * 3.0)
-    } else {
-        (y_min / 1.5, y_max * 1.5)
-    };
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (800, 560)).into_drawing_area();
-        let draw = |e: &dyn std::fmt::Display| anyhow::anyhow!("drawing the plot: {e}");
-        root.fill(&WHITE).map_err(|e| draw(&e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 22))
-            .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(70)
-            .build_cartesian_2d((1f64..x_max).log_scale(), (y_lo..y_hi).log_scale())
-            .map_err(|e| draw(&e))?;
-        chart
-            .configure_mesh()
-            .x_desc("iterations")
-            .y_desc("exploitability (NashConv / 2)")
-            .y_label_formatter(&|y| format!("{y:.0e}"))
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .draw()
-            .map_err(|e| draw(&e))?;
-        chart
-            .draw_series(LineSeries::new(
-                positive.iter().copied(),
-                BLUE.stroke_width(2),
-            ))
-            .map_err(|e| draw(&e))?;
-        root.present().map_err(|e| draw(&e))?;
-    }
-    Ok(svg)
+    let svg = bluff::report::charts::convergence(title, &pairs).to_svg(title);
+    Ok(svg + "\n")
 }
