@@ -9,7 +9,6 @@
 
 pub mod analysis;
 pub mod charts;
-#[cfg(feature = "png")]
 mod html;
 pub mod scene;
 
