@@ -558,6 +558,49 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
     }
 
+    /// The bounding box (width, height) of the dark pixels of a picture drawn at scale 2.
+    #[cfg(feature = "png")]
+    fn ink_box(scene: &Scene) -> (usize, usize) {
+        let bytes = scene.to_png(2).unwrap();
+        let mut reader = png::Decoder::new(&bytes[..]).read_info().unwrap();
+        let width = reader.info().width as usize;
+        let mut pixels = vec![0; reader.output_buffer_size()];
+        reader.next_frame(&mut pixels).unwrap();
+        let (mut x0, mut x1, mut y0, mut y1) = (usize::MAX, 0, usize::MAX, 0);
+        for (i, p) in pixels.chunks(3).enumerate() {
+            if p.iter().all(|&c| c < 128) {
+                let (x, y) = (i % width, i / width);
+                (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+            }
+        }
+        assert!(x0 <= x1, "no ink");
+        (x1 - x0 + 1, y1 - y0 + 1)
+    }
+
+    #[cfg(feature = "png")]
+    #[test]
+    fn png_text_is_drawn_at_the_em_size_and_turns_when_vertical() {
+        // "Fold" in DejaVu Sans is 2.1 em wide (advances 0.575 + 0.612 + 0.278 + 0.635) and its
+        // ink 0.76 em tall (the ascender of F, l and d): at 12 px per em, scale 2, 50 x 18 px.
+        let mut s = Scene::new(100, 60);
+        s.text((10.0, 40.0), "Fold", 12.0, Anchor::Start);
+        let (w, h) = ink_box(&s);
+        assert!(
+            (44..=52).contains(&w) && (16..=20).contains(&h),
+            "{w} x {h}"
+        );
+        let mut s = Scene::new(60, 100);
+        s.push(Shape::Text {
+            at: (40.0, 80.0),
+            text: "Fold".into(),
+            size: 12.0,
+            anchor: Anchor::Start,
+            color: (30, 30, 30),
+            vertical: true,
+        });
+        assert_eq!(ink_box(&s), (h, w));
+    }
+
     #[cfg(feature = "png")]
     #[test]
     fn png_has_the_scaled_size_and_ink_where_text_is() {
