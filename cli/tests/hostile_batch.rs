@@ -7,7 +7,7 @@ mod common;
 
 use common::cli::{bluff, stderr_of};
 use common::write_in as write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Runs `batch INPUTS --out OUT EXTRA...`; returns the output.
 fn batch(inputs: &[&Path], out: &Path, extra: &[&str]) -> std::process::Output {
@@ -110,7 +110,7 @@ fn a_huge_garbage_input_gets_a_short_message() {
     let input = write(
         dir.path(),
         "01.in",
-        &format!("2 2 \u{1b}[2J{}\n", "9".repeat(3_000_000)),
+        format!("2 2 \u{1b}[2J{}\n", "9".repeat(3_000_000)),
     );
     let res = batch(&[&input], &dir.path().join("out"), &[]);
     let e = stderr_of(&res);

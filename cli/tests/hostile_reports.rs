@@ -6,7 +6,7 @@ mod common;
 
 use common::cli::{assert_refused, bluff, stderr_of};
 use common::write_in as write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Runs `bluff report ARGS`; asserts exit 1 with `needle` in the message and that `html` was
 /// not written.
