@@ -1,19 +1,13 @@
 #!/usr/bin/env bash
 # The CFR variants as their authors' code runs them, re-implemented on OpenSpiel's leduc_poker
 # and liars_dice (1 die, 4 sides), beside bluff's figures after 100 and 1000 iterations, with
-# the spread that rounding alone gives (payoffs scaled by 1 + k 1e-13). Creates
-# bench/.venv-authors with open_spiel 2.0.2 on first use. Several minutes: the Python walks
+# the spread that rounding alone gives (payoffs scaled by 1 + k 1e-13). Uses bench/.venv
+# (bench/venv.sh). Several minutes: the Python walks
 # the tree once per player per iteration.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
-venv="$here/.venv-authors"
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-fi
-if ! "$venv/bin/python" -c "import pyspiel" 2>/dev/null; then
-  "$venv/bin/pip" install --quiet open_spiel==2.0.2
-fi
+. "$here/venv.sh"
 (cd "$root" && cargo build --release --quiet)
 algos="${ALGOS:-dcfr,pcfr+,dcfr+,pdcfr+,hs-dcfr,hs-pcfr+}"
 for game in leduc_poker liars_dice; do

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
+from common import callgrind, markdown_table, run
+
 KERNELS, STREAM, BLUFF, CFR = sys.argv[1:5]
 REPS = 2
+# callgrind counts only inside the solver's iterations
+ITERATE = "*CfrSolver::iterate*"
 # spec, iterations timed, the crate's iterations (its loading must cancel: goofspiel 5 loads for
 # seconds), callgrind iterations (lo, hi)
 CASES = [
@@ -32,10 +35,6 @@ CASES = [
 ]
 
 
-def run(args: list[str]) -> str:
-    return subprocess.run(args, check=True, capture_output=True, text=True).stdout
-
-
 def kernel_run(spec: str, kernel: str, threads: int, n: int) -> dict:
     return json.loads(run([KERNELS, spec, kernel, str(threads), "cfr", str(n), "noeval"]))
 
@@ -44,26 +43,6 @@ def crate_time(efg: str, n: int) -> float:
     start = time.perf_counter()
     run([CFR, "-i", efg, "-m", "full", "-d", "vanilla", "-p", "1", "-t", str(n)])
     return time.perf_counter() - start
-
-
-def callgrind(args: list[str]) -> int:
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "cg.out")
-        subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                f"--callgrind-out-file={out}",
-                "--toggle-collect=*CfrSolver::iterate*",
-            ]
-            + args,
-            check=True,
-            capture_output=True,
-        )
-        for line in open(out):
-            if line.startswith("summary:") or line.startswith("totals:"):
-                return int(line.split()[1])
-    raise RuntimeError("no callgrind total")
 
 
 def main() -> None:
@@ -104,7 +83,8 @@ def main() -> None:
                 # The example runs max(1, n / 10) warm-up iterations, then n.
                 count = lambda k: k + max(1, k // 10)  # noqa: E731
                 ir[kernel] = (
-                    callgrind(a + [str(hi), "noeval"]) - callgrind(a + [str(lo), "noeval"])
+                    callgrind(a + [str(hi), "noeval"], ITERATE)
+                    - callgrind(a + [str(lo), "noeval"], ITERATE)
                 ) / (count(hi) - count(lo))
             t1, s1 = best[("tree", 1)], best[("sequence", 1)]
             t2, s2 = best[("tree", 2)], best[("sequence", 2)]
@@ -155,10 +135,7 @@ def main() -> None:
         "Ir/iter tree / seq",
         "Ir tree/seq",
     )
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    for r in rows:
-        print("| " + " | ".join(str(x) for x in r) + " |")
+    print(markdown_table(header, rows))
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ import sys
 import tempfile
 import time
 
+from common import markdown_table
+
 BLUFF, GEN, ROUNDTRIP = sys.argv[1], sys.argv[2], sys.argv[3]
 # FIFO=1: run the timed processes under `chrt -f 1` (see cfr_threads.sh).
 PREFIX = ["chrt", "-f", "1"] if os.environ.get("FIFO") == "1" else []
@@ -182,10 +184,7 @@ def main() -> None:
         "others' CPU share (1t / 2t runs)",
         "core round trip ns",
     )
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    for r in rows:
-        print("| " + " | ".join(str(x) for x in r) + " |")
+    print(markdown_table(header, rows))
 
 
 if __name__ == "__main__":

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
+
+from common import callgrind, markdown_table, run
 
 BLUFF, CFR = sys.argv[1], sys.argv[2]
 REPS = 2
@@ -42,10 +43,6 @@ CASES = [
     ("goofspiel(cards=5,order=descending)", 10, 300, 300, 0),
     ("goofspiel(cards=5)", 2, 41, 100, 0),
 ]
-
-
-def run(args: list[str]) -> str:
-    return subprocess.run(args, check=True, capture_output=True, text=True).stdout
 
 
 def crate_run(efg: str, iterations: int) -> tuple[float, float]:
@@ -75,21 +72,6 @@ def bluff_run(spec: str, iterations: int, threads: int) -> dict:
             ]
         )
     )
-
-
-def callgrind(args: list[str], only: str | None = None) -> int:
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "cg.out")
-        toggle = [f"--toggle-collect={only}"] if only else []
-        subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + toggle + args,
-            check=True,
-            capture_output=True,
-        )
-        for line in open(out):
-            if line.startswith("summary:") or line.startswith("totals:"):
-                return int(line.split()[1])
-    raise RuntimeError("no callgrind total")
 
 
 def main() -> None:
@@ -173,10 +155,7 @@ def main() -> None:
         "bluff solver B/node",
         "callgrind Ir/iter crate / bluff",
     )
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    for r in rows:
-        print("| " + " | ".join(str(x) for x in r) + " |")
+    print(markdown_table(header, rows))
 
 
 if __name__ == "__main__":

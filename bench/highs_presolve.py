@@ -1,6 +1,6 @@
 """HiGHS's simplex on bluff's LPs with and without its presolve, and the presolved LP's size.
 
-Usage: bench/.venv-highs/bin/python bench/highs_presolve.py FILE.mps ...
+Usage: bench/.venv/bin/python bench/highs_presolve.py FILE.mps ...
 (bench/lp_vs_highs.sh creates the venv and writes the MPS files into target/bench-mps.)
 Iteration counts do not depend on the machine's load; the times do.
 """

@@ -13,10 +13,11 @@ best time kept. Prints a table of seconds and ratios, and the game values each f
 
 import json
 import os
-import re
 import subprocess
 import sys
 import time
+
+from common import slug
 
 CAP = float(os.environ.get("GAMBIT_CAP_SECONDS", "300"))
 REPEAT_BELOW = 10.0
@@ -34,10 +35,6 @@ eq = res.equilibria[0]
 value = eq.payoff(list(g.players)[0])
 print(json.dumps({"read": t1 - t0, "solve": t2 - t1, "value": str(value)}))
 """
-
-
-def slug(spec):
-    return re.sub(r"[^A-Za-z0-9]+", "_", spec).strip("_")
 
 
 def run_timed(cmd, cap=None):

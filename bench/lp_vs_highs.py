@@ -39,14 +39,10 @@ import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 import highspy
-
-
-def slug(spec: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "_", spec).strip("_")
+from common import slug, with_peak_rss
 
 
 def run_bluff(bluff: str, spec: str, *extra: str) -> tuple[dict, int]:
@@ -55,18 +51,8 @@ def run_bluff(bluff: str, spec: str, *extra: str) -> tuple[dict, int]:
     The peak comes from `/usr/bin/time` (GNU time), started by this script: a process forked
     from Python directly would inherit Python's resident size in its peak.
     """
-    cmd = [bluff, "solve", spec, "--algo", "lp", "--json", *extra]
-    with tempfile.NamedTemporaryFile("r") as rss:
-        p = subprocess.run(
-            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *cmd],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        if p.returncode != 0:
-            raise RuntimeError(f"{' '.join(cmd)}: exit status {p.returncode}")
-        peak_kb = int(rss.read().split()[-1])
-    return json.loads(p.stdout), peak_kb * 1024
+    stdout, peak = with_peak_rss([bluff, "solve", spec, "--algo", "lp", "--json", *extra])
+    return json.loads(stdout), peak
 
 
 def bluff_once(bluff: str, spec: str) -> tuple[float, dict, int]:

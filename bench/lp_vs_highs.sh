@@ -2,18 +2,14 @@
 # Exact LP benchmark: bluff's whole exact sequence-form LP solve (build + float simplex + exact
 # recompute and LP certificate) against HiGHS's float LP (build + solve, best of its simplex
 # and interior point, one thread, on both players' LPs) side by side in one run, median of 3 runs
-# per row (bench/lp_vs_highs.py says exactly what is timed). Creates bench/.venv-highs with
-# highspy.
+# per row (bench/lp_vs_highs.py says exactly what is timed). Uses bench/.venv
+# (bench/venv.sh).
 # Usage: bench/lp_vs_highs.sh [--big] [--callgrind SECONDS] [GAME_SPEC...]
 #   --big adds liars dice 1x7 (minutes per run).
 #   --callgrind S counts bluff's instructions (valgrind) on the rows under S seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VENV=bench/.venv-highs
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import highspy" 2>/dev/null; then
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q "highspy==1.16.0"
-fi
+. bench/venv.sh
 cargo build --release -q -p bluff-cli --bin bluff
 BIG=0
 EXTRA=()
@@ -34,4 +30,4 @@ if [ $# -eq 0 ]; then
   fi
 fi
 TARGET_DIR="${CARGO_TARGET_DIR:-target}"
-"$VENV/bin/python" bench/lp_vs_highs.py "$TARGET_DIR/release/bluff" "$TARGET_DIR/bench-mps" ${EXTRA[@]+"${EXTRA[@]}"} "$@"
+"$venv/bin/python" bench/lp_vs_highs.py "$TARGET_DIR/release/bluff" "$TARGET_DIR/bench-mps" ${EXTRA[@]+"${EXTRA[@]}"} "$@"

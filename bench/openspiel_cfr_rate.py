@@ -4,7 +4,7 @@ evaluate, run out of time or memory). Prints each iteration's end time on stderr
 summary: set-up, iterations, seconds, it/s, the fastest iteration, peak RSS, and the same
 in CPU time of the process (not inflated by a loaded machine).
 
-Usage: bench/.venv-py/bin/python bench/openspiel_cfr_rate.py GAME CAP
+Usage: bench/.venv/bin/python bench/openspiel_cfr_rate.py GAME CAP
 """
 
 from __future__ import annotations

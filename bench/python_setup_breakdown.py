@@ -1,6 +1,6 @@
 """Where bluff's fixed costs go on a small game (Kuhn poker by default), from Python.
 
-Run with bench/.venv-py/bin/python (made by bench/python_vs_peers.sh). Each part is timed in
+Run with bench/.venv/bin/python (made by bench/python_vs_peers.sh). Each part is timed in
 a fresh process as the first call of its kind (cold: what a script pays once) and then as the
 median of 200 repeats in the same process (warm); each figure is the median of five processes:
 

@@ -1,6 +1,6 @@
 """bluff from Python against LiteEFG 1.0.0 and OpenSpiel's C++ CFRPlusSolver, in one run.
 
-Run through bench/python_vs_peers.sh (creates bench/.venv-py with the peers and bluff).
+Run through bench/python_vs_peers.sh (installs the peers and bluff into bench/.venv).
 
 For every game: time to exploitability 1e-3 and 1e-5 (OpenSpiel's definition, NashConv / 2)
 and iterations per second, for bluff's and LiteEFG's CFR+, DCFR and PCFR+ (predictive CFR+;

@@ -1,4 +1,4 @@
-//! Baby poker facts (GAMES.md section 3), each confirmed by an independent route: the published
+//! Baby poker facts (`docs/problems.md`), each confirmed by an independent route: the published
 //! value, hand derivations from the closed form, exact best responses in the extensive game, and
 //! a second, brute-force vertex enumeration written here.
 
@@ -120,7 +120,7 @@ fn b_behavioural_optimal_set_matches_hand_derivation_and_the_tree() {
         let prof = behavioural_profile(&g, &a.behavioural.p, q).unwrap();
         assert_eq!(best_response(&g, &prof, 0).value, rat(5, 54));
     }
-    // GAMES.md's description without y + 2z <= 5/3 admits (x, y, z) = (0, 2/3, 2/3), which
+    // The description without y + 2z <= 5/3 admits (x, y, z) = (0, 2/3, 2/3), which
     // the tree shows is exploitable: A raising on 3 earns 1/9 > 5/54.
     let bad = q(&[(1, 1), (0, 1), (2, 3), (2, 3), (0, 1), (0, 1)]);
     let prof = behavioural_profile(&g, &a.behavioural.p, &bad).unwrap();

@@ -8,8 +8,8 @@
 use bluff::cfr::{CfrSolver, Pacing, RegretParams};
 use bluff::games::load;
 
-#[path = "common/cfr_variants.rs"]
-mod cfr_variants;
+mod common;
+use common::cfr_variants;
 
 /// Every variant, DCFR+ as it was pinned: before it took its authors' discount offset 1.5.
 /// The kernels must still reproduce the offset-1 bits (the offset changes a factor, not the

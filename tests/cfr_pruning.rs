@@ -10,9 +10,8 @@ use bluff::scalar::Rational;
 use num_bigint::BigInt;
 use num_traits::One;
 
-#[path = "common/cfr_variants.rs"]
-mod cfr_variants;
-use cfr_variants::variants;
+mod common;
+use common::cfr_variants::variants;
 
 /// Runs `iterations` with pruning off on one thread, then with pruning on at 1, 2 and 3
 /// threads, and asserts the states are equal bit for bit. Returns the fewest live nodes a

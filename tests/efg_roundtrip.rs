@@ -1,6 +1,8 @@
 //! The `.efg` reader and writer: fixtures with hand-computed values, round trips of every built-in
 //! game and of random general trees, and arbitrary input never panicking.
 
+mod common;
+
 use bluff::eval::{expected_value, exploitability};
 use bluff::format::efg::{
     efg_to_game, gambit_label, game_to_efg, is_gambit_label, load_efg, read_efg, read_efg_bytes,
@@ -9,6 +11,7 @@ use bluff::format::efg::{
 use bluff::game::{Game, NodeKind};
 use bluff::scalar::{int, rat, Rational};
 use bluff::strategy::ExactProfile;
+use common::rng::Rng;
 use num_traits::Zero;
 use proptest::prelude::*;
 
@@ -186,23 +189,6 @@ fn load_accepts_efg_paths() {
 
 // ---------------------------------------------------------------------------------------------
 // Random general trees.
-
-/// A small deterministic generator so one proptest seed gives one tree.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
 
 fn label(rng: &mut Rng) -> String {
     const PIECES: [&str; 10] = ["a", "Bet", " ", "\"", "\n", "é", "\\x", "{", "0.5", ","];

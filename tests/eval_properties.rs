@@ -1,23 +1,13 @@
 //! Property tests of the evaluators on random small games with perfect recall.
 
+mod common;
+
 use bluff::eval::{best_response, expected_value, exploitability, player_value};
 use bluff::game::{Game, GameBuilder, NodeRef};
 use bluff::scalar::{rat, rational_to_f64, Rational};
 use bluff::strategy::{ExactProfile, Profile};
+use common::rng::Rng;
 use proptest::prelude::*;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// Information-set labels are the acting player's own history plus a coarse signal of chance,
 /// so perfect recall holds by construction while sets still span several nodes.

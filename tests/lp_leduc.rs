@@ -40,7 +40,7 @@ fn leduc_exact_value_matches_openspiel_float() {
         s.stats,
         t.elapsed()
     );
-    // OpenSpiel's published float value (GAMES.md section 4).
+    // OpenSpiel's published float value (docs/games.md, reference values).
     assert!((rational_to_f64(&s.value) - -0.085606424078).abs() < 1e-12);
     let e = exploitability(&game, &s.profile);
     assert!(e.nash_conv.is_zero());

@@ -15,7 +15,7 @@ fn sizes(max_total: usize) -> impl Iterator<Item = (usize, usize)> {
 
 #[test]
 fn reference_values_from_the_explicit_game() {
-    // GAMES.md: the explicit extensive form solved exactly for tiny sizes.
+    // docs/problems.md: the explicit extensive form solved exactly for tiny sizes.
     for (m, n, want) in [
         (0, 1, rat(1, 2)),
         (1, 0, rat(1, 1)),
@@ -100,7 +100,7 @@ fn a_wrong_believe_probability_is_caught() {
 
 #[test]
 fn explicit_game_sizes_match_the_published_count() {
-    // GAMES.md: the explicit game for (m, n) = (1, 2) has 2353 nodes and 568 information sets.
+    // docs/problems.md: the explicit game for (m, n) = (1, 2) has 2353 nodes and 568 information sets.
     let g = build_explicit(1, 2).unwrap().game;
     assert_eq!((g.nodes.len(), g.num_infosets()), (2353, 568));
     assert_eq!(g.constant_sum, rat(1, 1));

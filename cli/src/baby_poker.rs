@@ -1,4 +1,4 @@
-//! `bluff baby-poker`: the exact analysis of baby poker with dice (GAMES.md section 3).
+//! `bluff baby-poker`: the exact analysis of baby poker with dice (`docs/problems.md`).
 
 use crate::plural;
 use anyhow::Result;

@@ -137,3 +137,69 @@ fn bad_input_is_refused_and_nothing_is_written() {
         .failure();
     assert!(!out.exists());
 }
+
+/// A game whose sets list Fold, Call and Raise in different orders.
+const ORDERS_EFG: &str = r#"EFG 2 R "Action orders" { "P1" "P2" }
+""
+
+p "" 1 1 "first" { "Fold" "Call" } 0
+t "" 1 "a" { -1 1 }
+p "" 2 1 "second" { "Call" "Raise" "Fold" } 0
+t "" 2 "b" { 1 -1 }
+p "" 1 2 "third" { "Raise" "Fold" "Call" } 0
+t "" 3 "c" { 2 -2 }
+t "" 4 "d" { -2 2 }
+t "" 5 "e" { 0 0 }
+t "" 6 "f" { 1 -1 }
+"#;
+
+/// The (action, colour) of every coloured piece of the strategy bars.
+fn bar_colours(html: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for piece in html.split("<span style=\"width:").skip(1) {
+        let colour = piece.split("background:").nth(1).unwrap()[..7].to_string();
+        let title = piece.split("title=\"").nth(1).unwrap();
+        let action = title.split(": ").next().unwrap().to_string();
+        out.push((action, colour));
+    }
+    out
+}
+
+#[test]
+fn an_action_has_one_colour_whatever_its_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let efg = dir.path().join("orders.efg");
+    std::fs::write(&efg, ORDERS_EFG).unwrap();
+    // One CFR iteration: the average strategy is uniform, so every action has a bar piece.
+    let strategy = dir.path().join("s.json");
+    bluff()
+        .args(["solve"])
+        .arg(&efg)
+        .args(["--algo", "cfr", "--iterations", "1", "-o"])
+        .arg(&strategy)
+        .assert()
+        .success();
+    let html_path = dir.path().join("r.html");
+    bluff()
+        .arg("report")
+        .arg(&efg)
+        .arg(&strategy)
+        .arg("-o")
+        .arg(&html_path)
+        .assert()
+        .success();
+    let pieces = bar_colours(&std::fs::read_to_string(&html_path).unwrap());
+    let mut colour = std::collections::BTreeMap::new();
+    let mut seen = std::collections::BTreeMap::new();
+    for (action, c) in &pieces {
+        let first = colour.entry(action.clone()).or_insert_with(|| c.clone());
+        assert_eq!(first, c, "{action} has two colours");
+        *seen.entry(action.clone()).or_insert(0) += 1;
+    }
+    // Fold sits first, third and second in its three sets; Call second, first, third.
+    assert_eq!(seen.get("Fold"), Some(&3), "{pieces:?}");
+    assert_eq!(seen.get("Call"), Some(&3), "{pieces:?}");
+    assert_eq!(seen.get("Raise"), Some(&2), "{pieces:?}");
+    let distinct: std::collections::BTreeSet<_> = colour.values().collect();
+    assert_eq!(distinct.len(), 3, "{colour:?}");
+}

@@ -5,18 +5,9 @@
 
 mod common;
 
-use common::cli::bluff;
-use std::path::{Path, PathBuf};
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
+use common::cli::{bluff, stderr_of};
+use common::write_in as write;
+use std::path::Path;
 
 /// Runs `batch INPUTS --out OUT EXTRA...`; returns the output.
 fn batch(inputs: &[&Path], out: &Path, extra: &[&str]) -> std::process::Output {
@@ -31,10 +22,7 @@ fn batch(inputs: &[&Path], out: &Path, extra: &[&str]) -> std::process::Output {
 }
 
 fn assert_refused(out: &std::process::Output, needle: &str) {
-    let e = stderr_of(out);
-    assert_eq!(out.status.code(), Some(1), "{e}");
-    assert!(e.contains(needle), "expected {needle:?} in {e}");
-    assert!(!e.contains("panicked"), "{e}");
+    common::cli::assert_refused(out, "batch", needle);
 }
 
 #[test]
@@ -122,7 +110,7 @@ fn a_huge_garbage_input_gets_a_short_message() {
     let input = write(
         dir.path(),
         "01.in",
-        &format!("2 2 \u{1b}[2J{}\n", "9".repeat(3_000_000)),
+        format!("2 2 \u{1b}[2J{}\n", "9".repeat(3_000_000)),
     );
     let res = batch(&[&input], &dir.path().join("out"), &[]);
     let e = stderr_of(&res);

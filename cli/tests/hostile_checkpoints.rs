@@ -6,13 +6,9 @@
 mod common;
 
 use bluff::cfr::checkpoint::{decode, encode, Checkpoint};
-use common::cli::bluff;
+use common::cli::{assert_refused, bluff, stderr_of};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// A real checkpoint of 7 CFR+ iterations on Kuhn, in `dir`.
 fn real_checkpoint(dir: &Path) -> PathBuf {
@@ -42,10 +38,7 @@ fn refused(path: &Path, needle: &str) {
         .arg(path)
         .output()
         .unwrap();
-    let e = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{e}");
-    assert!(e.contains(needle), "expected {needle:?} in {e}");
-    assert!(!e.contains("panicked"), "{e}");
+    assert_refused(&out, &path.display().to_string(), needle);
     assert!(start.elapsed() < Duration::from_secs(30));
 }
 

@@ -4,16 +4,14 @@
 
 mod common;
 
-use common::cli::bluff;
+use common::cli::{assert_refused, bluff};
 use std::time::{Duration, Instant};
 
 /// Runs `bluff normal-form SPEC` (a command that takes any game) and returns stderr, asserting
 /// exit code 1 and no panic.
 fn refused(spec: &str) -> String {
     let out = bluff().args(["normal-form", spec]).output().unwrap();
-    let e = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(1), "{spec:?}: {e}");
-    assert!(!e.contains("panicked"), "{spec:?}: {e}");
+    let e = assert_refused(&out, &format!("{spec:?}"), "");
     assert!(e.len() < 1000, "{spec:?}: {} bytes of message", e.len());
     e
 }

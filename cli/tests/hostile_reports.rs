@@ -4,27 +4,15 @@
 
 mod common;
 
-use common::cli::bluff;
-use std::path::{Path, PathBuf};
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p
-}
+use common::cli::{assert_refused, bluff, stderr_of};
+use common::write_in as write;
+use std::path::Path;
 
 /// Runs `bluff report ARGS`; asserts exit 1 with `needle` in the message and that `html` was
 /// not written.
 fn refused(args: &[&std::ffi::OsStr], html: &Path, needle: &str) {
     let out = bluff().arg("report").args(args).output().unwrap();
-    let e = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {e}");
-    assert!(e.contains(needle), "expected {needle:?} in {e}");
-    assert!(!e.contains("panicked"), "{e}");
+    assert_refused(&out, &format!("{args:?}"), needle);
     assert!(!html.exists(), "{args:?}: the report was written anyway");
 }
 

@@ -4,16 +4,12 @@
 
 mod common;
 
-use common::cli::bluff;
+use common::cli::{bluff, stderr_of};
 use predicates::prelude::*;
 use predicates::str::contains;
 use std::io::Read;
 use std::path::Path;
 use std::process::Stdio;
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// Reads a little of the command's output, closes the pipe, and checks the process ended by
 /// SIGPIPE (or cleanly), never by a panic (exit 101).

@@ -7,15 +7,11 @@
 
 mod common;
 
-use common::cli::{bluff, stop_signals, StopSignals};
+use common::cli::{bluff, stderr_of, stop_signals, StopSignals};
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.

@@ -12,6 +12,48 @@ pub const GRID: Rgb = (225, 225, 225);
 /// Axes and their labels.
 pub const AXIS: Rgb = (90, 90, 90);
 
+/// The colours actions take, keyed by name: the poker actions have their own, any other name
+/// takes one of [`ACTION_PALETTE`] by a hash of its name.
+const NAMED_ACTIONS: [(&str, Rgb); 7] = [
+    ("fold", (214, 39, 40)),
+    ("call", (44, 160, 44)),
+    ("check", (31, 119, 180)),
+    ("bet", (230, 115, 0)),
+    ("raise", (148, 103, 189)),
+    ("pass", (23, 190, 207)),
+    ("guess", (140, 86, 75)),
+];
+
+/// The colours of action names not in the named list.
+pub const ACTION_PALETTE: [Rgb; 10] = [
+    (31, 119, 180),
+    (230, 115, 0),
+    (44, 160, 44),
+    (214, 39, 40),
+    (148, 103, 189),
+    (140, 86, 75),
+    (227, 119, 194),
+    (127, 127, 127),
+    (188, 189, 34),
+    (23, 190, 207),
+];
+
+/// The colour of an action, by its name alone (case and surrounding spaces ignored), so an
+/// action has one colour wherever it appears, whatever its position among the set's actions.
+pub fn action_color(label: &str) -> Rgb {
+    let name = label.trim().to_lowercase();
+    if let Some(&(_, c)) = NAMED_ACTIONS.iter().find(|(n, _)| *n == name) {
+        return c;
+    }
+    // FNV-1a: stable across runs and platforms, unlike the standard library's hasher.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    ACTION_PALETTE[(h % ACTION_PALETTE.len() as u64) as usize]
+}
+
 /// A plotting rectangle mapping data coordinates to pixels.
 #[derive(Clone, Copy, Debug)]
 pub struct Frame {
@@ -330,5 +372,27 @@ pub fn heat_map(
                 title: None,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn action_colours_go_by_name() {
+        assert_eq!(action_color("Fold"), action_color("fold"));
+        assert_eq!(action_color(" Fold "), action_color("FOLD"));
+        let named: std::collections::BTreeSet<Rgb> =
+            NAMED_ACTIONS.iter().map(|(n, _)| action_color(n)).collect();
+        assert_eq!(
+            named.len(),
+            NAMED_ACTIONS.len(),
+            "two named actions share a colour"
+        );
+        // Any other name takes a palette colour, the same each time.
+        let c = action_color("Name a card");
+        assert!(ACTION_PALETTE.contains(&c));
+        assert_eq!(c, action_color("Name a card"));
     }
 }

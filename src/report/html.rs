@@ -2,7 +2,8 @@
 //! filtering, no external resource of any kind.
 
 use super::analysis::Num;
-use super::scene::escape;
+use super::charts::action_color;
+use super::scene::{escape, hex};
 use super::{exact_text, rational_text, Report};
 use crate::scalar::rational_to_f64;
 use std::fmt::Write as _;
@@ -29,9 +30,6 @@ figure svg { max-width: 100%; height: auto; border: 1px solid var(--line); }
 figcaption { font-size: 13px; color: var(--muted); max-width: 900px; margin-top: 6px; }
 .bar { display: flex; width: 180px; height: 12px; border: 1px solid #bbb; background: #fff; }
 .bar span { display: block; height: 100%; }
-.a0 { background: #1f77b4; } .a1 { background: #e67300; } .a2 { background: #2ca02c; }
-.a3 { background: #d62728; } .a4 { background: #9467bd; } .a5 { background: #8c564b; }
-.a6 { background: #e377c2; } .a7 { background: #7f7f7f; }
 .probs { font-size: 11px; color: var(--muted); margin-top: 2px; }
 .br { font-weight: bold; }
 #controls { margin: 8px 0; font-size: 13px; }
@@ -359,13 +357,13 @@ pub fn render(r: &Report) -> String {
     for (rank, row) in rows[..shown].iter().enumerate() {
         let mut bar = String::new();
         let mut text = Vec::new();
-        for (k, (a, &p)) in row.actions.iter().zip(&row.probs).enumerate() {
+        for (a, &p) in row.actions.iter().zip(&row.probs) {
             let pct = (p * 100.0).clamp(0.0, 100.0);
             if pct > 0.0 {
                 let _ = write!(
                     bar,
-                    "<span class=\"a{}\" style=\"width:{pct:.2}%\" title=\"{}: {}\"></span>",
-                    k % 8,
+                    "<span style=\"width:{pct:.2}%;background:{}\" title=\"{}: {}\"></span>",
+                    hex(action_color(a)),
                     escape(a),
                     dec_short(p)
                 );

@@ -9,8 +9,6 @@
 
 pub mod analysis;
 pub mod charts;
-#[cfg(feature = "png")]
-pub mod font;
 mod html;
 pub mod scene;
 

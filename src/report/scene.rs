@@ -1,5 +1,5 @@
 //! Pictures as lists of shapes, written either as inline SVG (for the HTML page) or as PNG
-//! (through plotters' bitmap backend, with text drawn by the built-in pixel font).
+//! (through plotters' bitmap backend, with text drawn by ab_glyph in the embedded DejaVu Sans).
 
 #[cfg(feature = "png")]
 #[cfg(feature = "png")]
@@ -126,7 +126,7 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-fn hex(c: Rgb) -> String {
+pub(crate) fn hex(c: Rgb) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
@@ -456,7 +456,13 @@ impl Scene {
     }
 }
 
-/// Draws text with the pixel font: each font pixel becomes a square of `dot` device pixels.
+/// DejaVu Sans (its licence is `fonts/DejaVuSans-LICENSE.txt` beside it), embedded so that the
+/// pictures do not depend on the fonts installed on the machine.
+#[cfg(feature = "png")]
+const FONT: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
+
+/// Draws text in DejaVu Sans at `size` pixels per em (as the SVG's `font-size`), anti-aliased,
+/// on the baseline through `at`; vertical text reads upwards.
 #[cfg(feature = "png")]
 #[allow(clippy::too_many_arguments)]
 fn draw_text(
@@ -469,46 +475,63 @@ fn draw_text(
     vertical: bool,
     scale: f64,
 ) -> Result<()> {
-    use super::font::{glyph, CELL};
-    use plotters::prelude::*;
-    // A 7-pixel glyph stands for a font of about 9 pixels (cap height ~0.72 em).
-    let dot = ((size * scale / 9.0).round() as i32).max(1);
-    let n = text.chars().count() as i32;
-    let advance = CELL.0 as i32 * dot;
-    let total = n * advance - dot;
+    use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
+    use plotters::prelude::{Color, DrawingBackend, RGBAColor};
+    let font =
+        FontRef::try_from_slice(FONT).map_err(|e| err!(Invalid, "the embedded font: {e}"))?;
+    // ab_glyph scales by the font's height (ascent - descent); CSS sizes by the em.
+    let em = (size * scale) as f32;
+    let units_per_em = font.units_per_em().unwrap_or(2048.0);
+    let px = PxScale::from(em * font.height_unscaled() / units_per_em);
+    let scaled = font.as_scaled(px);
+    // Lay the glyphs out along the baseline (u along the text, v across it, ink above v = 0).
+    let mut glyphs = Vec::new();
+    let mut caret = 0.0f32;
+    let mut previous = None;
+    for c in text.chars() {
+        let id = scaled.glyph_id(c);
+        if let Some(p) = previous {
+            caret += scaled.kern(p, id);
+        }
+        glyphs.push(id.with_scale_and_position(px, point(caret, 0.0)));
+        caret += scaled.h_advance(id);
+        previous = Some(id);
+    }
     let start = match anchor {
-        Anchor::Start => 0,
-        Anchor::Middle => -total / 2,
-        Anchor::End => -total,
+        Anchor::Start => 0.0,
+        Anchor::Middle => -caret / 2.0,
+        Anchor::End => -caret,
     };
     let (ax, ay) = ((at.0 * scale).round() as i32, (at.1 * scale).round() as i32);
-    let style = ShapeStyle {
-        color: RGBAColor(color.0, color.1, color.2, 1.0),
-        filled: true,
-        stroke_width: 1,
-    };
-    for (i, c) in text.chars().enumerate() {
-        let rows = glyph(c);
-        for (r, bits) in rows.iter().enumerate() {
-            for col in 0..5 {
-                if bits & (1 << (4 - col)) == 0 {
-                    continue;
-                }
-                // Along the text, u; across it, v (the baseline is at v = 0, ink above it).
-                let u = start + i as i32 * advance + col * dot;
-                let v = (r as i32 - 7) * dot;
-                let (x, y) = if vertical {
-                    (ax + v, ay - u - dot)
-                } else {
-                    (ax + u, ay + v)
-                };
-                backend
-                    .draw_rect((x, y), (x + dot - 1, y + dot - 1), &style, true)
-                    .map_err(|e| err!(Invalid, "{e}"))?;
+    let offset = start.round() as i32;
+    let mut failure = None;
+    for glyph in glyphs {
+        let Some(outline) = font.outline_glyph(glyph) else {
+            continue; // a space
+        };
+        let bounds = outline.px_bounds();
+        let (u0, v0) = (bounds.min.x as i32 + offset, bounds.min.y as i32);
+        outline.draw(|gx, gy, coverage| {
+            if coverage <= 0.0 || failure.is_some() {
+                return;
             }
-        }
+            let (u, v) = (u0 + gx as i32, v0 + gy as i32);
+            let (x, y) = if vertical {
+                (ax + v, ay - u)
+            } else {
+                (ax + u, ay + v)
+            };
+            let alpha = f64::from(coverage.min(1.0));
+            let c = RGBAColor(color.0, color.1, color.2, alpha).to_backend_color();
+            if let Err(e) = backend.draw_pixel((x, y), c) {
+                failure = Some(e.to_string());
+            }
+        });
     }
-    Ok(())
+    match failure {
+        Some(e) => Err(err!(Invalid, "{e}")),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -533,6 +556,49 @@ mod tests {
         let svg = sample().to_svg("t");
         assert!(svg.contains("a&lt;b &amp; &quot;c&quot;"));
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    }
+
+    /// The bounding box (width, height) of the dark pixels of a picture drawn at scale 2.
+    #[cfg(feature = "png")]
+    fn ink_box(scene: &Scene) -> (usize, usize) {
+        let bytes = scene.to_png(2).unwrap();
+        let mut reader = png::Decoder::new(&bytes[..]).read_info().unwrap();
+        let width = reader.info().width as usize;
+        let mut pixels = vec![0; reader.output_buffer_size()];
+        reader.next_frame(&mut pixels).unwrap();
+        let (mut x0, mut x1, mut y0, mut y1) = (usize::MAX, 0, usize::MAX, 0);
+        for (i, p) in pixels.chunks(3).enumerate() {
+            if p.iter().all(|&c| c < 128) {
+                let (x, y) = (i % width, i / width);
+                (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+            }
+        }
+        assert!(x0 <= x1, "no ink");
+        (x1 - x0 + 1, y1 - y0 + 1)
+    }
+
+    #[cfg(feature = "png")]
+    #[test]
+    fn png_text_is_drawn_at_the_em_size_and_turns_when_vertical() {
+        // "Fold" in DejaVu Sans is 2.1 em wide (advances 0.575 + 0.612 + 0.278 + 0.635) and its
+        // ink 0.76 em tall (the ascender of F, l and d): at 12 px per em, scale 2, 50 x 18 px.
+        let mut s = Scene::new(100, 60);
+        s.text((10.0, 40.0), "Fold", 12.0, Anchor::Start);
+        let (w, h) = ink_box(&s);
+        assert!(
+            (44..=52).contains(&w) && (16..=20).contains(&h),
+            "{w} x {h}"
+        );
+        let mut s = Scene::new(60, 100);
+        s.push(Shape::Text {
+            at: (40.0, 80.0),
+            text: "Fold".into(),
+            size: 12.0,
+            anchor: Anchor::Start,
+            color: (30, 30, 30),
+            vertical: true,
+        });
+        assert_eq!(ink_box(&s), (h, w));
     }
 
     #[cfg(feature = "png")]

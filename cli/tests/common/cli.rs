@@ -36,3 +36,18 @@ pub fn stop_signals(cmd: &mut std::process::Command, how: StopSignals) {
         });
     }
 }
+
+/// The command's stderr as text (lossy).
+pub fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts the command was refused: exit 1, `needle` in its message, no panic. `what` names
+/// the case in failure messages. Returns the message.
+pub fn assert_refused(out: &std::process::Output, what: &str, needle: &str) -> String {
+    let e = stderr_of(out);
+    assert_eq!(out.status.code(), Some(1), "{what}: {e}");
+    assert!(e.contains(needle), "{what}: expected {needle:?} in {e}");
+    assert!(!e.contains("panicked"), "{what}: {e}");
+    e
+}

@@ -7,3 +7,14 @@ pub mod cli;
 pub fn data(name: &str) -> String {
     format!("{}/../tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
+
+/// Writes `contents` to `dir/name` and returns the path.
+pub fn write_in(
+    dir: &std::path::Path,
+    name: &str,
+    contents: impl AsRef<[u8]>,
+) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, contents).unwrap();
+    p
+}

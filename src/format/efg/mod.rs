@@ -21,7 +21,7 @@
 //! (`load.rs`) and writer (`writer.rs`) live in their own files; this one holds the general tree
 //! and the conversions.
 //!
-//! Grammar (see `GAMES.md` section 5): `EFG 2 R|D "title" { "player" ... } ["comment"] node...`
+//! Grammar (see `docs/games.md`, "The `.efg` format"): `EFG 2 R|D "title" { "player" ... } ["comment"] node...`
 //! with nodes in pre-order: `c "name" id ["infoset" { "action" prob ... }] outcome`,
 //! `p "name" player id ["infoset" { "action" ... }] outcome`, `t "name" outcome`, and
 //! `outcome = id ["label" { payoff [,] ... }]`.

@@ -1,4 +1,4 @@
-//! Baby poker with dice (GAMES.md section 3): each player rolls a fair die with `sides` faces and
+//! Baby poker with dice (`docs/problems.md`): each player rolls a fair die with `sides` faces and
 //! sees only its own. Player A either calls (showdown for 1: the higher die wins 1, a tie pays 0)
 //! or raises; after a raise B folds (A wins 1) or calls (showdown for `raise`).
 //!

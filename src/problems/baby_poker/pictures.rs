@@ -114,8 +114,8 @@ pub fn bars_chart(p: &[f64], q: &[f64]) -> Scene {
         Anchor::Middle,
     );
     for (k, (title, v, color)) in [
-        ("A raises holding die i", p, BLUE),
-        ("B folds to a raise holding die j", q, ORANGE),
+        ("A raises holding die i", p, action_color("Raise")),
+        ("B folds to a raise holding die j", q, action_color("Fold")),
     ]
     .into_iter()
     .enumerate()

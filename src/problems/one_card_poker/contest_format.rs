@@ -1,4 +1,4 @@
-//! The one-card poker contest formats (GAMES.md section 1): the input line `N A B`, and the
+//! The one-card poker contest formats (`docs/problems.md`): the input line `N A B`, and the
 //! 4N-line strategy file `<card> <situation>: <action> [<probability>]` listing, for cards 1..N
 //! in order, the situations open, check, bet, check-bet.
 //!

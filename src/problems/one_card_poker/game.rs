@@ -1,4 +1,4 @@
-//! One-card poker as a contest task states it (GAMES.md section 1), as a general [`Game`].
+//! One-card poker as a contest task states it (`docs/problems.md`), as a general [`Game`].
 //!
 //! Chance first picks which player acts first (1/2 each), then the ordered pair of distinct cards
 //! (each of the N(N-1) pairs equally likely). Player index 0 (`S`) is the player whose strategy a

@@ -1,4 +1,4 @@
-//! One-card poker, the contest task (GAMES.md section 1): its game ([`game`]: the general
+//! One-card poker, the contest task (`docs/problems.md`): its game ([`game`]: the general
 //! per-pair extensive form of the catalog's `one-card-poker(n,a,b)`), the contest's files
 //! ([`contest_format`]), and its solvers: the vector form below, vanilla CFR in vector form
 //! ([`vector`]) and on the per-pair arena ([`per_pair`]), and the exact solver ([`exact`]).
