@@ -136,6 +136,7 @@ def main() -> None:
             print(json.dumps(row), flush=True)
         if arena != spec:
             os.remove(arena)
+    os.rmdir(tmp)
     print(
         f"\nload average {os.getloadavg()[0]:.1f}; {args.stat} of {args.reps} interleaved runs of "
         f"{args.seconds:g} s, one thread; it/s = iterations per second, tr/s = traversals per "

@@ -14,7 +14,7 @@ and runs already there are skipped, so a stopped session loses at most the run i
 Rows run smallest N first. Not for CI.
 
 usage: python bench/mccfr_equal_traversals.py BLUFF [--out FILE] [--iterations 10000,40000]
-       [--seeds 8] [--games leduc,liars-dice-1x5,goofspiel-4] [--table-only]
+       [--seeds 8] [--games leduc,liars-dice-1x5,goofspiel-4] [--algos es,os] [--table-only]
 (needs pyspiel: python/.venv has open_spiel 2.0.2)
 """
 
@@ -133,6 +133,7 @@ def main() -> None:
     ap.add_argument("--iterations", default="10000,40000,200000")
     ap.add_argument("--seeds", type=int, default=8)
     ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--algos", default=",".join(ALGOS))
     ap.add_argument("--table-only", action="store_true")
     args = ap.parse_args()
     sizes = [int(x) for x in args.iterations.split(",")]
@@ -144,7 +145,7 @@ def main() -> None:
         for n in sizes:
             for g in games:
                 spec, loader = GAMES[g]
-                for a in ALGOS:
+                for a in args.algos.split(","):
                     for seed in range(args.seeds):
                         for s in SOLVERS:
                             k = key(g, a, n, seed, s)
