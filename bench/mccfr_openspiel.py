@@ -1,6 +1,11 @@
-"""OpenSpiel's side of the Monte Carlo CFR benchmarks (bench/mccfr_vs_peers.py and
-bench/mccfr_es_rate.py): the three games as OpenSpiel states them, and the iteration rate of its
-C++ sampling solvers driven from Python (`run_iteration()` in a loop, as its examples do).
+"""OpenSpiel's side of the Monte Carlo CFR benchmarks (bench/mccfr_vs_peers.py,
+bench/mccfr_es_rate.py, bench/mccfr_engines.py, bench/mccfr_equal_traversals.py): the games as
+OpenSpiel states them, and the iteration rate of its C++ sampling solvers driven from Python
+(`run_iteration()` in a loop, as its examples do).
+
+A `run_iteration()` of either solver is one traversal per player (two in a two-player game),
+as a bluff iteration is: OpenSpiel 2.0.2's `OutcomeSamplingMCCFRSolver::RunIteration` loops
+over the players (open_spiel/algorithms/outcome_sampling_mccfr.cc), like its external sampling.
 """
 
 from __future__ import annotations
@@ -15,16 +20,23 @@ def leduc() -> pyspiel.Game:
     return pyspiel.load_game("leduc_poker")
 
 
-def liars_dice() -> pyspiel.Game:
-    """Liar's dice with one die of six sides per player."""
-    return pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": 6})
+def liars_dice(sides: int = 6) -> pyspiel.Game:
+    """Liar's dice with one die of `sides` sides per player."""
+    return pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": sides})
+
+
+def goofspiel(cards: int) -> pyspiel.Game:
+    """Goofspiel with `cards` cards, random point order, imperfect information, turn-based."""
+    return pyspiel.convert_to_turn_based(
+        pyspiel.load_game(
+            "goofspiel", {"num_cards": cards, "imp_info": True, "points_order": "random"}
+        )
+    )
 
 
 def goofspiel5() -> pyspiel.Game:
     """Goofspiel with 5 cards, random point order, imperfect information, turn-based."""
-    return pyspiel.convert_to_turn_based(
-        pyspiel.load_game("goofspiel", {"num_cards": 5, "imp_info": True, "points_order": "random"})
-    )
+    return goofspiel(5)
 
 
 def solver(game: pyspiel.Game, algo: str, seed: int) -> pyspiel.ExternalSamplingMCCFRSolver:

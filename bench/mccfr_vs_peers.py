@@ -4,10 +4,9 @@ do) and LiteEFG's sampling traversals, side by side in one run.
 Run through bench/mccfr_vs_peers.sh, which builds bluff and prepares the venv.
 
 1. Speed. Iterations per second, an iteration being one traversal per player as OpenSpiel's
-   ExternalSamplingMCCFRSolver.run_iteration() does. OpenSpiel's OutcomeSamplingMCCFRSolver
-   .run_iteration() is ONE traversal (it alternates the player), so outcome sampling is compared
-   in traversals per second. Each rate is the best of REPS runs of RATE_SECONDS taken in turns.
-   bluff runs on the game's rules (`--rules`) and on the arena.
+   ExternalSamplingMCCFRSolver.run_iteration() and OutcomeSamplingMCCFRSolver.run_iteration()
+   both do (two traversals in a two-player game). Each rate is the best of REPS runs of
+   RATE_SECONDS taken in turns. bluff runs on the game's rules (`--rules`) and on the arena.
 2. Time. bluff's ES reaching the exploitability OpenSpiel's ES has after 60 s.
 3. Curves. Exploitability against solving time (evaluations excluded) for bluff ES/OS,
    CFR+ and DCFR, OpenSpiel ES/OS and LiteEFG's External (CFR graph) and Outcome (OS-MCCFR
@@ -52,6 +51,17 @@ def bluff(spec, *args):
     cmd = [BLUFF, "solve", spec, "--json", *args]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out)
+
+
+def arena_spec(spec):
+    """A spec that plays the game's arena: the spec itself when the arena is bluff's default
+    engine there, else the game's .efg export (the same tree; a file has no other engine)."""
+    probe = bluff(spec, "--algo", "es-mccfr", "--iterations", "1", "--no-eval")
+    if probe["engine"] == "arena":
+        return spec
+    path = os.path.join(OUT, "arena.efg")
+    subprocess.run([BLUFF, "export", spec, "-o", path], check=True, capture_output=True)
+    return path
 
 
 def openspiel_rate(game, algo):
@@ -154,6 +164,7 @@ def main():
         game = loader()
         row = {"spec": spec, "load_start": load_avg()}
         # 1. Speed, in turns.
+        arena = arena_spec(spec)
         rates = {k: 0.0 for k in ["os_es", "os_os", "rules_es", "rules_os", "arena_es", "arena_os"]}
         for _ in range(REPS):
             rates["os_es"] = max(rates["os_es"], openspiel_rate(game, "es"))
@@ -162,7 +173,7 @@ def main():
                 extra = ["--rules"] if engine == "rules" else []
                 for algo in ["es", "os"]:
                     r = bluff(
-                        spec,
+                        spec if engine == "rules" else arena,
                         "--algo",
                         f"{algo}-mccfr",
                         "--time",
@@ -205,22 +216,23 @@ def main():
                 gc.collect()
         bluff_runs = {}
         # The faster engine for each sampling solver; --target makes the rules engine measure.
-        eng = {
-            a: (
-                ["--rules", "--target", "1e-9"]
-                if rates[f"rules_{a}"] >= rates[f"arena_{a}"]
-                else []
-            )
-            for a in ["es", "os"]
-        }
-        row["curve_engines"] = {a: ("rules" if eng[a] else "arena") for a in eng}
-        for name, algo, extra in [
-            ("bluff ES", "es-mccfr", eng["es"]),
-            ("bluff OS", "os-mccfr", eng["os"]),
-            ("bluff CFR+", "cfr+", []),
-            ("bluff DCFR", "dcfr", []),
+        on_rules = {a: rates[f"rules_{a}"] >= rates[f"arena_{a}"] for a in ["es", "os"]}
+        row["curve_engines"] = {a: ("rules" if on_rules[a] else "arena") for a in on_rules}
+        for name, algo, game_spec, extra in [
+            (
+                "bluff ES",
+                "es-mccfr",
+                *((spec, ["--rules", "--target", "1e-9"]) if on_rules["es"] else (arena, [])),
+            ),
+            (
+                "bluff OS",
+                "os-mccfr",
+                *((spec, ["--rules", "--target", "1e-9"]) if on_rules["os"] else (arena, [])),
+            ),
+            ("bluff CFR+", "cfr+", spec, []),
+            ("bluff DCFR", "dcfr", spec, []),
         ]:
-            curves[name], bluff_runs[name] = curve_bluff(spec, algo, horizon, *extra)
+            curves[name], bluff_runs[name] = curve_bluff(game_spec, algo, horizon, *extra)
         # OpenSpiel's ES after 60 s (its last point in quick mode).
         at60 = next((p for p in curves["OpenSpiel ES"] if p[0] >= 59), curves["OpenSpiel ES"][-1])
         target = at60[1]
@@ -253,19 +265,16 @@ def report(row):
         f"{2 * (lr['External'] or 0):.0f} | "
         f"{(lr['External'] or 0) / r['os_es']:.2f}x |"
     )
-    print(
-        f"| OpenSpiel OS (C++, run_iteration = 1 traversal) | {r['os_os'] / 2:.0f} | "
-        f"{r['os_os']:.0f} | 1 |"
-    )
+    print(f"| OpenSpiel OS (C++, run_iteration) | {r['os_os']:.0f} | {2 * r['os_os']:.0f} | 1 |")
     for engine in ["rules", "arena"]:
         print(
             f"| bluff OS ({engine}) | {r[engine + '_os']:.0f} | {2 * r[engine + '_os']:.0f} | "
-            f"{2 * r[engine + '_os'] / r['os_os']:.1f}x |"
+            f"{r[engine + '_os'] / r['os_os']:.1f}x |"
         )
     print(
         f"| LiteEFG Outcome (OS-MCCFR graph) | {lr['Outcome'] or 0:.0f} | "
         f"{2 * (lr['Outcome'] or 0):.0f} | "
-        f"{2 * (lr['Outcome'] or 0) / r['os_os']:.2f}x |"
+        f"{(lr['Outcome'] or 0) / r['os_os']:.2f}x |"
     )
     f = row["openspiel_es_final"]
     print(

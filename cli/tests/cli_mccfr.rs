@@ -222,3 +222,42 @@ fn bad_sampling_options_are_refused() {
             .stderr(contains(message));
     }
 }
+
+/// The default engine follows the game's shape (docs/mccfr.md): the arena up to 500 000
+/// histories (liar's dice 1x6: 294 883), the rules above (liar's dice 2x3: 663 511; goofspiel
+/// 5: 3 346 656); `--rules` forces the rules; a resumed run stays on the engine its checkpoint
+/// was written on, whatever the default.
+#[test]
+fn the_default_engine_follows_the_games_size_and_a_resume_keeps_its_engine() {
+    let engine = |game: &str, extra: &[&str]| {
+        let base = [
+            "solve",
+            game,
+            "--algo",
+            "es-mccfr",
+            "--iterations",
+            "10",
+            "--no-eval",
+            "--json",
+        ];
+        json(&[&base[..], extra].concat())["engine"].clone()
+    };
+    for game in ["kuhn", "leduc", "liars-dice", "goofspiel"] {
+        assert_eq!(engine(game, &[]), "arena", "{game}");
+        assert_eq!(engine(game, &["--rules"]), "rules", "{game}");
+    }
+    for game in [
+        "liars-dice(dice=2,sides=3)",
+        "goofspiel(cards=5)",
+        "liars-dice(dice=2,sides=4)",
+    ] {
+        assert_eq!(engine(game, &[]), "rules", "{game}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.mcc");
+    let ckpt = ckpt.to_str().unwrap();
+    assert_eq!(engine("leduc", &["--rules", "--checkpoint", ckpt]), "rules");
+    let resumed = json(&["solve", "--resume", ckpt, "--iterations", "20", "--json"]);
+    assert_eq!(resumed["engine"], "rules");
+    assert_eq!(resumed["iterations"], 20);
+}

@@ -7,10 +7,10 @@
 //! reach gigabytes on games that never fit the arena), and it may play a game's rules with no
 //! arena at all, measuring exploitability by the streaming best response
 //! ([`crate::streaming`]). The decisions the front ends must not make live here: which engine
-//! plays (the arena when the game fits the builder's node limit, the rules otherwise or when
-//! asked), when exploitability is measured (at iterations growing by half on an arena; on rules
-//! only at the end, or on the way when a target needs it), the default seed (0) and thread
-//! count (1: results depend on it), what a resumed run must match.
+//! plays (the faster one by the game's shape: the arena up to 500 000 histories, the rules
+//! above or when asked), when exploitability is measured (at iterations growing by half on an
+//! arena; on rules only at the end, or on the way when a target needs it), the default seed (0)
+//! and thread count (1: results depend on it), what a resumed run must match.
 
 use crate::error::{fail, Error, Result, ResultExt};
 use crate::game::{Game, Rules};
@@ -47,7 +47,8 @@ pub fn is_sampling_checkpoint(path: &Path) -> bool {
 /// Which engine plays the game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
-    /// The arena when the game fits the builder's node limit, else the built-in rules.
+    /// The faster engine by the game's shape: the arena for a built-in game of at most 500 000
+    /// histories, its rules above (`docs/mccfr.md`); the arena for any other game.
     #[default]
     Auto,
     /// The built-in game's rules, even where its arena could be built.
@@ -309,13 +310,12 @@ pub fn solve_spec(
     };
     let mut plan = Plan::new(request, header, spec.clone(), hooks, false)?;
     let rules = games::rules(&spec)?;
-    let too_big = rules
+    let on_rules = rules
         .as_ref()
-        .is_some_and(|r| r.num_nodes().is_none_or(|n| n > games::MAX_BUILT_IN_NODES));
-    let on_rules = request.engine == Engine::Rules;
+        .is_some_and(|r| plays_rules(r, request.engine, plan.header.as_ref()));
     match rules {
-        Some(r) if on_rules || too_big => r.with(OnRules(&mut plan)),
-        _ if on_rules => fail!(
+        Some(r) if on_rules => r.with(OnRules(&mut plan)),
+        _ if request.engine == Engine::Rules => fail!(
             Invalid,
             "{spec} has no rules stated in bluff; play its arena (the default engine)"
         ),
@@ -325,6 +325,21 @@ pub fn solve_spec(
             outcome.game = Some(game);
             Ok(outcome)
         }
+    }
+}
+
+/// Whether a run of the built-in game `rules` plays them rather than their arena: with
+/// [`Engine::Rules`]; when resuming, on the engine the checkpoint was written on; otherwise by
+/// the game's shape, never by timing: the rules when the game has more than `RULES_ABOVE`
+/// histories (the arena, some 125 bytes a history, then misses the cache at most steps, while
+/// the rules keep only the path's state; measured on every built-in game in `docs/mccfr.md`),
+/// the arena otherwise.
+fn plays_rules(rules: &games::BuiltinRules, engine: Engine, resumed: Option<&Header>) -> bool {
+    const RULES_ABOVE: u64 = 500_000;
+    match (engine, resumed) {
+        (Engine::Rules, _) => true,
+        (Engine::Auto, Some(h)) => h.info.game_id.starts_with("rules:"),
+        (Engine::Auto, None) => rules.num_nodes().is_none_or(|n| n > RULES_ABOVE),
     }
 }
 

@@ -1,0 +1,176 @@
+"""Monte Carlo CFR at equal traversals: bluff against OpenSpiel 2.0.2's C++ solvers.
+
+For each game, sampling solver (ES, OS with epsilon 0.6), iteration count N and seed, bluff runs
+N iterations (`bluff solve SPEC --algo es-mccfr|os-mccfr --iterations N --seed S --json`, one
+thread, its default engine) and OpenSpiel's `ExternalSamplingMCCFRSolver` /
+`OutcomeSamplingMCCFRSolver` runs N `run_iteration()` calls: both are one traversal per player,
+2N traversals. Each average strategy's NashConv is exact (bluff's best response;
+`pyspiel.nash_conv`). The table gives, per row, each side's mean and standard deviation over the
+seeds, the two means' combined standard error sqrt(sd_b^2/n + sd_o^2/n), and whether bluff's mean
+is at most OpenSpiel's plus that error.
+
+Resumable: every finished run is appended to OUT (one JSON object a line, flushed and synced)
+and runs already there are skipped, so a stopped session loses at most the run it was in.
+Rows run smallest N first. Not for CI.
+
+usage: python bench/mccfr_equal_traversals.py BLUFF [--out FILE] [--iterations 10000,40000]
+       [--seeds 8] [--games leduc,liars-dice-1x5,goofspiel-4] [--algos es,os] [--table-only]
+(needs pyspiel: python/.venv has open_spiel 2.0.2)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import time
+
+import mccfr_openspiel as ops
+import pyspiel
+
+# name -> (bluff spec, OpenSpiel loader)
+GAMES = {
+    "leduc": ("leduc", ops.leduc),
+    "liars-dice-1x5": ("liars-dice(dice=1,sides=5)", lambda: ops.liars_dice(5)),
+    "goofspiel-4": ("goofspiel(cards=4)", lambda: ops.goofspiel(4)),
+}
+ALGOS = ["es", "os"]
+SOLVERS = ["bluff", "openspiel"]
+
+
+def key(game: str, algo: str, n: int, seed: int, solver: str) -> tuple:
+    return (game, algo, n, seed, solver)
+
+
+def load(path: str) -> dict[tuple, dict]:
+    """The runs already in `path` (a torn last line, from a killed session, is ignored)."""
+    done: dict[tuple, dict] = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                done[key(r["game"], r["algo"], r["iterations"], r["seed"], r["solver"])] = r
+    return done
+
+
+def append(path: str, row: dict) -> None:
+    with open(path, "a") as f:
+        f.write(json.dumps(row) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def run_bluff(binary: str, spec: str, algo: str, n: int, seed: int) -> dict:
+    cmd = [binary, "solve", spec, "--algo", f"{algo}-mccfr", "--iterations", str(n)]
+    cmd += ["--seed", str(seed), "--threads", "1", "--json"]
+    r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    assert r["iterations"] == n, r["iterations"]
+    return {"nash_conv": r["nash_conv"], "seconds": r["seconds"], "engine": r["engine"]}
+
+
+def run_openspiel(game: pyspiel.Game, algo: str, n: int, seed: int) -> dict:
+    solver = ops.solver(game, algo, seed)
+    start = time.perf_counter()
+    for _ in range(n):
+        solver.run_iteration()
+    seconds = time.perf_counter() - start
+    # OpenSpiel's OS average policy answers by state only (use_state_get_policy).
+    nash_conv = pyspiel.nash_conv(game, solver.average_policy(), True)
+    return {"nash_conv": nash_conv, "seconds": seconds}
+
+
+def stats(xs: list[float]) -> tuple[float, float]:
+    """Mean and sample standard deviation."""
+    m = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
+    return m, sd
+
+
+def table(done: dict[tuple, dict], games: list[str], sizes: list[int], seeds: int) -> bool:
+    """Prints the table of the complete rows; whether every complete row keeps the claim."""
+    print(
+        "| game | solver | iterations (= run_iteration calls) | bluff NashConv | "
+        "OpenSpiel NashConv | combined SE | bluff <= OpenSpiel + SE |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    ok = True
+    for n in sizes:
+        for g in games:
+            for a in ALGOS:
+                vals = {
+                    s: [
+                        done[k]["nash_conv"]
+                        for i in range(seeds)
+                        if (k := key(g, a, n, i, s)) in done
+                    ]
+                    for s in SOLVERS
+                }
+                if any(len(v) < seeds for v in vals.values()):
+                    continue
+                (mb, sb), (mo, so) = stats(vals["bluff"]), stats(vals["openspiel"])
+                se = math.sqrt((sb**2 + so**2) / seeds)
+                kept = mb <= mo + se
+                ok &= kept
+                print(
+                    f"| {g} | {a.upper()} | {n:,} | {mb:.4f} ± {sb:.4f} | {mo:.4f} ± {so:.4f} "
+                    f"| {se:.4f} | {'yes' if kept else '**no**'} |".replace(",", " ")
+                )
+    return ok
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("binary")
+    ap.add_argument(
+        "--out",
+        default=os.path.join(os.path.dirname(__file__), "out", "mccfr_equal_traversals.jsonl"),
+    )
+    ap.add_argument("--iterations", default="10000,40000,200000")
+    ap.add_argument("--seeds", type=int, default=8)
+    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--algos", default=",".join(ALGOS))
+    ap.add_argument("--table-only", action="store_true")
+    args = ap.parse_args()
+    sizes = [int(x) for x in args.iterations.split(",")]
+    games = args.games.split(",")
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    done = load(args.out)
+    if not args.table_only:
+        loaded: dict[str, pyspiel.Game] = {}
+        for n in sizes:
+            for g in games:
+                spec, loader = GAMES[g]
+                for a in args.algos.split(","):
+                    for seed in range(args.seeds):
+                        for s in SOLVERS:
+                            k = key(g, a, n, seed, s)
+                            if k in done:
+                                continue
+                            if s == "bluff":
+                                r = run_bluff(args.binary, spec, a, n, seed)
+                            else:
+                                game = loaded.setdefault(g, loader())
+                                r = run_openspiel(game, a, n, seed)
+                            row = {
+                                "game": g,
+                                "algo": a,
+                                "iterations": n,
+                                "seed": seed,
+                                "solver": s,
+                                **r,
+                                "load": os.getloadavg()[0],
+                            }
+                            append(args.out, row)
+                            done[k] = row
+                            print(json.dumps(row), flush=True)
+    kept = table(done, games, sizes, args.seeds)
+    print("\nbluff's mean <= OpenSpiel's + combined SE on every complete row:", kept)
+
+
+if __name__ == "__main__":
+    main()
