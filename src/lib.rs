@@ -21,6 +21,7 @@ pub mod format;
 mod fxhash;
 pub mod game;
 pub mod games;
+pub mod holdem;
 pub mod problems;
 pub mod report;
 pub mod scalar;
