@@ -83,7 +83,7 @@ pub const FULL_DECK: CardSet = (1u64 << 52) - 1;
 /// cards). Repeated cards are refused.
 pub fn parse_cards(s: &str) -> Result<Vec<Card>, HoldemError> {
     let compact: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    if compact.len() % 2 != 0 || compact.len() > 104 {
+    if !compact.len().is_multiple_of(2) || compact.len() > 104 {
         return Err(HoldemError::Card(s.to_string()));
     }
     let mut cards = Vec::with_capacity(compact.len() / 2);

@@ -510,6 +510,31 @@ river_raise = "45%, 2.5x, e, a"
     }
 
     #[test]
+    fn hostile_files_are_refused() {
+        let deep = format!("a = {}1{}", "[".repeat(10_000), "]".repeat(10_000));
+        assert!(Spot::parse(&deep).is_err());
+        let deep_table = format!(
+            "{}\nx = 1",
+            (0..5_000).map(|i| format!("[t{i}]")).collect::<String>()
+        );
+        assert!(Spot::parse(&deep_table).is_err());
+        assert_eq!(key_of(&format!("{FLOP}\n[flop]\nbet = 1")), "flop");
+        assert_eq!(key_of(&FLOP.replace("pot = 180", "pot = [180]")), "pot");
+        assert_eq!(
+            key_of(&FLOP.replace("stack = 910", "stack = true")),
+            "stack"
+        );
+        assert_eq!(key_of(&FLOP.replace("\"QsJh2h\"", "3")), "board");
+        assert_eq!(key_of(&FLOP.replace("\"52%\"", "\"1e309%\"")), "flop_bet");
+        assert_eq!(key_of(&FLOP.replace("\"52%\"", "\"nan%\"")), "flop_bet");
+        assert_eq!(key_of(&format!("{FLOP}\nrake = nan")), "rake");
+        // A size of 10^300 % is all-in, not an overflow.
+        let big = Spot::parse(&FLOP.replace("\"52%\"", "\"1e300%\"")).unwrap();
+        let tree = crate::holdem::tree::Tree::build(&big, 1_000_000).unwrap();
+        assert!(tree.find("flop:allin").is_ok());
+    }
+
+    #[test]
     fn river_spot_on_a_reduced_deck() {
         let t = r#"
 deck = "9TJQKA/sh"
