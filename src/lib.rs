@@ -24,6 +24,7 @@ pub mod format;
 mod fxhash;
 pub mod game;
 pub mod games;
+pub mod holdem;
 pub mod lp;
 pub mod matrix;
 pub mod mccfr;

@@ -1,0 +1,206 @@
+//! Fold and showdown sums over the opponent's hands in linear time, with card removal.
+//!
+//! For each of a player's hands `i`, the engine needs sums over the opponent's hands `j` that
+//! share no card with `i`: the opponent's reach at a fold, and the reach weighted by
+//! win (+1) / tie (0) / loss (-1) at a river showdown. A hand-against-hand product costs
+//! `n x m`; here the opponent's reach is summed once in total and once per card, and the sums
+//! over the hands that block `i` are taken off by inclusion-exclusion: minus the hands holding
+//! `i`'s first card, minus those holding its second, plus the one hand holding both (the same
+//! combo). At a showdown the two lists are sorted by strength once ([`Showdown::new`]) and
+//! each evaluation sweeps them in order, so the sums cover the weaker (or the stronger) hands.
+
+use super::cards::{Card, CardSet};
+use super::eval::{evaluate, Strength};
+
+/// A two-card hand.
+pub type Hand = (Card, Card);
+
+/// Per-card sums of a reach vector, and its total.
+struct CardSums {
+    total: f64,
+    card: [f64; 52],
+}
+
+impl CardSums {
+    fn new() -> CardSums {
+        CardSums {
+            total: 0.0,
+            card: [0.0; 52],
+        }
+    }
+    #[inline]
+    fn add(&mut self, h: Hand, r: f64) {
+        self.total += r;
+        self.card[h.0 .0 as usize] += r;
+        self.card[h.1 .0 as usize] += r;
+    }
+    /// The sum over the hands sharing no card with `h`, less `same` (the reach of `h` itself,
+    /// counted in both card sums).
+    #[inline]
+    fn disjoint(&self, h: Hand, same: f64) -> f64 {
+        self.total - self.card[h.0 .0 as usize] - self.card[h.1 .0 as usize] + same
+    }
+}
+
+/// For each hand `i` of `hands`, the opponent's index of the same combo, if any.
+fn same_combo(hands: &[Hand], opp: &[Hand]) -> Vec<Option<usize>> {
+    let key = |h: Hand| if h.0 < h.1 { (h.0, h.1) } else { (h.1, h.0) };
+    let mut index = std::collections::HashMap::with_capacity(opp.len());
+    for (j, &h) in opp.iter().enumerate() {
+        index.insert(key(h), j);
+    }
+    hands.iter().map(|&h| index.get(&key(h)).copied()).collect()
+}
+
+/// The fold sums: `out[i]` is the opponent's reach summed over its hands that share no card
+/// with `hands[i]`.
+pub fn fold_sums(hands: &[Hand], opp: &[Hand], opp_reach: &[f64], out: &mut [f64]) {
+    let mut sums = CardSums::new();
+    for (&h, &r) in opp.iter().zip(opp_reach) {
+        sums.add(h, r);
+    }
+    let same = same_combo(hands, opp);
+    for (i, &h) in hands.iter().enumerate() {
+        out[i] = sums.disjoint(h, same[i].map_or(0.0, |j| opp_reach[j]));
+    }
+}
+
+/// A river showdown between two lists of hands on one board, sorted once by strength.
+pub struct Showdown {
+    hands: Vec<Hand>,
+    opp: Vec<Hand>,
+    /// The player's hands, weakest first, with their strengths.
+    order: Vec<(Strength, usize)>,
+    /// The opponent's hands, weakest first, with their strengths.
+    opp_order: Vec<(Strength, usize)>,
+}
+
+impl Showdown {
+    /// Sorts both lists on a 5-card board. No hand may hold a board card.
+    pub fn new(board: CardSet, hands: &[Hand], opp: &[Hand]) -> Showdown {
+        debug_assert_eq!(board.count_ones(), 5);
+        let sorted = |list: &[Hand]| {
+            let mut v: Vec<(Strength, usize)> = list
+                .iter()
+                .enumerate()
+                .map(|(i, h)| {
+                    debug_assert_eq!((h.0.bit() | h.1.bit()) & board, 0);
+                    (evaluate(board | h.0.bit() | h.1.bit()), i)
+                })
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        Showdown {
+            order: sorted(hands),
+            opp_order: sorted(opp),
+            hands: hands.to_vec(),
+            opp: opp.to_vec(),
+        }
+    }
+
+    /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`,
+    /// each counted +1 when `hands[i]` wins, -1 when it loses, 0 on a tie.
+    pub fn sums(&self, opp_reach: &[f64], out: &mut [f64]) {
+        // Weaker opponent hands, sweeping upwards.
+        let mut below = CardSums::new();
+        let mut k = 0;
+        for &(s, i) in &self.order {
+            while k < self.opp_order.len() && self.opp_order[k].0 < s {
+                let j = self.opp_order[k].1;
+                below.add(self.opp[j], opp_reach[j]);
+                k += 1;
+            }
+            // The same combo has the same strength: it is never below.
+            out[i] = below.disjoint(self.hands[i], 0.0);
+        }
+        // Stronger opponent hands, sweeping downwards.
+        let mut above = CardSums::new();
+        let mut k = self.opp_order.len();
+        for &(s, i) in self.order.iter().rev() {
+            while k > 0 && self.opp_order[k - 1].0 > s {
+                let j = self.opp_order[k - 1].1;
+                above.add(self.opp[j], opp_reach[j]);
+                k -= 1;
+            }
+            out[i] -= above.disjoint(self.hands[i], 0.0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::holdem::cards::{parse_cards, FULL_DECK};
+    use crate::holdem::range::Range;
+
+    /// A small deterministic generator (xorshift) for the reach vectors.
+    fn next(state: &mut u64) -> f64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        (*state >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    #[test]
+    fn linear_sums_equal_the_hand_against_hand_product() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for (board, a, b) in [
+            (
+                "QsJh2h8d7c",
+                "88+,A8s+,A5s-A2s,AJo+,K9s+,KQo,T8s+,97s+,65s",
+                "99-22,AJs-A2s,AQo-A8o,K2s+,Q9o+,J6s+",
+            ),
+            ("AsKsQsJs2d", "22+,A2s+,K2o+", "22+,A2s+,K2o+"),
+            (
+                "2c2d2h3c3d",
+                "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32",
+                "AA,KK,43s,Ah5h",
+            ),
+        ] {
+            let board_set = parse_cards(board)
+                .unwrap()
+                .iter()
+                .fold(0, |m, c| m | c.bit());
+            let hands = |r: &str| -> Vec<Hand> {
+                Range::parse(r)
+                    .unwrap()
+                    .combos(board_set, FULL_DECK)
+                    .iter()
+                    .map(|c| (c.hi, c.lo))
+                    .collect()
+            };
+            let (mine, theirs) = (hands(a), hands(b));
+            let reach: Vec<f64> = theirs.iter().map(|_| next(&mut seed)).collect();
+            let sd = Showdown::new(board_set, &mine, &theirs);
+            let (mut got, mut folds) = (vec![0.0; mine.len()], vec![0.0; mine.len()]);
+            sd.sums(&reach, &mut got);
+            fold_sums(&mine, &theirs, &reach, &mut folds);
+            for (i, &h) in mine.iter().enumerate() {
+                let hs = evaluate(board_set | h.0.bit() | h.1.bit());
+                let (mut want, mut fold) = (0.0, 0.0);
+                for (j, &o) in theirs.iter().enumerate() {
+                    if (h.0.bit() | h.1.bit()) & (o.0.bit() | o.1.bit()) != 0 {
+                        continue;
+                    }
+                    fold += reach[j];
+                    let os = evaluate(board_set | o.0.bit() | o.1.bit());
+                    want += reach[j] * (hs.cmp(&os) as i32) as f64;
+                }
+                assert!(
+                    (got[i] - want).abs() < 1e-9,
+                    "{board} {}{}: {} against {want}",
+                    h.0,
+                    h.1,
+                    got[i]
+                );
+                assert!(
+                    (folds[i] - fold).abs() < 1e-9,
+                    "{board} fold {}{}",
+                    h.0,
+                    h.1
+                );
+            }
+        }
+    }
+}
