@@ -20,6 +20,7 @@ pub mod eval;
 pub mod format;
 mod fxhash;
 pub mod game;
+pub mod lcp;
 pub mod games;
 pub mod problems;
 pub mod report;
