@@ -93,3 +93,58 @@ fn kuhn_through_the_lcp_has_the_lp_value() {
     assert_eq!(s.value[0], rat(-1, 18));
     assert_eq!(s.certificate.nash_conv, int(0));
 }
+
+/// Von Stengel's 6x6 bimatrix game with 75 equilibria ("New maximal numbers of equilibria in
+/// bimatrix games", Discrete Comput. Geom. 1999): the 72 published integers, as (row payoff,
+/// column payoff) per profile with the row index varying fastest (the `.nfg` order).
+const VON_STENGEL_6X6: [i64; 72] = [
+    9504, 72336, -111771, -461736, 397584, 1227336, 171204, -1718376, 1303104, 1303104, 737154,
+    -453420, -660, 48081, 31680, -300036, -113850, 774576, -45936, -1039236, -453420, 737154,
+    -227040, -227040, 19976, 29216, -130944, -178761, 451176, 451176, 208626, -586476, 1227336,
+    397584, 774576, -113850, -20526, 14124, 168124, -84436, -586476, 208626, -263076, -263076,
+    -1718376, 171204, -1039236, -45936, 1776, 1776, -8514, -8976, 29216, 19976, 14124, -20526,
+    72336, 9504, 48081, -660, -8976, -8514, 52764, 52764, -178761, -130944, -84436, 168124,
+    -461736, -111771, -300036, 31680,
+];
+
+#[test]
+fn von_stengel_6x6_has_75_equilibria() {
+    use bluff::lcp::bimatrix::{all_extreme_equilibria, Bimatrix};
+    let payoff = [0, 1].map(|p| {
+        (0..6)
+            .map(|i| (0..6).map(|j| int(VON_STENGEL_6X6[2 * (i + 6 * j) + p])).collect())
+            .collect()
+    });
+    let g = Bimatrix {
+        rows: (1..=6).map(|i| i.to_string()).collect(),
+        cols: (1..=6).map(|j| j.to_string()).collect(),
+        payoff,
+    };
+    let all = all_extreme_equilibria(&g, 10_000).unwrap();
+    assert_eq!(all.equilibria.len(), 75);
+    // A nondegenerate game: every equilibrium is its own clique.
+    assert_eq!(all.cliques.len(), 75);
+    // Each is an equilibrium by the definition: no pure strategy does better.
+    for e in &all.equilibria {
+        for k in 0..6 {
+            let r: Rational = (0..6).map(|j| &e.p2[j] * &g.payoff[0][k][j]).sum();
+            let c: Rational = (0..6).map(|i| &e.p1[i] * &g.payoff[1][i][k]).sum();
+            assert!(r <= e.value_p1 && c <= e.value_p2);
+        }
+    }
+}
+
+#[test]
+fn battle_of_the_sexes_from_the_tree_has_three_equilibria() {
+    use bluff::lcp::bimatrix::{all_extreme_equilibria, Bimatrix};
+    let g = battle_of_the_sexes();
+    let bm = Bimatrix::reduced(&g, 100).unwrap();
+    let all = all_extreme_equilibria(&bm, 100).unwrap();
+    assert_eq!(all.equilibria.len(), 3);
+    // The LCP's two pure answers are among them.
+    let opera = solve_lcp(&g, &LcpOptions::default()).unwrap();
+    assert!(all
+        .equilibria
+        .iter()
+        .any(|e| e.p1 == opera.profile.probs[0] && e.p2 == opera.profile.probs[1]));
+}

@@ -26,7 +26,7 @@
 //! [`crate::eval::exploitability`] in rationals: each player's best-response value against
 //! the other must equal their value (NashConv exactly 0).
 
-// pub mod bimatrix;
+pub mod bimatrix;
 mod lemke;
 
 use crate::eval::{exploitability, Exploitability};
