@@ -311,7 +311,10 @@ pub fn exploitability<T: Scalar>(game: &Game, profile: &Profile<T>) -> Exploitab
         let value = values(game, profile);
         let br0 = best_response(game, profile, 0).value;
         let br1 = best_response(game, profile, 1).value;
-        let gain = [br0.clone() - value[0].clone(), br1.clone() - value[1].clone()];
+        let gain = [
+            br0.clone() - value[0].clone(),
+            br1.clone() - value[1].clone(),
+        ];
         let nash_conv = gain[0].clone() + gain[1].clone();
         // What the opponent can hold each player to: its best response against that
         // player's payoff, negated.

@@ -112,7 +112,11 @@ fn von_stengel_6x6_has_75_equilibria() {
     use bluff::lcp::bimatrix::{all_extreme_equilibria, Bimatrix};
     let payoff = [0, 1].map(|p| {
         (0..6)
-            .map(|i| (0..6).map(|j| int(VON_STENGEL_6X6[2 * (i + 6 * j) + p])).collect())
+            .map(|i| {
+                (0..6)
+                    .map(|j| int(VON_STENGEL_6X6[2 * (i + 6 * j) + p]))
+                    .collect()
+            })
             .collect()
     });
     let g = Bimatrix {

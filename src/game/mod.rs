@@ -448,7 +448,9 @@ impl Game {
         }
         if let Some(p1) = &self.payoff1 {
             total += p1.capacity() * size_of::<Rational>()
-                + p1.iter().map(|r| rat(r) - size_of::<Rational>()).sum::<usize>();
+                + p1.iter()
+                    .map(|r| rat(r) - size_of::<Rational>())
+                    .sum::<usize>();
         }
         // Shared action lists are counted once each.
         let mut lists = std::collections::HashSet::new();

@@ -113,9 +113,8 @@ impl Bimatrix {
             reduced_strategies(game, 0, limit)?,
             reduced_strategies(game, 1, limit)?,
         ];
-        let mut payoff = [0, 1].map(|_| {
-            vec![vec![Rational::zero(); strategies[1].len()]; strategies[0].len()]
-        });
+        let mut payoff =
+            [0, 1].map(|_| vec![vec![Rational::zero(); strategies[1].len()]; strategies[0].len()]);
         // Each pair of sequences reaching terminals adds its chance-weighted payoff to every
         // pair of reduced strategies playing both.
         let entries = crate::solve::sequence_form::payoff_matrices(game);
@@ -156,7 +155,13 @@ fn vertices(c: &[Vec<Rational>], d: usize, limit: usize) -> Result<Vec<Vertex>, 
     let start: Vec<Vec<Rational>> = (0..k)
         .map(|r| {
             let mut row = c[r].clone();
-            row.extend((0..k).map(|s| if s == r { Rational::one() } else { Rational::zero() }));
+            row.extend((0..k).map(|s| {
+                if s == r {
+                    Rational::one()
+                } else {
+                    Rational::zero()
+                }
+            }));
             row.push(Rational::one());
             row
         })
@@ -244,7 +249,12 @@ pub fn all_extreme_equilibria(
     }
     // Shift each player's payoffs to be at least 1.
     let shifted = |p: usize| -> Vec<Vec<Rational>> {
-        let lo = game.payoff[p].iter().flatten().min().cloned().unwrap_or_default();
+        let lo = game.payoff[p]
+            .iter()
+            .flatten()
+            .min()
+            .cloned()
+            .unwrap_or_default();
         let shift = Rational::one() - lo;
         game.payoff[p]
             .iter()
@@ -256,32 +266,26 @@ pub fn all_extreme_equilibria(
     let bt: Vec<Vec<Rational>> = (0..n)
         .map(|j| (0..m).map(|i| b[i][j].clone()).collect())
         .collect();
-    let p_vertices = vertices(&bt, m, max_vertices).map_err(|reached| {
-        BimatrixError::TooManyVertices {
+    let p_vertices =
+        vertices(&bt, m, max_vertices).map_err(|reached| BimatrixError::TooManyVertices {
             which: "row",
             reached,
             limit: max_vertices,
-        }
-    })?;
-    let q_vertices = vertices(&a, n, max_vertices).map_err(|reached| {
-        BimatrixError::TooManyVertices {
+        })?;
+    let q_vertices =
+        vertices(&a, n, max_vertices).map_err(|reached| BimatrixError::TooManyVertices {
             which: "column",
             reached,
             limit: max_vertices,
-        }
-    })?;
+        })?;
     let vertex_counts = [p_vertices.len(), q_vertices.len()];
     // Labels as the game's: P's point labels are x-zeros (0..m) then tight columns (m..m+n);
     // Q's are y-zeros (labels m..m+n) then tight rows (labels 0..m).
     let p_labels = |l: &[bool]| -> Vec<bool> { l.to_vec() };
     let q_labels = |l: &[bool]| -> Vec<bool> {
         let mut out = vec![false; m + n];
-        for j in 0..n {
-            out[m + j] = l[j];
-        }
-        for i in 0..m {
-            out[i] = l[n + i];
-        }
+        out[m..m + n].copy_from_slice(&l[..n]);
+        out[..m].copy_from_slice(&l[n..n + m]);
         out
     };
     let nonzero = |v: &Vertex| v.0.iter().any(|x| !x.is_zero());
@@ -390,7 +394,11 @@ mod tests {
     use crate::scalar::{int, rat};
 
     fn game(a: &[&[i64]], b: &[&[i64]]) -> Bimatrix {
-        let m = |x: &[&[i64]]| x.iter().map(|r| r.iter().map(|&v| int(v)).collect()).collect();
+        let m = |x: &[&[i64]]| {
+            x.iter()
+                .map(|r| r.iter().map(|&v| int(v)).collect())
+                .collect()
+        };
         Bimatrix {
             rows: (0..a.len()).map(|i| format!("r{i}")).collect(),
             cols: (0..a[0].len()).map(|j| format!("c{j}")).collect(),
@@ -427,9 +435,13 @@ mod tests {
             for p in 0..2 {
                 for k in 0..2 {
                     let dev = if p == 0 {
-                        (0..2).map(|j| &e.p2[j] * &g.payoff[0][k][j]).sum::<Rational>()
+                        (0..2)
+                            .map(|j| &e.p2[j] * &g.payoff[0][k][j])
+                            .sum::<Rational>()
                     } else {
-                        (0..2).map(|i| &e.p1[i] * &g.payoff[1][i][k]).sum::<Rational>()
+                        (0..2)
+                            .map(|i| &e.p1[i] * &g.payoff[1][i][k])
+                            .sum::<Rational>()
                     };
                     let v = if p == 0 { &e.value_p1 } else { &e.value_p2 };
                     assert!(dev <= *v);
@@ -445,6 +457,9 @@ mod tests {
     fn the_vertex_limit_refuses_with_the_count() {
         let g = game(&[&[2, 0], &[0, 1]], &[&[1, 0], &[0, 2]]);
         let err = all_extreme_equilibria(&g, 2).unwrap_err();
-        assert!(matches!(err, BimatrixError::TooManyVertices { reached: 2, .. }), "{err}");
+        assert!(
+            matches!(err, BimatrixError::TooManyVertices { reached: 2, .. }),
+            "{err}"
+        );
     }
 }

@@ -85,7 +85,9 @@ impl TerminalWeights {
         let payoffs: Vec<Rational> = if player == 0 {
             game.terminals.iter().map(|t| t.payoff0.clone()).collect()
         } else {
-            (0..game.terminals.len()).map(|t| game.payoff(t, player)).collect()
+            (0..game.terminals.len())
+                .map(|t| game.payoff(t, player))
+                .collect()
         };
         let (dr, nr) = over_common_denominator(&reaches);
         let (dp, np) = over_common_denominator(&payoffs);

@@ -188,7 +188,7 @@ pub struct ParsedEfg {
 // Conversion to and from the solver's model.
 
 /// The general tree of a compiled game: each chance node gets its own chance information set,
-/// each terminal its own outcome (payoffs `[payoff0, constant_sum - payoff0]`); node names empty.
+/// each terminal its own outcome (both players' payoffs, [`Game::payoff`]); node names empty.
 pub fn game_to_efg(game: &Game) -> EfgGame {
     let mut efg = EfgGame {
         title: game.name.clone(),
