@@ -31,6 +31,7 @@ fn assert_same_game(a: &Game, b: &Game) {
     assert_eq!(a.chance_prob, b.chance_prob);
     assert_eq!(a.chance_label, b.chance_label);
     assert_eq!(a.constant_sum, b.constant_sum);
+    assert_eq!(a.payoff1, b.payoff1);
     assert_eq!(a.terminals.len(), b.terminals.len());
     for (x, y) in a.terminals.iter().zip(&b.terminals) {
         assert_eq!((&x.payoff0, &x.label), (&y.payoff0, &y.label));

@@ -152,3 +152,75 @@ fn battle_of_the_sexes_from_the_tree_has_three_equilibria() {
         .iter()
         .any(|e| e.p1 == opera.profile.probs[0] && e.p2 == opera.profile.probs[1]));
 }
+
+#[test]
+fn one_card_poker_through_the_lcp_has_the_lp_value() {
+    let g = bluff::problems::one_card_poker::game::one_card_poker(6, 2, 1).unwrap();
+    let lp = bluff::solve::exact::solve_exact(&g).unwrap();
+    let s = solve_lcp(&g, &LcpOptions::default()).unwrap();
+    assert_eq!(s.value[0], lp.value);
+    assert_eq!(s.value[1], &g.constant_sum - &lp.value);
+}
+
+/// A fully degenerate game: player 1 is indifferent everywhere and player 2's payoffs are all
+/// equal, so every ratio test ties; the lexicographic rule still ends the path.
+#[test]
+fn a_degenerate_game_does_not_loop() {
+    let mut b = GameBuilder::new("degenerate", "P1", "P2");
+    let root = b.root();
+    let acts = ["a", "b", "c"];
+    let rows = b.decision(root, 0, "P1", &acts).unwrap();
+    for &rn in &rows {
+        let cols = b.decision(rn, 1, "P2", &acts).unwrap();
+        for (c, &cn) in cols.iter().enumerate() {
+            b.terminal(cn, [int(0), int(c as i64 % 2)]).unwrap();
+        }
+    }
+    let g = b.build().unwrap();
+    for start in [
+        LcpStart::FirstActions,
+        LcpStart::Pure([vec![2], vec![1]]),
+        LcpStart::Profile(ExactProfile::uniform(&g)),
+    ] {
+        let s = solve_lcp(
+            &g,
+            &LcpOptions {
+                start,
+                max_pivots: Some(10_000),
+                ..LcpOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(s.certificate.nash_conv, int(0));
+        assert_eq!(s.value[1], int(1));
+    }
+}
+
+#[test]
+fn a_start_naming_a_missing_action_is_refused() {
+    let g = battle_of_the_sexes();
+    let err = solve_lcp(
+        &g,
+        &LcpOptions {
+            start: LcpStart::Pure([vec![0], vec![2]]),
+            ..LcpOptions::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("\"P2\"") && err.contains("2 actions"), "{err}");
+}
+
+#[test]
+fn a_tableau_over_the_memory_budget_is_refused_before_allocating() {
+    let g = bluff::games::kuhn::kuhn_poker().unwrap();
+    let err = solve_lcp(
+        &g,
+        &LcpOptions {
+            max_memory: 1000,
+            ..LcpOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(err, bluff::lcp::LcpError::TooBig { .. }), "{err}");
+}

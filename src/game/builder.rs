@@ -578,7 +578,10 @@ impl GameBuilder {
             terminals,
             infosets,
             num_actions,
-            constant_sum: constant_sum.unwrap_or_else(Rational::zero),
+            constant_sum: match constant_sum {
+                Some(c) if !general_sum => c,
+                _ => Rational::zero(),
+            },
             payoff1: general_sum.then_some(payoff1),
             action_infoset,
         };

@@ -326,8 +326,8 @@ pub struct Game {
     pub infosets: [Vec<Infoset>; 2],
     /// Number of actions summed over each player's information sets.
     pub num_actions: [usize; 2],
-    /// The two payoffs add to this at every terminal (0 for zero-sum games); for a general-sum
-    /// game, the sum at the first terminal (meaningless: see [`Game::payoff1`]).
+    /// The two payoffs add to this at every terminal (0 for zero-sum games); 0 for a
+    /// general-sum game, whose player 1 payoffs are in [`Game::payoff1`].
     pub constant_sum: Rational,
     /// Player 1's exact payoff per terminal outcome (indexed like [`Game::terminals`]) when the
     /// game is general-sum; `None` for constant-sum games.

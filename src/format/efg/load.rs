@@ -982,6 +982,7 @@ impl<R: BufRead> Loader<R> {
             }
         }
         let constant_sum = match file_terminals.first() {
+            Some(_) if general_sum => Rational::zero(),
             Some(&(pay, _)) => {
                 let [a, b] = &pays.values[pay as usize];
                 a.to_rational() + b.to_rational()
