@@ -224,3 +224,17 @@ fn a_tableau_over_the_memory_budget_is_refused_before_allocating() {
     .unwrap_err();
     assert!(matches!(err, bluff::lcp::LcpError::TooBig { .. }), "{err}");
 }
+
+#[test]
+fn a_start_from_reduced_strategies_names_a_missing_one() {
+    let g = battle_of_the_sexes();
+    let start = LcpStart::from_reduced(&g, [1, 1], 100).unwrap();
+    assert_eq!(start, LcpStart::Pure([vec![1], vec![1]]));
+    let err = LcpStart::from_reduced(&g, [0, 2], 100)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("player 2 has 2 reduced pure strategies, not a strategy 3"),
+        "{err}"
+    );
+}

@@ -65,6 +65,30 @@ impl LcpStart {
     }
 }
 
+impl LcpStart {
+    /// The pure start of reduced pure strategies `[i, j]` (0-based, in the order of
+    /// [`crate::solve::normal_form::reduced_strategies`], at most `limit` per player); sets a
+    /// strategy leaves unreached play their first action. Refused by name when a player has no
+    /// such strategy.
+    pub fn from_reduced(game: &Game, index: [usize; 2], limit: usize) -> crate::Result<LcpStart> {
+        let mut choice: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for p in 0..2 {
+            let strategies = crate::solve::normal_form::reduced_strategies(game, p, limit)?;
+            let Some(s) = strategies.get(index[p]) else {
+                return Err(LcpError::BadStart(format!(
+                    "player {} has {} reduced pure strategies, not a strategy {}",
+                    p + 1,
+                    strategies.len(),
+                    index[p] + 1
+                ))
+                .into());
+            };
+            choice[p] = s.choices.iter().map(|c| c.unwrap_or(0)).collect();
+        }
+        Ok(LcpStart::Pure(choice))
+    }
+}
+
 /// Options of [`solve_lcp`].
 #[derive(Clone, Debug)]
 pub struct LcpOptions {
