@@ -304,7 +304,7 @@ pub enum SumKind {
 }
 
 /// A compiled two-player extensive-form game (constant-sum or general-sum).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Game {
     /// The game's name.
     pub name: String,
@@ -334,6 +334,28 @@ pub struct Game {
     pub payoff1: Option<Vec<Rational>>,
     /// For each player, the flat action index -> owning information set.
     pub action_infoset: [Vec<u32>; 2],
+}
+
+/// The derived layout, with [`Game::payoff1`] shown only for general-sum games: a constant-sum
+/// game prints as before the field existed (`tests/rules_snapshot.rs` pins its text).
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("Game");
+        d.field("name", &self.name)
+            .field("player_names", &self.player_names)
+            .field("nodes", &self.nodes)
+            .field("chance_prob", &self.chance_prob)
+            .field("chance_prob_f64", &self.chance_prob_f64)
+            .field("chance_label", &self.chance_label)
+            .field("terminals", &self.terminals)
+            .field("infosets", &self.infosets)
+            .field("num_actions", &self.num_actions)
+            .field("constant_sum", &self.constant_sum);
+        if let Some(p1) = &self.payoff1 {
+            d.field("payoff1", p1);
+        }
+        d.field("action_infoset", &self.action_infoset).finish()
+    }
 }
 
 impl Game {
