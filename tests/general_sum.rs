@@ -155,7 +155,7 @@ fn battle_of_the_sexes_from_the_tree_has_three_equilibria() {
 
 #[test]
 fn one_card_poker_through_the_lcp_has_the_lp_value() {
-    let g = bluff::problems::one_card_poker::game::one_card_poker(6, 2, 1).unwrap();
+    let g = bluff::problems::one_card_poker::game::one_card_poker(4, 2, 1).unwrap();
     let lp = bluff::solve::exact::solve_exact(&g).unwrap();
     let s = solve_lcp(&g, &LcpOptions::default()).unwrap();
     assert_eq!(s.value[0], lp.value);
