@@ -238,3 +238,16 @@ fn a_start_from_reduced_strategies_names_a_missing_one() {
         "{err}"
     );
 }
+
+#[test]
+fn the_zero_sum_normal_form_refuses_a_general_sum_game_and_the_nfg_keeps_both_payoffs() {
+    let g = battle_of_the_sexes();
+    let err = bluff::solve::normal_form::reduced_normal_form(&g, 100)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("`lcp`"), "{err}");
+    let nfg = bluff::solve::normal_form::to_nfg(&g).unwrap();
+    // Profiles with the row varying fastest: (Opera, Opera), (Football, Opera), ...
+    assert_eq!(nfg.payoffs[0], vec![int(2), int(1)]);
+    assert_eq!(nfg.payoffs[3], vec![int(1), int(2)]);
+}

@@ -252,8 +252,11 @@ fn sequence_payoffs(game: &Game) -> Vec<(usize, usize, Rational)> {
     entries
 }
 
-/// The reduced normal form, with at most `limit` reduced strategies per player.
+/// The reduced normal form, with at most `limit` reduced strategies per player, of a
+/// constant-sum game (a general-sum game is refused: [`crate::lcp::bimatrix::Bimatrix::reduced`]
+/// keeps both players' payoffs).
 pub fn reduced_normal_form(game: &Game, limit: usize) -> Result<NormalForm> {
+    game.require_constant_sum("the matrix game of the reduced normal form")?;
     check_normal_form_size(game, limit)?;
     let strategies = [
         reduced_strategies(game, 0, limit)?,
