@@ -74,6 +74,12 @@ pub enum Error {
     /// An exact solve that failed.
     #[error(transparent)]
     Exact(#[from] ExactError),
+    /// The sequence-form LCP gave no certified equilibrium.
+    #[error(transparent)]
+    Lcp(#[from] crate::lcp::LcpError),
+    /// The bimatrix enumeration gave no answer.
+    #[error(transparent)]
+    Bimatrix(#[from] crate::lcp::bimatrix::BimatrixError),
     /// A CFR run that could not be started, continued or saved.
     #[error(transparent)]
     Run(#[from] RunError),

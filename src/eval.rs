@@ -27,6 +27,16 @@ fn payoff0<T: Scalar>(game: &Game, t: usize) -> T {
     }
 }
 
+/// Player `player`'s payoff at terminal outcome `t` as `T` (player 1's from
+/// [`Game::payoff1`] in a general-sum game, else `constant_sum - payoff0`).
+fn payoff_of<T: Scalar>(game: &Game, t: usize, player: Player) -> T {
+    match (player, &game.payoff1) {
+        (0, _) => payoff0(game, t),
+        (_, Some(p1)) => T::from_rational(&p1[t]),
+        (_, None) => T::from_rational(&game.constant_sum) - payoff0::<T>(game, t),
+    }
+}
+
 /// Probability of reaching each node when everybody (chance included) follows `profile`.
 pub fn reach_probabilities<T: Scalar>(game: &Game, profile: &Profile<T>) -> Vec<T> {
     reach_excluding(game, profile, None)
@@ -65,7 +75,8 @@ fn reach_excluding<T: Scalar>(
     reach
 }
 
-/// Player 0's expected payoff under `profile` (player 1's is `constant_sum` minus it).
+/// Player 0's expected payoff under `profile` (player 1's is [`player_value`]; in a
+/// constant-sum game, `constant_sum` minus this).
 pub fn expected_value<T: Scalar>(game: &Game, profile: &Profile<T>) -> T {
     let reach = reach_probabilities(game, profile);
     let mut total = T::zero();
@@ -81,12 +92,32 @@ pub fn expected_value<T: Scalar>(game: &Game, profile: &Profile<T>) -> T {
 
 /// Expected payoff of `player` under `profile`.
 pub fn player_value<T: Scalar>(game: &Game, profile: &Profile<T>, player: Player) -> T {
+    if player == 1 && !game.is_constant_sum() {
+        return values(game, profile)[1].clone();
+    }
     let v0 = expected_value(game, profile);
     if player == 0 {
         v0
     } else {
         T::from_rational(&game.constant_sum) - v0
     }
+}
+
+/// Both players' expected payoffs under `profile`, in one sweep (general-sum or not).
+pub fn values<T: Scalar>(game: &Game, profile: &Profile<T>) -> [T; 2] {
+    let reach = reach_probabilities(game, profile);
+    let mut total = [T::zero(), T::zero()];
+    for (node, nd) in game.nodes.iter().enumerate() {
+        if let NodeKind::Terminal { terminal } = nd.kind {
+            if !reach[node].is_zero() {
+                for (p, v) in total.iter_mut().enumerate() {
+                    let u: T = payoff_of(game, terminal as usize, p);
+                    *v = v.clone() + reach[node].clone() * u;
+                }
+            }
+        }
+    }
+    total
 }
 
 /// A best response of one player to the other's strategy in a profile.
@@ -177,11 +208,33 @@ pub fn best_response<T: Scalar>(
     profile: &Profile<T>,
     player: Player,
 ) -> BestResponse<T> {
+    if game.is_constant_sum() {
+        let constant = T::from_rational(&game.constant_sum);
+        best_response_to(game, profile, player, |t| {
+            let p0: T = payoff0(game, t);
+            if player == 0 {
+                p0
+            } else {
+                constant.clone() - p0
+            }
+        })
+    } else {
+        best_response_to(game, profile, player, |t| payoff_of(game, t, player))
+    }
+}
+
+/// The best response of `player` to the opponent's part of `profile` maximising `utility`
+/// (a payoff per terminal outcome), as [`best_response`] does for the player's own payoff.
+fn best_response_to<T: Scalar>(
+    game: &Game,
+    profile: &Profile<T>,
+    player: Player,
+    utility: impl Fn(usize) -> T,
+) -> BestResponse<T> {
     let opp_reach = reach_excluding(game, profile, Some(player));
     let n = game.nodes.len();
     let levels = ResponseLevels::new(game, player);
     let sets = &game.infosets[player];
-    let constant = T::from_rational(&game.constant_sum);
     let mut value = vec![T::zero(); n];
     let mut choice = vec![0usize; sets.len()];
     for l in (0..levels.sets.len()).rev() {
@@ -207,13 +260,7 @@ pub fn best_response<T: Scalar>(
                     if opp_reach[node].is_zero() {
                         T::zero()
                     } else {
-                        let p0: T = payoff0(game, terminal as usize);
-                        let u = if player == 0 {
-                            p0
-                        } else {
-                            constant.clone() - p0
-                        };
-                        u * opp_reach[node].clone()
+                        utility(terminal as usize) * opp_reach[node].clone()
                     }
                 }
                 NodeKind::Decision { player: p, infoset } if p as usize == player => {
@@ -243,25 +290,57 @@ pub struct Exploitability<T> {
     pub value: [T; 2],
     /// Each player's payoff when best-responding to the other's strategy.
     pub best_response_value: [T; 2],
+    /// What each player gains by best-responding: `best_response_value - value` (both 0
+    /// exactly at a Nash equilibrium).
+    pub gain: [T; 2],
     /// Sum over players of what a best response gains (0 exactly at a Nash equilibrium).
     pub nash_conv: T,
     /// `nash_conv / 2`: for zero-sum games, the mean of what each strategy loses to a best
     /// response relative to the game value (OpenSpiel's definition).
     pub exploitability: T,
-    /// Player 0's guaranteed payoff, `constant_sum - best_response_value[1]`.
+    /// Each player's guaranteed payoff: the least the player gets against any strategy of the
+    /// opponent (`constant_sum - best_response_value[1]` for player 0 of a constant-sum game).
     pub guaranteed: [T; 2],
 }
 
-/// Values, best-response values, NashConv and exploitability of `profile`.
+/// Values, best-response values, gains, NashConv and exploitability of `profile`, for a
+/// constant-sum or a general-sum game.
 pub fn exploitability<T: Scalar>(game: &Game, profile: &Profile<T>) -> Exploitability<T> {
+    let two = T::one() + T::one();
+    if !game.is_constant_sum() {
+        let value = values(game, profile);
+        let br0 = best_response(game, profile, 0).value;
+        let br1 = best_response(game, profile, 1).value;
+        let gain = [
+            br0.clone() - value[0].clone(),
+            br1.clone() - value[1].clone(),
+        ];
+        let nash_conv = gain[0].clone() + gain[1].clone();
+        // What the opponent can hold each player to: its best response against that
+        // player's payoff, negated.
+        let guaranteed = [0, 1].map(|p| {
+            let worst = best_response_to(game, profile, 1 - p, |t| {
+                T::zero() - payoff_of::<T>(game, t, p)
+            });
+            T::zero() - worst.value
+        });
+        return Exploitability {
+            value,
+            best_response_value: [br0, br1],
+            gain,
+            exploitability: nash_conv.clone() / two,
+            nash_conv,
+            guaranteed,
+        };
+    }
     let v0 = expected_value(game, profile);
     let c = T::from_rational(&game.constant_sum);
     let v1 = c.clone() - v0.clone();
     let br0 = best_response(game, profile, 0).value;
     let br1 = best_response(game, profile, 1).value;
     let nash_conv = br0.clone() + br1.clone() - c.clone();
-    let two = T::one() + T::one();
     Exploitability {
+        gain: [br0.clone() - v0.clone(), br1.clone() - v1.clone()],
         value: [v0, v1],
         guaranteed: [c.clone() - br1.clone(), c - br0.clone()],
         best_response_value: [br0, br1],

@@ -1,10 +1,11 @@
-//! bluff: compute, check and explain Nash equilibria of two-player zero-sum games with hidden
-//! information.
+//! bluff: compute, check and explain Nash equilibria of two-player games with hidden
+//! information, zero-sum above all.
 //!
 //! Layout: [`game`] is the model and builder, [`games`] the built-in games, [`solve`] the
-//! solvers, [`eval`] values, best responses and exploitability, [`format`](mod@format) file
-//! formats and [`report`] the HTML report. The command line is the `bluff-cli` crate of the
-//! workspace (`cli/`), the Python package the `bluff-python` crate (`python/`).
+//! solvers, [`lcp`] the exact solvers of two-player general-sum games, [`eval`] values, best
+//! responses and exploitability, [`format`](mod@format) file formats and [`report`] the HTML
+//! report. The command line is the `bluff-cli` crate of the workspace (`cli/`), the Python
+//! package the `bluff-python` crate (`python/`).
 
 // The module docs explain the design by linking the private modules that carry it out; they
 // resolve with `cargo doc --document-private-items`, the developers' view.
@@ -25,6 +26,7 @@ mod fxhash;
 pub mod game;
 pub mod games;
 pub mod holdem;
+pub mod lcp;
 pub mod lp;
 pub mod matrix;
 pub mod mccfr;

@@ -34,6 +34,7 @@ fn assert_same_game(a: &Game, b: &Game) {
     assert_eq!(a.chance_prob, b.chance_prob);
     assert_eq!(a.chance_label, b.chance_label);
     assert_eq!(a.constant_sum, b.constant_sum);
+    assert_eq!(a.payoff1, b.payoff1);
     assert_eq!(a.terminals.len(), b.terminals.len());
     for (x, y) in a.terminals.iter().zip(&b.terminals) {
         assert_eq!((&x.payoff0, &x.label), (&y.payoff0, &y.label));
@@ -150,19 +151,24 @@ fn inconsistent_repeats_and_undefined_references_are_errors_with_positions() {
 }
 
 #[test]
-fn n_player_and_general_sum_files_load_but_are_refused_by_the_solvers_with_reasons() {
+fn n_player_files_are_refused_and_general_sum_files_load_with_both_payoffs() {
     let three = read_efg(&data("three_players.efg")).unwrap().game;
     assert_eq!(three.players.len(), 3);
     let e = efg_to_game(&three).unwrap_err().to_string();
     assert!(e.contains("3 player(s)"), "{e}");
+    // A general-sum file loads, with player 2's own payoffs, and the zero-sum solvers refuse it
+    // by name.
     let general = data("tiny_bluff.efg").replace("{ -2 2 }", "{ -2 3 }");
-    let e = efg_to_game(&read_efg(&general).unwrap().game)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("not constant-sum") && e.contains("Low > Bet > Call"),
-        "{e}"
-    );
+    let game = efg_to_game(&read_efg(&general).unwrap().game).unwrap();
+    assert!(!game.is_constant_sum());
+    let (streamed, _) = bluff::format::efg::load_efg(general.as_bytes(), |_| {}).unwrap();
+    assert_eq!(streamed.payoff1, game.payoff1);
+    let t = (0..game.terminals.len())
+        .find(|&t| game.payoff(t, 0) == bluff::scalar::int(-2))
+        .unwrap();
+    assert_eq!(game.payoff(t, 1), bluff::scalar::int(3));
+    let e = game.require_constant_sum("lp").unwrap_err().to_string();
+    assert!(e.contains("`lcp`"), "{e}");
 }
 
 #[test]

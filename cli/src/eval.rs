@@ -38,32 +38,45 @@ pub fn run(args: EvalArgs) -> Result<()> {
     }
     let e = exploitability(&game, &profile);
     let names = &game.player_names;
-    let rows = [
-        (format!("{} value", names[0]), &e.value[0]),
-        (format!("{} value", names[1]), &e.value[1]),
+    // (label, JSON key, value): a general-sum game adds each player's gain and drops the
+    // zero-sum exploitability.
+    let mut rows = vec![
+        (format!("{} value", names[0]), "value_p1", &e.value[0]),
+        (format!("{} value", names[1]), "value_p2", &e.value[1]),
         (
             format!("{} best-response value", names[0]),
+            "best_response_value_p1",
             &e.best_response_value[0],
         ),
         (
             format!("{} best-response value", names[1]),
+            "best_response_value_p2",
             &e.best_response_value[1],
         ),
-        ("NashConv".to_string(), &e.nash_conv),
-        ("exploitability".to_string(), &e.exploitability),
     ];
+    if game.is_constant_sum() {
+        rows.push(("NashConv".to_string(), "nash_conv", &e.nash_conv));
+        rows.push((
+            "exploitability".to_string(),
+            "exploitability",
+            &e.exploitability,
+        ));
+    } else {
+        rows.push((format!("{} gain", names[0]), "gain_p1", &e.gain[0]));
+        rows.push((format!("{} gain", names[1]), "gain_p2", &e.gain[1]));
+        rows.push((
+            "NashConv (sum of gains)".to_string(),
+            "nash_conv",
+            &e.nash_conv,
+        ));
+    }
     if args.json {
         let mut obj = serde_json::Map::new();
         obj.insert("game".into(), json!(args.game));
-        let keys = [
-            "value_p1",
-            "value_p2",
-            "best_response_value_p1",
-            "best_response_value_p2",
-            "nash_conv",
-            "exploitability",
-        ];
-        for (key, (_, v)) in keys.iter().zip(rows.iter()) {
+        if !game.is_constant_sum() {
+            obj.insert("general_sum".into(), json!(true));
+        }
+        for (_, key, v) in &rows {
             obj.insert(
                 (*key).into(),
                 json!({"exact": format_rational(v), "float": rational_to_f64(v)}),
@@ -77,7 +90,12 @@ pub fn run(args: EvalArgs) -> Result<()> {
         "all values computed exactly in rationals; the float column is the exact value rounded"
     );
     println!("{:<32} {:>24} {:>22}", "", "exact", "float");
-    for (label, v) in rows {
+    if !game.is_constant_sum() {
+        println!(
+            "a general-sum game: each player's gain is what a best response adds to its value"
+        );
+    }
+    for (label, _, v) in rows {
         println!(
             "{:<32} {:>24} {:>22.15}",
             label,

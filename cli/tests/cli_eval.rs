@@ -138,3 +138,37 @@ fn bad_inputs_give_clear_errors() {
         .failure()
         .stderr(predicate::str::contains("reading"));
 }
+
+#[test]
+fn eval_of_a_general_sum_game_gives_each_players_gain() {
+    // Battle of the sexes as a .nfg; the profile (Opera, Football) pays both 0, and each
+    // player gains 1 by switching: NashConv 2, the sum of the gains.
+    let game = tempfile::Builder::new().suffix(".nfg").tempfile().unwrap();
+    std::fs::write(
+        game.path(),
+        "NFG 1 R \"bos\" { \"P1\" \"P2\" }\n{ { \"Opera\" \"Football\" } { \"Opera\" \"Football\" } }\n\"\"\n2 1 0 0 0 0 1 2\n",
+    )
+    .unwrap();
+    let strategy = file_with(
+        r#"{"strategy": {"P1": {"P1": {"Opera": 1, "Football": 0}},
+                         "P2": {"P2": {"Opera": 0, "Football": 1}}}}"#,
+    );
+    let out = bluff()
+        .arg("eval")
+        .arg(game.path())
+        .arg(strategy.path())
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["general_sum"], true);
+    assert_eq!(v["value_p1"]["exact"], "0");
+    assert_eq!(v["gain_p1"]["exact"], "1");
+    assert_eq!(v["gain_p2"]["exact"], "1");
+    assert_eq!(v["nash_conv"]["exact"], "2");
+}

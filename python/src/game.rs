@@ -134,10 +134,21 @@ impl Game {
         (self.inner.num_sequences(0), self.inner.num_sequences(1))
     }
 
-    /// The players' payoffs add to this at every terminal (0 for zero-sum games), exactly.
+    /// The players' payoffs add to this at every terminal (0 for zero-sum games), exactly;
+    /// `None` for a general-sum game.
     #[getter]
-    fn constant_sum<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_fraction(py, &self.inner.constant_sum)
+    fn constant_sum<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        if !self.inner.is_constant_sum() {
+            return Ok(None);
+        }
+        to_fraction(py, &self.inner.constant_sum).map(Some)
+    }
+
+    /// Whether the payoffs do not add to one constant at every terminal (two-player
+    /// general-sum: the zero-sum solvers refuse it).
+    #[getter]
+    fn general_sum(&self) -> bool {
+        !self.inner.is_constant_sum()
     }
 
     /// Smallest and largest payoff of player 0.

@@ -41,8 +41,8 @@ fn enum_name(obj: &Bound<'_, PyAny>, attr: &str) -> PyResult<String> {
 enum Declared {
     /// Zero-sum or constant-sum: the builder's exact check confirms it.
     ConstantSum,
-    /// General-sum: accepted only if every terminal's returns sum exactly to one constant
-    /// (OpenSpiel declares some such games general-sum), refused otherwise.
+    /// General-sum: imported as a constant-sum game when every terminal's returns sum exactly
+    /// to one constant (OpenSpiel declares some such games general-sum), else as general-sum.
     GeneralSum,
 }
 
@@ -298,9 +298,8 @@ pub fn from_openspiel(
         (Err(e), _) => Err(e),
         // A refused record stops the builder first; the walk then only saw the channel close.
         (_, Err(Some(Refusal::Invalid(message)))) => Err(GameError::new_err(message)),
-        (_, Err(Some(Refusal::GeneralSum(message)))) => Err(UnsupportedGameError::new_err(message)),
         (Ok(()), Ok(game)) => {
-            if declared == Declared::GeneralSum {
+            if declared == Declared::GeneralSum && game.is_constant_sum() {
                 crate::game::warn(
                     py,
                     &format!(
@@ -551,8 +550,6 @@ impl ProgressLine {
 enum Refusal {
     /// An invalid game (bad probabilities, inconsistent sets, imperfect recall...).
     Invalid(String),
-    /// A game declared general-sum whose returns do not sum to one constant.
-    GeneralSum(String),
 }
 
 /// The builder side: replays the records into a `GameBuilder` in the walk's depth-first order
@@ -635,17 +632,14 @@ fn replay(
     if abort.load(Ordering::Relaxed) {
         return Err(None);
     }
-    builder.build().map_err(|e| match e {
-        model::GameError::NotConstantSum {
-            path,
-            sum,
-            expected,
-        } if declared == Declared::GeneralSum => Some(Refusal::GeneralSum(format!(
-            "OpenSpiel game {name} is general-sum: the returns at the terminal {path} sum to \
-             {sum}, the first terminal's to {expected}; bluff solves zero-sum and constant-sum games"
-        ))),
-        e => refuse(e),
-    })
+    let game = builder.build().map_err(refuse)?;
+    if declared == Declared::ConstantSum && !game.is_constant_sum() {
+        return Err(Some(Refusal::Invalid(format!(
+            "OpenSpiel game {name} is declared zero-sum or constant-sum, but its terminals' \
+             returns do not sum to one constant"
+        ))));
+    }
+    Ok(game)
 }
 
 /// A chance node's probabilities as exact fractions; OpenSpiel's doubles may sum to 1 only

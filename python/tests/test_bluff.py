@@ -279,13 +279,13 @@ def test_bad_builder_input_raises_value_errors():
     with pytest.raises(bluff.GameError, match="perfect recall"):
         b.build()
 
-    # Not constant-sum.
+    # Not constant-sum: built as a two-player general-sum game.
     b = bluff.GameBuilder()
     x, y = b.decision(b.root, 0, "only", ["x", "y"])
     b.terminal(x, (1, -1))
     b.terminal(y, (1, 1))
-    with pytest.raises(bluff.GameError, match="constant-sum"):
-        b.build()
+    general = b.build()
+    assert general.general_sum and general.constant_sum is None
     assert issubclass(bluff.GameError, ValueError)
 
 

@@ -137,9 +137,8 @@ def test_from_openspiel_on_unusual_games():
     # rock-paper-scissors' value 0 exactly.
     rps = bluff.from_openspiel(pyspiel.load_game("matrix_rps"))
     assert bluff.solve(rps, algo="lp").value == 0
-    # A general-sum matrix game (prisoner's dilemma) is refused, naming a terminal.
-    with pytest.raises(bluff.UnsupportedGameError, match="general-sum: the returns"):
-        bluff.from_openspiel(pyspiel.load_game("matrix_pd"))
+    # A general-sum matrix game (prisoner's dilemma) imports as a general-sum game.
+    assert bluff.from_openspiel(pyspiel.load_game("matrix_pd")).general_sum
 
 
 def test_game_specs_and_files_from_python():

@@ -582,9 +582,11 @@ impl CfrSolver {
         Self::with_engine(game, params, Engine::Tree(Box::new((tree, sets))))
     }
 
-    /// Compiles `game` for the solver with `kernel`. Fails only where the sequence form does
-    /// not fit its 32-bit indices.
+    /// Compiles `game` for the solver with `kernel`. Fails for a general-sum game (CFR's
+    /// regrets here assume constant-sum payoffs) and where the sequence form does not fit its
+    /// 32-bit indices.
     pub fn with_kernel(game: &Game, params: RegretParams, kernel: Kernel) -> Result<Self> {
+        game.require_constant_sum("cfr")?;
         Ok(match kernel {
             Kernel::Tree => Self::new(game, params),
             Kernel::Sequence => {

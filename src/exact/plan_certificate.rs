@@ -43,6 +43,8 @@ pub fn evaluate(
     profile: &ExactProfile,
     plans: [&[Rational]; 2],
 ) -> Result<PlanValues, String> {
+    game.require_constant_sum("the sequence-form LP's certificate")
+        .map_err(|e| e.to_string())?;
     let mut scaled: Vec<(BigInt, Vec<BigInt>)> = Vec::with_capacity(2);
     for p in 0..2 {
         let plan = plans[p];

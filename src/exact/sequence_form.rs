@@ -339,6 +339,21 @@ fn primal_payoffs(game: &Game, primal: usize) -> Vec<((u32, u32), Rational)> {
     payoff
 }
 
+/// Both players' sequence-form payoff matrices, each from its own payoffs (general-sum or not):
+/// `[A, B]` with entries `((s, t), v)`, `s` player 0's sequence, `t` player 1's and `v` the
+/// chance-weighted payoff to that player of the terminals the pair reaches, in ascending
+/// `(s, t)` order, zeros left out.
+pub fn payoff_matrices(game: &Game) -> [Vec<((u32, u32), Rational)>; 2] {
+    [0, 1].map(|p| {
+        let mut m = TerminalWeights::for_player(game, p).payoff_matrix();
+        for ((t, s), _) in &mut m {
+            std::mem::swap(t, s);
+        }
+        m.sort_unstable_by_key(|e| e.0);
+        m
+    })
+}
+
 /// DCFR iterations behind the starting basis ([`start_choice`]) for an LP of `rows` rows: 10,
 /// or 30 from 10 000 rows on. Whole solves, build included, in instructions (callgrind) against
 /// the start from the best response to player 1's uniform strategy, with the float simplex of

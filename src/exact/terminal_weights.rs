@@ -24,7 +24,8 @@ pub(crate) struct WeightedTerminal {
     pub node: u32,
     /// Player 0's and player 1's last sequence on the path to it (0 = empty sequence).
     pub seq: [u32; 2],
-    /// Chance reach times player 0's payoff, times [`TerminalWeights::denom`].
+    /// Chance reach times the player's payoff (player 0's unless built by
+    /// [`TerminalWeights::for_player`]), times [`TerminalWeights::denom`].
     pub weight: BigInt,
 }
 
@@ -38,8 +39,13 @@ pub(crate) struct TerminalWeights {
 }
 
 impl TerminalWeights {
-    /// Computes the weights of `game` in one forward sweep over its arena.
+    /// Computes the weights of `game` (player 0's payoffs) in one forward sweep over its arena.
     pub fn new(game: &Game) -> Self {
+        Self::for_player(game, 0)
+    }
+
+    /// [`TerminalWeights::new`] with `player`'s payoffs ([`Game::payoff`]) as the weights.
+    pub fn for_player(game: &Game, player: usize) -> Self {
         let nodes = &game.nodes;
         // Distinct chance reaches; id 0 is the root's reach 1.
         let mut reaches: Vec<Rational> = vec![Rational::one()];
@@ -76,7 +82,13 @@ impl TerminalWeights {
                 }
             }
         }
-        let payoffs: Vec<Rational> = game.terminals.iter().map(|t| t.payoff0.clone()).collect();
+        let payoffs: Vec<Rational> = if player == 0 {
+            game.terminals.iter().map(|t| t.payoff0.clone()).collect()
+        } else {
+            (0..game.terminals.len())
+                .map(|t| game.payoff(t, player))
+                .collect()
+        };
         let (dr, nr) = over_common_denominator(&reaches);
         let (dp, np) = over_common_denominator(&payoffs);
         // Products of two 64-bit integers fit in 128 bits, which spares a big-integer product

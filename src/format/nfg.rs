@@ -10,7 +10,6 @@
 
 use super::efg::{normalize_labels, quote, quote_label, read_header, Lexer, ParseError, Tok};
 use crate::error::{fail, Error, Result};
-use crate::format::text::quoted;
 use crate::game::{Game, GameBuilder};
 use crate::scalar::{format_rational, Rational};
 use num_traits::Zero;
@@ -219,13 +218,13 @@ pub fn write_nfg(game: &NfgGame) -> Result<String> {
     Ok(out)
 }
 
-/// Makes a two-player constant-sum strategic-form game an extensive-form [`Game`]: player 1
+/// Makes a two-player strategic-form game (constant-sum or general-sum) an extensive-form [`Game`]: player 1
 /// picks a row, then player 2 picks a column without seeing it (one information set each).
 pub fn nfg_to_game(nfg: &NfgGame) -> Result<Game> {
     if nfg.players.len() != 2 {
         fail!(
             Unsupported,
-            "the game has {} player(s); bluff's solvers take two-player zero-sum (or constant-sum) games",
+            "the game has {} player(s); bluff takes two-player games only",
             nfg.players.len()
         );
     }
@@ -235,7 +234,6 @@ pub fn nfg_to_game(nfg: &NfgGame) -> Result<Game> {
     let mut cols = nfg.strategies[1].clone();
     normalize_labels(&mut rows);
     normalize_labels(&mut cols);
-    let sum0 = &nfg.payoffs[0][0] + &nfg.payoffs[0][1];
     let mut b = GameBuilder::new(nfg.title.clone(), players[0].clone(), players[1].clone());
     let root = b.root();
     let row_nodes = b.decision(root, 0, &players[0], &rows)?;
@@ -243,19 +241,6 @@ pub fn nfg_to_game(nfg: &NfgGame) -> Result<Game> {
         let col_nodes = b.decision(rn, 1, &players[1], &cols)?;
         for (c, &cn) in col_nodes.iter().enumerate() {
             let u = &nfg.payoffs[nfg.profile_index(&[r, c])];
-            if &u[0] + &u[1] != sum0 {
-                fail!(
-                    Unsupported,
-                    "the payoffs are not constant-sum, which bluff's solvers need: profile \
-                     ({}, {}) sums to {}, the first profile ({}, {}) to {}",
-                    quoted(&rows[r]),
-                    quoted(&cols[c]),
-                    format_rational(&(&u[0] + &u[1])),
-                    quoted(&rows[0]),
-                    quoted(&cols[0]),
-                    format_rational(&sum0)
-                );
-            }
             b.terminal(cn, [u[0].clone(), u[1].clone()])?;
         }
     }

@@ -426,7 +426,7 @@ impl GameBuilder {
         self.nodes.len()
     }
 
-    /// Compiles into a flat [`Game`], checking every node is set, payoffs are constant-sum and
+    /// Compiles into a flat [`Game`], checking every node is set, whether payoffs are constant-sum,
     /// both players have perfect recall.
     pub fn build(self) -> Result<Game, GameError> {
         let n = self.nodes.len();
@@ -445,6 +445,9 @@ impl GameBuilder {
         // Per distinct payoff pair, whether it sums to the first terminal's sum.
         let mut sum_ok: Vec<Option<bool>> = vec![None; self.pays.values.len()];
         let mut constant_sum: Option<Rational> = None;
+        // Player 1's payoff per terminal, kept when the sums differ somewhere.
+        let mut payoff1: Vec<Rational> = Vec::new();
+        let mut general_sum = false;
         let mut i = 0;
         while i < order.len() {
             let (o, parent) = order[i];
@@ -498,20 +501,14 @@ impl GameBuilder {
                             Some(c) => *c == sum,
                         }
                     });
-                    if !ok {
-                        return Err(GameError::NotConstantSum {
-                            path: self.path(o as usize),
-                            sum: (p0 + p1).to_string(),
-                            expected: constant_sum.as_ref().expect("set").to_string(),
-                        });
-                    }
+                    general_sum |= !ok;
                     // Terminal nodes with equal outcomes (payoff 0 and label) share one entry.
                     let key = (pay, label);
                     let terminal = match terminal_new.get(&key) {
                         Some(&t) => t,
                         None => {
-                            // Constant-sum payoffs: the pair is fixed by payoff 0.
                             let t = terminals.len() as u32;
+                            payoff1.push(p1.clone());
                             terminals.push(Terminal {
                                 payoff0: p0.clone(),
                                 payoff0_f64: p0.to_f64(),
@@ -581,7 +578,11 @@ impl GameBuilder {
             terminals,
             infosets,
             num_actions,
-            constant_sum: constant_sum.unwrap_or_else(Rational::zero),
+            constant_sum: match constant_sum {
+                Some(c) if !general_sum => c,
+                _ => Rational::zero(),
+            },
+            payoff1: general_sum.then_some(payoff1),
             action_infoset,
         };
         check_perfect_recall(&mut game)?;

@@ -100,7 +100,7 @@ impl Infoset {
 /// A terminal outcome. Terminal nodes with equal outcomes share one entry.
 #[derive(Clone, Debug)]
 pub struct Terminal {
-    /// Player 0's payoff, exact. Player 1 receives `constant_sum - payoff0`.
+    /// Player 0's payoff, exact. Player 1 receives `constant_sum - payoff0` (constant-sum games) or [`Game::payoff1`].
     pub payoff0: Rational,
     /// Player 0's payoff as `f64`.
     pub payoff0_f64: f64,
@@ -280,25 +280,31 @@ pub enum GameError {
         /// What differs between its nodes.
         detail: String,
     },
-    /// Payoffs do not add to the same constant at every terminal.
+    /// A solver for constant-sum games was given a general-sum game.
     #[error(
-        "payoffs are not constant-sum: terminal at {path} sums to {sum}, others to {expected}"
+        "{algo} needs a constant-sum game, and this game is general-sum (the payoffs do not add \
+         to one constant at every terminal): solve it with `lcp`"
     )]
-    NotConstantSum {
-        /// Path of action labels from the root.
-        path: String,
-        /// This terminal's payoff sum.
-        sum: String,
-        /// The sum seen first.
-        expected: String,
+    GeneralSum {
+        /// The refusing algorithm's name.
+        algo: String,
     },
     /// An invalid player index.
     #[error("player index {0} is not 0 or 1")]
     BadPlayer(usize),
 }
 
-/// A compiled two-player constant-sum extensive-form game.
-#[derive(Clone, Debug)]
+/// Whether the two payoffs add to one constant at every terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SumKind {
+    /// Constant-sum (zero-sum after a shift): player 1 gets `constant_sum - payoff0`.
+    Constant,
+    /// General-sum: player 1's payoffs are stored in [`Game::payoff1`].
+    General,
+}
+
+/// A compiled two-player extensive-form game (constant-sum or general-sum).
+#[derive(Clone)]
 pub struct Game {
     /// The game's name.
     pub name: String,
@@ -320,10 +326,36 @@ pub struct Game {
     pub infosets: [Vec<Infoset>; 2],
     /// Number of actions summed over each player's information sets.
     pub num_actions: [usize; 2],
-    /// The two payoffs add to this at every terminal (0 for zero-sum games).
+    /// The two payoffs add to this at every terminal (0 for zero-sum games); 0 for a
+    /// general-sum game, whose player 1 payoffs are in [`Game::payoff1`].
     pub constant_sum: Rational,
+    /// Player 1's exact payoff per terminal outcome (indexed like [`Game::terminals`]) when the
+    /// game is general-sum; `None` for constant-sum games.
+    pub payoff1: Option<Vec<Rational>>,
     /// For each player, the flat action index -> owning information set.
     pub action_infoset: [Vec<u32>; 2],
+}
+
+/// The derived layout, with [`Game::payoff1`] shown only for general-sum games: a constant-sum
+/// game prints as before the field existed (`tests/rules_snapshot.rs` pins its text).
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("Game");
+        d.field("name", &self.name)
+            .field("player_names", &self.player_names)
+            .field("nodes", &self.nodes)
+            .field("chance_prob", &self.chance_prob)
+            .field("chance_prob_f64", &self.chance_prob_f64)
+            .field("chance_label", &self.chance_label)
+            .field("terminals", &self.terminals)
+            .field("infosets", &self.infosets)
+            .field("num_actions", &self.num_actions)
+            .field("constant_sum", &self.constant_sum);
+        if let Some(p1) = &self.payoff1 {
+            d.field("payoff1", p1);
+        }
+        d.field("action_infoset", &self.action_infoset).finish()
+    }
 }
 
 impl Game {
@@ -340,10 +372,34 @@ impl Game {
     /// Player `player`'s exact payoff at terminal `t`.
     pub fn payoff(&self, t: usize, player: Player) -> Rational {
         let p0 = &self.terminals[t].payoff0;
-        if player == 0 {
-            p0.clone()
+        match (player, &self.payoff1) {
+            (0, _) => p0.clone(),
+            (_, Some(p1)) => p1[t].clone(),
+            (_, None) => &self.constant_sum - p0,
+        }
+    }
+
+    /// Whether the game is constant-sum or general-sum.
+    pub fn sum_kind(&self) -> SumKind {
+        if self.payoff1.is_some() {
+            SumKind::General
         } else {
-            &self.constant_sum - p0
+            SumKind::Constant
+        }
+    }
+
+    /// Whether the payoffs add to one constant at every terminal.
+    pub fn is_constant_sum(&self) -> bool {
+        self.payoff1.is_none()
+    }
+
+    /// Refuses a general-sum game for `algo`, a solver of constant-sum games (the error names `lcp`).
+    pub fn require_constant_sum(&self, algo: &str) -> Result<(), GameError> {
+        match self.sum_kind() {
+            SumKind::Constant => Ok(()),
+            SumKind::General => Err(GameError::GeneralSum {
+                algo: algo.to_string(),
+            }),
         }
     }
 
@@ -411,6 +467,12 @@ impl Game {
             + self.terminals.capacity() * size_of::<Terminal>();
         for t in &self.terminals {
             total += rat(&t.payoff0) - size_of::<Rational>() + t.label.capacity();
+        }
+        if let Some(p1) = &self.payoff1 {
+            total += p1.capacity() * size_of::<Rational>()
+                + p1.iter()
+                    .map(|r| rat(r) - size_of::<Rational>())
+                    .sum::<usize>();
         }
         // Shared action lists are counted once each.
         let mut lists = std::collections::HashSet::new();

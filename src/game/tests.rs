@@ -111,14 +111,17 @@ fn chance_must_sum_to_one_and_be_nonnegative() {
 }
 
 #[test]
-fn payoffs_must_be_constant_sum() {
-    let mut b = GameBuilder::new("bad", "A", "B");
+fn general_sum_games_keep_both_payoffs() {
+    let mut b = GameBuilder::new("gs", "A", "B");
     let root = b.root();
     let c = b.decision(root, 0, "s", &["x", "y"]).unwrap();
     b.terminal(c[0], [int(1), int(2)]).unwrap();
     b.terminal(c[1], [int(1), int(1)]).unwrap();
-    let err = b.build().unwrap_err();
-    assert!(matches!(err, GameError::NotConstantSum { .. }), "{err}");
+    let g = b.build().unwrap();
+    assert_eq!(g.sum_kind(), super::SumKind::General);
+    assert_eq!([g.payoff(0, 1), g.payoff(1, 1)], [int(2), int(1)]);
+    let err = g.require_constant_sum("cfr").unwrap_err();
+    assert!(matches!(err, GameError::GeneralSum { .. }), "{err}");
 }
 
 #[test]
@@ -131,6 +134,7 @@ fn constant_sum_games_are_kept() {
     let g = b.build().unwrap();
     assert_eq!(g.constant_sum, int(3));
     assert_eq!(g.payoff(0, 1), int(2));
+    assert!(g.is_constant_sum() && g.payoff1.is_none());
 }
 
 #[test]

@@ -252,8 +252,11 @@ fn sequence_payoffs(game: &Game) -> Vec<(usize, usize, Rational)> {
     entries
 }
 
-/// The reduced normal form, with at most `limit` reduced strategies per player.
+/// The reduced normal form, with at most `limit` reduced strategies per player, of a
+/// constant-sum game (a general-sum game is refused: [`crate::lcp::bimatrix::Bimatrix::reduced`]
+/// keeps both players' payoffs).
 pub fn reduced_normal_form(game: &Game, limit: usize) -> Result<NormalForm> {
+    game.require_constant_sum("the matrix game of the reduced normal form")?;
     check_normal_form_size(game, limit)?;
     let strategies = [
         reduced_strategies(game, 0, limit)?,
@@ -306,6 +309,24 @@ pub fn reduced_normal_form(game: &Game, limit: usize) -> Result<NormalForm> {
 /// strategies labelled `set:action ...`, exact chance-averaged payoffs, at most
 /// [`DEFAULT_MAX_STRATEGIES`] strategies per player.
 pub fn to_nfg(game: &Game) -> Result<NfgGame> {
+    if !game.is_constant_sum() {
+        let bm = crate::lcp::bimatrix::Bimatrix::reduced(game, DEFAULT_MAX_STRATEGIES)
+            .context_with(|| "export the extensive form (.efg) instead".into())?;
+        let players = [game.player_names[0].clone(), game.player_names[1].clone()];
+        let mut nfg = crate::matrix::MatrixGame {
+            rows: bm.rows,
+            cols: bm.cols,
+            payoff: bm.payoff[0].clone(),
+        }
+        .to_nfg(&game.name, &players);
+        nfg.comment = Some("reduced normal form written by bluff".into());
+        for (k, u) in nfg.payoffs.iter_mut().enumerate() {
+            // Row strategy varies fastest.
+            let (i, j) = (k % bm.payoff[1].len(), k / bm.payoff[1].len());
+            u[1] = bm.payoff[1][i][j].clone();
+        }
+        return Ok(nfg);
+    }
     let nf = reduced_normal_form(game, DEFAULT_MAX_STRATEGIES)
         .context_with(|| "export the extensive form (.efg) instead".into())?;
     let mut nfg = nf.matrix.to_nfg(&game.name, &game.player_names);

@@ -149,6 +149,8 @@ impl Report {
         input: ReportInput,
         own_pictures: Option<&dyn PictureSource>,
     ) -> Result<Report> {
+        // The analysis reads player 1's payoffs as `constant_sum - payoff0`.
+        game.require_constant_sum("the report")?;
         let facts = facts(game);
         let analysis = match &input.strategy {
             Strategy::Exact(p) => analyse(game, p, true),

@@ -9,7 +9,7 @@
 //! the arena breadth-first, so the game is the one [`super::efg_to_game`] builds, node for node.
 //!
 //! It takes the same files and reports the same problems: syntax errors name line and column,
-//! games outside what the solvers take (not two players, not constant-sum, imperfect recall,
+//! games outside what the solvers take (not two players, imperfect recall,
 //! chance summing to 0) are refused with the node path, and the same warnings are collected.
 
 use super::lexer::{Lexer, Number, Tok};
@@ -192,9 +192,10 @@ struct Loader<R: BufRead> {
     pays: Table<[Number; 2]>,
     /// Distinct (payoffs, label) pairs of terminal nodes, in file order.
     terminals: Table<(u32, u32)>,
-    /// The first terminal's payoff sum and description; the first terminal that differs.
-    first_sum: Option<(Rational, String)>,
-    not_constant_sum: Option<String>,
+    /// The first terminal's payoff sum.
+    first_sum: Option<Rational>,
+    /// Whether some terminal's payoffs sum to another value than the first's.
+    general_sum: bool,
     zero_chance: Option<i64>,
     bad_labels: Vec<(Pos, String)>,
     bad_seen: HashSet<String>,
@@ -222,7 +223,7 @@ pub fn load_efg<R: BufRead>(
     lx.optional_text()?;
     if players.len() != 2 {
         return Err(LoadError::Outside(format!(
-            "the game has {} player(s); bluff's solvers take two-player zero-sum (or constant-sum) games",
+            "the game has {} player(s); bluff takes two-player games only",
             players.len()
         )));
     }
@@ -257,7 +258,7 @@ pub fn load_efg<R: BufRead>(
         pays: Table::default(),
         terminals: Table::default(),
         first_sum: None,
-        not_constant_sum: None,
+        general_sum: false,
         zero_chance: None,
         bad_labels,
         bad_seen,
@@ -297,9 +298,6 @@ pub fn load_efg<R: BufRead>(
             &first,
             ld.bad_labels.len(),
         ));
-    }
-    if let Some(m) = ld.not_constant_sum.take() {
-        return Err(LoadError::Outside(m));
     }
     if let Some(id) = ld.zero_chance {
         return Err(LoadError::Outside(format!(
@@ -444,7 +442,7 @@ impl<R: BufRead> Loader<R> {
             let terminal = match self.terminals.ids.get(&(total, label)) {
                 Some(&t) => t,
                 None => {
-                    self.new_terminal(slot, total, &name)?;
+                    self.new_terminal(total);
                     self.terminals.id(&(total, label))
                 }
             };
@@ -496,60 +494,14 @@ impl<R: BufRead> Loader<R> {
         Ok(())
     }
 
-    /// Records a new distinct terminal outcome and checks its payoffs' sum against the first
-    /// terminal's (the first that differs is reported once the whole file is read).
-    fn new_terminal(&mut self, slot: u32, pays: u32, name: &str) -> Result<(), LoadError> {
+    /// Records a new distinct terminal outcome, noting whether its payoffs' sum differs from the
+    /// first terminal's (the game is then general-sum).
+    fn new_terminal(&mut self, pays: u32) {
         let [p0, p1] = &self.pays.values[pays as usize];
-        let (p0, p1) = (p0.to_rational(), p1.to_rational());
-        let sum = &p0 + &p1;
+        let sum = p0.to_rational() + p1.to_rational();
         match &self.first_sum {
-            None => self.first_sum = Some((sum, self.describe(slot, name))),
-            Some((s, first)) if *s != sum && self.not_constant_sum.is_none() => {
-                self.not_constant_sum = Some(format!(
-                    "the payoffs are not constant-sum, which bluff's solvers need: at {} they sum to {} ({} + {}), at {} to {}",
-                    self.describe(slot, name),
-                    format_rational(&sum),
-                    format_rational(&p0),
-                    format_rational(&p1),
-                    first,
-                    format_rational(s)
-                ));
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Describes a node being read, as [`super::efg_to_game`]'s messages do.
-    fn describe(&self, slot: u32, name: &str) -> String {
-        let mut labels = Vec::new();
-        let mut m = slot;
-        while self.nodes[m as usize].parent != NONE {
-            let node = &self.nodes[m as usize];
-            let parent = &self.nodes[node.parent as usize];
-            let label = match parent.kind {
-                NodeKind::Decision { player, infoset } => self.player_sets[player as usize]
-                    [infoset as usize]
-                    .actions[node.action as usize]
-                    .clone(),
-                _ => {
-                    let o = self.chance_outcomes[self.chance_outcome[m as usize] as usize];
-                    self.raw_chance_labels.values[o.raw as usize].clone()
-                }
-            };
-            labels.push(label);
-            m = node.parent;
-        }
-        labels.reverse();
-        let path = crate::game::format_path(&labels);
-        if name.is_empty() {
-            format!("node {} in file order (path {path})", self.nodes_read)
-        } else {
-            format!(
-                "node {} ({} in file order, path {path})",
-                quoted(name),
-                self.nodes_read
-            )
+            None => self.first_sum = Some(sum),
+            Some(s) => self.general_sum |= *s != sum,
         }
     }
 
@@ -914,6 +866,7 @@ impl<R: BufRead> Loader<R> {
             labels,
             outcomes,
             outcome_ids,
+            general_sum,
             ..
         } = self;
         // Freed before the new arena is allocated, to keep the peak down.
@@ -934,6 +887,7 @@ impl<R: BufRead> Loader<R> {
         let mut num_actions = [0usize; 2];
         let mut terminal_new = vec![NONE; file_terminals.len()];
         let mut terminals = Vec::new();
+        let mut payoff1 = Vec::new();
         let mut i = 0;
         while i < order.len() {
             let (o, parent) = order[i];
@@ -975,6 +929,9 @@ impl<R: BufRead> Loader<R> {
                         *slot = terminals.len() as u32;
                         let (pay, label) = file_terminals[terminal as usize];
                         let payoff0 = pays.values[pay as usize][0].to_rational();
+                        if general_sum {
+                            payoff1.push(pays.values[pay as usize][1].to_rational());
+                        }
                         terminals.push(Terminal {
                             payoff0_f64: payoff0.to_f64(),
                             payoff0,
@@ -1025,6 +982,7 @@ impl<R: BufRead> Loader<R> {
             }
         }
         let constant_sum = match file_terminals.first() {
+            Some(_) if general_sum => Rational::zero(),
             Some(&(pay, _)) => {
                 let [a, b] = &pays.values[pay as usize];
                 a.to_rational() + b.to_rational()
@@ -1046,6 +1004,7 @@ impl<R: BufRead> Loader<R> {
             infosets,
             num_actions,
             constant_sum,
+            payoff1: general_sum.then_some(payoff1),
             action_infoset,
         };
         check_perfect_recall(&mut game).map_err(|e| LoadError::Outside(e.to_string()))?;

@@ -2,8 +2,8 @@
 //!
 //! Reading goes through a general tree, [`EfgGame`]: any number of players, any payoffs,
 //! information-set ids per player and for chance, outcomes on any node. [`efg_to_game`] then
-//! turns a two-player constant-sum tree into a [`Game`] every solver takes, and explains why when
-//! it cannot. [`game_to_efg`] and [`write_efg`] go the other way, in a form Gambit reads back.
+//! turns a two-player tree (constant-sum or general-sum) into a [`Game`], and explains why
+//! when it cannot. [`game_to_efg`] and [`write_efg`] go the other way, in a form Gambit reads back.
 //!
 //! Files are loaded for solving by [`load_efg`] ([`load_efg_file`]), which streams the text into
 //! a [`Game`] without the general tree, in a fraction of the memory, and gives the same game and
@@ -40,7 +40,7 @@ pub(crate) use writer::{quote, quote_label};
 
 use crate::error::{fail, Error, Result};
 use crate::game::{Game, GameBuilder, NodeKind, NodeRef};
-use crate::scalar::{format_rational, Rational};
+use crate::scalar::Rational;
 use num_traits::Zero;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -188,7 +188,7 @@ pub struct ParsedEfg {
 // Conversion to and from the solver's model.
 
 /// The general tree of a compiled game: each chance node gets its own chance information set,
-/// each terminal its own outcome (payoffs `[payoff0, constant_sum - payoff0]`); node names empty.
+/// each terminal its own outcome (both players' payoffs, [`Game::payoff`]); node names empty.
 pub fn game_to_efg(game: &Game) -> EfgGame {
     let mut efg = EfgGame {
         title: game.name.clone(),
@@ -355,36 +355,6 @@ pub fn game_infoset_labels(efg: &EfgGame) -> Vec<Vec<String>> {
     efg.infosets.iter().map(|s| infoset_labels(s)).collect()
 }
 
-/// Describes a node for messages: its path of action labels, and its name when it has one.
-fn node_description(efg: &EfgGame, parents: &[(usize, usize)], n: usize) -> String {
-    let mut labels = Vec::new();
-    let mut m = n;
-    while m != 0 {
-        let (p, k) = parents[m];
-        let label = match efg.nodes[p].kind {
-            EfgNodeKind::Chance { infoset } => efg.chance_infosets[infoset].actions[k].clone(),
-            EfgNodeKind::Personal { player, infoset } => {
-                efg.infosets[player][infoset].actions[k].clone()
-            }
-            EfgNodeKind::Terminal => String::new(),
-        };
-        labels.push(label);
-        m = p;
-    }
-    labels.reverse();
-    let path = crate::game::format_path(&labels);
-    let name = &efg.nodes[n].name;
-    if name.is_empty() {
-        format!("node {} in file order (path {path})", n + 1)
-    } else {
-        format!(
-            "node {} ({} in file order, path {path})",
-            crate::format::text::quoted(name),
-            n + 1
-        )
-    }
-}
-
 /// Each player's payoff at every terminal node, summing the outcomes along its path.
 /// Returns (terminal node, payoffs) in file order.
 pub fn terminal_payoffs(efg: &EfgGame) -> Vec<(usize, Vec<Rational>)> {
@@ -409,10 +379,10 @@ pub fn terminal_payoffs(efg: &EfgGame) -> Vec<(usize, Vec<Rational>)> {
     result
 }
 
-/// Converts a two-player constant-sum tree into a [`Game`]. Chance probabilities that do not sum
-/// to 1 are divided by their sum; labels are made unique (Gambit's rule for actions, `label#id`
-/// for information sets). Fails, saying why, for any other number of players, payoffs that are
-/// not constant-sum (naming the terminal), imperfect recall, or chance sets summing to 0.
+/// Converts a two-player tree (constant-sum or general-sum) into a [`Game`]. Chance probabilities
+/// that do not sum to 1 are divided by their sum; labels are made unique (Gambit's rule for
+/// actions, `label#id` for information sets). Fails, saying why, for any other number of players
+/// (checked first), imperfect recall, or chance sets summing to 0.
 pub fn efg_to_game(efg: &EfgGame) -> Result<Game> {
     Ok(efg_to_builder(efg)?.build()?)
 }
@@ -423,35 +393,11 @@ fn efg_to_builder(efg: &EfgGame) -> Result<GameBuilder> {
     if efg.players.len() != 2 {
         fail!(
             Unsupported,
-            "the game has {} player(s); bluff's solvers take two-player zero-sum (or constant-sum) games",
+            "the game has {} player(s); bluff takes two-player games only",
             efg.players.len()
         );
     }
-    let mut parents = vec![(usize::MAX, 0usize); efg.nodes.len()];
-    for (p, node) in efg.nodes.iter().enumerate() {
-        for (k, &c) in node.children.iter().enumerate() {
-            parents[c] = (p, k);
-        }
-    }
     let payoffs = terminal_payoffs(efg);
-    if let Some((first_node, first)) = payoffs.first() {
-        let sum0 = &first[0] + &first[1];
-        for (node, pay) in &payoffs {
-            let sum = &pay[0] + &pay[1];
-            if sum != sum0 {
-                fail!(
-                    Unsupported,
-                    "the payoffs are not constant-sum, which bluff's solvers need: at {} they sum to {} ({} + {}), at {} to {}",
-                    node_description(efg, &parents, *node),
-                    format_rational(&sum),
-                    format_rational(&pay[0]),
-                    format_rational(&pay[1]),
-                    node_description(efg, &parents, *first_node),
-                    format_rational(&sum0)
-                );
-            }
-        }
-    }
     let mut players = efg.players.clone();
     normalize_labels(&mut players);
     let set_labels = game_infoset_labels(efg);

@@ -1,0 +1,478 @@
+//! Two-player general-sum games, exactly: the sequence-form linear complementarity problem
+//! (Koller, Megiddo and von Stengel 1996) solved by Lemke's algorithm, and every extreme
+//! equilibrium of a bimatrix game ([`bimatrix`]).
+//!
+//! With `x`, `y` the players' realization plans (`E x = e`, `F y = f`, `x, y >= 0`) and `A`,
+//! `B` their sequence-form payoff matrices, `(x, y)` is an equilibrium when some `p`, `q`
+//! (the values of the players' information sets) satisfy
+//!
+//! ```text
+//! a = E^T p - A y >= 0,  x . a = 0,     b = F^T q - B^T x >= 0,  y . b = 0.
+//! ```
+//!
+//! Lemke's algorithm needs every variable non-negative, so `p = p+ - p-`, `q = q+ - q-` and
+//! the equations become pairs of inequalities `e - E x >= 0` (complementary to `p+`) and
+//! `E x - e >= 0` (to `p-`). Every payoff is first shifted down by one constant per player
+//! (the largest payoff plus one), which changes no best response and makes `A`, `B` negative
+//! where they are not zero, as the theorem of Koller, Megiddo and von Stengel asks.
+//!
+//! The covering vector carries the start: with `(x0, y0)` the starting profile's realization
+//! plans, `d = (-A y0, -B^T x0, 1, 1, 1, 1)`, so while `z0` is large each player best-responds
+//! to the other's starting strategy, and the path leads from there to an equilibrium, as the
+//! tracing procedure does. The default start is the first action at every information set.
+//!
+//! The tableau is exact (integers, fraction-free: [`lemke`]), ties in the ratio test are
+//! broken lexicographically, so the path never loops, and every answer is certified by
+//! [`crate::eval::exploitability`] in rationals: each player's best-response value against
+//! the other must equal their value (NashConv exactly 0).
+
+pub mod bimatrix;
+mod lemke;
+
+use crate::eval::{exploitability, Exploitability};
+use crate::game::{Game, NodeKind};
+use crate::scalar::Rational;
+use crate::exact::sequence_form::behavioural_from_plan;
+use crate::strategy::ExactProfile;
+use lemke::{LemkeEnd, LemkeTableau};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+use std::collections::HashMap;
+use thiserror::Error;
+
+/// Where Lemke's path starts: the profile both players best-respond to while the covering
+/// vector's weight is large.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum LcpStart {
+    /// The first action at every information set of both players.
+    #[default]
+    FirstActions,
+    /// A pure strategy per player: the local action index played at each information set.
+    Pure([Vec<usize>; 2]),
+    /// A behavioural profile (exact probabilities).
+    Profile(ExactProfile),
+}
+
+impl LcpStart {
+    /// A short description for messages ("first actions", "pure", "a given profile").
+    pub fn describe(&self) -> String {
+        match self {
+            LcpStart::FirstActions => "the first action at every information set".into(),
+            LcpStart::Pure(_) => "a given pair of pure strategies".into(),
+            LcpStart::Profile(_) => "a given profile".into(),
+        }
+    }
+}
+
+impl LcpStart {
+    /// The pure start of reduced pure strategies `[i, j]` (0-based, in the order of
+    /// [`crate::matrix::normal_form::reduced_strategies`], at most `limit` per player); sets a
+    /// strategy leaves unreached play their first action. Refused by name when a player has no
+    /// such strategy.
+    pub fn from_reduced(game: &Game, index: [usize; 2], limit: usize) -> crate::Result<LcpStart> {
+        let mut choice: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for p in 0..2 {
+            let strategies = crate::matrix::normal_form::reduced_strategies(game, p, limit)?;
+            let Some(s) = strategies.get(index[p]) else {
+                return Err(LcpError::BadStart(format!(
+                    "player {} has {} reduced pure strategies, not a strategy {}",
+                    p + 1,
+                    strategies.len(),
+                    index[p] + 1
+                ))
+                .into());
+            };
+            choice[p] = s.choices.iter().map(|c| c.unwrap_or(0)).collect();
+        }
+        Ok(LcpStart::Pure(choice))
+    }
+}
+
+/// Options of [`solve_lcp`].
+#[derive(Clone, Debug)]
+pub struct LcpOptions {
+    /// The start of the path.
+    pub start: LcpStart,
+    /// Stop after this many pivots (`None`: no limit; the lexicographic rule ends every path).
+    pub max_pivots: Option<u64>,
+    /// Refuse, before allocating, a tableau estimated above this many bytes.
+    pub max_memory: u64,
+}
+
+impl Default for LcpOptions {
+    fn default() -> Self {
+        LcpOptions {
+            start: LcpStart::FirstActions,
+            max_pivots: None,
+            max_memory: DEFAULT_MAX_MEMORY,
+        }
+    }
+}
+
+/// The default memory budget of the exact tableau: 2 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 2 << 30;
+
+/// Bytes counted per tableau entry in the estimate: a big integer's header and one digit.
+const BYTES_PER_ENTRY: u64 = 40;
+
+/// Why the LCP gave no certified equilibrium.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum LcpError {
+    /// The tableau would be larger than the memory budget.
+    #[error(
+        "the sequence-form LCP has {rows} rows, a tableau of about {bytes} bytes, above the \
+         limit of {limit} bytes"
+    )]
+    TooBig {
+        /// Rows of the LCP.
+        rows: usize,
+        /// Estimated bytes of the tableau.
+        bytes: u128,
+        /// The budget.
+        limit: u64,
+    },
+    /// The start names a strategy the game does not have.
+    #[error("bad LCP start: {0}")]
+    BadStart(String),
+    /// Lemke's path ended on a secondary ray.
+    #[error(
+        "Lemke's path from {start} ended on a secondary ray after {pivots} pivots, with no \
+         equilibrium; try another start"
+    )]
+    Ray {
+        /// The start's description.
+        start: String,
+        /// Pivots taken.
+        pivots: u64,
+    },
+    /// The pivot budget ran out.
+    #[error("Lemke's path stopped at the limit of {pivots} pivots")]
+    PivotLimit {
+        /// Pivots taken.
+        pivots: u64,
+    },
+    /// The complementary solution failed its exact check (a bug; never shown as an answer).
+    #[error("the LCP's solution is not certified: {0}")]
+    NotCertified(String),
+}
+
+/// A certified equilibrium of a two-player game from [`solve_lcp`].
+#[derive(Clone, Debug)]
+pub struct LcpSolution {
+    /// The equilibrium, behavioural (unreached sets play uniformly).
+    pub profile: ExactProfile,
+    /// Both realization plans, indexed by sequence (0 = empty sequence).
+    pub plans: [Vec<Rational>; 2],
+    /// Each player's exact value.
+    pub value: [Rational; 2],
+    /// The exact evaluation that certifies it (both gains 0).
+    pub certificate: Exploitability<Rational>,
+    /// Lemke pivots taken.
+    pub pivots: u64,
+    /// Rows of the LCP.
+    pub rows: usize,
+    /// The start used.
+    pub start: LcpStart,
+}
+
+/// The sequence-form matrices of both players with payoffs shifted negative: `((s, t), [a, b])`
+/// over pairs of sequences reaching terminals, in ascending order.
+fn shifted_matrices(game: &Game) -> Vec<((usize, usize), [Rational; 2])> {
+    let shift = [0, 1].map(|p| {
+        (0..game.terminals.len())
+            .map(|t| game.payoff(t, p))
+            .max()
+            .unwrap_or_else(Rational::zero)
+            + Rational::one()
+    });
+    let n = game.nodes.len();
+    let mut reach = vec![Rational::zero(); n];
+    reach[0] = Rational::one();
+    let mut seq = vec![[0usize; 2]; n];
+    let mut acc: HashMap<(usize, usize), [Rational; 2]> = HashMap::new();
+    for node in 0..n {
+        let nd = &game.nodes[node];
+        match nd.kind {
+            NodeKind::Terminal { terminal } => {
+                if !reach[node].is_zero() {
+                    let e = acc
+                        .entry((seq[node][0], seq[node][1]))
+                        .or_insert_with(|| [Rational::zero(), Rational::zero()]);
+                    for p in 0..2 {
+                        e[p] += &reach[node] * (game.payoff(terminal as usize, p) - &shift[p]);
+                    }
+                }
+            }
+            NodeKind::Chance => {
+                for child in nd.children() {
+                    reach[child] = &reach[node] * &game.chance_prob[child];
+                    seq[child] = seq[node];
+                }
+            }
+            NodeKind::Decision { player, infoset } => {
+                let offset = game.infosets[player as usize][infoset as usize].action_offset;
+                for (k, child) in nd.children().enumerate() {
+                    reach[child] = reach[node].clone();
+                    seq[child] = seq[node];
+                    seq[child][player as usize] = 1 + offset + k;
+                }
+            }
+        }
+    }
+    let mut out: Vec<_> = acc.into_iter().collect();
+    out.sort_by_key(|e| e.0);
+    out
+}
+
+/// `player`'s realization plan of a behavioural strategy (exact).
+fn plan_of(game: &Game, player: usize, probs: &[Rational]) -> Vec<Rational> {
+    let mut plan = vec![Rational::zero(); game.num_sequences(player)];
+    plan[0] = Rational::one();
+    // Sets come in arena order of first appearance, so a set's parent sequence is set before.
+    let mut order: Vec<usize> = (0..game.infosets[player].len()).collect();
+    order.sort_by_key(|&h| game.infosets[player][h].nodes[0]);
+    for h in order {
+        let set = &game.infosets[player][h];
+        let parent = plan[set.parent_sequence()].clone();
+        for a in set.action_range() {
+            plan[1 + a] = &parent * &probs[a];
+        }
+    }
+    plan
+}
+
+/// The starting profile of `start`, checked against the game.
+fn start_profile(game: &Game, start: &LcpStart) -> Result<ExactProfile, LcpError> {
+    let mut profile = ExactProfile::uniform(game);
+    match start {
+        LcpStart::FirstActions => {
+            for p in 0..2 {
+                profile.set_pure(game, p, &vec![0; game.infosets[p].len()]);
+            }
+        }
+        LcpStart::Pure(choice) => {
+            for p in 0..2 {
+                if choice[p].len() != game.infosets[p].len() {
+                    return Err(LcpError::BadStart(format!(
+                        "player {} has {} information sets, the start gives {} actions",
+                        p + 1,
+                        game.infosets[p].len(),
+                        choice[p].len()
+                    )));
+                }
+                for (h, &a) in choice[p].iter().enumerate() {
+                    let set = &game.infosets[p][h];
+                    if a >= set.actions.len() {
+                        return Err(LcpError::BadStart(format!(
+                            "information set {} of player {} has {} actions, not an action {}",
+                            crate::format::text::quoted(&set.label),
+                            p + 1,
+                            set.actions.len(),
+                            a + 1
+                        )));
+                    }
+                }
+                profile.set_pure(game, p, &choice[p]);
+            }
+        }
+        LcpStart::Profile(given) => {
+            for p in 0..2 {
+                if given.probs[p].len() != game.num_actions[p] {
+                    return Err(LcpError::BadStart(format!(
+                        "the profile has {} actions for player {}, the game {}",
+                        given.probs[p].len(),
+                        p + 1,
+                        game.num_actions[p]
+                    )));
+                }
+                for set in &game.infosets[p] {
+                    let probs = &given.probs[p][set.action_range()];
+                    let sum: Rational = probs.iter().sum();
+                    if probs.iter().any(Signed::is_negative) || !sum.is_one() {
+                        return Err(LcpError::BadStart(format!(
+                            "the profile's probabilities at information set {} of player {} \
+                             are not a distribution",
+                            crate::format::text::quoted(&set.label),
+                            p + 1
+                        )));
+                    }
+                }
+            }
+            profile = given.clone();
+        }
+    }
+    Ok(profile)
+}
+
+/// Rows of the sequence-form LCP of `game`: both players' sequences plus twice their
+/// information sets and empty sequences.
+pub fn lcp_rows(game: &Game) -> usize {
+    let (n1, n2) = (game.num_sequences(0), game.num_sequences(1));
+    let (m1, m2) = (game.infosets[0].len() + 1, game.infosets[1].len() + 1);
+    n1 + n2 + 2 * (m1 + m2)
+}
+
+/// The estimated bytes of the exact tableau of `game`'s LCP.
+pub fn lcp_memory_estimate(game: &Game) -> u128 {
+    let rows = lcp_rows(game) as u128;
+    rows * (2 * rows + 2) * u128::from(BYTES_PER_ENTRY)
+}
+
+/// One equilibrium of a two-player game (general-sum or not) by the sequence-form LCP and
+/// Lemke's algorithm from `options.start`, exact and certified.
+pub fn solve_lcp(game: &Game, options: &LcpOptions) -> Result<LcpSolution, LcpError> {
+    let rows = lcp_rows(game);
+    let bytes = lcp_memory_estimate(game);
+    if bytes > u128::from(options.max_memory) {
+        return Err(LcpError::TooBig {
+            rows,
+            bytes,
+            limit: options.max_memory,
+        });
+    }
+    let start = start_profile(game, &options.start)?;
+    let start_plans = [0, 1].map(|p| plan_of(game, p, &start.probs[p]));
+    let (n1, n2) = (game.num_sequences(0), game.num_sequences(1));
+    let (m1, m2) = (game.infosets[0].len() + 1, game.infosets[1].len() + 1);
+    // Variable layout: x, y, p+, p-, q+, q- (rows of w in the same order).
+    let (ox, oy) = (0, n1);
+    let (opp, opm) = (n1 + n2, n1 + n2 + m1);
+    let (oqp, oqm) = (n1 + n2 + 2 * m1, n1 + n2 + 2 * m1 + m2);
+    let mut m: Vec<Vec<(usize, Rational)>> = vec![Vec::new(); rows];
+    let mut q = vec![Rational::zero(); rows];
+    let mut d = vec![Rational::zero(); rows];
+    let matrices = shifted_matrices(game);
+    for ((s, t), [a, b]) in &matrices {
+        // w_x = -A y + ..., w_y = -B^T x + ...
+        m[ox + s].push((oy + t, -a));
+        m[oy + t].push((ox + s, -b));
+        d[ox + s] -= a * &start_plans[1][*t];
+        d[oy + t] -= b * &start_plans[0][*s];
+    }
+    // E (rows: the empty sequence, then one per information set), as (row, sequence, coeff).
+    let constraints = |p: usize| {
+        let mut e: Vec<(usize, usize, i64)> = vec![(0, 0, 1)];
+        for (h, set) in game.infosets[p].iter().enumerate() {
+            e.push((h + 1, set.parent_sequence(), -1));
+            for a in set.action_range() {
+                e.push((h + 1, 1 + a, 1));
+            }
+        }
+        e
+    };
+    for (p, (ov, op, om)) in [(0, (ox, opp, opm)), (1, (oy, oqp, oqm))] {
+        for (h, s, c) in constraints(p) {
+            let c = Rational::from_integer(BigInt::from(c));
+            // w_v[s] += (E^T (p+ - p-))_s
+            m[ov + s].push((op + h, c.clone()));
+            m[ov + s].push((om + h, -c.clone()));
+            // w_p+[h] = e_h - (E v)_h + z0 ; w_p-[h] = -e_h + (E v)_h + z0
+            m[op + h].push((ov + s, -c.clone()));
+            m[om + h].push((ov + s, c));
+        }
+        q[op] = Rational::one();
+        q[om] = -Rational::one();
+        let count = if p == 0 { m1 } else { m2 };
+        for h in 0..count {
+            d[op + h] = Rational::one();
+            d[om + h] = Rational::one();
+        }
+    }
+    // One common denominator makes the system integral (the slacks are scaled with it).
+    let mut den = BigInt::one();
+    for r in m.iter().flatten().map(|e| &e.1).chain(&q).chain(&d) {
+        den = den.lcm(r.denom());
+    }
+    let int = |r: &Rational| r.numer() * (&den / r.denom());
+    let mi: Vec<Vec<(usize, BigInt)>> = m
+        .iter()
+        .map(|row| {
+            let mut merged: Vec<(usize, BigInt)> = Vec::with_capacity(row.len());
+            let mut sorted: Vec<&(usize, Rational)> = row.iter().collect();
+            sorted.sort_by_key(|e| e.0);
+            for (j, v) in sorted {
+                match merged.last_mut() {
+                    Some(last) if last.0 == *j => last.1 += int(v),
+                    _ => merged.push((*j, int(v))),
+                }
+            }
+            merged.retain(|e| !e.1.is_zero());
+            merged
+        })
+        .collect();
+    let qi: Vec<BigInt> = q.iter().map(int).collect();
+    let di: Vec<BigInt> = d.iter().map(int).collect();
+    drop((m, q, d, matrices));
+    let mut tableau = LemkeTableau::new(&mi, &qi, &di);
+    drop((mi, qi, di));
+    match tableau.run(options.max_pivots) {
+        LemkeEnd::Solution => {}
+        LemkeEnd::Ray => {
+            return Err(LcpError::Ray {
+                start: options.start.describe(),
+                pivots: tableau.pivots,
+            })
+        }
+        LemkeEnd::Budget => {
+            return Err(LcpError::PivotLimit {
+                pivots: tableau.pivots,
+            })
+        }
+    }
+    let (z, det) = tableau.z_values();
+    let value = |i: usize| crate::scalar::ratio(z[i].clone(), det.clone());
+    let plans = [
+        (0..n1).map(|s| value(ox + s)).collect::<Vec<_>>(),
+        (0..n2).map(|t| value(oy + t)).collect::<Vec<_>>(),
+    ];
+    certified(game, plans, tableau.pivots, rows, options.start.clone())
+}
+
+/// Checks a pair of realization plans exactly and returns it as a certified solution.
+fn certified(
+    game: &Game,
+    plans: [Vec<Rational>; 2],
+    pivots: u64,
+    rows: usize,
+    start: LcpStart,
+) -> Result<LcpSolution, LcpError> {
+    for p in 0..2 {
+        if !plans[p][0].is_one() {
+            return Err(LcpError::NotCertified(format!(
+                "player {}'s plan has {} on the empty sequence",
+                p + 1,
+                plans[p][0]
+            )));
+        }
+        for set in &game.infosets[p] {
+            let sum: Rational = set.action_range().map(|a| &plans[p][1 + a]).sum();
+            if sum != plans[p][set.parent_sequence()] {
+                return Err(LcpError::NotCertified(format!(
+                    "player {}'s plan breaks E x = e at {}",
+                    p + 1,
+                    crate::format::text::quoted(&set.label)
+                )));
+            }
+        }
+    }
+    let profile = ExactProfile {
+        probs: [0, 1].map(|p| behavioural_from_plan(game, p, &plans[p])),
+    };
+    let certificate = exploitability(game, &profile);
+    if !certificate.gain[0].is_zero() || !certificate.gain[1].is_zero() {
+        return Err(LcpError::NotCertified(format!(
+            "best responses gain {} and {}",
+            certificate.gain[0], certificate.gain[1]
+        )));
+    }
+    Ok(LcpSolution {
+        value: certificate.value.clone(),
+        profile,
+        plans,
+        certificate,
+        pivots,
+        rows,
+        start,
+    })
+}
