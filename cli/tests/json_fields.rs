@@ -15,7 +15,11 @@ fn keys(args: &[&str]) -> Vec<String> {
         .arg("--json")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     v.as_object().unwrap().keys().cloned().collect()
 }

@@ -16,8 +16,8 @@
 
 use crate::format::nfg::NfgGame;
 use crate::game::Game;
-use crate::scalar::Rational;
 use crate::matrix::normal_form::{check_normal_form_size, reduced_strategies};
+use crate::scalar::Rational;
 use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use thiserror::Error;

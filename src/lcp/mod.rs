@@ -30,9 +30,9 @@ pub mod bimatrix;
 mod lemke;
 
 use crate::eval::{exploitability, Exploitability};
+use crate::exact::sequence_form::behavioural_from_plan;
 use crate::game::{Game, NodeKind};
 use crate::scalar::Rational;
-use crate::exact::sequence_form::behavioural_from_plan;
 use crate::strategy::ExactProfile;
 use lemke::{LemkeEnd, LemkeTableau};
 use num_bigint::BigInt;

@@ -1017,11 +1017,20 @@ pub fn solve(
         }
         _ => None,
     };
-    let checked = check_resumed(request, spelling, resumed)?;
     let game: Option<&Game> = match &source {
         Source::Game { game, .. } => Some(game),
         Source::Spec(_) => loaded.as_ref(),
     };
+    // Every family here solves constant-sum games: a general-sum game is refused for its
+    // payoffs, naming the algorithm asked for, before any option is looked at.
+    if let Some(g) = game {
+        let name = algorithm_of(request)
+            .ok()
+            .flatten()
+            .map_or(registry::default_algorithm().name, |a| a.name);
+        g.require_constant_sum(name).map_err(Error::from)?;
+    }
+    let checked = check_resumed(request, spelling, resumed)?;
     match checked.kind {
         Kind::Cfr => {
             let game = game.expect("loaded for the CFR family");
