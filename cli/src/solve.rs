@@ -15,7 +15,8 @@ use bluff::lp::{LpProgress, ProgressFn};
 use bluff::mccfr::Sampling;
 use bluff::scalar::{format_rational, rational_to_f64};
 use bluff::solve::door::{
-    self, Detail, DoorHooks, LpMethodChoice, Request, Solved, Source, Spelling, Strategy, Value,
+    self, Detail, DoorHooks, LcpStats, LpMethodChoice, Request, Solved, Source, Spelling, Strategy,
+    Value,
 };
 use bluff::solve::registry::{self, Updates};
 use bluff::solve::run::{CfrRun, CurvePoint, Hooks, Progress};
@@ -136,6 +137,11 @@ pub struct SolveArgs {
     /// rows on, where it was measured faster), `p1` or `p2` [default: auto].
     #[arg(long, value_enum)]
     lp_primal: Option<crate::lp::LpPrimalArg>,
+    /// With `--algo lcp`: where Lemke's path starts: `pure:I,J` (player 1's I-th and player
+    /// 2's J-th reduced pure strategy, from 1, as `bluff normal-form` lists them) or a strategy
+    /// file [default: the first action at every information set].
+    #[arg(long, value_name = "START")]
+    lcp_start: Option<String>,
     /// Print a JSON summary instead of a table.
     #[arg(long)]
     json: bool,
@@ -230,6 +236,7 @@ impl SolveArgs {
             curve: self.curve.is_some(),
             plot: self.plot.is_some(),
             report: self.report.is_some(),
+            lcp_start: self.lcp_start.clone(),
         }
     }
 
@@ -353,6 +360,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Detail::Cfr(run) => present_cfr(&args, &solved, run),
         Detail::Sampling(outcome) => present_sampling(&args, &solved, outcome),
         Detail::Exact(stats) => present_lp(&args, &solved, stats),
+        Detail::Lcp(stats) => present_lcp(&args, &solved, stats),
     }
 }
 
@@ -891,6 +899,57 @@ fn present_lp(args: &SolveArgs, solved: &Solved, st: &ExactStats) -> Result<()> 
     }
     if let Some(path) = &args.report {
         crate::report::from_solve_lp(game, spec, v1.clone(), profile.clone(), st, path)?;
+    }
+    Ok(())
+}
+
+/// The LCP: the strategy and the summary (table or JSON).
+fn present_lcp(args: &SolveArgs, solved: &Solved, st: &LcpStats) -> Result<()> {
+    let game = game_of(solved)?;
+    write_outputs(args, solved)?;
+    let (Some([Value::Exact(v1), Value::Exact(v2)]), Some(Value::Exact(nash_conv))) =
+        (&solved.values, &solved.nash_conv)
+    else {
+        bail!("the LCP returned no exact values");
+    };
+    let exact = |r: &bluff::scalar::Rational| json!({"exact": format_rational(r), "float": rational_to_f64(r)});
+    if args.json {
+        crate::print_json(&json!({
+            "game": solved.spec,
+            "algo": solved.algorithm.name,
+            "value_p1": exact(v1),
+            "value_p2": exact(v2),
+            "nash_conv": format_rational(nash_conv),
+            "certified": "exact best responses: NashConv exactly 0",
+            "general_sum": !game.is_constant_sum(),
+            "start": st.start,
+            "pivots": st.pivots,
+            "lcp_rows": st.rows,
+            "seconds": st.seconds,
+            "output": args.output.as_ref().map(|p| p.display().to_string()),
+            "peak_rss_bytes": bluff::solve::sampling::peak_rss(),
+        }));
+        return Ok(());
+    }
+    let names = &game.player_names;
+    args.say(format!("game {} ({})", solved.spec, crate::game_size(game)));
+    for (name, v) in names.iter().zip([v1, v2]) {
+        args.say(format!(
+            "value for {name}: {} (~ {:.15})",
+            format_rational(v),
+            rational_to_f64(v)
+        ));
+    }
+    args.say(format!(
+        "certificate: exact best responses give NashConv = {} exactly",
+        format_rational(nash_conv)
+    ));
+    args.say(format!(
+        "LCP {} rows; {} Lemke pivots from {}; {:.3} s",
+        st.rows, st.pivots, st.start, st.seconds
+    ));
+    if let Some(path) = args.output.as_ref().filter(|p| !is_stdout(p)) {
+        args.say(format!("wrote {}", path.display()));
     }
     Ok(())
 }

@@ -120,3 +120,25 @@ fn the_sampling_json_fields_are_frozen() {
         assert_keys(&["--algo", algo, "--iterations", "50"], &expected);
     }
 }
+
+#[test]
+fn the_lcp_json_fields_are_frozen() {
+    assert_keys(
+        &["--algo", "lcp"],
+        &[
+            "game",
+            "algo",
+            "value_p1",
+            "value_p2",
+            "nash_conv",
+            "certified",
+            "general_sum",
+            "start",
+            "pivots",
+            "lcp_rows",
+            "seconds",
+            "output",
+            "peak_rss_bytes",
+        ],
+    );
+}

@@ -43,6 +43,6 @@ fn kuhn_fits_a_small_budget_and_bad_sizes_are_errors() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "--max-memory does not apply to cfr; it applies to the exact LP (lp)",
+            "--max-memory does not apply to cfr; it applies to the exact LP (lp) and the LCP (lcp)",
         ));
 }

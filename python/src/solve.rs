@@ -128,7 +128,7 @@ fn choice<T: Copy>(name: &str, given: Option<&str>, choices: &[(&str, T)]) -> Py
 /// `"sequence"`) picks the CFR kernel; by default the game's shape does (`SolveResult.kernel`
 /// says which ran). Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = None, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None, epsilon = None, baseline = None, target_relative = None, rm_plus = false, epoch = None, max_memory = None, lp_form = None, lp_primal = None, lp_method = None))]
+#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = None, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None, epsilon = None, baseline = None, target_relative = None, rm_plus = false, epoch = None, max_memory = None, lp_form = None, lp_primal = None, lp_method = None, lcp_start = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -155,6 +155,7 @@ pub fn solve(
     lp_form: Option<&str>,
     lp_primal: Option<&str>,
     lp_method: Option<&str>,
+    lcp_start: Option<String>,
 ) -> PyResult<SolveResult> {
     let request = Request {
         algo: algo.map(str::to_string),
@@ -210,6 +211,7 @@ pub fn solve(
             ],
         )?,
         output: true,
+        lcp_start,
         ..Default::default()
     };
     let g = game.get().inner.clone();
@@ -277,6 +279,13 @@ fn result(py: Python<'_>, game: Py<Game>, solved: Solved, wall: Instant) -> PyRe
         ),
         Detail::Sampling(outcome) => (Some(sampling_stats(py, outcome)?.unbind()), None, 0),
         Detail::Exact(st) => (Some(lp_stats(py, st)?.unbind()), None, 0),
+        Detail::Lcp(st) => {
+            let stats = PyDict::new(py);
+            stats.set_item("start", &st.start)?;
+            stats.set_item("pivots", st.pivots)?;
+            stats.set_item("lcp_rows", st.rows)?;
+            (Some(stats.unbind()), None, 0)
+        }
     };
     Ok(SolveResult {
         algo: solved.algorithm.name.to_string(),

@@ -23,6 +23,7 @@ use crate::eval::{exploitability, Exploitability};
 use crate::exact::sequence_form::{LpForm, LpPrimal};
 use crate::exact::{solve_exact_with, ExactError, ExactOptions, ExactStats};
 use crate::game::Game;
+use crate::lcp::{solve_lcp, LcpOptions, LcpStart};
 use crate::lp::{memory, LinearProgram, Method, ProgressFn, SolveOptions};
 use crate::scalar::{rational_to_f64, Rational};
 use crate::solve::registry::{
@@ -117,6 +118,8 @@ pub enum Opt {
     Plot,
     /// Write an HTML report.
     Report,
+    /// The LCP's start.
+    LcpStart,
 }
 
 impl Opt {
@@ -156,6 +159,7 @@ impl Opt {
             Opt::Curve => "curve",
             Opt::Plot => "plot",
             Opt::Report => "report",
+            Opt::LcpStart => "lcp-start",
         }
     }
 
@@ -187,6 +191,8 @@ pub enum Kind {
     Sampling,
     /// The exact sequence-form LP.
     ExactLp,
+    /// The sequence-form LCP (general-sum games).
+    Lcp,
 }
 
 impl Kind {
@@ -196,6 +202,7 @@ impl Kind {
             Family::Cfr => Kind::Cfr,
             Family::Sampling(_) => Kind::Sampling,
             Family::ExactLp => Kind::ExactLp,
+            Family::Lcp => Kind::Lcp,
         }
     }
 }
@@ -216,7 +223,10 @@ const SAMPLING: &[Kind] = &[Kind::Sampling];
 const LP: &[Kind] = &[Kind::ExactLp];
 const ITERATIVE: &[Kind] = &[Kind::Cfr, Kind::Sampling];
 const CFR_OR_LP: &[Kind] = &[Kind::Cfr, Kind::ExactLp];
-const ALL: &[Kind] = &[Kind::Cfr, Kind::Sampling, Kind::ExactLp];
+const EXACT: &[Kind] = &[Kind::ExactLp, Kind::Lcp];
+const LCP: &[Kind] = &[Kind::Lcp];
+const THREADED: &[Kind] = &[Kind::Cfr, Kind::Sampling, Kind::ExactLp];
+const ALL: &[Kind] = &[Kind::Cfr, Kind::Sampling, Kind::ExactLp, Kind::Lcp];
 
 const fn rule(opt: Opt, kinds: &'static [Kind]) -> Rule {
     Rule {
@@ -229,7 +239,7 @@ const fn rule(opt: Opt, kinds: &'static [Kind]) -> Rule {
 /// Which option applies to which solvers: the one table every front end goes through.
 pub const RULES: &[Rule] = &[
     rule(Opt::Algo, ALL),
-    rule(Opt::Threads, ALL),
+    rule(Opt::Threads, THREADED),
     rule(Opt::Output, ALL),
     rule(Opt::Iterations, ITERATIVE),
     rule(Opt::Target, ITERATIVE),
@@ -261,7 +271,8 @@ pub const RULES: &[Rule] = &[
     rule(Opt::Rules, SAMPLING),
     rule(Opt::NoEval, SAMPLING),
     rule(Opt::LpMethod, LP),
-    rule(Opt::MaxMemory, LP),
+    rule(Opt::MaxMemory, EXACT),
+    rule(Opt::LcpStart, LCP),
     rule(Opt::WriteMps, LP),
     rule(Opt::LpForm, LP),
     rule(Opt::LpPrimal, LP),
@@ -286,6 +297,7 @@ impl Rule {
                 Kind::Cfr => "the CFR family",
                 Kind::Sampling => "the sampling solvers (es-mccfr, os-mccfr)",
                 Kind::ExactLp => "the exact LP (lp)",
+                Kind::Lcp => "the LCP (lcp)",
             })
             .collect();
         words.join(" and ")
@@ -372,6 +384,8 @@ pub struct Request {
     pub plot: bool,
     /// The front end writes a report.
     pub report: bool,
+    /// The LCP's start: `pure:I,J` (reduced pure strategies, 1-based) or a strategy file.
+    pub lcp_start: Option<String>,
 }
 
 impl Request {
@@ -411,6 +425,7 @@ impl Request {
             Opt::Curve => self.curve,
             Opt::Plot => self.plot,
             Opt::Report => self.report,
+            Opt::LcpStart => self.lcp_start.is_some(),
         }
     }
 }
@@ -615,7 +630,7 @@ fn check_resumed(request: &Request, sp: Spelling, resumed: Resumed) -> Result<Ch
             .or(request.target_relative.map(Target::FractionOfRange)),
         time: request.time.map(Duration::from_secs_f64),
     };
-    if kind != Kind::ExactLp && !stop.is_set() {
+    if matches!(kind, Kind::Cfr | Kind::Sampling) && !stop.is_set() {
         let words = [
             (Opt::Iterations, "N"),
             (Opt::Target, "E"),
@@ -916,6 +931,21 @@ pub enum Detail {
     Sampling(Box<SamplingOutcome>),
     /// The exact LP's sizes, pivots and timings.
     Exact(Box<ExactStats>),
+    /// The LCP's start, pivots, size and seconds.
+    Lcp(Box<LcpStats>),
+}
+
+/// What the LCP reports.
+#[derive(Clone, Debug)]
+pub struct LcpStats {
+    /// The start it used, in words.
+    pub start: String,
+    /// Lemke pivots.
+    pub pivots: u64,
+    /// Rows of the LCP.
+    pub rows: usize,
+    /// Seconds of the solve, certificate included.
+    pub seconds: f64,
 }
 
 /// The result of every solve, whatever the family.
@@ -1021,14 +1051,23 @@ pub fn solve(
         Source::Game { game, .. } => Some(game),
         Source::Spec(_) => loaded.as_ref(),
     };
-    // Every family here solves constant-sum games: a general-sum game is refused for its
-    // payoffs, naming the algorithm asked for, before any option is looked at.
+    // A general-sum game is solved by the LCP by default; every other family needs a
+    // constant-sum game and refuses it for its payoffs, naming the algorithm asked for,
+    // before any option is looked at.
+    let defaulted;
+    let mut request = request;
     if let Some(g) = game {
-        let name = algorithm_of(request)
-            .ok()
-            .flatten()
-            .map_or(registry::default_algorithm().name, |a| a.name);
-        g.require_constant_sum(name).map_err(Error::from)?;
+        let named = algorithm_of(request).ok().flatten();
+        if !g.is_constant_sum() && named.is_none() && request.resume.is_none() {
+            defaulted = Request {
+                algo: Some("lcp".into()),
+                ..request.clone()
+            };
+            request = &defaulted;
+        } else if named.is_none_or(|a| Kind::of(a) != Kind::Lcp) {
+            let name = named.map_or(registry::default_algorithm().name, |a| a.name);
+            g.require_constant_sum(name).map_err(Error::from)?;
+        }
     }
     let checked = check_resumed(request, spelling, resumed)?;
     match checked.kind {
@@ -1047,6 +1086,13 @@ pub fn solve(
             Ok(solved)
         }
         Kind::Sampling => run_sampling(&source, spec.as_deref(), loaded, &checked, hooks),
+        Kind::Lcp => {
+            let game = game.expect("loaded for the LCP");
+            let spec = spec.expect("named");
+            let mut solved = run_lcp(game, &spec, &checked, request.lcp_start.as_deref())?;
+            solved.game = loaded;
+            Ok(solved)
+        }
     }
 }
 
@@ -1197,6 +1243,72 @@ fn run_exact(
         strategy: Strategy::Exact(s.profile),
         exact_eval: None,
         detail: Detail::Exact(Box::new(s.stats)),
+    })
+}
+
+/// The LCP's start from the request's text: `pure:I,J` (reduced pure strategies, 1-based) or
+/// a strategy file of the game.
+fn lcp_start(game: &Game, text: Option<&str>, sp: Spelling) -> Result<LcpStart, SolveError> {
+    let Some(text) = text else {
+        return Ok(LcpStart::default());
+    };
+    let bad = |why: String| SolveError::Request(format!("{}: {why}", Opt::LcpStart.with(text, sp)));
+    if let Some(pair) = text.strip_prefix("pure:") {
+        let parsed: Option<Vec<usize>> = pair.split(',').map(|t| t.trim().parse().ok()).collect();
+        let Some(&[i, j]) = parsed.as_deref() else {
+            return Err(bad("expected pure:I,J with two numbers from 1".into()));
+        };
+        if i == 0 || j == 0 {
+            return Err(bad("pure strategies are numbered from 1".into()));
+        }
+        return LcpStart::from_reduced(game, [i - 1, j - 1], LCP_START_STRATEGIES)
+            .map_err(|e| bad(e.to_string()));
+    }
+    let path = std::path::Path::new(text);
+    let data = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let (profile, _) = crate::format::strategy_json::profile_from_json(game, &data)
+        .map_err(|e| bad(e.to_string()))?;
+    Ok(LcpStart::Profile(profile))
+}
+
+/// Most reduced pure strategies per player that `pure:I,J` enumerates to find its pair.
+pub const LCP_START_STRATEGIES: usize = 100_000;
+
+fn run_lcp(
+    game: &Game,
+    spec: &str,
+    checked: &Checked,
+    start: Option<&str>,
+) -> Result<Solved, SolveError> {
+    let started = std::time::Instant::now();
+    let options = LcpOptions {
+        start: lcp_start(game, start, checked.spelling)?,
+        max_pivots: None,
+        max_memory: checked.lp.max_memory,
+    };
+    let s = solve_lcp(game, &options).map_err(Error::from)?;
+    let [v1, v2] = s.value.clone();
+    let nash_conv = s.certificate.nash_conv.clone();
+    Ok(Solved {
+        algorithm: checked.algorithm,
+        spec: spec.to_string(),
+        game: None,
+        values: Some([Value::Exact(v1), Value::Exact(v2)]),
+        exploitability: Some(Value::Exact(&nash_conv / crate::scalar::int(2))),
+        nash_conv: Some(Value::Exact(nash_conv)),
+        iterations: 0,
+        seconds: started.elapsed().as_secs_f64(),
+        setup_seconds: 0.0,
+        curve: Vec::new(),
+        reason: None,
+        strategy: Strategy::Exact(s.profile),
+        exact_eval: None,
+        detail: Detail::Lcp(Box::new(LcpStats {
+            start: s.start.describe(),
+            pivots: s.pivots,
+            rows: s.rows,
+            seconds: started.elapsed().as_secs_f64(),
+        })),
     })
 }
 

@@ -25,6 +25,9 @@ pub enum Family {
     Cfr,
     /// The exact sequence-form LP ([`crate::exact`]).
     ExactLp,
+    /// The sequence-form LCP by Lemke's algorithm ([`crate::lcp`]): one exact equilibrium of
+    /// a two-player game, general-sum included.
+    Lcp,
     /// A Monte Carlo CFR solver ([`crate::mccfr`], run by [`crate::solve::sampling`]):
     /// seeded, on a game's rules or its arena; never the default (its figures depend on the
     /// seed, and it is slower than full traversals on every game that fits the arena).
@@ -306,6 +309,15 @@ pub const ALGORITHMS: &[Algorithm] = &[
         family: Family::Sampling(SamplingKind::Outcome),
         needs_horizon: false,
         tunable: Tunable::AlphaBetaGamma,
+        params: None,
+    },
+    Algorithm {
+        name: "lcp",
+        summary: "one exact equilibrium of a two-player game, general-sum included: the \
+                  sequence-form LCP by Lemke's algorithm, certified by exact best responses",
+        family: Family::Lcp,
+        needs_horizon: false,
+        tunable: Tunable::Nothing,
         params: None,
     },
     Algorithm {
