@@ -380,13 +380,16 @@ fn progress_bar(iterations: Option<i64>) -> ProgressBar {
     }
 }
 
+/// What reports the exact LP's progress (a spinner on a terminal).
+type LpReport = dyn Fn(&LpProgress<'_>) + Sync;
+
 /// The command line's hooks of a solve: a progress bar on a terminal (loading a big file,
 /// iterating, or the exact LP's simplex), the reader's warnings, and the stop signals.
 struct CliHooks {
     bar: ProgressBar,
     spec: String,
     loading: Option<ProgressBar>,
-    lp: Option<Box<dyn Fn(&LpProgress<'_>) + Sync>>,
+    lp: Option<Box<LpReport>>,
 }
 
 impl CliHooks {

@@ -537,7 +537,7 @@ def test_sampling_options_reach_both_engines():
         plain = bluff.solve(game, algo=algo, iterations=2000, seed=7)
         assert abs(arena.exploitability - rules.exploitability) < 1e-12, algo
         assert arena.exploitability != plain.exploitability, algo
-    with pytest.raises(ValueError, match="epsilon= does not apply to es-mccfr; it applies to os-mccfr"):
+    with pytest.raises(ValueError, match="epsilon= does not apply to es-mccfr; it applies to os"):
         bluff.solve(game, algo="es-mccfr", iterations=10, epsilon=0.5)
     with pytest.raises(ValueError, match="applies to the sampling solvers"):
         bluff.solve(game, algo="cfr+", iterations=10, baseline=0.5)
