@@ -3,23 +3,8 @@
 
 mod common;
 
-use common::cli::bluff;
+use common::cli::{bluff, solve_json as solve};
 use serde_json::Value;
-
-fn solve(args: &[&str]) -> Value {
-    let out = bluff()
-        .arg("solve")
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 fn values(v: &Value) -> (String, String) {
     (

@@ -4,23 +4,11 @@
 
 mod common;
 
-use common::cli::bluff;
-use serde_json::Value;
+use common::cli::solve_json;
 
 /// The top-level keys of `bluff solve kuhn ARGS --json`, in order.
 fn keys(args: &[&str]) -> Vec<String> {
-    let out = bluff()
-        .args(["solve", "kuhn"])
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = solve_json(&[&["kuhn"], args].concat());
     v.as_object().unwrap().keys().cloned().collect()
 }
 

@@ -7,6 +7,22 @@ pub fn bluff() -> Command {
     Command::cargo_bin("bluff").unwrap()
 }
 
+/// The `--json` summary of `bluff solve ARGS --json`, which must succeed.
+pub fn solve_json(args: &[&str]) -> serde_json::Value {
+    let out = bluff()
+        .arg("solve")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "bluff solve {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// How a child starts with SIGINT and SIGTERM. A test that sends signals sets this itself:
 /// children inherit ignored signals, and a suite started in the background (a non-interactive
 /// shell's `&`, nohup) ignores SIGINT.
