@@ -356,13 +356,13 @@ pub fn payoff_matrices(game: &Game) -> [Vec<((u32, u32), Rational)>; 2] {
 
 /// DCFR iterations behind the starting basis ([`start_choice`]) for an LP of `rows` rows: 10,
 /// or 30 from 10 000 rows on. Whole solves, build included, in instructions (callgrind) against
-/// the start from the best response to player 1's uniform strategy, with the float simplex of
-/// issue 31: 0 / 5 / 10 / 20 / 30 iterations: liars dice 4 sides 97 / 106 / 107 / 115 / 129
+/// the start from the best response to player 1's uniform strategy, with the float simplex:
+/// 0 / 5 / 10 / 20 / 30 iterations: liars dice 4 sides 97 / 106 / 107 / 115 / 129
 /// million, 5 sides 979 / 1194 / 846 / 871 / 1088, leduc 1223 / 982 / 786 / 752 / 778,
 /// goofspiel 5 (descending points) 671 / 661 / 692 / 727 / 714. Pivot counts move by
 /// +-15% between neighbouring choices (a start is a lottery); on the large LPs the iterations
 /// cost little beside the pivots, and liars dice 6 sides took 5911 float pivots after 30
-/// against 6783 after 10 (all in player 0's program; in player 1's, which it now solves,
+/// against 6783 after 10 (all in player 0's program; in player 1's, which the large LPs solve,
 /// 6242 / 7422 / 4747 / 6505 after 10 / 30 / 100 / 300: a lottery with no trend).
 pub(crate) fn start_iterations(rows: usize) -> u64 {
     if rows < 10_000 {
