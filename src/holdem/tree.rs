@@ -544,6 +544,14 @@ mod tests {
         .unwrap()
     }
 
+    /// The action names of node `n`'s children, in order.
+    fn child_actions(t: &Tree, n: usize) -> Vec<String> {
+        t.nodes[n]
+            .children()
+            .map(|c| t.nodes[c].action.unwrap().to_string())
+            .collect()
+    }
+
     #[test]
     fn a_river_spot_by_hand() {
         // Pot 100, stack 200, river bet 50%, raise 100%: OOP checks or bets 50; facing 50, a
@@ -589,16 +597,10 @@ mod tests {
         )
         .unwrap();
         let (n, _) = t.find("river:bet10").unwrap();
-        let names: Vec<String> = t.nodes[n]
-            .children()
-            .map(|c| t.nodes[c].action.unwrap().to_string())
-            .collect();
+        let names = child_actions(&t, n);
         assert_eq!(names, ["fold", "call", "raise20", "raise25"]);
         // e on the river with stack 200 and pot 100 is all-in.
-        let root: Vec<String> = t.nodes[0]
-            .children()
-            .map(|c| t.nodes[c].action.unwrap().to_string())
-            .collect();
+        let root = child_actions(&t, 0);
         assert_eq!(root, ["check", "bet10", "allin"]);
     }
 
@@ -610,10 +612,7 @@ mod tests {
             10_000,
         )
         .unwrap();
-        let root: Vec<String> = t.nodes[0]
-            .children()
-            .map(|c| t.nodes[c].action.unwrap().to_string())
-            .collect();
+        let root = child_actions(&t, 0);
         assert_eq!(root, ["check", "bet33", "bet75"]);
         // add_allin 2: the stack 200 is at most 2 x pot 100, so all-in is added.
         let t = Tree::build(
@@ -621,10 +620,7 @@ mod tests {
             10_000,
         )
         .unwrap();
-        let root: Vec<String> = t.nodes[0]
-            .children()
-            .map(|c| t.nodes[c].action.unwrap().to_string())
-            .collect();
+        let root = child_actions(&t, 0);
         assert_eq!(root, ["check", "bet75", "allin"]);
         // force_allin 0.2: a bet of 75 leaves 125 behind with a pot of 250 after the call: not
         // forced; a bet of 150 leaves 50 <= 0.2 x 400: forced all-in.
@@ -633,10 +629,7 @@ mod tests {
             10_000,
         )
         .unwrap();
-        let root: Vec<String> = t.nodes[0]
-            .children()
-            .map(|c| t.nodes[c].action.unwrap().to_string())
-            .collect();
+        let root = child_actions(&t, 0);
         assert_eq!(root, ["check", "bet75", "allin"]);
     }
 }
