@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::cli::bluff;
+use common::cli::{bluff, json_of};
 use predicates::prelude::*;
 use std::io::Write;
 
@@ -153,19 +153,7 @@ fn eval_of_a_general_sum_game_gives_each_players_gain() {
         r#"{"strategy": {"P1": {"P1": {"Opera": 1, "Football": 0}},
                          "P2": {"P2": {"Opera": 0, "Football": 1}}}}"#,
     );
-    let out = bluff()
-        .arg("eval")
-        .arg(game.path())
-        .arg(strategy.path())
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_of(bluff().arg("eval").arg(game.path()).arg(strategy.path()));
     assert_eq!(v["general_sum"], true);
     assert_eq!(v["value_p1"]["exact"], "0");
     assert_eq!(v["gain_p1"]["exact"], "1");

@@ -8,7 +8,7 @@ use bluff::format::nfg::{read_nfg, write_nfg};
 use bluff::matrix::normal_form::reduced_strategies;
 use bluff::scalar::rat;
 use bluff::strategy::ExactProfile;
-use common::cli::bluff;
+use common::cli::{bluff, json_of};
 use predicates::prelude::*;
 
 const KUHN_EQUILIBRIUM: &str = r#"{"game": "kuhn", "strategy": {
@@ -28,19 +28,7 @@ fn exported_kuhn_evaluates_like_the_built_in_game() {
         .success();
     let strategy = dir.path().join("eq.json");
     std::fs::write(&strategy, KUHN_EQUILIBRIUM).unwrap();
-    let out = bluff()
-        .arg("eval")
-        .arg(&efg)
-        .arg(&strategy)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_of(bluff().arg("eval").arg(&efg).arg(&strategy));
     assert_eq!(v["value_p1"]["exact"], "-1/18");
     assert_eq!(v["nash_conv"]["exact"], "0");
     // Only the final file is left: the temporary was renamed.

@@ -7,20 +7,20 @@ pub fn bluff() -> Command {
     Command::cargo_bin("bluff").unwrap()
 }
 
-/// The `--json` summary of `bluff solve ARGS --json`, which must succeed.
-pub fn solve_json(args: &[&str]) -> serde_json::Value {
-    let out = bluff()
-        .arg("solve")
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
+/// The JSON that `cmd` prints with `--json` added; the command must succeed.
+pub fn json_of(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd.arg("--json").output().unwrap();
     assert!(
         out.status.success(),
-        "bluff solve {args:?}: {}",
+        "{cmd:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The `--json` summary of `bluff solve ARGS --json`, which must succeed.
+pub fn solve_json(args: &[&str]) -> serde_json::Value {
+    json_of(bluff().arg("solve").args(args))
 }
 
 /// How a child starts with SIGINT and SIGTERM. A test that sends signals sets this itself:
