@@ -82,3 +82,30 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def bluff_solve(binary: str, spec: str, *args: str) -> Any:
+    """`bluff solve SPEC ARGS --json`, parsed; a failure raises."""
+    return run_json([binary, "solve", spec, *args, "--json"])
+
+
+def load_jsonl(path: str) -> list[dict]:
+    """The rows of a resumable results file (one JSON object a line); a torn last line, from
+    a killed run, is ignored."""
+    rows: list[dict] = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError:
+                    continue
+    return rows
+
+
+def append_jsonl(path: str, row: dict) -> None:
+    """Appends one row to a resumable results file, flushed and synced before returning."""
+    with open(path, "a") as f:
+        f.write(json.dumps(row) + "\n")
+        f.flush()
+        os.fsync(f.fileno())

@@ -31,6 +31,7 @@ import subprocess
 import tempfile
 import time
 
+import common
 import mccfr_openspiel as ops
 
 # Every game of `bluff games` at its defaults, and the sizes the benchmarks use.
@@ -60,13 +61,6 @@ OPENSPIEL = {
 RULES = ("kuhn", "leduc", "liars-dice", "goofspiel")
 
 
-def bluff_json(binary: str, *args: str) -> dict:
-    out = subprocess.run(
-        [binary, "solve", *args, "--json"], check=True, capture_output=True, text=True
-    ).stdout
-    return json.loads(out)
-
-
 def bluff_rate(binary: str, game: str, algo: str, seconds: float, rules: bool) -> float:
     args = [
         game,
@@ -80,7 +74,7 @@ def bluff_rate(binary: str, game: str, algo: str, seconds: float, rules: bool) -
         "--threads",
         "1",
     ] + (["--rules"] if rules else [])
-    return float(bluff_json(binary, *args)["iterations_per_second"])
+    return float(common.bluff_solve(binary, *args)["iterations_per_second"])
 
 
 def main() -> None:
@@ -97,7 +91,7 @@ def main() -> None:
     for spec in args.game or GAMES:
         has_rules = spec.split("(")[0] in RULES
         default = {
-            algo: bluff_json(
+            algo: common.bluff_solve(
                 args.binary, spec, "--algo", f"{algo}-mccfr", "--iterations", "1", "--no-eval"
             )["engine"]
             for algo in ["es", "os"]

@@ -24,9 +24,9 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import time
 
+import common
 import mccfr_openspiel as ops
 import pyspiel
 
@@ -45,30 +45,14 @@ def key(game: str, algo: str, n: int, seed: int, solver: str) -> tuple:
 
 
 def load(path: str) -> dict[tuple, dict]:
-    """The runs already in `path` (a torn last line, from a killed session, is ignored)."""
-    done: dict[tuple, dict] = {}
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                try:
-                    r = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                done[key(r["game"], r["algo"], r["iterations"], r["seed"], r["solver"])] = r
-    return done
-
-
-def append(path: str, row: dict) -> None:
-    with open(path, "a") as f:
-        f.write(json.dumps(row) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+    """The runs already in `path`, by key."""
+    rows = common.load_jsonl(path)
+    return {key(r["game"], r["algo"], r["iterations"], r["seed"], r["solver"]): r for r in rows}
 
 
 def run_bluff(binary: str, spec: str, algo: str, n: int, seed: int) -> dict:
-    cmd = [binary, "solve", spec, "--algo", f"{algo}-mccfr", "--iterations", str(n)]
-    cmd += ["--seed", str(seed), "--threads", "1", "--json"]
-    r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    args = ["--algo", f"{algo}-mccfr", "--iterations", str(n), "--seed", str(seed)]
+    r = common.bluff_solve(binary, spec, *args, "--threads", "1")
     assert r["iterations"] == n, r["iterations"]
     return {"nash_conv": r["nash_conv"], "seconds": r["seconds"], "engine": r["engine"]}
 
@@ -165,7 +149,7 @@ def main() -> None:
                                 **r,
                                 "load": os.getloadavg()[0],
                             }
-                            append(args.out, row)
+                            common.append_jsonl(args.out, row)
                             done[k] = row
                             print(json.dumps(row), flush=True)
     kept = table(done, games, sizes, args.seeds)

@@ -12,10 +12,9 @@ usage: python bench/mccfr_es_rate.py BLUFF [OTHER_BLUFF] [--game leduc|liars-dic
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 
+import common
 import mccfr_openspiel as ops
 
 GAMES = {
@@ -28,10 +27,8 @@ SECONDS = 10
 
 def bluff_rate(binary: str, spec: str) -> float:
     """Iterations per second of bluff's external sampling on the game's rules."""
-    args = [binary, "solve", spec, "--algo", "es-mccfr", "--time", str(SECONDS)]
-    args += ["--no-eval", "--seed", "1", "--rules", "--json"]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-    return float(json.loads(out)["iterations_per_second"])
+    args = ["--algo", "es-mccfr", "--time", str(SECONDS), "--no-eval", "--seed", "1", "--rules"]
+    return float(common.bluff_solve(binary, spec, *args)["iterations_per_second"])
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 
+import common
 import mccfr_openspiel as ops
 import pyspiel
 
@@ -48,9 +49,8 @@ def load_avg():
 
 
 def bluff(spec, *args):
-    cmd = [BLUFF, "solve", spec, "--json", *args]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
+    """One `bluff solve --json` run of the built binary, parsed."""
+    return common.bluff_solve(BLUFF, spec, *args)
 
 
 def arena_spec(spec):

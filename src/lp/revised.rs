@@ -1356,95 +1356,14 @@ pub(crate) fn solve(
         budget,
     } = attempt;
     let lp = Bounded::new(sf, start);
-    let m = lp.m;
-    let cols = lp.cols();
-    let nvars = cols + m;
-    let artificials = cols - lp.structurals;
     // Deterministic perturbation against degeneracy: `b + B delta` with a small `delta`
     // pointing into each basic variable's bounds, so the starting basis stays feasible with
     // every basic value moved off its bound.
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next_jitter = move || jitter(&mut seed);
-    let units: Vec<(usize, f64)> = (0..m).map(|i| (i, 1.0)).collect();
-    let column_of = |j: usize| -> Vec<(usize, f64)> {
-        if j < cols {
-            lp.a.col(j).collect()
-        } else {
-            vec![(j - cols, 1.0)]
-        }
-    };
-    let mut xn = vec![0.0; nvars];
-    for j in 0..nvars {
-        xn[j] = if lp.lower[j].is_finite() {
-            lp.lower[j]
-        } else if lp.upper[j].is_finite() {
-            lp.upper[j]
-        } else {
-            0.0
-        };
-    }
-    let crash = lp.start.as_ref().and_then(|start| {
-        let mut seen = vec![false; nvars];
-        if start.iter().any(|&j| std::mem::replace(&mut seen[j], true)) {
-            return None;
-        }
-        let mut start = start.clone();
-        let mut gathered: Vec<Vec<(usize, f64)>> = start.iter().map(|&j| column_of(j)).collect();
-        let refs: Vec<&[(usize, f64)]> = gathered.iter().map(Vec::as_slice).collect();
-        let mut lu = match SparseLu::factor(m, &refs) {
-            Ok(lu) => lu,
-            Err(_) => {
-                // A hint built from guesses (both players' supports) can be singular: its
-                // dependent columns give way to the logicals of the rows they leave
-                // uncovered. A round can expose new near-dependences; a few rounds suffice
-                // (two on liars dice).
-                for _ in 0..REPAIR_ROUNDS {
-                    let refs: Vec<&[(usize, f64)]> = gathered.iter().map(Vec::as_slice).collect();
-                    let (dropped, rows) = SparseLu::dependent_columns(m, &refs);
-                    if dropped.is_empty() {
-                        break;
-                    }
-                    for (&k, &i) in dropped.iter().zip(&rows) {
-                        start[k] = cols + i;
-                        gathered[k] = column_of(cols + i);
-                    }
-                }
-                let refs: Vec<&[(usize, f64)]> = gathered.iter().map(Vec::as_slice).collect();
-                SparseLu::factor(m, &refs).ok()?
-            }
-        };
-        let mut x0 = lp.b.clone();
-        lu.ftran(&mut x0);
-        if x0.iter().any(|v| !v.is_finite()) {
-            return None;
-        }
-        let mut b = lp.b.clone();
-        for (k, col) in gathered.iter().enumerate() {
-            let j = start[k];
-            let sign = if lp.lower[j].is_finite() {
-                1.0
-            } else if lp.upper[j].is_finite() {
-                -1.0
-            } else {
-                0.0
-            };
-            // A basic value outside its bounds is shifted into them (`b` moves, as for the
-            // perturbation): the simplex then starts primal feasible for the shifted program,
-            // and the clean-up's dual simplex repairs the difference once `b` is restored.
-            let shift = if x0[k] < lp.lower[j] {
-                lp.lower[j] - x0[k]
-            } else if x0[k] > lp.upper[j] {
-                lp.upper[j] - x0[k]
-            } else {
-                0.0
-            };
-            let delta = shift + sign * 1e-7 * next_jitter() * (1.0 + x0[k].abs());
-            for &(i, v) in col {
-                b[i] += v * delta;
-            }
-        }
-        Some((start, b, lu))
-    });
+    let crash = lp
+        .start
+        .as_ref()
+        .and_then(|start| crash_basis(&lp, start, &mut seed));
     if crash.is_none() && lp.start.is_some() && !fall_back_to_slacks {
         return FloatOutcome::Stalled {
             reason: "the starting basis is unusable (singular after its repair)".to_string(),
@@ -1452,248 +1371,388 @@ pub(crate) fn solve(
         };
     }
     let crashed = crash.is_some();
-    let (basis, b, lu) = match crash {
-        Some(c) => c,
-        None => {
-            // Logicals where they can hold `b_i`, artificials elsewhere (in row order).
-            let mut basis: Vec<usize> = (0..m).map(|i| cols + i).collect();
-            for k in 0..artificials {
-                let j = lp.structurals + k;
-                let i = lp.a.index[lp.a.start[j]] as usize;
-                basis[i] = j;
-            }
-            let mut b = lp.b.clone();
-            for (i, bi) in b.iter_mut().enumerate() {
-                let j = basis[i];
-                let sign = if lp.lower[j].is_finite() { 1.0 } else { -1.0 };
-                *bi += sign * 1e-7 * next_jitter() * (1.0 + bi.abs());
-            }
-            let unit_refs: Vec<&[(usize, f64)]> = (0..m).map(|i| &units[i..i + 1]).collect();
-            let lu = SparseLu::factor(m, &unit_refs).expect("the identity is non-singular");
-            (basis, b, lu)
-        }
-    };
-    let mut pos = vec![usize::MAX; nvars];
-    for (p, &j) in basis.iter().enumerate() {
-        pos[j] = p;
-    }
-    let mut cost = vec![0.0; nvars];
-    if crashed {
-        cost.copy_from_slice(&lp.cost);
+    let (basis, b, lu) = crash.unwrap_or_else(|| slack_basis(&lp, &mut seed));
+    let mut s = Simplex::new(&lp, basis, b, lu, crashed);
+    let limit = budget.unwrap_or(50 * (lp.m + s.nvars()) + 1000);
+    s.run(limit, crashed, progress)
+}
+
+/// The basis column of variable `j` of `lp` (stored, or the unit column of a logical).
+fn column_of(lp: &Bounded, j: usize) -> Vec<(usize, f64)> {
+    let cols = lp.cols();
+    if j < cols {
+        lp.a.col(j).collect()
     } else {
-        for c in cost.iter_mut().take(cols).skip(lp.structurals) {
-            *c = -1.0;
+        vec![(j - cols, 1.0)]
+    }
+}
+
+/// The crash basis `start` (variables of `lp`), repaired where singular, with the right-hand
+/// side shifted and perturbed so that it starts primal feasible; `None` where it is unusable
+/// (a repeated variable, singular after its repair, or non-finite values).
+fn crash_basis(
+    lp: &Bounded,
+    start: &[usize],
+    seed: &mut u64,
+) -> Option<(Vec<usize>, Vec<f64>, SparseLu)> {
+    let m = lp.m;
+    let cols = lp.cols();
+    let mut seen = vec![false; cols + m];
+    if start.iter().any(|&j| std::mem::replace(&mut seen[j], true)) {
+        return None;
+    }
+    let mut start = start.to_vec();
+    let mut gathered: Vec<Vec<(usize, f64)>> = start.iter().map(|&j| column_of(lp, j)).collect();
+    let refs: Vec<&[(usize, f64)]> = gathered.iter().map(Vec::as_slice).collect();
+    let mut lu = match SparseLu::factor(m, &refs) {
+        Ok(lu) => lu,
+        Err(_) => {
+            // A hint built from guesses (both players' supports) can be singular: its
+            // dependent columns give way to the logicals of the rows they leave
+            // uncovered. A round can expose new near-dependences; a few rounds suffice
+            // (two on liars dice).
+            for _ in 0..REPAIR_ROUNDS {
+                let refs: Vec<&[(usize, f64)]> = gathered.iter().map(Vec::as_slice).collect();
+                let (dropped, rows) = SparseLu::dependent_columns(m, &refs);
+                if dropped.is_empty() {
+                    break;
+                }
+                for (&k, &i) in dropped.iter().zip(&rows) {
+                    start[k] = cols + i;
+                    gathered[k] = column_of(lp, cols + i);
+                }
+            }
+            let refs: Vec<&[(usize, f64)]> = gathered.iter().map(Vec::as_slice).collect();
+            SparseLu::factor(m, &refs).ok()?
+        }
+    };
+    let mut x0 = lp.b.clone();
+    lu.ftran(&mut x0);
+    if x0.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let mut b = lp.b.clone();
+    for (k, col) in gathered.iter().enumerate() {
+        let j = start[k];
+        let sign = if lp.lower[j].is_finite() {
+            1.0
+        } else if lp.upper[j].is_finite() {
+            -1.0
+        } else {
+            0.0
+        };
+        // A basic value outside its bounds is shifted into them (`b` moves, as for the
+        // perturbation): the simplex then starts primal feasible for the shifted program,
+        // and the clean-up's dual simplex repairs the difference once `b` is restored.
+        let shift = if x0[k] < lp.lower[j] {
+            lp.lower[j] - x0[k]
+        } else if x0[k] > lp.upper[j] {
+            lp.upper[j] - x0[k]
+        } else {
+            0.0
+        };
+        let delta = shift + sign * 1e-7 * jitter(seed) * (1.0 + x0[k].abs());
+        for &(i, v) in col {
+            b[i] += v * delta;
         }
     }
-    let rows = RowParts::new(&lp.a, m, |j| pos[j] != usize::MAX);
-    let mut s = Simplex {
-        lp: &lp,
-        lower: lp.lower.clone(),
-        upper: lp.upper.clone(),
-        cost,
-        b,
-        rows,
-        basis,
-        pos,
-        lu,
-        units,
-        xb: Vec::new(),
-        xn,
-        hot: vec![
-            Hot {
-                row: 0.0,
-                d: 0.0,
-                weight: 1.0,
-                status: Status::Fixed,
-                candidate: false,
-            };
-            nvars
-        ],
-        pivots: 0,
-        touched: vec![0; nvars + 1],
-        n_touched: 0,
-        rho: vec![0.0; m],
-        rho_idx: Vec::new(),
-        alpha: vec![0.0; m],
-        alpha_idx: Vec::new(),
-        tau: vec![0.0; m],
-        tau_idx: Vec::new(),
-        dse: vec![1.0; m],
-        infeasible: Vec::new(),
-        is_infeasible: vec![false; m],
-        listing: false,
-        basic_lower: vec![0.0; m],
-        basic_upper: vec![0.0; m],
-        blocking: Vec::new(),
-        candidates: Vec::new(),
-        cost_tol: COST_TOL,
-        rejected: Vec::new(),
-        is_rejected: vec![false; nvars],
-        rejections: 0,
-        factor_work: 0,
-        recent_work: [0; 8],
-        last_work: 0,
-        lu_entry_limit: super::memory::lu_entry_limit(lp.a.index.len(), m),
-        stall_limit: usize::MAX,
-        degenerate_run: 0,
-        seed: 0x2545_F491_4F6C_DD1D,
-    };
-    let limit = budget.unwrap_or(50 * (m + nvars) + 1000);
-    let singular = |pivots| FloatOutcome::Stalled {
+    Some((start, b, lu))
+}
+
+/// The slack basis: logicals where they can hold `b_i`, artificials elsewhere (in row
+/// order), with the right-hand side perturbed into the basic variables' bounds.
+fn slack_basis(lp: &Bounded, seed: &mut u64) -> (Vec<usize>, Vec<f64>, SparseLu) {
+    let m = lp.m;
+    let cols = lp.cols();
+    let mut basis: Vec<usize> = (0..m).map(|i| cols + i).collect();
+    for k in 0..cols - lp.structurals {
+        let j = lp.structurals + k;
+        let i = lp.a.index[lp.a.start[j]] as usize;
+        basis[i] = j;
+    }
+    let mut b = lp.b.clone();
+    for (i, bi) in b.iter_mut().enumerate() {
+        let j = basis[i];
+        let sign = if lp.lower[j].is_finite() { 1.0 } else { -1.0 };
+        *bi += sign * 1e-7 * jitter(seed) * (1.0 + bi.abs());
+    }
+    let units: Vec<(usize, f64)> = (0..m).map(|i| (i, 1.0)).collect();
+    let unit_refs: Vec<&[(usize, f64)]> = (0..m).map(|i| &units[i..i + 1]).collect();
+    let lu = SparseLu::factor(m, &unit_refs).expect("the identity is non-singular");
+    (basis, b, lu)
+}
+
+/// The outcome of a basis that became numerically singular.
+fn singular(pivots: usize) -> FloatOutcome {
+    FloatOutcome::Stalled {
         reason: "the float basis became numerically singular".to_string(),
         pivots,
-    };
-    let stalled = |pivots| FloatOutcome::Stalled {
+    }
+}
+
+/// The outcome of a run that reached its pivot limit.
+fn stalled(limit: usize, pivots: usize) -> FloatOutcome {
+    FloatOutcome::Stalled {
         reason: format!("no optimum after {limit} float pivots"),
         pivots,
-    };
-    let basis_out = |s: &Simplex| -> Vec<Option<usize>> {
-        s.basis
+    }
+}
+
+impl<'a> Simplex<'a> {
+    /// The simplex state at the starting `basis` of `lp` (factored as `lu`) with the
+    /// right-hand side `b`: the true costs after a crash, phase 1's (minus each
+    /// artificial) from the slack basis.
+    fn new(lp: &'a Bounded, basis: Vec<usize>, b: Vec<f64>, lu: SparseLu, crashed: bool) -> Self {
+        let m = lp.m;
+        let cols = lp.cols();
+        let nvars = cols + m;
+        let xn: Vec<f64> = (0..nvars)
+            .map(|j| {
+                if lp.lower[j].is_finite() {
+                    lp.lower[j]
+                } else if lp.upper[j].is_finite() {
+                    lp.upper[j]
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let mut pos = vec![usize::MAX; nvars];
+        for (p, &j) in basis.iter().enumerate() {
+            pos[j] = p;
+        }
+        let mut cost = vec![0.0; nvars];
+        if crashed {
+            cost.copy_from_slice(&lp.cost);
+        } else {
+            for c in cost.iter_mut().take(cols).skip(lp.structurals) {
+                *c = -1.0;
+            }
+        }
+        let rows = RowParts::new(&lp.a, m, |j| pos[j] != usize::MAX);
+        Simplex {
+            lp,
+            lower: lp.lower.clone(),
+            upper: lp.upper.clone(),
+            cost,
+            b,
+            rows,
+            basis,
+            pos,
+            lu,
+            units: (0..m).map(|i| (i, 1.0)).collect(),
+            xb: Vec::new(),
+            xn,
+            hot: vec![
+                Hot {
+                    row: 0.0,
+                    d: 0.0,
+                    weight: 1.0,
+                    status: Status::Fixed,
+                    candidate: false,
+                };
+                nvars
+            ],
+            pivots: 0,
+            touched: vec![0; nvars + 1],
+            n_touched: 0,
+            rho: vec![0.0; m],
+            rho_idx: Vec::new(),
+            alpha: vec![0.0; m],
+            alpha_idx: Vec::new(),
+            tau: vec![0.0; m],
+            tau_idx: Vec::new(),
+            dse: vec![1.0; m],
+            infeasible: Vec::new(),
+            is_infeasible: vec![false; m],
+            listing: false,
+            basic_lower: vec![0.0; m],
+            basic_upper: vec![0.0; m],
+            blocking: Vec::new(),
+            candidates: Vec::new(),
+            cost_tol: COST_TOL,
+            rejected: Vec::new(),
+            is_rejected: vec![false; nvars],
+            rejections: 0,
+            factor_work: 0,
+            recent_work: [0; 8],
+            last_work: 0,
+            lu_entry_limit: super::memory::lu_entry_limit(lp.a.index.len(), m),
+            stall_limit: usize::MAX,
+            degenerate_run: 0,
+            seed: 0x2545_F491_4F6C_DD1D,
+        }
+    }
+
+    /// The basis as standard-form columns (a free variable's negative part where its value
+    /// is negative).
+    fn basis_out(&self) -> Vec<Option<usize>> {
+        self.basis
             .iter()
             .enumerate()
             .map(|(p, &j)| {
-                let (pos, neg) = lp.sf_col[j];
-                if s.xb[p] < 0.0 && neg.is_some() {
+                let (pos, neg) = self.lp.sf_col[j];
+                if self.xb[p] < 0.0 && neg.is_some() {
                     neg
                 } else {
                     pos
                 }
             })
             .collect()
-    };
-    (|| {
-        if !s.refactor() {
-            return singular(s.pivots);
+    }
+
+    /// Phases 1 (from the slack basis, when it has artificials) and 2, then the clean-up.
+    fn run(&mut self, limit: usize, crashed: bool, progress: Option<ProgressFn>) -> FloatOutcome {
+        if !self.refactor() {
+            return singular(self.pivots);
         }
-        if !crashed && artificials > 0 {
-            match s.primal(limit, progress, "phase 1") {
-                Step::Optimal | Step::Stalled => {}
-                Step::Unbounded | Step::Singular => return singular(s.pivots),
-                Step::Limit => return stalled(s.pivots),
+        if !crashed && self.lp.cols() > self.lp.structurals {
+            if let Err(outcome) = self.phase_one(limit, progress) {
+                return outcome;
             }
-            if s.objective() < -1e-6 {
-                return FloatOutcome::Infeasible { pivots: s.pivots };
+        }
+        let cols = self.lp.cols();
+        self.cost.fill(0.0);
+        self.cost[..cols].copy_from_slice(&self.lp.cost[..cols]);
+        if !self.refactor() {
+            return singular(self.pivots);
+        }
+        match self.primal(limit, progress, "phase 2") {
+            Step::Optimal | Step::Stalled => self.clean_up(limit, progress),
+            Step::Unbounded => FloatOutcome::Unbounded {
+                basis: self.basis_out(),
+                pivots: self.pivots,
+            },
+            Step::Singular => singular(self.pivots),
+            Step::Limit => stalled(limit, self.pivots),
+        }
+    }
+
+    /// Phase 1: drives the artificials to zero, then fixes them there and pivots the basic
+    /// ones out where a real column can replace them (rows where none can are redundant).
+    fn phase_one(
+        &mut self,
+        limit: usize,
+        progress: Option<ProgressFn>,
+    ) -> Result<(), FloatOutcome> {
+        let lp = self.lp;
+        let (m, cols) = (lp.m, lp.cols());
+        match self.primal(limit, progress, "phase 1") {
+            Step::Optimal | Step::Stalled => {}
+            Step::Unbounded | Step::Singular => return Err(singular(self.pivots)),
+            Step::Limit => return Err(stalled(limit, self.pivots)),
+        }
+        if self.objective() < -1e-6 {
+            return Err(FloatOutcome::Infeasible {
+                pivots: self.pivots,
+            });
+        }
+        for j in lp.structurals..cols {
+            self.upper[j] = 0.0;
+            self.xn[j] = 0.0;
+        }
+        for p in 0..m {
+            if !(lp.structurals..cols).contains(&self.basis[p]) {
+                continue;
             }
-            // Artificials are fixed at zero from now on. Pivot the basic ones out where a
-            // real column can replace them; rows where none can are redundant.
-            for j in lp.structurals..cols {
-                s.upper[j] = 0.0;
-                s.xn[j] = 0.0;
+            self.pivot_row(p);
+            let mut best = (1e-7, None);
+            for &j in &self.touched[..self.n_touched] {
+                let v = self.hot[j].row.abs();
+                if !(lp.structurals..cols).contains(&j) && v > best.0 {
+                    best = (v, Some(j));
+                }
             }
-            for p in 0..m {
-                if !(lp.structurals..cols).contains(&s.basis[p]) {
+            if let (_, Some(q)) = best {
+                self.ftran_column(q);
+                // A degenerate exchange: the entering value stays where it was.
+                if self.alpha[p].abs() > 1e-9 && !self.pivot(p, q, 0.0, 0.0, false) {
+                    return Err(singular(self.pivots));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// After phase 2: drops the perturbation and the shifted bounds, and cleans up. The
+    /// perturbed optimum can be slightly primal infeasible for the true right-hand sides
+    /// (dual simplex repairs it) and that can leave reduced costs slightly improving (primal
+    /// simplex again).
+    fn clean_up(&mut self, limit: usize, progress: Option<ProgressFn>) -> FloatOutcome {
+        let lp = self.lp;
+        let m = lp.m;
+        self.b.copy_from_slice(&lp.b);
+        for j in 0..self.nvars() {
+            if self.pos[j] == usize::MAX {
+                self.xn[j] = if self.lower[j].is_finite() && self.hot[j].status != Status::AtUpper {
+                    self.lower[j]
+                } else if self.upper[j].is_finite() {
+                    self.upper[j]
+                } else {
+                    0.0
+                };
+            }
+        }
+        // Reduced costs of sequence-form LPs are products of small chance probabilities: a
+        // column the loose tolerance left out can still improve.
+        self.cost_tol = FINAL_COST_TOL;
+        // The clean-up's primal passes are degenerate where the true right-hand side puts
+        // many basic variables on their bounds: after a long run of pivots that do not move,
+        // perturb around the current basis (ten times less each time), solve the perturbed
+        // program, drop the perturbation and repair again.
+        self.stall_limit = stall_limit(m);
+        let mut eps = 1e-8;
+        for _ in 0..8 {
+            if !self.refactor() {
+                return singular(self.pivots);
+            }
+            match self.dual(limit, progress, "clean-up") {
+                Step::Optimal => {}
+                Step::Unbounded | Step::Singular | Step::Limit | Step::Stalled => break,
+            }
+            let step = self.primal(limit, progress, "clean-up");
+            // A forced limit of 0 makes every clean-up stall (tests of this path).
+            #[cfg(test)]
+            let step = match test_hooks::STALL_LIMIT.with(|c| c.get()) {
+                Some(0) if step == Step::Optimal => Step::Stalled,
+                _ => step,
+            };
+            match step {
+                Step::Optimal => {}
+                Step::Stalled => {
+                    self.perturb(eps);
+                    eps *= 0.1;
+                    if !self.refactor() {
+                        return singular(self.pivots);
+                    }
+                    self.stall_limit = usize::MAX;
+                    match self.primal(limit, progress, "clean-up, perturbed") {
+                        Step::Optimal | Step::Stalled => {}
+                        Step::Unbounded | Step::Singular => return singular(self.pivots),
+                        Step::Limit => return stalled(limit, self.pivots),
+                    }
+                    self.stall_limit = stall_limit(m);
+                    self.b.copy_from_slice(&lp.b);
                     continue;
                 }
-                s.pivot_row(p);
-                let mut best = (1e-7, None);
-                for &j in &s.touched[..s.n_touched] {
-                    let v = s.hot[j].row.abs();
-                    if !(lp.structurals..cols).contains(&j) && v > best.0 {
-                        best = (v, Some(j));
+                Step::Unbounded => {
+                    return FloatOutcome::Unbounded {
+                        basis: self.basis_out(),
+                        pivots: self.pivots,
                     }
                 }
-                if let (_, Some(q)) = best {
-                    s.ftran_column(q);
-                    if s.alpha[p].abs() > 1e-9 {
-                        // A degenerate exchange: the entering value stays where it was.
-                        if !s.pivot(p, q, 0.0, 0.0, false) {
-                            return singular(s.pivots);
-                        }
-                    }
-                }
+                Step::Singular => return singular(self.pivots),
+                Step::Limit => return stalled(limit, self.pivots),
+            }
+            if (0..m).all(|p| self.infeasibility(p) <= 1e-9) {
+                break;
             }
         }
-        s.cost.fill(0.0);
-        s.cost[..cols].copy_from_slice(&lp.cost[..cols]);
-        if !s.refactor() {
-            return singular(s.pivots);
+        FloatOutcome::Optimal {
+            basis: self.basis_out(),
+            pivots: self.pivots,
         }
-        match s.primal(limit, progress, "phase 2") {
-            Step::Optimal | Step::Stalled => {
-                // Drop the perturbation and the shifted bounds, and clean up: the perturbed
-                // optimum can be slightly primal infeasible for the true right-hand sides
-                // (dual simplex repairs it) and that can leave reduced costs slightly
-                // improving (primal simplex again).
-                s.b.copy_from_slice(&lp.b);
-                for j in 0..nvars {
-                    if s.pos[j] == usize::MAX {
-                        s.xn[j] = if s.lower[j].is_finite() && s.hot[j].status != Status::AtUpper {
-                            s.lower[j]
-                        } else if s.upper[j].is_finite() {
-                            s.upper[j]
-                        } else {
-                            0.0
-                        };
-                    }
-                }
-                // Reduced costs of sequence-form LPs are products of small chance
-                // probabilities: a column the loose tolerance left out can still improve.
-                s.cost_tol = FINAL_COST_TOL;
-                // The clean-up's primal passes are degenerate where the true right-hand side
-                // puts many basic variables on their bounds: after a long run of pivots that
-                // do not move, perturb around the current basis (ten times less each time),
-                // solve the perturbed program, drop the perturbation and repair again.
-                s.stall_limit = stall_limit(m);
-                let mut eps = 1e-8;
-                for _ in 0..8 {
-                    if !s.refactor() {
-                        return singular(s.pivots);
-                    }
-                    match s.dual(limit, progress, "clean-up") {
-                        Step::Optimal => {}
-                        Step::Unbounded | Step::Singular | Step::Limit | Step::Stalled => break,
-                    }
-                    let step = s.primal(limit, progress, "clean-up");
-                    // A forced limit of 0 makes every clean-up stall (tests of this path).
-                    #[cfg(test)]
-                    let step = match test_hooks::STALL_LIMIT.with(|c| c.get()) {
-                        Some(0) if step == Step::Optimal => Step::Stalled,
-                        _ => step,
-                    };
-                    match step {
-                        Step::Optimal => {}
-                        Step::Stalled => {
-                            s.perturb(eps);
-                            eps *= 0.1;
-                            if !s.refactor() {
-                                return singular(s.pivots);
-                            }
-                            s.stall_limit = usize::MAX;
-                            match s.primal(limit, progress, "clean-up, perturbed") {
-                                Step::Optimal | Step::Stalled => {}
-                                Step::Unbounded | Step::Singular => return singular(s.pivots),
-                                Step::Limit => return stalled(s.pivots),
-                            }
-                            s.stall_limit = stall_limit(m);
-                            s.b.copy_from_slice(&lp.b);
-                            continue;
-                        }
-                        Step::Unbounded => {
-                            return FloatOutcome::Unbounded {
-                                basis: basis_out(&s),
-                                pivots: s.pivots,
-                            }
-                        }
-                        Step::Singular => return singular(s.pivots),
-                        Step::Limit => return stalled(s.pivots),
-                    }
-                    if (0..m).all(|p| s.infeasibility(p) <= 1e-9) {
-                        break;
-                    }
-                }
-                FloatOutcome::Optimal {
-                    basis: basis_out(&s),
-                    pivots: s.pivots,
-                }
-            }
-            Step::Unbounded => FloatOutcome::Unbounded {
-                basis: basis_out(&s),
-                pivots: s.pivots,
-            },
-            Step::Singular => singular(s.pivots),
-            Step::Limit => stalled(s.pivots),
-        }
-    })()
+    }
 }
 
 #[cfg(test)]

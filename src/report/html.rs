@@ -1,7 +1,7 @@
 //! HTML rendering of a [`Report`]: everything server-side, JavaScript only for sorting and
 //! filtering, no external resource of any kind.
 
-use super::analysis::Num;
+use super::analysis::{InfosetRow, Num};
 use super::charts::action_color;
 use super::scene::{escape, hex};
 use super::{exact_text, rational_text, Report};
@@ -150,10 +150,23 @@ fn num_row(out: &mut String, key: &str, label: &str, n: &Num) {
 
 /// Renders the whole page.
 pub fn render(r: &Report) -> String {
-    let f = &r.facts;
-    let e = &r.analysis.evaluation;
-    let names = &f.players;
     let mut h = String::with_capacity(64 * 1024 + r.max_rows * 600);
+    head(&mut h, r);
+    summary(&mut h, r);
+    pictures(&mut h, r);
+    infosets(&mut h, r);
+    let _ = writeln!(
+        h,
+        "<p class=\"note\">Page status: <span id=\"js-status\">static (JavaScript off)</span>.</p>\
+         </main><script>{SCRIPT}</script></body></html>"
+    );
+    h
+}
+
+/// The page's head (title, error catcher, style) and header.
+fn head(h: &mut String, r: &Report) {
+    let f = &r.facts;
+    let names = &f.players;
     let _ = write!(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -175,8 +188,13 @@ pub fn render(r: &Report) -> String {
         n2 = escape(&names[1]),
         version = env!("CARGO_PKG_VERSION"),
     );
+}
 
-    // Summary.
+/// The summary: the game, its size and the profile's values.
+fn summary(h: &mut String, r: &Report) {
+    let f = &r.facts;
+    let e = &r.analysis.evaluation;
+    let names = &f.players;
     h.push_str("<h2 id=\"summary-heading\">Summary</h2>");
     let _ = write!(h, "<p class=\"note\">{}</p>", escape(&r.provenance));
     let _ = write!(
@@ -200,17 +218,17 @@ pub fn render(r: &Report) -> String {
         );
     };
     row(
-        &mut h,
+        h,
         "game",
         format!("{} ({})", escape(&r.spec), escape(&f.name)),
     );
     row(
-        &mut h,
+        h,
         "players",
         format!("1: {} &middot; 2: {}", escape(&names[0]), escape(&names[1])),
     );
     row(
-        &mut h,
+        h,
         "size",
         format!(
             "{} nodes, {} terminals; information sets {} + {} = {}; sequences {} + {}",
@@ -224,7 +242,7 @@ pub fn render(r: &Report) -> String {
         ),
     );
     row(
-        &mut h,
+        h,
         &format!("payoff range of {}", names[0]),
         format!(
             "{} .. {} (payoffs sum to {} at every terminal)",
@@ -249,45 +267,47 @@ pub fn render(r: &Report) -> String {
             );
         }
         None => row(
-            &mut h,
+            h,
             "game value",
             "not known exactly (the game is too large for the exact LP)".into(),
         ),
     }
     num_row(
-        &mut h,
+        h,
         "value_p1",
         &format!("{} value under the profile", names[0]),
         &e.value[0],
     );
     num_row(
-        &mut h,
+        h,
         "value_p2",
         &format!("{} value under the profile", names[1]),
         &e.value[1],
     );
     num_row(
-        &mut h,
+        h,
         "best_response_value_p1",
         &format!("{} best-response value", names[0]),
         &e.best_response_value[0],
     );
     num_row(
-        &mut h,
+        h,
         "best_response_value_p2",
         &format!("{} best-response value", names[1]),
         &e.best_response_value[1],
     );
-    num_row(&mut h, "nash_conv", "NashConv", &e.nash_conv);
+    num_row(h, "nash_conv", "NashConv", &e.nash_conv);
     num_row(
-        &mut h,
+        h,
         "exploitability",
         "exploitability (NashConv / 2)",
         &e.exploitability,
     );
     h.push_str("</tbody></table>");
+}
 
-    // Pictures.
+/// The pictures and the notes beside them.
+fn pictures(h: &mut String, r: &Report) {
     if !r.pictures.is_empty() || !r.notes.is_empty() {
         h.push_str("<h2 id=\"pictures-heading\">Pictures</h2>");
     }
@@ -305,8 +325,11 @@ pub fn render(r: &Report) -> String {
     for n in &r.notes {
         let _ = write!(h, "<p class=\"note warn\">{}</p>", escape(n));
     }
+}
 
-    // Information sets.
+/// The information sets' table, biggest leaks first, up to the report's row limit.
+fn infosets(h: &mut String, r: &Report) {
+    let names = &r.facts.players;
     let rows = &r.analysis.rows;
     let shown = rows.len().min(r.max_rows);
     h.push_str("<h2 id=\"infosets-heading\">Information sets, biggest leaks first</h2>");
@@ -355,58 +378,57 @@ pub fn render(r: &Report) -> String {
          <th data-sort=\"num\" class=\"num\">local regret</th></tr></thead><tbody>",
     );
     for (rank, row) in rows[..shown].iter().enumerate() {
-        let mut bar = String::new();
-        let mut text = Vec::new();
-        for (a, &p) in row.actions.iter().zip(&row.probs) {
-            let pct = (p * 100.0).clamp(0.0, 100.0);
-            if pct > 0.0 {
-                let _ = write!(
-                    bar,
-                    "<span style=\"width:{pct:.2}%;background:{}\" title=\"{}: {}\"></span>",
-                    hex(action_color(a)),
-                    escape(a),
-                    dec_short(p)
-                );
-            }
-            if p > 0.0 {
-                text.push(format!("{} {}", escape(a), dec_short(p)));
-            }
-        }
-        let title = |n: &Num| {
-            n.exact
-                .as_deref()
-                .filter(|x| x.len() <= 60)
-                .map(|x| format!(" title=\"exact: {}\"", escape(x)))
-                .unwrap_or_default()
-        };
-        let _ = write!(
-            h,
-            "<tr data-label=\"{label}\" data-player=\"{player}\" data-regret=\"{regret:e}\" \
-             data-reach=\"{reach:e}\"><td class=\"num\" data-v=\"{rank}\">{rank}</td>\
-             <td>{player}: {pname}</td><td>{label}</td>\
-             <td class=\"num\" data-v=\"{reach:e}\"{reach_title}>{reach_s}</td>\
-             <td><div class=\"bar\">{bar}</div><div class=\"probs\">{probs}</div></td>\
-             <td class=\"br\">{br}</td>\
-             <td class=\"num\" data-v=\"{regret:e}\"{regret_title}>{regret_s}</td></tr>",
-            label = escape(&row.label),
-            player = row.player + 1,
-            pname = escape(&names[row.player]),
-            regret = row.local_regret.float,
-            reach = row.reach.float,
-            rank = rank + 1,
-            reach_title = title(&row.reach),
-            reach_s = dec_short(row.reach.float),
-            probs = text.join(" &middot; "),
-            br = escape(&row.actions[row.best_response_action]),
-            regret_title = title(&row.local_regret),
-            regret_s = dec_short(row.local_regret.float),
-        );
+        infoset_row(h, rank, row, names);
     }
     h.push_str("</tbody></table>");
-    let _ = writeln!(
+}
+
+/// One information set's row: its reach, strategy bar, best response and local regret.
+fn infoset_row(h: &mut String, rank: usize, row: &InfosetRow, names: &[String]) {
+    let mut bar = String::new();
+    let mut text = Vec::new();
+    for (a, &p) in row.actions.iter().zip(&row.probs) {
+        let pct = (p * 100.0).clamp(0.0, 100.0);
+        if pct > 0.0 {
+            let _ = write!(
+                bar,
+                "<span style=\"width:{pct:.2}%;background:{}\" title=\"{}: {}\"></span>",
+                hex(action_color(a)),
+                escape(a),
+                dec_short(p)
+            );
+        }
+        if p > 0.0 {
+            text.push(format!("{} {}", escape(a), dec_short(p)));
+        }
+    }
+    let title = |n: &Num| {
+        n.exact
+            .as_deref()
+            .filter(|x| x.len() <= 60)
+            .map(|x| format!(" title=\"exact: {}\"", escape(x)))
+            .unwrap_or_default()
+    };
+    let _ = write!(
         h,
-        "<p class=\"note\">Page status: <span id=\"js-status\">static (JavaScript off)</span>.</p>\
-         </main><script>{SCRIPT}</script></body></html>"
+        "<tr data-label=\"{label}\" data-player=\"{player}\" data-regret=\"{regret:e}\" \
+         data-reach=\"{reach:e}\"><td class=\"num\" data-v=\"{rank}\">{rank}</td>\
+         <td>{player}: {pname}</td><td>{label}</td>\
+         <td class=\"num\" data-v=\"{reach:e}\"{reach_title}>{reach_s}</td>\
+         <td><div class=\"bar\">{bar}</div><div class=\"probs\">{probs}</div></td>\
+         <td class=\"br\">{br}</td>\
+         <td class=\"num\" data-v=\"{regret:e}\"{regret_title}>{regret_s}</td></tr>",
+        label = escape(&row.label),
+        player = row.player + 1,
+        pname = escape(&names[row.player]),
+        regret = row.local_regret.float,
+        reach = row.reach.float,
+        rank = rank + 1,
+        reach_title = title(&row.reach),
+        reach_s = dec_short(row.reach.float),
+        probs = text.join(" &middot; "),
+        br = escape(&row.actions[row.best_response_action]),
+        regret_title = title(&row.local_regret),
+        regret_s = dec_short(row.local_regret.float),
     );
-    h
 }

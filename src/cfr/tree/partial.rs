@@ -83,8 +83,74 @@ pub fn compile_partial<R: Rules + ?Sized>(
             "shard {index} of {shards}: expected 0 <= index < shards"
         );
     }
-    // Walk 1: nodes per level, and subtree sizes on the levels down to the first with 64
-    // nodes (the cut is never deeper).
+    let (counts, sizes, game_nodes) = walk_levels(rules);
+    let mut levels = vec![0u64];
+    for c in &counts {
+        levels.push(levels.last().expect("start") + c);
+    }
+    let cut = cut_level(&levels);
+    if (levels[cut + 1]) >= u32::MAX as u64 {
+        return Err(too_big(
+            "the top of the tree down to the cut",
+            levels[cut + 1],
+            "nodes",
+        ));
+    }
+    let size = &sizes[cut];
+    debug_assert_eq!(size.len() as u64, counts[cut]);
+    let roots = split_roots(size, shards);
+    let (r0, r1) = (roots[index], roots[index + 1]);
+    let (keys, found) = walk_sets(rules, counts.len(), cut)?;
+    let (rank, mut sets_out) = number_sets(&found)?;
+    let num_actions = [0, 1].map(|p| *sets_out[p].action_start.last().expect("start") as usize);
+    let mine = Mine { cut, r0, r1 };
+    let (part, dists, pays) = walk_part(rules, counts.len(), &keys, &rank, mine)?;
+    let mut set_keys: [Vec<u64>; 2] = Default::default();
+    for p in 0..2 {
+        set_keys[p] = vec![0; rank[p].len()];
+        for (&key, &id) in &keys[p] {
+            set_keys[p][rank[p][id as usize] as usize] = key;
+        }
+    }
+    drop(keys);
+    let (part_levels, nodes) = flatten_part(part, index, shards)?;
+    list_set_nodes(&nodes, &mut sets_out);
+    let tree = assemble(part_levels, num_actions, simultaneous, |h, probs| {
+        let x = nodes[h];
+        let desc = match x.what {
+            0 => {
+                probs.extend_from_slice(&dists[x.payload as usize]);
+                Desc::Chance
+            }
+            1 | 2 => {
+                let p = (x.what - 1) as usize;
+                Desc::Decision(p, sets_out[p].action_start[x.payload as usize])
+            }
+            3 => Desc::Terminal(pays[x.payload as usize]),
+            // Another shard's node: its value comes from that shard.
+            _ => Desc::Terminal(0.0),
+        };
+        (desc, x.children)
+    });
+    for s in &sets_out {
+        check_sets(s, &tree.child_start);
+        check_topo(s);
+    }
+    let base = levels[cut] as u32;
+    let roots = roots.iter().map(|&r| base + r as u32).collect();
+    let cut = ShardCut::partial(&tree, &sets_out, cut, roots, index);
+    Ok(Partial {
+        tree,
+        sets: sets_out,
+        cut,
+        game_nodes,
+        keys: set_keys,
+    })
+}
+
+/// Walk 1: nodes per level, the subtree sizes on the levels down to the first with 64 nodes
+/// (the cut is never deeper), and the game's node count.
+fn walk_levels<R: Rules + ?Sized>(rules: &R) -> (Vec<u64>, Vec<Vec<u64>>, u64) {
     let mut counts: Vec<u64> = Vec::new();
     let mut sizes: Vec<Vec<u64>> = Vec::new();
     let mut open: Vec<Option<u64>> = Vec::new();
@@ -131,28 +197,22 @@ pub fn compile_partial<R: Rules + ?Sized>(
             sizes[l].push(pos - start);
         }
     }
-    let mut levels = vec![0u64];
-    for c in &counts {
-        levels.push(levels.last().expect("start") + c);
-    }
-    let game_nodes = pos;
-    let cut = cut_level(&levels);
-    if (levels[cut + 1]) >= u32::MAX as u64 {
-        return Err(too_big(
-            "the top of the tree down to the cut",
-            levels[cut + 1],
-            "nodes",
-        ));
-    }
-    let size = &sizes[cut];
-    debug_assert_eq!(size.len() as u64, counts[cut]);
-    let roots = split_roots(size, shards);
-    let (r0, r1) = (roots[index], roots[index + 1]);
+    (counts, sizes, pos)
+}
 
-    // Walk 2: the information sets, keyed by (player, key), in order found.
+/// Per player, each set's key and its number in the order walk 2 finds them.
+type SetKeys = [FxMap<u64, u32>; 2];
+
+/// Walk 2: the information sets, keyed by (player, key), in order found, each with its first
+/// node, actions and parent; refuses a set with nodes on several levels below `cut`.
+fn walk_sets<R: Rules + ?Sized>(
+    rules: &R,
+    depth: usize,
+    cut: usize,
+) -> Result<(SetKeys, [Vec<Found>; 2])> {
     let mut keys: [FxMap<u64, u32>; 2] = Default::default();
     let mut found: [Vec<Found>; 2] = Default::default();
-    let mut place = vec![0u64; counts.len()];
+    let mut place = vec![0u64; depth];
     let mut stack = vec![(rules.root(), 0u32, [(NONE, NONE); 2])];
     while let Some((state, d, last)) = stack.pop() {
         let i = place[d as usize];
@@ -202,7 +262,12 @@ pub fn compile_partial<R: Rules + ?Sized>(
             stack.push((next, d + 1, l));
         }
     }
-    // The arena's numbering: sets in breadth-first order of their first nodes.
+    Ok((keys, found))
+}
+
+/// The arena's numbering: sets in breadth-first order of their first nodes. Gives each found
+/// set's rank and both players' set tables (actions, parents, topological order).
+fn number_sets(found: &[Vec<Found>; 2]) -> Result<([Vec<u32>; 2], [Sets; 2])> {
     let mut rank: [Vec<u32>; 2] = Default::default();
     let mut sets_out: [Sets; 2] = [0, 1].map(|_| empty_sets());
     let mut num_actions = [0usize; 2];
@@ -248,8 +313,30 @@ pub fn compile_partial<R: Rules + ?Sized>(
         s.base = num_actions[0];
     }
 
-    // Walk 3: the top and this shard's subtrees, level by level.
-    let mut part: Vec<Vec<PartNode>> = vec![Vec::new(); counts.len()];
+    Ok((rank, sets_out))
+}
+
+/// Which nodes walk 3 keeps whole: every node above the cut level, the cut level's run
+/// `r0..r1` and everything below it.
+#[derive(Clone, Copy)]
+struct Mine {
+    cut: usize,
+    r0: u64,
+    r1: u64,
+}
+
+/// Walk 3: the top and this shard's subtrees, level by level, with the distinct chance
+/// distributions and payoffs they index.
+#[allow(clippy::type_complexity)]
+fn walk_part<R: Rules + ?Sized>(
+    rules: &R,
+    depth: usize,
+    keys: &SetKeys,
+    rank: &[Vec<u32>; 2],
+    mine: Mine,
+) -> Result<(Vec<Vec<PartNode>>, Vec<Vec<f64>>, Vec<f64>)> {
+    let Mine { cut, r0, r1 } = mine;
+    let mut part: Vec<Vec<PartNode>> = vec![Vec::new(); depth];
     let mut dists: Vec<Vec<f64>> = Vec::new();
     let mut dist_ids: FxMap<Vec<u64>, u32> = FxMap::default();
     let mut pays: Vec<f64> = Vec::new();
@@ -322,14 +409,16 @@ pub fn compile_partial<R: Rules + ?Sized>(
             stack.push((next, d + 1));
         }
     }
-    let mut set_keys: [Vec<u64>; 2] = Default::default();
-    for p in 0..2 {
-        set_keys[p] = vec![0; rank[p].len()];
-        for (&key, &id) in &keys[p] {
-            set_keys[p][rank[p][id as usize] as usize] = key;
-        }
-    }
-    drop(keys);
+    Ok((part, dists, pays))
+}
+
+/// The part's levels as one node array with the level starts, refused where the ids would
+/// not fit 32 bits.
+fn flatten_part(
+    mut part: Vec<Vec<PartNode>>,
+    index: usize,
+    shards: usize,
+) -> Result<(Vec<u32>, Vec<PartNode>)> {
     while part.last().is_some_and(Vec::is_empty) {
         part.pop();
     }
@@ -347,11 +436,15 @@ pub fn compile_partial<R: Rules + ?Sized>(
     }
     let part_levels: Vec<u32> = part_levels.iter().map(|&x| x as u32).collect();
     let nodes: Vec<PartNode> = part.into_iter().flatten().collect();
-    // The sets' nodes present, in node order (a counting sort by set).
+    Ok((part_levels, nodes))
+}
+
+/// The sets' nodes present, in node order (a counting sort by set).
+fn list_set_nodes(nodes: &[PartNode], sets_out: &mut [Sets; 2]) {
     for p in 0..2 {
         let m = sets_out[p].own.len();
         let mut start = vec![0u32; m + 1];
-        for x in &nodes {
+        for x in nodes {
             if x.what == 1 + p as u8 {
                 start[x.payload as usize + 1] += 1;
             }
@@ -370,37 +463,6 @@ pub fn compile_partial<R: Rules + ?Sized>(
         sets_out[p].node_start = start;
         sets_out[p].nodes = list;
     }
-    let tree = assemble(part_levels, num_actions, simultaneous, |h, probs| {
-        let x = nodes[h];
-        let desc = match x.what {
-            0 => {
-                probs.extend_from_slice(&dists[x.payload as usize]);
-                Desc::Chance
-            }
-            1 | 2 => {
-                let p = (x.what - 1) as usize;
-                Desc::Decision(p, sets_out[p].action_start[x.payload as usize])
-            }
-            3 => Desc::Terminal(pays[x.payload as usize]),
-            // Another shard's node: its value comes from that shard.
-            _ => Desc::Terminal(0.0),
-        };
-        (desc, x.children)
-    });
-    for s in &sets_out {
-        check_sets(s, &tree.child_start);
-        check_topo(s);
-    }
-    let base = levels[cut] as u32;
-    let roots = roots.iter().map(|&r| base + r as u32).collect();
-    let cut = ShardCut::partial(&tree, &sets_out, cut, roots, index);
-    Ok(Partial {
-        tree,
-        sets: sets_out,
-        cut,
-        game_nodes,
-        keys: set_keys,
-    })
 }
 
 /// The refusal of a part whose ids would not fit 32 bits.
