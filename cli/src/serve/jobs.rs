@@ -743,6 +743,11 @@ impl Hooks for JobHooks<'_> {
         };
         job.iterations = progress.iteration;
         if let Some(p) = progress.point {
+            // A run resumed from a checkpoint older than the job's record measures again
+            // from the checkpoint's iteration: the later points of the record give way.
+            while job.curve.last().is_some_and(|q| q.iteration >= p.iteration) {
+                job.curve.pop();
+            }
             job.curve.push(*p);
             self.jobs.events.publish(&json!({
                 "type": "point", "id": self.id,

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod serve;
 
 /// A file of the library's test data (`tests/data/` at the workspace root).
 pub fn data(name: &str) -> String {

@@ -341,6 +341,7 @@ function connect() {
     } else if (e.type === "point") {
       const job = state.jobs.get(e.id);
       if (job) {
+        while (job.curve.length && job.curve[job.curve.length - 1][0] >= e.point[0]) job.curve.pop();
         job.curve.push(e.point);
         job.iterations = e.point[0];
         if (e.id === state.selected) drawChart();
