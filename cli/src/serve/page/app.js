@@ -131,7 +131,8 @@ async function upload() {
 async function solve() {
   try {
     const job = await api("POST", "/api/jobs", solveSpec());
-    state.jobs.set(job.id, job);
+    // The event stream may have told a later state already.
+    if (!state.jobs.has(job.id)) state.jobs.set(job.id, job);
     state.selected = job.id;
     renderJobs();
     drawChart();
@@ -174,9 +175,7 @@ function renderJobs() {
 
 async function control(id, action) {
   try {
-    const job = await api("POST", `/api/jobs/${id}/${action}`, {});
-    state.jobs.set(job.id, job);
-    renderJobs();
+    await api("POST", `/api/jobs/${id}/${action}`, {});
   } catch (e) {
     say(e.message, true);
   }
@@ -229,6 +228,10 @@ function drawChart() {
 async function explore(id) {
   state.explored = id;
   state.node = 0;
+  $("compare-select").value = "";
+  $("compare-view").replaceChildren();
+  $("node-view").replaceChildren();
+  $("infoset-view").replaceChildren();
   $("explore-which").textContent = `Solve #${id}`;
   const ex = $("exports");
   ex.replaceChildren(
@@ -330,7 +333,13 @@ async function showCompare() {
 // ---- live updates ----
 function connect() {
   const source = new EventSource("/api/events");
-  source.onopen = () => { $("connection").textContent = "live"; };
+  source.onopen = async () => {
+    $("connection").textContent = "live";
+    // Whatever happened while the stream was down: the queue as it stands now.
+    for (const job of await api("GET", "/api/jobs")) state.jobs.set(job.id, job);
+    renderJobs();
+    drawChart();
+  };
   source.onerror = () => { $("connection").textContent = "reconnecting…"; };
   source.onmessage = (m) => {
     const e = JSON.parse(m.data);
@@ -385,12 +394,12 @@ async function main() {
   $("solve-btn").addEventListener("click", solve);
   $("chart-x").addEventListener("change", drawChart);
   $("compare-select").addEventListener("change", showCompare);
+  connect();
   for (const job of await api("GET", "/api/jobs")) state.jobs.set(job.id, job);
   const last = [...state.jobs.keys()].pop();
   if (last !== undefined) state.selected = last;
   renderJobs();
   drawChart();
-  connect();
   $("js-status").textContent = "ready";
 }
 
