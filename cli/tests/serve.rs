@@ -458,3 +458,77 @@ fn a_killed_server_resumes_its_solves_and_refuses_a_truncated_checkpoint_by_name
         "{status:?} {took:?}"
     );
 }
+
+/// Random and mutated request bodies to every state-changing route, and random bytes as whole
+/// requests: every one gets an answer (never a dropped connection from a panicking thread, never
+/// a 5xx), and the server keeps serving.
+#[test]
+fn random_request_bodies_never_break_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &["--jobs", "1"]);
+    // xorshift64*: reproducible.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let seeds = [
+        r#"{"game":"kuhn","algo":"lp"}"#,
+        r#"{"game":"kuhn","algo":"cfr+","iterations":10}"#,
+        r#"{"game":"leduc","algo":"dcfr","target":0.5,"check_every":3}"#,
+        r#"{"name":"a.efg","text":"EFG 2 R \"g\" { \"1\" \"2\" }\nt \"\" 1 \"\" { 1, -1 }\n"}"#,
+        r#"{"game":"x.nfg"}"#,
+    ];
+    let routes = [
+        "/api/jobs",
+        "/api/inspect",
+        "/api/upload",
+        "/api/jobs/1/pause",
+        "/api/jobs/1/stop",
+        "/api/jobs/99999999999999999999/resume",
+    ];
+    for round in 0..300 {
+        let seed = seeds[next() as usize % seeds.len()].as_bytes();
+        let mut body = seed.to_vec();
+        for _ in 0..(next() % 6) {
+            let at = next() as usize % (body.len() + 1);
+            match next() % 4 {
+                0 if at < body.len() => body[at] = next() as u8,
+                1 if at < body.len() => {
+                    body.remove(at);
+                }
+                2 => body.insert(at, b"{}[]\",:0-e9.\\u\xff"[next() as usize % 15]),
+                _ => body.truncate(at),
+            }
+        }
+        let route = routes[next() as usize % routes.len()];
+        let head = format!(
+            "POST {route} HTTP/1.1\r\nHost: {}\r\nX-Bluff-Token: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            s.host(),
+            s.token,
+            body.len()
+        );
+        let mut raw = head.into_bytes();
+        raw.extend_from_slice(&body);
+        let r = s.raw(&raw);
+        assert!(
+            r.status < 500,
+            "round {round}: {route} {:?} -> {}",
+            String::from_utf8_lossy(&body),
+            r.status
+        );
+        // Whole requests of random bytes after a valid start.
+        let mut junk = b"GET /api/".to_vec();
+        junk.extend((0..next() % 200).map(|_| next() as u8));
+        junk.extend_from_slice(b"\r\n\r\n");
+        let r = s.raw(&junk);
+        assert!(
+            (400..500).contains(&r.status) || r.status == 505,
+            "{junk:?} -> {}",
+            r.status
+        );
+    }
+    assert_eq!(s.get("/api/jobs").status, 200);
+}

@@ -68,7 +68,10 @@ impl Browser {
         unsafe {
             cmd.pre_exec(move || {
                 // Moved above 4 first, so that neither dup2 closes the other's source.
-                let (r, w) = (libc::fcntl(r, libc::F_DUPFD, 10), libc::fcntl(w, libc::F_DUPFD, 10));
+                let (r, w) = (
+                    libc::fcntl(r, libc::F_DUPFD, 10),
+                    libc::fcntl(w, libc::F_DUPFD, 10),
+                );
                 if r < 0 || w < 0 || libc::dup2(r, 3) < 0 || libc::dup2(w, 4) < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
@@ -223,9 +226,15 @@ fn the_page_sets_up_solves_and_explores_in_chromium() {
     let mut b = Browser::launch(&chrome, &dir.path().join("profile"));
     let minute = Duration::from_secs(60);
     b.call("Page.navigate", json!({"url": server.url}));
-    b.wait("document.getElementById('js-status')?.textContent === 'ready'", minute);
+    b.wait(
+        "document.getElementById('js-status')?.textContent === 'ready'",
+        minute,
+    );
     // The token left the address bar; the cookie carries it.
-    assert_eq!(b.eval("location.href"), json!(format!("http://127.0.0.1:{}/", server.port)));
+    assert_eq!(
+        b.eval("location.href"),
+        json!(format!("http://127.0.0.1:{}/", server.port))
+    );
     b.eval("window.alert = () => { window.__alerted = true; }");
 
     // Set up: Kuhn, inspected.
@@ -233,7 +242,11 @@ fn the_page_sets_up_solves_and_explores_in_chromium() {
     b.wait("document.getElementById('game-size')", minute);
     let size = b.eval("document.getElementById('game-size').textContent");
     assert!(size.as_str().unwrap().contains("58 nodes"), "{size}");
-    assert!(b.eval("document.getElementById('game-fits').textContent").as_str().unwrap().contains("exact LP fits"));
+    assert!(b
+        .eval("document.getElementById('game-fits').textContent")
+        .as_str()
+        .unwrap()
+        .contains("exact LP fits"));
     assert_eq!(b.eval("document.getElementById('algo').value"), "lp");
 
     // Solve with CFR+ (2000 iterations) and watch the curve fall.
@@ -243,12 +256,26 @@ fn the_page_sets_up_solves_and_explores_in_chromium() {
         "bluff solve kuhn --algo cfr+ --iterations 2000"
     );
     b.eval("document.getElementById('solve-btn').click()");
-    b.wait("document.querySelector('#jobs li[data-id=\"1\"][data-state=\"done\"]')", minute);
-    b.wait("Number(document.getElementById('chart').dataset.points) > 5", minute);
+    b.wait(
+        "document.querySelector('#jobs li[data-id=\"1\"][data-state=\"done\"]')",
+        minute,
+    );
+    b.wait(
+        "Number(document.getElementById('chart').dataset.points) > 5",
+        minute,
+    );
     assert!(b.eval("!!document.getElementById('curve-path')") == json!(true));
     let curve = b.eval("state.jobs.get(1).curve.map(p => p[1])");
-    let curve: Vec<f64> = curve.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
-    assert!(curve.len() > 5 && curve.last().unwrap() < &(curve[0] / 100.0), "{curve:?}");
+    let curve: Vec<f64> = curve
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!(
+        curve.len() > 5 && curve.last().unwrap() < &(curve[0] / 100.0),
+        "{curve:?}"
+    );
     b.screenshot(&shots.join("serve-cfr.png"));
     let cli = common::cli::solve_json(&["kuhn", "--algo", "cfr+", "--iterations", "2000"]);
     let page: f64 = b
@@ -257,25 +284,52 @@ fn the_page_sets_up_solves_and_explores_in_chromium() {
         .unwrap()
         .parse()
         .unwrap();
-    assert_eq!(page, cli["exploitability"].as_f64().unwrap(), "the page's CFR+ equals the CLI's");
+    assert_eq!(
+        page,
+        cli["exploitability"].as_f64().unwrap(),
+        "the page's CFR+ equals the CLI's"
+    );
 
     // Solve with the exact LP: the CLI's value, -1/18, exactly.
     b.act("const a = document.getElementById('algo'); a.value = 'lp'; a.dispatchEvent(new Event('input')); document.getElementById('solve-btn').click()");
-    b.wait("document.querySelector('#jobs li[data-id=\"2\"][data-state=\"done\"]')", minute);
+    b.wait(
+        "document.querySelector('#jobs li[data-id=\"2\"][data-state=\"done\"]')",
+        minute,
+    );
     let figures = b.eval("document.querySelector('#jobs li[data-id=\"2\"] .figures').textContent");
     let lp = common::cli::solve_json(&["kuhn", "--algo", "lp"]);
-    let want = lp["value_p1"]["exact"].as_str().or(lp["value_p1"].as_str()).unwrap_or("-1/18").to_string();
+    let want = lp["value_p1"]["exact"]
+        .as_str()
+        .or(lp["value_p1"].as_str())
+        .unwrap_or("-1/18")
+        .to_string();
     assert_eq!(want, "-1/18");
-    assert!(figures.as_str().unwrap().contains("value -1/18"), "{figures}");
+    assert!(
+        figures.as_str().unwrap().contains("value -1/18"),
+        "{figures}"
+    );
 
     // Explore the LP's strategy: root (chance) > J > Q reaches P1's set "J".
-    b.eval("document.querySelector('#jobs li[data-id=\"2\"] button[data-action=\"explore\"]').click()");
-    b.wait("document.getElementById('node-kind')?.dataset.kind === 'chance'", minute);
+    b.eval(
+        "document.querySelector('#jobs li[data-id=\"2\"] button[data-action=\"explore\"]').click()",
+    );
+    b.wait(
+        "document.getElementById('node-kind')?.dataset.kind === 'chance'",
+        minute,
+    );
     for label in ["J", "Q"] {
-        b.eval(&format!("document.querySelector('#node-view .child[data-label=\"{label}\"]').click()"));
-        b.wait(&format!("document.getElementById('path-text')?.textContent.endsWith('{label}')"), minute);
+        b.eval(&format!(
+            "document.querySelector('#node-view .child[data-label=\"{label}\"]').click()"
+        ));
+        b.wait(
+            &format!("document.getElementById('path-text')?.textContent.endsWith('{label}')"),
+            minute,
+        );
     }
-    b.wait("document.getElementById('node-kind')?.dataset.kind === 'decision'", minute);
+    b.wait(
+        "document.getElementById('node-kind')?.dataset.kind === 'decision'",
+        minute,
+    );
     let reach = b.eval("document.querySelector('#infoset-view .reach').textContent");
     assert_eq!(reach, "1/3");
     let gain = b.eval("document.querySelector('#infoset-view .gain').textContent");
@@ -287,7 +341,11 @@ fn the_page_sets_up_solves_and_explores_in_chromium() {
         let css = b.eval(&format!("getComputedStyle(document.querySelector('#infoset-view tr[data-label=\"{label}\"] .swatch')).backgroundColor"));
         let hex = a["color"].as_str().unwrap();
         let rgb = |i: usize| u8::from_str_radix(&hex[1 + 2 * i..3 + 2 * i], 16).unwrap();
-        assert_eq!(css, json!(format!("rgb({}, {}, {})", rgb(0), rgb(1), rgb(2))), "{label}");
+        assert_eq!(
+            css,
+            json!(format!("rgb({}, {}, {})", rgb(0), rgb(1), rgb(2))),
+            "{label}"
+        );
         let child = b.eval(&format!("getComputedStyle(document.querySelector('#node-view .child[data-label=\"{label}\"] .swatch')).backgroundColor"));
         assert_eq!(child, css);
     }
@@ -295,18 +353,32 @@ fn the_page_sets_up_solves_and_explores_in_chromium() {
     b.act("const c = document.getElementById('compare-select'); c.value = '1'; c.dispatchEvent(new Event('change'))");
     b.wait("document.getElementById('compare-table') && document.querySelectorAll('#infoset-view .infoset').length === 2", minute);
     let table = b.eval("document.getElementById('compare-table').textContent");
-    assert!(table.as_str().unwrap().contains("cfr+") && table.as_str().unwrap().contains("-1/18"), "{table}");
+    assert!(
+        table.as_str().unwrap().contains("cfr+") && table.as_str().unwrap().contains("-1/18"),
+        "{table}"
+    );
     b.screenshot(&shots.join("serve-explore.png"));
     // Exports: the strategy, the curve, the report, fetched with the page's cookie.
     let exports = b.eval("Promise.all([...document.querySelectorAll('#exports a')].map(a => fetch(a.href).then(r => r.status + ' ' + a.dataset.export)))");
-    assert_eq!(exports, json!(["200 strategy.json", "200 curve.csv", "200 report.html"]));
+    assert_eq!(
+        exports,
+        json!(["200 strategy.json", "200 curve.csv", "200 report.html"])
+    );
     let strategy = b.eval("fetch('/api/jobs/2/strategy.json').then(r => r.json())");
-    assert_eq!(strategy["strategy"]["P1"]["J"]["Bet"], lp_strategy_bet(&dir.path().join("lp.json")));
+    assert_eq!(
+        strategy["strategy"]["P1"]["J"]["Bet"],
+        lp_strategy_bet(&dir.path().join("lp.json"))
+    );
 
     // A game whose labels are HTML: shown as text, never run.
     b.act("document.querySelector('#source-tabs button[data-source=\"file\"]').click(); const f = document.getElementById('file-select'); f.value = 'hostile.efg'; f.dispatchEvent(new Event('change')); const a = document.getElementById('algo'); a.value = 'lp'; a.dispatchEvent(new Event('input')); document.getElementById('solve-btn').click()");
-    b.wait("document.querySelector('#jobs li[data-id=\"3\"][data-state=\"done\"]')", minute);
-    b.eval("document.querySelector('#jobs li[data-id=\"3\"] button[data-action=\"explore\"]').click()");
+    b.wait(
+        "document.querySelector('#jobs li[data-id=\"3\"][data-state=\"done\"]')",
+        minute,
+    );
+    b.eval(
+        "document.querySelector('#jobs li[data-id=\"3\"] button[data-action=\"explore\"]').click()",
+    );
     b.wait("document.getElementById('explore-which').textContent === 'Solve #3' && document.getElementById('infoset-view').textContent.includes('<img')", minute);
     let shown = b.eval("document.getElementById('infoset-view').textContent");
     assert!(shown.as_str().unwrap().contains(HOSTILE), "{shown}");
@@ -315,7 +387,10 @@ fn the_page_sets_up_solves_and_explores_in_chromium() {
     b.screenshot(&shots.join("serve-hostile.png"));
 
     // No script error, no exception, no blocked resource.
-    assert_eq!(b.eval("document.getElementById('js-errors').textContent"), "");
+    assert_eq!(
+        b.eval("document.getElementById('js-errors').textContent"),
+        ""
+    );
     let problems: Vec<&Value> = b
         .events
         .iter()
@@ -323,7 +398,10 @@ fn the_page_sets_up_solves_and_explores_in_chromium() {
             e["method"] == "Runtime.exceptionThrown"
                 || (e["method"] == "Log.entryAdded"
                     && e["params"]["entry"]["level"] == "error"
-                    && !e["params"]["entry"]["url"].as_str().unwrap_or("").ends_with("/favicon.ico"))
+                    && !e["params"]["entry"]["url"]
+                        .as_str()
+                        .unwrap_or("")
+                        .ends_with("/favicon.ico"))
         })
         .collect();
     assert!(problems.is_empty(), "{problems:?}");
