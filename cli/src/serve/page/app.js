@@ -201,7 +201,9 @@ function drawChart() {
   const L = 70, T = 15, W = 550, H = 260;
   chart.append(svg("rect", { x: L, y: T, width: W, height: H, fill: "none", stroke: "#999" }));
   if (points.length === 0) {
-    chart.append(svg("text", { x: L + W / 2, y: T + H / 2, "text-anchor": "middle", fill: "#666" }, job ? "waiting for the first measurement" : "no solve selected"));
+    const exact = job && ["lp", "lcp"].includes(job.algorithm || job.spec.algo);
+    const words = !job ? "no solve selected" : exact ? "an exact solve has no convergence curve" : "waiting for the first measurement";
+    chart.append(svg("text", { x: L + W / 2, y: T + H / 2, "text-anchor": "middle", fill: "#666" }, words));
     return;
   }
   const lx = points.map((p) => Math.log10(p[0])), ly = points.map((p) => Math.log10(p[1]));
