@@ -532,3 +532,96 @@ fn random_request_bodies_never_break_the_server() {
     }
     assert_eq!(s.get("/api/jobs").status, 200);
 }
+
+/// Pause saves the checkpoint and the strategy so far; resume continues the same run (its curve
+/// goes on from the checkpoint's iteration); the exact LP cannot pause; a queued solve can be
+/// cancelled; `--max-memory` refuses a solve whose estimate exceeds it.
+#[test]
+fn pause_resume_cancel_and_the_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Server::start(dir.path(), &["--jobs", "1"]);
+    s.post(
+        "/api/jobs",
+        json!({"game": "leduc", "algo": "cfr+", "iterations": 100_000_000}),
+    );
+    s.post("/api/jobs", json!({"game": "kuhn", "algo": "lp"}));
+    s.wait_job(1, MINUTE, |j| {
+        j["state"] == "running" && j["curve"].as_array().unwrap().len() > 3
+    });
+    // Job 2 waits behind job 1 (one solve at a time).
+    assert_eq!(s.get("/api/jobs/2").json()["state"], "queued");
+    assert_eq!(s.post("/api/jobs/1/pause", json!({})).status, 200);
+    let paused = s.wait_job(1, MINUTE, |j| j["state"] == "paused");
+    assert!(paused["explorable"].as_bool().unwrap());
+    assert!(dir.path().join(".bluff-serve/jobs/1.ckpt").exists());
+    let at_pause = paused["iterations"].as_u64().unwrap();
+    // Job 2 ran meanwhile.
+    s.wait_job(2, MINUTE, |j| j["state"] == "done");
+    // A finished solve cannot pause.
+    assert_eq!(s.post("/api/jobs/2/pause", json!({})).status, 400);
+    assert_eq!(s.post("/api/jobs/1/resume", json!({})).status, 200);
+    let resumed = s.wait_job(1, MINUTE, |j| {
+        j["state"] == "running" && j["iterations"].as_u64().unwrap() > at_pause
+    });
+    let iterations: Vec<u64> = resumed["curve"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[0].as_u64().unwrap())
+        .collect();
+    assert!(iterations.windows(2).all(|w| w[0] < w[1]), "{iterations:?}");
+    // A queued solve is cancelled without running.
+    s.post(
+        "/api/jobs",
+        json!({"game": "kuhn", "algo": "cfr", "iterations": 10}),
+    );
+    assert_eq!(s.post("/api/jobs/3/cancel", json!({})).status, 200);
+    assert_eq!(s.get("/api/jobs/3").json()["state"], "cancelled");
+    assert_eq!(s.post("/api/jobs/3/resume", json!({})).status, 400);
+    assert_eq!(s.post("/api/jobs/1/stop", json!({})).status, 200);
+    s.wait_job(1, MINUTE, |j| j["state"] == "stopped");
+    drop(s);
+
+    let small = Server::start(dir.path(), &["--max-memory", "1K"]);
+    let r = small.post(
+        "/api/jobs",
+        json!({"game": "kuhn", "algo": "cfr", "iterations": 10}),
+    );
+    assert_eq!(r.status, 400);
+    let e = r.json()["error"].as_str().unwrap().to_string();
+    assert!(e.contains("more than --max-memory"), "{e}");
+}
+
+/// Off loopback the server warns that traffic is unencrypted and that the token holder
+/// controls the folder; the loopback names still work.
+#[test]
+fn host_off_loopback_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_bluff"));
+    cmd.args(["serve", "--host", "0.0.0.0", "--dir"])
+        .arg(dir.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    common::cli::stop_signals(&mut cmd, common::cli::StopSignals::Default);
+    let mut child = cmd.spawn().unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert!(line.starts_with("http://0.0.0.0:"), "{line}");
+    // SAFETY: kill() on our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is not loopback: traffic is unencrypted")
+            && err.contains("whoever holds the token controls solves and files"),
+        "{err}"
+    );
+}

@@ -370,6 +370,15 @@ fn the_page_sets_up_solves_and_explores_in_chromium() {
         lp_strategy_bet(&dir.path().join("lp.json"))
     );
 
+    // A reload loses nothing: the queue comes back from the server.
+    b.call("Page.reload", json!({}));
+    b.wait("document.getElementById('js-status')?.textContent === 'ready' && document.querySelectorAll('#jobs li').length === 2", minute);
+    assert_eq!(
+        b.eval("document.querySelector('#jobs li[data-id=\"1\"]').dataset.state"),
+        "done"
+    );
+    b.eval("window.alert = () => { window.__alerted = true; }");
+
     // A game whose labels are HTML: shown as text, never run.
     b.act("document.querySelector('#source-tabs button[data-source=\"file\"]').click(); const f = document.getElementById('file-select'); f.value = 'hostile.efg'; f.dispatchEvent(new Event('change')); const a = document.getElementById('algo'); a.value = 'lp'; a.dispatchEvent(new Event('input')); document.getElementById('solve-btn').click()");
     b.wait(
