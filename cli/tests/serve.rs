@@ -570,6 +570,20 @@ fn pause_resume_cancel_and_the_memory_limit() {
         .map(|p| p[0].as_u64().unwrap())
         .collect();
     assert!(iterations.windows(2).all(|w| w[0] < w[1]), "{iterations:?}");
+    // A game too big to build here is inspected from its rules, and only the sampling
+    // solvers may take it.
+    let big = "liars-dice(dice=2,sides=6)";
+    let inspected = s.post("/api/inspect", json!({ "game": big })).json();
+    assert_eq!(inspected["built"], false);
+    assert_eq!(inspected["suggested"], "es-mccfr");
+    let refused = s.post(
+        "/api/jobs",
+        json!({"game": big, "algo": "cfr+", "iterations": 10}),
+    );
+    assert!(refused.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("too many to build here"));
     // A queued solve is cancelled without running.
     s.post(
         "/api/jobs",

@@ -20,7 +20,7 @@ const MAX_LISTED: usize = 1000;
 /// Answers one authorised request.
 pub fn route(server: &Server, r: &Request) -> Response {
     let segments: Vec<&str> = r.path.trim_start_matches('/').split('/').collect();
-    let get = r.method == "GET" || r.method == "HEAD";
+    let get = r.method == "GET";
     let result: anyhow::Result<Response> = match (get, segments.as_slice()) {
         (true, [""]) => Ok(page(server, r)),
         (true, ["app.js"]) => Ok(Response::new(200, "text/javascript; charset=utf-8", SCRIPT)),
@@ -155,6 +155,20 @@ fn inspect(jobs: &Jobs, b: &Json) -> anyhow::Result<Response> {
     let spec = b["game"]
         .as_str()
         .ok_or_else(|| anyhow::anyhow!("game: expected a string"))?;
+    if let Some(histories) = Jobs::too_big_to_build(spec)? {
+        let command = format!(
+            "bluff solve {} --algo es-mccfr --time 60",
+            super::jobs::shell_quote(spec)
+        );
+        return Ok(json(
+            200,
+            &json!({
+                "game": spec, "name": spec, "nodes": histories, "built": false,
+                "constant_sum": true, "lp_fits": false, "suggested": "es-mccfr",
+                "command": command,
+            }),
+        ));
+    }
     let game = jobs.game(spec)?;
     let lp_fits = bluff::solve::best_effort::lp_fits(&game);
     let lp_memory = Jobs::estimate(&game, Some("lp"));
@@ -170,6 +184,7 @@ fn inspect(jobs: &Jobs, b: &Json) -> anyhow::Result<Response> {
         200,
         &json!({
             "game": spec,
+            "built": true,
             "name": game.name,
             "players": game.player_names,
             "nodes": game.nodes.len(),

@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 
 /// Most jobs waiting in the queue at once.
 pub const MAX_QUEUED: usize = 32;
+/// Built-in games with more histories than this are not built to be inspected or checked:
+/// the sampling solvers play their rules.
+pub const BUILD_LIMIT: u64 = 2_000_000;
 /// Seconds of solving between a running job's checkpoints.
 pub const CHECKPOINT_SECONDS: f64 = 2.0;
 
@@ -235,6 +238,8 @@ pub struct Job {
     pub state: State,
     /// Why it failed.
     pub error: Option<String>,
+    /// A remark on a finished job.
+    pub note: Option<String>,
     /// Its measurements so far.
     pub curve: Vec<CurvePoint>,
     /// Iterations so far.
@@ -260,6 +265,7 @@ impl Job {
             "spec": self.spec.to_json(),
             "state": self.state.name(),
             "error": self.error,
+            "note": self.note,
             "iterations": self.iterations,
             "exploitability": self.exploitability,
             "value": self.value,
@@ -272,9 +278,7 @@ impl Job {
     }
 
     fn strategy_saved(&self) -> bool {
-        matches!(self.state, State::Done | State::Stopped | State::Paused)
-            && self.algorithm.is_some()
-            && self.exploitability.is_some()
+        matches!(self.state, State::Done | State::Stopped | State::Paused) && self.note.is_none()
     }
 
     fn record(&self) -> Json {
@@ -363,6 +367,7 @@ impl Jobs {
                         state
                     },
                     error: text_of("error"),
+                    note: text_of("note"),
                     curve,
                     iterations: v["iterations"].as_u64().unwrap_or(0),
                     exploitability: text_of("exploitability"),
@@ -424,6 +429,17 @@ impl Jobs {
         Ok(g)
     }
 
+    /// The number of histories of a built-in game stated by rules when it is more than this
+    /// server builds to inspect or check a solve ([`BUILD_LIMIT`]); `None` otherwise.
+    pub fn too_big_to_build(game: &str) -> Result<Option<u64>> {
+        if bluff::games::is_file_spec(game) {
+            return Ok(None);
+        }
+        Ok(bluff::games::rules(game)?
+            .and_then(|r| r.num_nodes())
+            .filter(|&n| n > BUILD_LIMIT))
+    }
+
     /// Estimated peak bytes of solving `game` by `algo`.
     pub fn estimate(game: &Game, algo: Option<&str>) -> u64 {
         let lp = algo == Some("lp");
@@ -441,12 +457,28 @@ impl Jobs {
     /// Adds a job after checking it as the command line would (the game, then the door's
     /// check of the request); returns its summary.
     pub fn submit(self: &Arc<Self>, spec: JobSpec) -> Result<Json> {
-        let game = self.game(&spec.game)?;
-        if !game.is_constant_sum() && spec.algo.as_deref() != Some("lcp") {
-            game.require_constant_sum(spec.algo.as_deref().unwrap_or("the solver"))?;
-        }
-        door::check(&spec.request(None, false), Spelling::Cli)?;
-        let memory = Jobs::estimate(&game, spec.algo.as_deref());
+        let memory = match Jobs::too_big_to_build(&spec.game)? {
+            Some(histories) => {
+                let sampling = door::check(&spec.request(None, false), Spelling::Cli)?.kind
+                    == door::Kind::Sampling;
+                if !sampling {
+                    bail!(
+                        "{} has {histories} histories, too many to build here: choose es-mccfr \
+                         or os-mccfr, which play its rules",
+                        spec.game
+                    );
+                }
+                0
+            }
+            None => {
+                let game = self.game(&spec.game)?;
+                if !game.is_constant_sum() && spec.algo.as_deref() != Some("lcp") {
+                    game.require_constant_sum(spec.algo.as_deref().unwrap_or("the solver"))?;
+                }
+                door::check(&spec.request(None, false), Spelling::Cli)?;
+                Jobs::estimate(&game, spec.algo.as_deref())
+            }
+        };
         if memory > self.max_memory {
             bail!(
                 "this solve needs about {}, more than --max-memory {}",
@@ -466,6 +498,7 @@ impl Jobs {
                 spec,
                 state: State::Queued,
                 error: None,
+                note: None,
                 curve: Vec::new(),
                 iterations: 0,
                 exploitability: None,
@@ -689,9 +722,16 @@ impl Jobs {
         };
         job.exploitability = solved.exploitability.as_ref().map(text);
         job.value = solved.values.as_ref().map(|v| text(&v[0]));
+        let tree = matches!(
+            solved.strategy,
+            door::Strategy::Exact(_) | door::Strategy::Float { .. }
+        );
         let game = match solved.game {
-            Some(g) => Arc::new(g),
-            None => bail!("a sampling run on the game's rules has no tree to explore"),
+            Some(g) if tree => Arc::new(g),
+            _ => {
+                job.note = Some("played on the game's rules: there is no tree to explore".into());
+                return Ok(());
+            }
         };
         let (strategy, json) = match solved.strategy {
             door::Strategy::Exact(p) => {

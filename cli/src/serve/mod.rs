@@ -246,7 +246,7 @@ impl Server {
             ));
         }
         match r.method.as_str() {
-            "GET" | "HEAD" => Ok(0),
+            "GET" => Ok(0),
             "POST" => {
                 let ct = r.header("content-type").unwrap_or("");
                 let media = ct.split(';').next().unwrap_or("").trim();

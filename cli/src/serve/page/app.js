@@ -101,6 +101,15 @@ async function inspect() {
   try {
     const g = await api("POST", "/api/inspect", { game: gameSpec() });
     const box = $("game-info");
+    if (!g.built) {
+      box.replaceChildren(
+        el("p", { id: "game-size", text: `${g.name}: ${g.nodes} histories` }),
+        el("p", { id: "game-fits", text: "Too big to build here: the sampling solvers (es-mccfr, os-mccfr) play its rules." }),
+      );
+      $("algo").value = g.suggested;
+      updateCommand();
+      return say("");
+    }
     box.replaceChildren(
       el("p", { id: "game-size", text: `${g.name}: ${g.nodes} nodes, ${g.terminals} terminals, ${g.infosets[0]} + ${g.infosets[1]} information sets, ${g.sequences[0]} + ${g.sequences[1]} sequences` }),
       el("p", { id: "game-fits", text: (g.constant_sum ? "" : "general-sum: solved by the LCP. ") + (g.lp_fits ? `The exact LP fits (about ${g.lp_memory}).` : `Too big for the exact LP by default; the CFR family (about ${g.cfr_memory}).`) }),
@@ -167,6 +176,7 @@ function renderJobs() {
       if (job.id !== state.explored) compare.append(el("option", { value: String(job.id), text: what }));
     }
     if (job.error) li.append(el("span", { class: "error", text: job.error }));
+    if (job.note) li.append(el("span", { class: "muted note", text: " " + job.note }));
     li.addEventListener("click", () => { state.selected = job.id; renderJobs(); drawChart(); });
     list.append(li);
   }
