@@ -330,6 +330,42 @@ mod tests {
         read_request(&mut text.as_bytes(), |_| Ok(limit))
     }
 
+    /// Random bytes and mutations of good requests: a request within the limits or a refusal
+    /// with an error status, never a panic (the fuzz target `http_request` does the same with
+    /// coverage guidance in CI).
+    #[test]
+    fn random_input_gives_a_request_or_a_refusal() {
+        let good =
+            b"POST /api/jobs?x=%41 HTTP/1.1\r\nHost: localhost:1\r\nContent-Length: 4\r\n\r\nabcd";
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let mut input = good.to_vec();
+            for _ in 0..(next() % 8) {
+                let at = next() as usize % input.len().max(1);
+                match next() % 3 {
+                    0 if at < input.len() => input[at] = next() as u8,
+                    1 if at < input.len() => {
+                        input.remove(at);
+                    }
+                    _ => input.insert(at, b"\r\n:% ?"[next() as usize % 6]),
+                }
+            }
+            match read_request(&mut input.as_slice(), |_| Ok(16)) {
+                Ok(r) => {
+                    assert!(r.body.len() <= 16);
+                    let _ = r.query("x");
+                }
+                Err(e) => assert!((400..600).contains(&e.status), "{e:?}"),
+            }
+        }
+    }
+
     #[test]
     fn a_request_with_a_body() {
         let r = read(
