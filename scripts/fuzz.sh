@@ -15,7 +15,7 @@ seconds="${1:-45}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(efg nfg strategy_json contest game_spec mccfr_checkpoint holdem_spot)
+    targets=(efg nfg strategy_json contest game_spec mccfr_checkpoint holdem_spot http_request)
 fi
 tools="$PWD/.tools"
 if [ ! -x "$tools/bin/cargo-fuzz" ]; then

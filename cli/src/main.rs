@@ -10,6 +10,7 @@ mod lp;
 mod normal_form;
 mod one_card_poker;
 mod report;
+mod serve;
 mod shrek_donkey;
 pub mod signals;
 pub(crate) mod solve;
@@ -49,6 +50,8 @@ enum Command {
     ShrekDonkey(shrek_donkey::ShrekDonkeyArgs),
     /// One self-contained HTML page explaining a strategy: leaks, convergence, pictures.
     Report(report::ReportArgs),
+    /// A local web application: set up, solve and explore a game in the browser.
+    Serve(serve::ServeArgs),
 }
 
 /// A run stopped by SIGINT or SIGTERM after saving its work: exits with 128 + the signal.
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::NormalForm(args) => normal_form::run(args),
         Command::ShrekDonkey(args) => shrek_donkey::run(args),
         Command::Report(args) => report::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -19,10 +19,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The blocks that are not run, by name, each with the reason.
-const SKIPPED: &[(&str, &str)] = &[(
-    "python-install",
-    "installs the Python package and OpenSpiel from PyPI (network)",
-)];
+const SKIPPED: &[(&str, &str)] = &[
+    (
+        "python-install",
+        "installs the Python package and OpenSpiel from PyPI (network)",
+    ),
+    ("serve", "starts a server that runs until it is stopped"),
+];
 
 /// One command of an example and what it should print.
 struct Example {

@@ -6,7 +6,10 @@
 //! Needs Debian's `chromium` (or `BLUFF_CHROMIUM=/path`). Without it the test says it skips,
 //! unless `BLUFF_REQUIRE_CHROMIUM=1` (set by `.ci/run`), which makes that a failure.
 
+mod common;
+
 use assert_cmd::Command;
+use common::chromium;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -24,22 +27,6 @@ fn bluff(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn chromium() -> Option<PathBuf> {
-    if let Ok(p) = std::env::var("BLUFF_CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
-            let p = dir.join(name);
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    None
 }
 
 /// Runs headless Chromium on `html`: returns the DOM after the page's scripts ran and the

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod serve;
 
 /// A file of the library's test data (`tests/data/` at the workspace root).
 pub fn data(name: &str) -> String {
@@ -17,4 +18,21 @@ pub fn write_in(
     let p = dir.join(name);
     std::fs::write(&p, contents).unwrap();
     p
+}
+
+/// Debian's `chromium` (or `BLUFF_CHROMIUM=/path`) for the browser tests, if installed.
+pub fn chromium() -> Option<std::path::PathBuf> {
+    if let Ok(p) = std::env::var("BLUFF_CHROMIUM") {
+        return Some(std::path::PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    for dir in std::env::split_paths(&path) {
+        for name in ["chromium", "chromium-browser", "google-chrome"] {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
 }
