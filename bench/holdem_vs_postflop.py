@@ -49,23 +49,27 @@ TARGETS = [0.5, 0.1]
 THREADS, CHECK_EVERY = 2, 10
 
 
-def timed_json(args: list[str]) -> tuple[dict[str, Any] | None, int, str]:
-    """Runs a command under GNU time: its JSON (None on failure), peak RSS bytes, stderr."""
+def timed_json(args: list[str]) -> tuple[dict[str, Any] | None, int, float, str]:
+    """Runs a command under GNU time: its JSON (None on failure), peak RSS bytes, user + system
+    CPU seconds of the whole process (building included), stderr."""
     with tempfile.NamedTemporaryFile("r") as rss:
         p = subprocess.run(
-            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *args],
+            ["/usr/bin/time", "-f", "%M %U %S", "-o", rss.name, *args],
             capture_output=True,
             text=True,
         )
-        lines = rss.read().split()
-    peak = int(lines[-1]) * 1024 if lines and lines[-1].isdigit() else 0
+        fields = rss.read().split()
+    try:
+        peak, cpu = int(fields[-3]) * 1024, float(fields[-2]) + float(fields[-1])
+    except (IndexError, ValueError):
+        peak, cpu = 0, 0.0
     if p.returncode != 0:
-        return None, peak, p.stderr.strip()
-    return json.loads(p.stdout), peak, p.stderr.strip()
+        return None, peak, cpu, p.stderr.strip()
+    return json.loads(p.stdout), peak, cpu, p.stderr.strip()
 
 
 def peer_run(driver: str, spot: str) -> dict[str, Any]:
-    out, peak, err = timed_json(
+    out, peak, cpu, err = timed_json(
         [
             driver,
             spot,
@@ -81,12 +85,13 @@ def peer_run(driver: str, spot: str) -> dict[str, Any]:
         raise RuntimeError(f"postflop-solver's driver failed on {spot}: {err}")
     out.pop("curve", None)
     out["time_peak_rss_bytes"] = peak
+    out["cpu_seconds"] = cpu
     return out
 
 
 def bluff_run(bluff: str, spot: str, target: float) -> dict[str, Any]:
     """One bluff solve to `target` % of the pot; {"error": message} when it fails."""
-    out, peak, err = timed_json(
+    out, peak, cpu, err = timed_json(
         [
             bluff,
             "solve",
@@ -105,6 +110,7 @@ def bluff_run(bluff: str, spot: str, target: float) -> dict[str, Any]:
     out.pop("curve", None)
     out.pop("strategy", None)
     out["time_peak_rss_bytes"] = peak
+    out["cpu_seconds"] = cpu
     return out
 
 
@@ -198,6 +204,7 @@ def report(names: list[str], results: dict[str, Any]) -> None:
                 fmt(peer_s01),
                 fmt(median([x["seconds_per_iteration"] for x in peer]), 4),
                 fmt(median([x["time_peak_rss_bytes"] / 1e6 for x in peer]), 0),
+                fmt(median([x.get("cpu_seconds", 0.0) for x in peer]), 1),
                 fmt(peer[-1]["root_equity"][0], 5),
                 "/".join(fmt(v) for v in peer[-1]["root_ev"]),
             ]
@@ -217,6 +224,7 @@ def report(names: list[str], results: dict[str, Any]) -> None:
                     fmt(bs01),
                     fmt(median([x["seconds"] / max(x["iterations"], 1) for x in b01]), 4),
                     fmt(median([x["time_peak_rss_bytes"] / 1e6 for x in b01]), 0),
+                    fmt(median([x.get("cpu_seconds", 0.0) for x in b01]), 1),
                     fmt(b01[-1]["root_equity"][0], 5),
                     "/".join(fmt(v) for v in b01[-1]["root_ev"]),
                 ]
@@ -267,6 +275,7 @@ def report(names: list[str], results: dict[str, Any]) -> None:
                 "s to 0.1%",
                 "s / iteration",
                 "peak RSS (MB)",
+                "CPU s (run to 0.1%)",
                 "root equity OOP",
                 "root EV OOP/IP",
             ],
