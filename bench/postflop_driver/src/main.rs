@@ -84,9 +84,9 @@ fn configs(text: &str) -> Result<(CardConfig, TreeConfig), String> {
         ]
         .contains(&k)
             || streets.iter().any(|s| {
-                ["", "oop_", "ip_"].iter().any(|w| {
-                    k == format!("{w}{s}_bet") || k == format!("{w}{s}_raise")
-                })
+                ["", "oop_", "ip_"]
+                    .iter()
+                    .any(|w| k == format!("{w}{s}_bet") || k == format!("{w}{s}_raise"))
             })
     };
     for k in table.keys() {
