@@ -20,7 +20,9 @@ pub enum ExportFormat {
 /// Arguments of `bluff export`.
 #[derive(Args, Debug)]
 pub struct ExportArgs {
-    /// Game spec (see `bluff games`) or a .efg file.
+    /// Game spec (see `bluff games`), a .efg file, or a hold'em spot (.toml: the spot built as
+    /// an ordinary game, hands and board cards dealt by chance; for small spots, such as
+    /// reduced decks).
     game: String,
     /// Output file (written atomically); `-` or omitted writes to stdout.
     #[arg(short, long)]
@@ -30,15 +32,39 @@ pub struct ExportArgs {
     format: Option<ExportFormat>,
 }
 
+/// Whether a game argument names a hold'em spot file (`.toml`).
+fn is_spot(spec: &str) -> bool {
+    spec.trim_end().to_ascii_lowercase().ends_with(".toml")
+}
+
+/// A hold'em spot file built as an ordinary game (`bluff::holdem::reference`), its size
+/// checked before building.
+fn spot_game(path: &Path) -> Result<bluff::game::Game> {
+    use anyhow::Context;
+    use bluff::holdem::{reference, spot::Spot};
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let spot = Spot::parse(&text).with_context(|| path.display().to_string())?;
+    let built = reference::game(&spot, reference::DEFAULT_MAX_NODES)
+        .with_context(|| path.display().to_string())?;
+    Ok(built.game)
+}
+
 /// Runs `bluff export`.
 pub fn run(args: ExportArgs) -> Result<()> {
     if let Some(out) = &args.output {
-        crate::files::FilePlan::new()
-            .game(&args.game)
-            .output("-o", out)
-            .check()?;
+        let mut plan = crate::files::FilePlan::new();
+        plan.game(&args.game).output("-o", out);
+        if is_spot(&args.game) {
+            plan.input(Path::new(args.game.trim_end()));
+        }
+        plan.check()?;
     }
-    let game = crate::load_game(&args.game)?;
+    let game = if is_spot(&args.game) {
+        spot_game(Path::new(args.game.trim_end()))?
+    } else {
+        crate::load_game(&args.game)?
+    };
     let to_stdout = args.output.as_deref().is_none_or(|p| p == Path::new("-"));
     let format = args.format.unwrap_or_else(|| {
         match args

@@ -7,6 +7,7 @@
 pub mod cards;
 pub mod eval;
 pub mod range;
+pub mod reference;
 pub mod showdown;
 pub mod spot;
 pub mod tree;
