@@ -11,6 +11,7 @@ mod normal_form;
 mod one_card_poker;
 mod report;
 mod shrek_donkey;
+mod spot;
 pub mod signals;
 pub(crate) mod solve;
 
