@@ -83,7 +83,11 @@ impl Reference<'_> {
                 let c = [tn.committed[0] as f64, tn.committed[1] as f64];
                 let pot = self.game.pot;
                 let r = (self.rake * (pot + c[0] + c[1])).min(self.cap);
-                let pay = if f as usize == p { -c[p] } else { pot + c[o] - r };
+                let pay = if f as usize == p {
+                    -c[p]
+                } else {
+                    pot + c[o] - r
+                };
                 (0..opp.len())
                     .filter(|&j| self.cards(o, j) & (mine | board) == 0)
                     .map(|j| opp[j] * pay)
@@ -113,7 +117,13 @@ impl Reference<'_> {
                 let mut total = 0.0;
                 for c in cards_of(self.game.deck & !board & !mine) {
                     let opp_c: Vec<f64> = (0..opp.len())
-                        .map(|j| if self.cards(o, j) & c.bit() != 0 { 0.0 } else { opp[j] })
+                        .map(|j| {
+                            if self.cards(o, j) & c.bit() != 0 {
+                                0.0
+                            } else {
+                                opp[j]
+                            }
+                        })
                         .collect();
                     total += self.value(p, i, child, board | c.bit(), &opp_c, br) / n;
                 }
@@ -270,7 +280,11 @@ river_raise = ""
         let mut solver = Solver::new(game, RegretParams::dcfr_plus(), threads);
         solver.iterate(15);
         let v = solver.values();
-        (v.exploitability.to_bits(), v.ev[0].to_bits(), solver.average_at(0))
+        (
+            v.exploitability.to_bits(),
+            v.ev[0].to_bits(),
+            solver.average_at(0),
+        )
     };
     let one = run(1);
     assert_eq!(one, run(2));
@@ -291,4 +305,19 @@ river_raise = ""
 "#;
     let game = Game::build(&spot(text), 1000).unwrap();
     assert_eq!(game.root_equity(), [1.0, 0.0]);
+}
+
+#[test]
+fn the_3betpot_flop_root_equity_is_pios() {
+    // PioSOLVER's figure for its "3betpotFAST" preset, as postflop-solver's test
+    // solve_pio_preset_normal quotes it: OOP's equity 0.55347 (to 1e-5).
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/spots/3betpot_flop.toml"
+    ))
+    .unwrap();
+    let game = Game::without_deals(&spot(&text)).unwrap();
+    let eq = game.root_equity();
+    assert!((eq[0] - 0.55347).abs() < 1e-5, "{eq:?}");
+    assert!((eq[0] + eq[1] - 1.0).abs() < 1e-12);
 }

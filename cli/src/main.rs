@@ -11,9 +11,9 @@ mod normal_form;
 mod one_card_poker;
 mod report;
 mod shrek_donkey;
-mod spot;
 pub mod signals;
 pub(crate) mod solve;
+mod spot;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -29,7 +29,10 @@ pub fn read(path: &str) -> Result<String> {
 
 /// Prints a spot's run as JSON or as a table.
 pub fn present(json: bool, solved: &Solved, run: &SpotRun) -> Result<()> {
-    let expl = solved.exploitability.as_ref().map_or(f64::NAN, |v| v.to_f64());
+    let expl = solved
+        .exploitability
+        .as_ref()
+        .map_or(f64::NAN, |v| v.to_f64());
     if json {
         let v = json!({
             "game": solved.spec,
@@ -54,7 +57,10 @@ pub fn present(json: bool, solved: &Solved, run: &SpotRun) -> Result<()> {
         return Ok(());
     }
     println!("spot          {}", solved.spec);
-    println!("algorithm     {} ({} threads)", solved.algorithm.name, run.threads);
+    println!(
+        "algorithm     {} ({} threads)",
+        solved.algorithm.name, run.threads
+    );
     println!(
         "iterations    {} in {:.3} s (building {:.3} s)",
         solved.iterations, solved.seconds, run.build_seconds

@@ -30,7 +30,9 @@ use super::showdown::{Fold, Hand, Showdown};
 use super::spot::Spot;
 use super::tree::{NodeKind, Tree};
 use super::HoldemError;
-use crate::cfr::tree::{apply_rule, rule_kind, ActionArrays, Factors, EXTENDED, PLAIN, STANDARD, VAD};
+use crate::cfr::tree::{
+    apply_rule, rule_kind, ActionArrays, Factors, EXTENDED, PLAIN, STANDARD, VAD,
+};
 use crate::cfr::RegretParams;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -112,6 +114,23 @@ impl Game {
     /// Expands the spot's tree with its deals; refuses more than `max_nodes` nodes before
     /// building past the limit.
     pub fn build(spot: &Spot, max_nodes: usize) -> Result<Game, HoldemError> {
+        let (mut game, index, n) = Game::prepare(spot, max_nodes)?;
+        game.expand(&index, n, max_nodes)?;
+        Ok(game)
+    }
+
+    /// The spot's hands, public tree and showdowns without the deals expanded (no node, no
+    /// state): enough for [`Game::root_equity`].
+    pub fn without_deals(spot: &Spot) -> Result<Game, HoldemError> {
+        Ok(Game::prepare(spot, super::tree::DEFAULT_MAX_NODES)?.0)
+    }
+
+    /// Everything but the expanded nodes: the hands, the tree, the showdown table.
+    #[allow(clippy::type_complexity)]
+    fn prepare(
+        spot: &Spot,
+        max_nodes: usize,
+    ) -> Result<(Game, HashMap<CardSet, u32>, [usize; 2]), HoldemError> {
         let tree = Tree::build(spot, max_nodes)?;
         let hands: [Vec<Hand>; 2] = [0, 1].map(|p| {
             spot.combos[p]
@@ -160,7 +179,7 @@ impl Game {
             }
             v
         });
-        let mut game = Game {
+        let game = Game {
             nodes: Vec::new(),
             folds: [
                 Fold::new(&hands[0], &hands[1]),
@@ -181,8 +200,7 @@ impl Game {
             max_actions: 1,
             tree,
         };
-        game.expand(&index, n, max_nodes)?;
-        Ok(game)
+        Ok((game, index, n))
     }
 
     /// Builds the expanded nodes breadth first.
@@ -338,19 +356,30 @@ impl Game {
         opp: &[f64],
         c: f64,
         out: &mut [f64],
+        buf: &mut [f64],
     ) {
         let n = self.hands[p].len();
-        let mut tot = vec![0.0; n];
-        let mut diff = vec![0.0; n];
-        let mut t1 = vec![0.0; n];
-        let mut d1 = vec![0.0; n];
-        for &b in list {
-            let sd = &self.showdowns[b as usize][p];
-            sd.totals(opp, &mut t1);
-            sd.sums(opp, &mut d1);
-            for h in 0..n {
-                tot[h] += t1[h];
-                diff[h] += d1[h];
+        let (tot, rest) = buf.split_at_mut(n);
+        let (diff, rest) = rest.split_at_mut(n);
+        let (t1, rest) = rest.split_at_mut(n);
+        let d1 = &mut rest[..n];
+        if let [b] = list {
+            // One river board: the opponent's hands holding a board card have no reach here
+            // (taken off when the card was dealt, or off the ranges), so the fold sums are
+            // the showdown's totals.
+            self.folds[p].sums(opp, tot);
+            self.showdowns[*b as usize][p].sums(opp, diff);
+        } else {
+            tot.fill(0.0);
+            diff.fill(0.0);
+            for &b in list {
+                let sd = &self.showdowns[b as usize][p];
+                sd.totals(opp, t1);
+                sd.sums(opp, d1);
+                for h in 0..n {
+                    tot[h] += t1[h];
+                    diff[h] += d1[h];
+                }
             }
         }
         let final_pot = self.pot + 2.0 * c;
@@ -411,7 +440,6 @@ struct Scratch {
     out: Vec<f64>,
     tmp: Vec<f64>,
     stack: Vec<(u32, u32)>,
-    inst: Vec<f64>,
 }
 
 /// A vector-form CFR solver of one spot.
@@ -444,7 +472,13 @@ impl Solver {
     /// A solver of `game` with `params`, on `threads` threads (1: the calling thread).
     pub fn new(game: Game, params: RegretParams, threads: usize) -> Solver {
         let f = params.factors(1, 0);
-        let sized = |p: usize, on: bool| if on { vec![0.0; game.state_len[p]] } else { Vec::new() };
+        let sized = |p: usize, on: bool| {
+            if on {
+                vec![0.0; game.state_len[p]]
+            } else {
+                Vec::new()
+            }
+        };
         let uniform = |p: usize| {
             let mut v = vec![0.0; game.state_len[p]];
             for g in &game.nodes {
@@ -523,7 +557,15 @@ impl Solver {
             for p in 0..2 {
                 let mut out = vec![0.0; this.game.hands[p].len()];
                 this.run(|| {
-                    this.walk(sh, 0, p, mode, &this.game.weights[p], &this.game.weights[1 - p], &mut out)
+                    this.walk(
+                        sh,
+                        0,
+                        p,
+                        mode,
+                        &this.game.weights[p],
+                        &this.game.weights[1 - p],
+                        &mut out,
+                    )
                 });
             }
         }
@@ -537,10 +579,21 @@ impl Solver {
         let mut ev = [0.0; 2];
         let mut br = [0.0; 2];
         for p in 0..2 {
-            for (mode, into) in [(Mode::Average, &mut ev[p]), (Mode::BestResponse, &mut br[p])] {
+            for (mode, into) in [
+                (Mode::Average, &mut ev[p]),
+                (Mode::BestResponse, &mut br[p]),
+            ] {
                 let mut out = vec![0.0; this.game.hands[p].len()];
                 this.run(|| {
-                    this.walk(sh, 0, p, mode, &this.game.weights[p], &this.game.weights[1 - p], &mut out)
+                    this.walk(
+                        sh,
+                        0,
+                        p,
+                        mode,
+                        &this.game.weights[p],
+                        &this.game.weights[1 - p],
+                        &mut out,
+                    )
                 });
                 *into = out
                     .iter()
@@ -591,9 +644,8 @@ impl Solver {
             opp: vec![0.0; d * n],
             vals: vec![0.0; d * g.max_actions * n],
             out: vec![0.0; n],
-            tmp: vec![0.0; n],
+            tmp: vec![0.0; 4 * n],
             stack: Vec::with_capacity(d),
-            inst: vec![0.0; g.max_actions],
         }
     }
 
@@ -627,7 +679,6 @@ impl Solver {
             out: res,
             tmp,
             stack,
-            inst,
         } = &mut sc;
         sown[..np].copy_from_slice(own);
         sopp[..no].copy_from_slice(opp);
@@ -696,7 +747,6 @@ impl Solver {
                     } else {
                         match mode {
                             Mode::Train(f, kind) => {
-                                let own_d = &sown[d * n..d * n + np];
                                 let play = unsafe { slice(sh.play[a], off, k * np) };
                                 for h in 0..np {
                                     let mut x = 0.0;
@@ -705,36 +755,17 @@ impl Solver {
                                     }
                                     r[h] = x;
                                 }
-                                for h in 0..np {
-                                    let inst = &mut inst[..k];
-                                    for c in 0..k {
-                                        inst[c] = v[c * n + h] - r[h];
+                                let node_at = NodeAt { off, k, n };
+                                let own_d = &sown[d * n..d * n + np];
+                                match kind {
+                                    PLAIN => update_node::<PLAIN>(sh, a, node_at, v, r, own_d, f),
+                                    STANDARD => {
+                                        update_node::<STANDARD>(sh, a, node_at, v, r, own_d, f)
                                     }
-                                    let at = off + h * k;
-                                    // SAFETY: entries of this node, hand `h`; no other walk
-                                    // touches them.
-                                    let arrays = unsafe {
-                                        ActionArrays {
-                                            regret: slice_mut(sh.regret[a], at, k),
-                                            sum: slice_mut(sh.sum[a], at, k),
-                                            last: if sh.keeps_last {
-                                                slice_mut(sh.last[a], at, k)
-                                            } else {
-                                                &mut []
-                                            },
-                                            sigma: slice_mut(sh.sigma[a], at, k),
-                                        }
-                                    };
-                                    match kind {
-                                        PLAIN => apply_rule::<PLAIN, 0>(inst, own_d[h], arrays, f),
-                                        STANDARD => {
-                                            apply_rule::<STANDARD, 0>(inst, own_d[h], arrays, f)
-                                        }
-                                        EXTENDED => {
-                                            apply_rule::<EXTENDED, 0>(inst, own_d[h], arrays, f)
-                                        }
-                                        _ => apply_rule::<VAD, 0>(inst, own_d[h], arrays, f),
+                                    EXTENDED => {
+                                        update_node::<EXTENDED>(sh, a, node_at, v, r, own_d, f)
                                     }
+                                    _ => update_node::<VAD>(sh, a, node_at, v, r, own_d, f),
                                 }
                             }
                             Mode::BestResponse => {
@@ -792,7 +823,15 @@ impl Solver {
                     } else {
                         &g.runouts[node.aux as usize]
                     };
-                    g.showdown_values(p, node.board, list, &sopp[d * n..d * n + no], c, &mut res[..np]);
+                    g.showdown_values(
+                        p,
+                        node.board,
+                        list,
+                        &sopp[d * n..d * n + no],
+                        c,
+                        &mut res[..np],
+                        tmp,
+                    );
                     for card in cards_of(node.board & !g.board) {
                         for &h in &g.blocked[p][card.0 as usize] {
                             res[h as usize] = 0.0;
@@ -854,6 +893,55 @@ impl Solver {
         let scale = 1.0 / g.cards_left(node.board);
         for x in out.iter_mut() {
             *x *= scale;
+        }
+    }
+}
+
+/// Where a decision node's entries are: its offset, actions and the scratch row length.
+#[derive(Clone, Copy)]
+struct NodeAt {
+    off: usize,
+    k: usize,
+    n: usize,
+}
+
+/// The set update of every hand at one of the traverser's nodes: `v` holds the children's
+/// values (row `c` at `c * n`), `r` the node's; `own` the traverser's reach.
+#[inline(always)]
+fn update_node<const KIND: u8>(
+    sh: Shared,
+    a: usize,
+    at: NodeAt,
+    v: &[f64],
+    r: &[f64],
+    own: &[f64],
+    f: Factors,
+) {
+    let NodeAt { off, k, n } = at;
+    let mut inst = [0.0f64; 64];
+    for h in 0..r.len() {
+        let inst = &mut inst[..k];
+        for c in 0..k {
+            inst[c] = v[c * n + h] - r[h];
+        }
+        let e = off + h * k;
+        // SAFETY: the entries of this node and hand; no other walk touches them.
+        let arrays = unsafe {
+            ActionArrays {
+                regret: slice_mut(sh.regret[a], e, k),
+                sum: slice_mut(sh.sum[a], e, k),
+                last: if sh.keeps_last {
+                    slice_mut(sh.last[a], e, k)
+                } else {
+                    &mut []
+                },
+                sigma: slice_mut(sh.sigma[a], e, k),
+            }
+        };
+        match k {
+            2 => apply_rule::<KIND, 2>(inst, own[h], arrays, f),
+            3 => apply_rule::<KIND, 3>(inst, own[h], arrays, f),
+            _ => apply_rule::<KIND, 0>(inst, own[h], arrays, f),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! expanded and sized before its state is allocated, then iterations with a full best
 //! response every `--check-every` iterations until the stop rule holds.
 
-use super::door::{check_values, refuse, DoorHooks, Opt, Solved, SolveError, Spelling, Strategy};
+use super::door::{check_values, refuse, DoorHooks, Opt, SolveError, Solved, Spelling, Strategy};
 use super::door::{Detail, Request, Value};
 use super::registry::{self, AlgorithmError, CfrOptions};
 use super::run::{CurvePoint, Progress, StopReason};
