@@ -13,7 +13,7 @@ fn river() -> String {
 #[test]
 fn a_river_spot_is_solved_to_its_target() {
     let v = solve_json(&[&river(), "--target-pot-pct", "0.1", "--threads", "2"]);
-    assert_eq!(v["algo"], "dcfr");
+    assert_eq!(v["algo"], "dcfr+");
     let pot = v["pot"].as_f64().unwrap();
     let e = v["exploitability"].as_f64().unwrap();
     let pct = v["exploitability_pot_pct"].as_f64().unwrap();

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 /// The algorithm a spot is solved with when none is named (chosen by measurement on the
 /// spots of `docs/holdem.md`).
-pub const DEFAULT_SPOT_ALGORITHM: &str = "dcfr";
+pub const DEFAULT_SPOT_ALGORITHM: &str = "dcfr+";
 /// Iterations between measurements on spots when `--check-every` is not given.
 pub const DEFAULT_SPOT_CHECK_EVERY: u64 = 10;
 
