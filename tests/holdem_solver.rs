@@ -96,15 +96,15 @@ impl Reference<'_> {
             NodeKind::Showdown => {
                 let c = tn.committed[0] as f64;
                 let mut total = 0.0;
-                for j in 0..opp.len() {
+                for (j, &reach) in opp.iter().enumerate() {
                     let theirs = self.cards(o, j);
-                    if theirs & (mine | board) != 0 || opp[j] == 0.0 {
+                    if theirs & (mine | board) != 0 || reach == 0.0 {
                         continue;
                     }
                     let mut runs = Vec::new();
                     self.runouts(board, mine | theirs, &mut runs, 1.0);
                     for (b, q) in runs {
-                        total += opp[j] * q * self.showdown(p, i, j, b, c);
+                        total += reach * q * self.showdown(p, i, j, b, c);
                     }
                 }
                 total

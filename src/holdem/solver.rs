@@ -406,6 +406,8 @@ impl Game {
 }
 
 /// How a walk values the traverser's nodes and reads the strategies.
+// Copied once per walk (a street's subtree), not per node: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy)]
 enum Mode {
     /// CFR: the current strategies; regrets updated at the traverser's nodes.
