@@ -14,6 +14,7 @@ mod serve;
 mod shrek_donkey;
 pub mod signals;
 pub(crate) mod solve;
+mod spot;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

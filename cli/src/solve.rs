@@ -69,6 +69,9 @@ pub struct SolveArgs {
     /// Stop once the average strategy's exploitability (payoff units) is at most E.
     #[arg(long, value_name = "E", allow_negative_numbers = true)]
     target: Option<f64>,
+    /// Hold'em spots: stop once the exploitability (chips) is at most P% of the starting pot.
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    target_pot_pct: Option<f64>,
     /// Stop once exploitability is at most F times the payoff range (max - min payoff).
     #[arg(long, value_name = "F", allow_negative_numbers = true)]
     target_relative: Option<f64>,
@@ -237,6 +240,7 @@ impl SolveArgs {
             plot: self.plot.is_some(),
             report: self.report.is_some(),
             lcp_start: self.lcp_start.clone(),
+            target_pot_pct: self.target_pot_pct,
         }
     }
 
@@ -348,12 +352,15 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let request = args.request();
     let mut hooks = CliHooks::new(&args);
     signals::catch_stop_signals();
-    let solved = door::solve(
-        Source::Spec(args.game.as_deref()),
-        &request,
-        Spelling::Cli,
-        &mut hooks,
-    );
+    let spot = match args.game.as_deref().filter(|g| crate::spot::is_spot(g)) {
+        Some(path) => Some(crate::spot::read(path)?),
+        None => None,
+    };
+    let source = match (&spot, args.game.as_deref()) {
+        (Some(text), Some(name)) => Source::Spot { text, name },
+        _ => Source::Spec(args.game.as_deref()),
+    };
+    let solved = door::solve(source, &request, Spelling::Cli, &mut hooks);
     hooks.finish();
     let solved = solved?;
     match &solved.detail {
@@ -361,6 +368,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Detail::Sampling(outcome) => present_sampling(&args, &solved, outcome),
         Detail::Exact(stats) => present_lp(&args, &solved, stats),
         Detail::Lcp(stats) => present_lcp(&args, &solved, stats),
+        Detail::Spot(run) => crate::spot::present(args.json, &solved, run),
     }
 }
 

@@ -130,3 +130,31 @@ fn the_lcp_json_fields_are_frozen() {
         ],
     );
 }
+
+#[test]
+fn the_spot_json_fields_are_frozen() {
+    let v = solve_json(&[&common::data("spots/river.toml"), "--iterations", "5"]);
+    let keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(
+        keys,
+        [
+            "game",
+            "algo",
+            "threads",
+            "iterations",
+            "seconds",
+            "build_seconds",
+            "exploitability",
+            "exploitability_pot_pct",
+            "root_equity",
+            "root_ev",
+            "best_response",
+            "pot",
+            "decision_nodes",
+            "terminal_nodes",
+            "game_nodes",
+            "state_bytes",
+            "peak_rss_bytes",
+        ]
+    );
+}

@@ -212,6 +212,7 @@ pub fn solve(
         )?,
         output: true,
         lcp_start,
+        target_pot_pct: None,
         ..Default::default()
     };
     let g = game.get().inner.clone();
@@ -286,6 +287,7 @@ fn result(py: Python<'_>, game: Py<Game>, solved: Solved, wall: Instant) -> PyRe
             stats.set_item("lcp_rows", st.rows)?;
             (Some(stats.unbind()), None, 0)
         }
+        Detail::Spot(_) => return Err(missing("a game (spots are solved by the command line)")),
     };
     Ok(SolveResult {
         algo: solved.algorithm.name.to_string(),

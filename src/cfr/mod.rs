@@ -17,7 +17,7 @@ mod pacer;
 mod sequence;
 mod shard;
 mod team;
-mod tree;
+pub(crate) mod tree;
 
 use crate::error::{fail, Result};
 use crate::game::Game;
@@ -448,7 +448,7 @@ impl RegretParams {
     }
 
     /// The update factors of iteration `t` for player `p`.
-    fn factors(&self, t: u64, p: usize) -> Factors {
+    pub(crate) fn factors(&self, t: u64, p: usize) -> Factors {
         let tf = t as f64;
         let (alpha, beta, _) = self.exponents_at(tf);
         let (_, _, gamma) = self.exponents_at(tf - 1.0);

@@ -9,6 +9,7 @@ pub mod eval;
 pub mod range;
 pub mod reference;
 pub mod showdown;
+pub mod solver;
 pub mod spot;
 pub mod tree;
 

@@ -55,13 +55,36 @@ fn same_combo(hands: &[Hand], opp: &[Hand]) -> Vec<Option<usize>> {
 /// The fold sums: `out[i]` is the opponent's reach summed over its hands that share no card
 /// with `hands[i]`.
 pub fn fold_sums(hands: &[Hand], opp: &[Hand], opp_reach: &[f64], out: &mut [f64]) {
-    let mut sums = CardSums::new();
-    for (&h, &r) in opp.iter().zip(opp_reach) {
-        sums.add(h, r);
+    Fold::new(hands, opp).sums(opp_reach, out);
+}
+
+/// The fold sums of two fixed lists of hands, the same-combo pairs found once.
+#[derive(Clone, Debug)]
+pub struct Fold {
+    hands: Vec<Hand>,
+    opp: Vec<Hand>,
+    same: Vec<Option<usize>>,
+}
+
+impl Fold {
+    /// Pairs `hands` with `opp`.
+    pub fn new(hands: &[Hand], opp: &[Hand]) -> Fold {
+        Fold {
+            same: same_combo(hands, opp),
+            hands: hands.to_vec(),
+            opp: opp.to_vec(),
+        }
     }
-    let same = same_combo(hands, opp);
-    for (i, &h) in hands.iter().enumerate() {
-        out[i] = sums.disjoint(h, same[i].map_or(0.0, |j| opp_reach[j]));
+
+    /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`.
+    pub fn sums(&self, opp_reach: &[f64], out: &mut [f64]) {
+        let mut sums = CardSums::new();
+        for (&h, &r) in self.opp.iter().zip(opp_reach) {
+            sums.add(h, r);
+        }
+        for (i, &h) in self.hands.iter().enumerate() {
+            out[i] = sums.disjoint(h, self.same[i].map_or(0.0, |j| opp_reach[j]));
+        }
     }
 }
 
@@ -73,20 +96,21 @@ pub struct Showdown {
     order: Vec<(Strength, usize)>,
     /// The opponent's hands, weakest first, with their strengths.
     opp_order: Vec<(Strength, usize)>,
+    /// For each hand, the opponent's index of the same combo.
+    same: Vec<Option<usize>>,
 }
 
 impl Showdown {
-    /// Sorts both lists on a 5-card board. No hand may hold a board card.
+    /// Sorts both lists on a 5-card board. Hands holding a board card are left out: their
+    /// sums are 0 and they count for no opponent hand.
     pub fn new(board: CardSet, hands: &[Hand], opp: &[Hand]) -> Showdown {
         debug_assert_eq!(board.count_ones(), 5);
         let sorted = |list: &[Hand]| {
             let mut v: Vec<(Strength, usize)> = list
                 .iter()
                 .enumerate()
-                .map(|(i, h)| {
-                    debug_assert_eq!((h.0.bit() | h.1.bit()) & board, 0);
-                    (evaluate(board | h.0.bit() | h.1.bit()), i)
-                })
+                .filter(|(_, h)| (h.0.bit() | h.1.bit()) & board == 0)
+                .map(|(i, h)| (evaluate(board | h.0.bit() | h.1.bit()), i))
                 .collect();
             v.sort_unstable();
             v
@@ -94,6 +118,7 @@ impl Showdown {
         Showdown {
             order: sorted(hands),
             opp_order: sorted(opp),
+            same: same_combo(hands, opp),
             hands: hands.to_vec(),
             opp: opp.to_vec(),
         }
@@ -102,6 +127,9 @@ impl Showdown {
     /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`,
     /// each counted +1 when `hands[i]` wins, -1 when it loses, 0 on a tie.
     pub fn sums(&self, opp_reach: &[f64], out: &mut [f64]) {
+        if self.order.len() < self.hands.len() {
+            out[..self.hands.len()].fill(0.0);
+        }
         // Weaker opponent hands, sweeping upwards.
         let mut below = CardSums::new();
         let mut k = 0;
@@ -124,6 +152,24 @@ impl Showdown {
                 k -= 1;
             }
             out[i] -= above.disjoint(self.hands[i], 0.0);
+        }
+    }
+
+    /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`
+    /// nor with the board (0 for a hand holding a board card).
+    pub fn totals(&self, opp_reach: &[f64], out: &mut [f64]) {
+        let mut all = CardSums::new();
+        for &(_, j) in &self.opp_order {
+            all.add(self.opp[j], opp_reach[j]);
+        }
+        if self.order.len() < self.hands.len() {
+            out[..self.hands.len()].fill(0.0);
+        }
+        // The same combo, when the opponent holds it, counts in both card sums.
+        for &(_, i) in &self.order {
+            let h = self.hands[i];
+            let same = self.same[i].map_or(0.0, |j| opp_reach[j]);
+            out[i] = all.disjoint(h, same);
         }
     }
 }

@@ -120,6 +120,8 @@ pub enum Opt {
     Report,
     /// The LCP's start.
     LcpStart,
+    /// Stop at this exploitability, in percent of a hold'em spot's starting pot.
+    TargetPotPct,
 }
 
 impl Opt {
@@ -160,6 +162,7 @@ impl Opt {
             Opt::Plot => "plot",
             Opt::Report => "report",
             Opt::LcpStart => "lcp-start",
+            Opt::TargetPotPct => "target-pot-pct",
         }
     }
 
@@ -386,11 +389,13 @@ pub struct Request {
     pub report: bool,
     /// The LCP's start: `pure:I,J` (reduced pure strategies, 1-based) or a strategy file.
     pub lcp_start: Option<String>,
+    /// Stop at this exploitability in percent of a hold'em spot's starting pot.
+    pub target_pot_pct: Option<f64>,
 }
 
 impl Request {
     /// Whether the option was given.
-    fn given(&self, opt: Opt) -> bool {
+    pub(crate) fn given(&self, opt: Opt) -> bool {
         match opt {
             Opt::Algo => self.algo.is_some(),
             Opt::Iterations => self.iterations.is_some(),
@@ -426,6 +431,7 @@ impl Request {
             Opt::Plot => self.plot,
             Opt::Report => self.report,
             Opt::LcpStart => self.lcp_start.is_some(),
+            Opt::TargetPotPct => self.target_pot_pct.is_some(),
         }
     }
 }
@@ -508,7 +514,7 @@ pub struct LpSettings {
 }
 
 /// A value in the caller's words: refuses `bad` values of `opt` with `expected`.
-fn refuse(opt: Opt, value: impl Display, expected: &str, sp: Spelling) -> SolveError {
+pub(crate) fn refuse(opt: Opt, value: impl Display, expected: &str, sp: Spelling) -> SolveError {
     SolveError::Request(format!("{}: expected {expected}", opt.with(value, sp)))
 }
 
@@ -603,6 +609,12 @@ fn check_resumed(request: &Request, sp: Spelling, resumed: Resumed) -> Result<Ch
                 r.where_()
             )));
         }
+    }
+    if request.given(Opt::TargetPotPct) {
+        return Err(SolveError::Request(format!(
+            "{} applies to hold'em spots (a SPOT.toml file) only",
+            Opt::TargetPotPct.spelled(sp)
+        )));
     }
     check_values(request, sp)?;
     let threads = match request.threads {
@@ -772,7 +784,7 @@ fn opt_named(name: &str) -> Opt {
 }
 
 /// The values' ranges, as the methods define them (not the narrower front end's).
-fn check_values(request: &Request, sp: Spelling) -> Result<(), SolveError> {
+pub(crate) fn check_values(request: &Request, sp: Spelling) -> Result<(), SolveError> {
     for (opt, v) in [
         (Opt::Iterations, request.iterations),
         (Opt::CheckEvery, request.check_every),
@@ -884,6 +896,13 @@ pub enum Source<'a> {
         /// Its name.
         name: &'a str,
     },
+    /// A hold'em spot: the spot file's text, named `name` (its path) in messages.
+    Spot {
+        /// The TOML text.
+        text: &'a str,
+        /// Its name.
+        name: &'a str,
+    },
 }
 
 /// A value of a solve, exact when an exact certificate stands behind it.
@@ -933,6 +952,8 @@ pub enum Detail {
     Exact(Box<ExactStats>),
     /// The LCP's start, pivots, size and seconds.
     Lcp(Box<LcpStats>),
+    /// A hold'em spot's run: equities, expected chips, sizes.
+    Spot(Box<crate::solve::spot::SpotRun>),
 }
 
 /// What the LCP reports.
@@ -1013,6 +1034,9 @@ pub fn solve(
     spelling: Spelling,
     hooks: &mut dyn DoorHooks,
 ) -> Result<Solved, SolveError> {
+    if let Source::Spot { text, name } = source {
+        return crate::solve::spot::solve_spot(text, name, request, spelling, hooks);
+    }
     let resumed = read_resume(request)?;
     // The game first: its support is checked before any option.
     let spec: Option<String> = match (&source, &resumed) {
@@ -1022,7 +1046,7 @@ pub fn solve(
         (Source::Spec(None), Resumed::None) => {
             return Err(SolveError::Request("give a game".into()))
         }
-        (Source::Game { name, .. }, _) => Some(name.to_string()),
+        (Source::Game { name, .. }, _) | (Source::Spot { name, .. }, _) => Some(name.to_string()),
     };
     // A built-in game stated by rules need not be built (the sampling solvers may play its
     // rules); anything else is loaded now, which checks its support.
@@ -1049,7 +1073,7 @@ pub fn solve(
     };
     let game: Option<&Game> = match &source {
         Source::Game { game, .. } => Some(game),
-        Source::Spec(_) => loaded.as_ref(),
+        Source::Spec(_) | Source::Spot { .. } => loaded.as_ref(),
     };
     // A general-sum game is solved by the LCP by default; every other family needs a
     // constant-sum game and refuses it for its payoffs, naming the algorithm asked for,
@@ -1355,11 +1379,12 @@ fn run_sampling(
             sampling::solve_game(game, name, request, &mut adapter)?
         }
         (Source::Spec(_), None) => sampling::solve_spec(spec, request, &mut adapter)?,
+        (Source::Spot { .. }, _) => unreachable!("spots are solved by solve_spot"),
     };
     let game = loaded.or_else(|| outcome.game.take());
     let played: Option<&Game> = match source {
         Source::Game { game, .. } => Some(game),
-        Source::Spec(_) => game.as_ref(),
+        Source::Spec(_) | Source::Spot { .. } => game.as_ref(),
     };
     let (strategy, values) = match (&outcome.profiles, played, &outcome.labelled) {
         (Some((average, current)), Some(g), _) => {

@@ -11,5 +11,6 @@ pub mod registry;
 pub mod run;
 pub mod sampling;
 pub mod shards;
+pub mod spot;
 
 pub use crate::threads::{available_cores, max_threads, too_many_threads, Threads, ThreadsError};

@@ -1,0 +1,89 @@
+//! `bluff solve SPOT.toml`: a hold'em spot through the door, its JSON, and the requests it
+//! refuses with the reason.
+
+mod common;
+
+use common::cli::{assert_refused, bluff, solve_json};
+use common::data;
+
+fn river() -> String {
+    data("spots/river.toml")
+}
+
+#[test]
+fn a_river_spot_is_solved_to_its_target() {
+    let v = solve_json(&[&river(), "--target-pot-pct", "0.1", "--threads", "2"]);
+    assert_eq!(v["algo"], "dcfr+");
+    let pot = v["pot"].as_f64().unwrap();
+    let e = v["exploitability"].as_f64().unwrap();
+    let pct = v["exploitability_pot_pct"].as_f64().unwrap();
+    assert!(e <= 0.001 * pot, "{v}");
+    assert!((pct - e / pot * 100.0).abs() < 1e-12);
+    let ev = [
+        v["root_ev"][0].as_f64().unwrap(),
+        v["root_ev"][1].as_f64().unwrap(),
+    ];
+    // Unraked: the two players share the pot.
+    assert!((ev[0] + ev[1] - pot).abs() < 1e-9, "{v}");
+    let eq = [
+        v["root_equity"][0].as_f64().unwrap(),
+        v["root_equity"][1].as_f64().unwrap(),
+    ];
+    assert!((eq[0] + eq[1] - 1.0).abs() < 1e-12);
+    // Measured every 10 iterations by default.
+    assert_eq!(v["iterations"].as_u64().unwrap() % 10, 0);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(v["build_seconds"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn the_other_families_and_game_options_are_refused_with_the_reason() {
+    let r = river();
+    for (args, needle) in [
+        (
+            vec![r.as_str(), "--algo", "lp"],
+            "lp is not built for hold'em spots yet",
+        ),
+        (
+            vec![r.as_str(), "--algo", "es-mccfr", "--iterations", "5"],
+            "es-mccfr samples the game tree",
+        ),
+        (
+            vec![r.as_str(), "--iterations", "5", "--kernel", "tree"],
+            "--kernel does not apply to hold'em spots",
+        ),
+        (
+            vec![r.as_str()],
+            "give a stop rule: --iterations N, --target-pot-pct P",
+        ),
+        (
+            vec![r.as_str(), "--target-pot-pct", "0"],
+            "--target-pot-pct 0: expected a finite positive number",
+        ),
+        (
+            vec!["kuhn", "--iterations", "5", "--target-pot-pct", "1"],
+            "--target-pot-pct applies to hold'em spots",
+        ),
+        (
+            vec![r.as_str(), "--iterations", "5", "--max-memory", "1000"],
+            "the solver's state needs",
+        ),
+    ] {
+        let out = bluff().arg("solve").args(&args).output().unwrap();
+        assert_refused(&out, &format!("{args:?}"), needle);
+    }
+}
+
+#[test]
+fn a_bad_spot_file_is_refused_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(river()).unwrap() + "flop_bet = \"50%\"\n";
+    let path = common::write_in(dir.path(), "bad.toml", text);
+    let out = bluff()
+        .arg("solve")
+        .arg(&path)
+        .args(["--iterations", "5"])
+        .output()
+        .unwrap();
+    assert_refused(&out, "flop key on a river spot", "flop_bet");
+}

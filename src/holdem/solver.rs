@@ -1,0 +1,982 @@
+//! Vector-form CFR over a spot's public tree.
+//!
+//! The public tree of [`super::tree`] is expanded once with its deals ([`Game`]): below a
+//! chance node, one copy of the next street for each card the deck still holds. Every node
+//! holds arrays over the players' hands: a decision node of player `a` with `k` actions owns
+//! `k x n_a` entries of each state array (cumulative regret, average-strategy sum, current
+//! strategy), hand-major (the `k` actions of one hand contiguous: one information set, the
+//! layout [`crate::cfr::tree::apply_rule`] takes). An iteration passes the tree once per
+//! player (alternating updates) or twice against the same strategies (simultaneous): a walk
+//! carries the traverser's reach and the opponent's reach down and the traverser's
+//! counterfactual values up, and at the traverser's nodes turns them into regrets with the
+//! set update of the tree and sequence kernels ([`apply_rule`], the same [`RegretParams`]).
+//!
+//! Terminal values take linear time per node with card removal ([`super::showdown`]): a
+//! fold's sums over the opponent's hands sharing no card, a river showdown's win-minus-loss
+//! sums over hands sorted by strength once per board, an all-in before the river averaged
+//! over every runout. The rake is `min(rake x final pot, cap)`, paid by the winner at folds
+//! and showdowns, shared on a tie.
+//!
+//! Walks do not recurse on the game's depth: one street's subtree is walked with an explicit
+//! stack over the node array, and a chance node starts one walk per card (nested at most
+//! twice, flop to turn to river). The walks of a chance node's cards run in parallel (rayon)
+//! and their values are summed in card order, so results are bit-identical for any number of
+//! threads.
+//!
+//! All values, reaches and state are `f64`.
+
+use super::cards::{cards_of, CardSet};
+use super::showdown::{Fold, Hand, Showdown};
+use super::spot::Spot;
+use super::tree::{NodeKind, Tree};
+use super::HoldemError;
+use crate::cfr::tree::{
+    apply_rule, rule_kind, ActionArrays, Factors, EXTENDED, PLAIN, STANDARD, VAD,
+};
+use crate::cfr::RegretParams;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// The default limit on the expanded game's nodes.
+pub const DEFAULT_MAX_GAME_NODES: usize = 100_000_000;
+
+/// What an expanded node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    /// A player (0 = OOP, 1 = IP) acts; the children follow the tree node's.
+    Decision(u8),
+    /// The next card is dealt: one child per card left in the deck.
+    Chance,
+    /// This player folded.
+    Fold(u8),
+    /// A showdown on the river (`aux`: the board's index in the showdown table).
+    Showdown,
+    /// An all-in called before the river (`aux`: the index of its runout list).
+    AllIn,
+}
+
+/// A node of the game: a node of the public tree on one board.
+#[derive(Clone, Copy, Debug)]
+pub struct GameNode {
+    /// What the node is.
+    pub kind: GameKind,
+    /// The node of the public tree.
+    pub tree_node: u32,
+    /// The board here (the spot's and the dealt cards).
+    pub board: CardSet,
+    /// The first child; children are contiguous.
+    pub first_child: u32,
+    /// How many children.
+    pub num_children: u32,
+    /// A decision node: the offset of its entries in the actor's state arrays; a showdown:
+    /// its board's index; an all-in: its runout list.
+    pub aux: u64,
+}
+
+/// A spot expanded with its deals, with everything the walks need.
+pub struct Game {
+    /// The public tree.
+    pub tree: Tree,
+    /// The expanded nodes, breadth first (the root first).
+    pub nodes: Vec<GameNode>,
+    /// Each player's hands.
+    pub hands: [Vec<Hand>; 2],
+    /// Each player's hand weights.
+    pub weights: [Vec<f64>; 2],
+    /// The spot's board.
+    pub board: CardSet,
+    /// The deck.
+    pub deck: CardSet,
+    /// The starting pot, chips.
+    pub pot: f64,
+    rake: f64,
+    rake_cap: f64,
+    /// `showdowns[i][p]`: river board `i` from player `p`'s side.
+    showdowns: Vec<[Showdown; 2]>,
+    /// The runout lists of the all-in terminals (indices into `showdowns`).
+    runouts: Vec<Vec<u32>>,
+    folds: [Fold; 2],
+    /// `blocked[p][c]`: player `p`'s hands holding card `c`.
+    blocked: [Vec<Vec<u32>>; 2],
+    /// Entries of each player's state arrays.
+    pub state_len: [usize; 2],
+    depth: usize,
+    max_actions: usize,
+}
+
+/// A fold's or showdown's chips.
+fn rake_of(pot: f64, rake: f64, cap: f64) -> f64 {
+    (rake * pot).min(cap)
+}
+
+impl Game {
+    /// Expands the spot's tree with its deals; refuses more than `max_nodes` nodes before
+    /// building past the limit.
+    pub fn build(spot: &Spot, max_nodes: usize) -> Result<Game, HoldemError> {
+        let (mut game, index, n) = Game::prepare(spot, max_nodes)?;
+        game.expand(&index, n, max_nodes)?;
+        Ok(game)
+    }
+
+    /// The spot's hands, public tree and showdowns without the deals expanded (no node, no
+    /// state): enough for [`Game::root_equity`].
+    pub fn without_deals(spot: &Spot) -> Result<Game, HoldemError> {
+        Ok(Game::prepare(spot, super::tree::DEFAULT_MAX_NODES)?.0)
+    }
+
+    /// Everything but the expanded nodes: the hands, the tree, the showdown table.
+    #[allow(clippy::type_complexity)]
+    fn prepare(
+        spot: &Spot,
+        max_nodes: usize,
+    ) -> Result<(Game, HashMap<CardSet, u32>, [usize; 2]), HoldemError> {
+        let tree = Tree::build(spot, max_nodes)?;
+        let hands: [Vec<Hand>; 2] = [0, 1].map(|p| {
+            spot.combos[p]
+                .iter()
+                .map(|c| (c.hi, c.lo))
+                .collect::<Vec<_>>()
+        });
+        let weights: [Vec<f64>; 2] =
+            [0, 1].map(|p| spot.combos[p].iter().map(|c| c.weight).collect());
+        let board = spot.board.set();
+        let deck = spot.deck.cards();
+        let n = [hands[0].len(), hands[1].len()];
+        // The river boards.
+        let left = cards_of(deck & !board);
+        let mut rivers: Vec<CardSet> = Vec::new();
+        match board.count_ones() {
+            5 => rivers.push(board),
+            4 => rivers.extend(left.iter().map(|c| board | c.bit())),
+            _ => {
+                for (i, a) in left.iter().enumerate() {
+                    for b in &left[i + 1..] {
+                        rivers.push(board | a.bit() | b.bit());
+                    }
+                }
+            }
+        }
+        let index: HashMap<CardSet, u32> = rivers
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| (b, i as u32))
+            .collect();
+        let showdowns: Vec<[Showdown; 2]> = rivers
+            .par_iter()
+            .map(|&b| {
+                [
+                    Showdown::new(b, &hands[0], &hands[1]),
+                    Showdown::new(b, &hands[1], &hands[0]),
+                ]
+            })
+            .collect();
+        let blocked = [0, 1].map(|p| {
+            let mut v = vec![Vec::new(); 52];
+            for (i, h) in hands[p].iter().enumerate() {
+                v[h.0 .0 as usize].push(i as u32);
+                v[h.1 .0 as usize].push(i as u32);
+            }
+            v
+        });
+        let game = Game {
+            nodes: Vec::new(),
+            folds: [
+                Fold::new(&hands[0], &hands[1]),
+                Fold::new(&hands[1], &hands[0]),
+            ],
+            hands,
+            weights,
+            board,
+            deck,
+            pot: spot.pot as f64,
+            rake: spot.rake,
+            rake_cap: spot.rake_cap,
+            showdowns,
+            runouts: Vec::new(),
+            blocked,
+            state_len: [0, 0],
+            depth: 0,
+            max_actions: 1,
+            tree,
+        };
+        Ok((game, index, n))
+    }
+
+    /// Builds the expanded nodes breadth first.
+    fn expand(
+        &mut self,
+        index: &HashMap<CardSet, u32>,
+        n: [usize; 2],
+        max_nodes: usize,
+    ) -> Result<(), HoldemError> {
+        let mut runout_index: HashMap<CardSet, u32> = HashMap::new();
+        let mut nodes = vec![self.node_of(0, self.board, index, &mut runout_index, n)];
+        let mut depth = vec![0usize];
+        let mut next = 0;
+        while next < nodes.len() {
+            let id = next;
+            next += 1;
+            let g = nodes[id];
+            let t = &self.tree.nodes[g.tree_node as usize];
+            let kids: Vec<(u32, CardSet)> = match g.kind {
+                GameKind::Decision(_) => t.children().map(|c| (c as u32, g.board)).collect(),
+                GameKind::Chance => cards_of(self.deck & !g.board)
+                    .into_iter()
+                    .map(|c| (t.first_child, g.board | c.bit()))
+                    .collect(),
+                _ => continue,
+            };
+            if nodes.len() + kids.len() > max_nodes {
+                return Err(HoldemError::TreeTooBig { limit: max_nodes });
+            }
+            nodes[id].first_child = nodes.len() as u32;
+            nodes[id].num_children = kids.len() as u32;
+            let d = if g.kind == GameKind::Chance {
+                0
+            } else {
+                depth[id] + 1
+            };
+            for (tn, b) in kids {
+                nodes.push(self.node_of(tn as usize, b, index, &mut runout_index, n));
+                depth.push(d);
+            }
+            self.max_actions = self.max_actions.max(nodes[id].num_children as usize);
+            self.depth = self.depth.max(d);
+        }
+        self.nodes = nodes;
+        Ok(())
+    }
+
+    /// The expanded node of tree node `t` on `board` (decision nodes get their state).
+    fn node_of(
+        &mut self,
+        t: usize,
+        board: CardSet,
+        index: &HashMap<CardSet, u32>,
+        runout_index: &mut HashMap<CardSet, u32>,
+        n: [usize; 2],
+    ) -> GameNode {
+        let tn = &self.tree.nodes[t];
+        let (kind, aux) = match tn.kind {
+            NodeKind::Decision(a) => {
+                let off = self.state_len[a as usize];
+                self.state_len[a as usize] += tn.num_children as usize * n[a as usize];
+                (GameKind::Decision(a), off as u64)
+            }
+            NodeKind::Chance => (GameKind::Chance, 0),
+            NodeKind::Fold(p) => (GameKind::Fold(p), 0),
+            NodeKind::Showdown if board.count_ones() == 5 => {
+                (GameKind::Showdown, index[&board] as u64)
+            }
+            NodeKind::Showdown => {
+                let next = self.runouts.len() as u32;
+                let i = *runout_index.entry(board).or_insert(next);
+                if i == next {
+                    let list = index
+                        .iter()
+                        .filter(|(&b, _)| b & board == board)
+                        .map(|(_, &i)| i)
+                        .collect::<Vec<u32>>();
+                    let mut list = list;
+                    list.sort_unstable();
+                    self.runouts.push(list);
+                }
+                (GameKind::AllIn, i as u64)
+            }
+        };
+        GameNode {
+            kind,
+            tree_node: t as u32,
+            board,
+            first_child: 0,
+            num_children: 0,
+            aux,
+        }
+    }
+
+    /// Each player's share of the pot if both checked down from the root.
+    pub fn root_equity(&self) -> [f64; 2] {
+        let g = self;
+        let z = g.pair_weight();
+        let all: Vec<u32> = (0..g.showdowns.len() as u32).collect();
+        let mut eq = [0.0; 2];
+        for (p, e) in eq.iter_mut().enumerate() {
+            let n = g.hands[p].len();
+            let (mut tot, mut diff, mut t1, mut d1) =
+                (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+            for &b in &all {
+                let sd = &g.showdowns[b as usize][p];
+                sd.totals(&g.weights[1 - p], &mut t1);
+                sd.sums(&g.weights[1 - p], &mut d1);
+                for h in 0..n {
+                    tot[h] += t1[h];
+                    diff[h] += d1[h];
+                }
+            }
+            let s: f64 = (0..n)
+                .map(|h| g.weights[p][h] * 0.5 * (tot[h] + diff[h]) * g.runout_scale(g.board))
+                .sum();
+            *e = s / z;
+        }
+        eq
+    }
+
+    /// Bytes of the solver's state for these parameters (the arrays [`Solver::new`]
+    /// allocates), to check before allocating.
+    pub fn state_bytes(&self, params: &RegretParams) -> u64 {
+        let entries = (self.state_len[0] + self.state_len[1]) as u64;
+        let f = params.factors(1, 0);
+        let arrays = 3 + u64::from(f.keeps_last()) + u64::from(!params.alternating);
+        entries * arrays * 8
+    }
+
+    /// The number of cards a deal draws from at a node with `board` (the deck less the board
+    /// and both players' hands).
+    fn cards_left(&self, board: CardSet) -> f64 {
+        ((self.deck & !board).count_ones() as f64 - 4.0).max(1.0)
+    }
+
+    /// The normaliser of expected values: the weight of every pair of hands sharing no card.
+    pub fn pair_weight(&self) -> f64 {
+        let mut tot = vec![0.0; self.hands[0].len()];
+        self.folds[0].sums(&self.weights[1], &mut tot);
+        tot.iter().zip(&self.weights[0]).map(|(t, w)| t * w).sum()
+    }
+
+    /// Player `p`'s values (before its own weights) of a showdown over every runout of
+    /// `board` with pot `pot + 2c` and rake `r`: `(pot - r) / 2` per opponent hand, plus
+    /// `pot / 2 + c - r / 2` times win minus loss.
+    #[allow(clippy::too_many_arguments)]
+    fn showdown_values(
+        &self,
+        p: usize,
+        board: CardSet,
+        list: &[u32],
+        opp: &[f64],
+        c: f64,
+        out: &mut [f64],
+        buf: &mut [f64],
+    ) {
+        let n = self.hands[p].len();
+        let (tot, rest) = buf.split_at_mut(n);
+        let (diff, rest) = rest.split_at_mut(n);
+        let (t1, rest) = rest.split_at_mut(n);
+        let d1 = &mut rest[..n];
+        if let [b] = list {
+            // One river board: the opponent's hands holding a board card have no reach here
+            // (taken off when the card was dealt, or off the ranges), so the fold sums are
+            // the showdown's totals.
+            self.folds[p].sums(opp, tot);
+            self.showdowns[*b as usize][p].sums(opp, diff);
+        } else {
+            tot.fill(0.0);
+            diff.fill(0.0);
+            for &b in list {
+                let sd = &self.showdowns[b as usize][p];
+                sd.totals(opp, t1);
+                sd.sums(opp, d1);
+                for h in 0..n {
+                    tot[h] += t1[h];
+                    diff[h] += d1[h];
+                }
+            }
+        }
+        let final_pot = self.pot + 2.0 * c;
+        let r = rake_of(final_pot, self.rake, self.rake_cap);
+        let scale = self.runout_scale(board);
+        let (a, s) = ((self.pot - r) / 2.0, self.pot / 2.0 + c - r / 2.0);
+        for h in 0..n {
+            out[h] = scale * (a * tot[h] + s * diff[h]);
+        }
+    }
+
+    /// The probability of each river board over the runouts of `board` (each unordered
+    /// pair of cards to come stands for two ordered deals).
+    fn runout_scale(&self, board: CardSet) -> f64 {
+        match board.count_ones() {
+            5 => 1.0,
+            4 => 1.0 / self.cards_left(board),
+            _ => {
+                let n = self.cards_left(board);
+                2.0 / (n * (n - 1.0))
+            }
+        }
+    }
+}
+
+/// How a walk values the traverser's nodes and reads the strategies.
+// Copied once per walk (a street's subtree), not per node: its size does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy)]
+enum Mode {
+    /// CFR: the current strategies; regrets updated at the traverser's nodes.
+    Train(Factors, u8),
+    /// The traverser best-responds; the opponent plays its average strategy.
+    BestResponse,
+    /// Both play their average strategies.
+    Average,
+}
+
+/// The state arrays, shared by the walks of different cards (which write disjoint entries).
+#[derive(Clone, Copy)]
+struct Shared {
+    regret: [*mut f64; 2],
+    sum: [*mut f64; 2],
+    sigma: [*mut f64; 2],
+    last: [*mut f64; 2],
+    play: [*const f64; 2],
+    keeps_last: bool,
+}
+
+// SAFETY: the walks of a chance node's cards touch the entries of disjoint subtrees only;
+// nothing else runs while they do.
+unsafe impl Send for Shared {}
+unsafe impl Sync for Shared {}
+
+/// One walk's buffers, per depth of a street's subtree.
+struct Scratch {
+    own: Vec<f64>,
+    opp: Vec<f64>,
+    vals: Vec<f64>,
+    out: Vec<f64>,
+    tmp: Vec<f64>,
+    stack: Vec<(u32, u32)>,
+}
+
+/// A vector-form CFR solver of one spot.
+pub struct Solver {
+    /// The game.
+    pub game: Game,
+    params: RegretParams,
+    regret: [Vec<f64>; 2],
+    sum: [Vec<f64>; 2],
+    sigma: [Vec<f64>; 2],
+    last: [Vec<f64>; 2],
+    play: [Vec<f64>; 2],
+    iterations: u64,
+    pool: Option<rayon::ThreadPool>,
+    scratch: Mutex<Vec<Scratch>>,
+}
+
+/// A strategy's values: expected chips and best-response gains.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpotValues {
+    /// Each player's expected chips collected less chips put in after the root.
+    pub ev: [f64; 2],
+    /// Each player's best-response value against the other's strategy.
+    pub best_response: [f64; 2],
+    /// The mean of the two best-response gains.
+    pub exploitability: f64,
+}
+
+impl Solver {
+    /// A solver of `game` with `params`, on `threads` threads (1: the calling thread).
+    pub fn new(game: Game, params: RegretParams, threads: usize) -> Solver {
+        let f = params.factors(1, 0);
+        let sized = |p: usize, on: bool| {
+            if on {
+                vec![0.0; game.state_len[p]]
+            } else {
+                Vec::new()
+            }
+        };
+        let uniform = |p: usize| {
+            let mut v = vec![0.0; game.state_len[p]];
+            for g in &game.nodes {
+                if g.kind == GameKind::Decision(p as u8) {
+                    let k = g.num_children as usize;
+                    let len = k * game.hands[p].len();
+                    v[g.aux as usize..g.aux as usize + len].fill(1.0 / k as f64);
+                }
+            }
+            v
+        };
+        let pool = (threads > 1).then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool")
+        });
+        Solver {
+            regret: [sized(0, true), sized(1, true)],
+            sum: [sized(0, true), sized(1, true)],
+            last: [sized(0, f.keeps_last()), sized(1, f.keeps_last())],
+            play: [sized(0, !params.alternating), sized(1, !params.alternating)],
+            sigma: [uniform(0), uniform(1)],
+            game,
+            params,
+            iterations: 0,
+            pool,
+            scratch: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Iterations done.
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    fn shared(&mut self) -> Shared {
+        let keeps_last = self.params.factors(1, 0).keeps_last();
+        let play = if self.params.alternating {
+            [self.sigma[0].as_ptr(), self.sigma[1].as_ptr()]
+        } else {
+            [self.play[0].as_ptr(), self.play[1].as_ptr()]
+        };
+        Shared {
+            regret: [self.regret[0].as_mut_ptr(), self.regret[1].as_mut_ptr()],
+            sum: [self.sum[0].as_mut_ptr(), self.sum[1].as_mut_ptr()],
+            sigma: [self.sigma[0].as_mut_ptr(), self.sigma[1].as_mut_ptr()],
+            last: [self.last[0].as_mut_ptr(), self.last[1].as_mut_ptr()],
+            play,
+            keeps_last,
+        }
+    }
+
+    fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
+    }
+
+    /// Runs `n` iterations.
+    pub fn iterate(&mut self, n: u64) {
+        for _ in 0..n {
+            self.iterations += 1;
+            let t = self.iterations;
+            let f = self.params.factors(t, 0);
+            let mode = Mode::Train(f, rule_kind(&f));
+            if !self.params.alternating {
+                for p in 0..2 {
+                    let (src, dst) = (&self.sigma[p], &mut self.play[p]);
+                    dst.copy_from_slice(src);
+                }
+            }
+            let sh = self.shared();
+            let this = &*self;
+            for p in 0..2 {
+                let mut out = vec![0.0; this.game.hands[p].len()];
+                this.run(|| {
+                    this.walk(
+                        sh,
+                        0,
+                        p,
+                        mode,
+                        &this.game.weights[p],
+                        &this.game.weights[1 - p],
+                        &mut out,
+                    )
+                });
+            }
+        }
+    }
+
+    /// The average strategy's values: expected chips, best responses, exploitability.
+    pub fn values(&mut self) -> SpotValues {
+        let sh = self.shared();
+        let z = self.game.pair_weight();
+        let this = &*self;
+        let mut ev = [0.0; 2];
+        let mut br = [0.0; 2];
+        for p in 0..2 {
+            for (mode, into) in [
+                (Mode::Average, &mut ev[p]),
+                (Mode::BestResponse, &mut br[p]),
+            ] {
+                let mut out = vec![0.0; this.game.hands[p].len()];
+                this.run(|| {
+                    this.walk(
+                        sh,
+                        0,
+                        p,
+                        mode,
+                        &this.game.weights[p],
+                        &this.game.weights[1 - p],
+                        &mut out,
+                    )
+                });
+                *into = out
+                    .iter()
+                    .zip(&this.game.weights[p])
+                    .map(|(v, w)| v * w)
+                    .sum::<f64>()
+                    / z;
+            }
+        }
+        SpotValues {
+            ev,
+            best_response: br,
+            exploitability: 0.5 * ((br[0] - ev[0]) + (br[1] - ev[1])),
+        }
+    }
+
+    /// Each player's share of the pot if both checked down from the root.
+    pub fn root_equity(&self) -> [f64; 2] {
+        self.game.root_equity()
+    }
+
+    /// The average strategy of player `p` at decision node `g` (hand-major, `k` per hand).
+    pub fn average_at(&self, g: usize) -> Vec<f64> {
+        let node = self.game.nodes[g];
+        let GameKind::Decision(a) = node.kind else {
+            return Vec::new();
+        };
+        let a = a as usize;
+        let k = node.num_children as usize;
+        let n = self.game.hands[a].len();
+        let s = &self.sum[a][node.aux as usize..node.aux as usize + k * n];
+        let mut out = vec![0.0; k * n];
+        for h in 0..n {
+            normalise(&s[h * k..h * k + k], &mut out[h * k..h * k + k]);
+        }
+        out
+    }
+
+    fn take_scratch(&self) -> Scratch {
+        if let Some(s) = self.scratch.lock().expect("scratch").pop() {
+            return s;
+        }
+        let g = &self.game;
+        let n = g.hands[0].len().max(g.hands[1].len());
+        let d = g.depth + 2;
+        Scratch {
+            own: vec![0.0; d * n],
+            opp: vec![0.0; d * n],
+            vals: vec![0.0; d * g.max_actions * n],
+            out: vec![0.0; n],
+            tmp: vec![0.0; 4 * n],
+            stack: Vec::with_capacity(d),
+        }
+    }
+
+    fn give_scratch(&self, s: Scratch) {
+        self.scratch.lock().expect("scratch").push(s);
+    }
+
+    /// The traverser `p`'s counterfactual values at node `root` (a street's subtree walked
+    /// with an explicit stack), given the reaches `own` and `opp`; into `out`.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        sh: Shared,
+        root: usize,
+        p: usize,
+        mode: Mode,
+        own: &[f64],
+        opp: &[f64],
+        out: &mut [f64],
+    ) {
+        let g = &self.game;
+        let o = 1 - p;
+        let (np, no) = (g.hands[p].len(), g.hands[o].len());
+        let mut sc = self.take_scratch();
+        let n = g.hands[0].len().max(g.hands[1].len());
+        let kmax = g.max_actions;
+        let Scratch {
+            own: sown,
+            opp: sopp,
+            vals,
+            out: res,
+            tmp,
+            stack,
+        } = &mut sc;
+        sown[..np].copy_from_slice(own);
+        sopp[..no].copy_from_slice(opp);
+        stack.clear();
+        stack.push((root as u32, 0));
+        while let Some(&(gi, i)) = stack.last() {
+            let d = stack.len() - 1;
+            let node = g.nodes[gi as usize];
+            // A finished node's values go to `res`, then to its parent's slot.
+            match node.kind {
+                GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
+                    let a = a as usize;
+                    let k = node.num_children as usize;
+                    stack.last_mut().expect("top").1 += 1;
+                    let child = node.first_child as usize + i as usize;
+                    let (lo_own, hi_own) = sown.split_at_mut((d + 1) * n);
+                    let (lo_opp, hi_opp) = sopp.split_at_mut((d + 1) * n);
+                    let (own_d, opp_d) = (&lo_own[d * n..d * n + np], &lo_opp[d * n..d * n + no]);
+                    let (own_c, opp_c) = (&mut hi_own[..np], &mut hi_opp[..no]);
+                    let off = node.aux as usize;
+                    let ia = i as usize;
+                    if a == p {
+                        opp_c.copy_from_slice(opp_d);
+                        match mode {
+                            Mode::Train(..) => {
+                                let play = unsafe { slice(sh.play[a], off, k * np) };
+                                for h in 0..np {
+                                    own_c[h] = own_d[h] * play[h * k + ia];
+                                }
+                            }
+                            _ => own_c.copy_from_slice(own_d),
+                        }
+                    } else {
+                        own_c.copy_from_slice(own_d);
+                        match mode {
+                            Mode::Train(..) => {
+                                let play = unsafe { slice(sh.play[a], off, k * no) };
+                                for h in 0..no {
+                                    opp_c[h] = opp_d[h] * play[h * k + ia];
+                                }
+                            }
+                            _ => {
+                                let sum = unsafe { slice(sh.sum[a], off, k * no) };
+                                for h in 0..no {
+                                    opp_c[h] = opp_d[h] * average_of(&sum[h * k..h * k + k], ia);
+                                }
+                            }
+                        }
+                    }
+                    stack.push((child as u32, 0));
+                    continue;
+                }
+                GameKind::Decision(a) => {
+                    let a = a as usize;
+                    let k = node.num_children as usize;
+                    let off = node.aux as usize;
+                    let v = &vals[d * kmax * n..(d * kmax + k) * n];
+                    let r = &mut res[..np];
+                    if a != p {
+                        r.copy_from_slice(&v[..np]);
+                        for c in 1..k {
+                            for h in 0..np {
+                                r[h] += v[c * n + h];
+                            }
+                        }
+                    } else {
+                        match mode {
+                            Mode::Train(f, kind) => {
+                                let play = unsafe { slice(sh.play[a], off, k * np) };
+                                for h in 0..np {
+                                    let mut x = 0.0;
+                                    for c in 0..k {
+                                        x += play[h * k + c] * v[c * n + h];
+                                    }
+                                    r[h] = x;
+                                }
+                                let node_at = NodeAt { off, k, n };
+                                let own_d = &sown[d * n..d * n + np];
+                                match kind {
+                                    PLAIN => update_node::<PLAIN>(sh, a, node_at, v, r, own_d, f),
+                                    STANDARD => {
+                                        update_node::<STANDARD>(sh, a, node_at, v, r, own_d, f)
+                                    }
+                                    EXTENDED => {
+                                        update_node::<EXTENDED>(sh, a, node_at, v, r, own_d, f)
+                                    }
+                                    _ => update_node::<VAD>(sh, a, node_at, v, r, own_d, f),
+                                }
+                            }
+                            Mode::BestResponse => {
+                                r.copy_from_slice(&v[..np]);
+                                for c in 1..k {
+                                    for h in 0..np {
+                                        r[h] = r[h].max(v[c * n + h]);
+                                    }
+                                }
+                            }
+                            Mode::Average => {
+                                let sum = unsafe { slice(sh.sum[a], off, k * np) };
+                                for h in 0..np {
+                                    let mut x = 0.0;
+                                    for c in 0..k {
+                                        x += average_of(&sum[h * k..h * k + k], c) * v[c * n + h];
+                                    }
+                                    r[h] = x;
+                                }
+                            }
+                        }
+                    }
+                }
+                GameKind::Chance => {
+                    let own_d = &sown[d * n..d * n + np];
+                    let opp_d = &sopp[d * n..d * n + no];
+                    self.chance(sh, &node, p, mode, own_d, opp_d, &mut res[..np]);
+                }
+                GameKind::Fold(f) => {
+                    let t = &g.tree.nodes[node.tree_node as usize];
+                    let c = [t.committed[0] as f64, t.committed[1] as f64];
+                    let final_pot = g.pot + c[0] + c[1];
+                    let r = rake_of(final_pot, g.rake, g.rake_cap);
+                    let coef = if f as usize == p {
+                        -c[p]
+                    } else {
+                        g.pot + c[o] - r
+                    };
+                    g.folds[p].sums(&sopp[d * n..d * n + no], &mut tmp[..np]);
+                    for h in 0..np {
+                        res[h] = coef * tmp[h];
+                    }
+                    for card in cards_of(node.board & !g.board) {
+                        for &h in &g.blocked[p][card.0 as usize] {
+                            res[h as usize] = 0.0;
+                        }
+                    }
+                }
+                GameKind::Showdown | GameKind::AllIn => {
+                    let t = &g.tree.nodes[node.tree_node as usize];
+                    let c = t.committed[0] as f64;
+                    let one = [node.aux as u32];
+                    let list: &[u32] = if node.kind == GameKind::Showdown {
+                        &one
+                    } else {
+                        &g.runouts[node.aux as usize]
+                    };
+                    g.showdown_values(
+                        p,
+                        node.board,
+                        list,
+                        &sopp[d * n..d * n + no],
+                        c,
+                        &mut res[..np],
+                        tmp,
+                    );
+                    for card in cards_of(node.board & !g.board) {
+                        for &h in &g.blocked[p][card.0 as usize] {
+                            res[h as usize] = 0.0;
+                        }
+                    }
+                }
+            }
+            stack.pop();
+            if d == 0 {
+                out[..np].copy_from_slice(&res[..np]);
+            } else {
+                let slot = stack.last().expect("parent").1 as usize - 1;
+                let at = ((d - 1) * kmax + slot) * n;
+                vals[at..at + np].copy_from_slice(&res[..np]);
+            }
+        }
+        self.give_scratch(sc);
+    }
+
+    /// A chance node's values: one walk per card (in parallel), summed in card order.
+    #[allow(clippy::too_many_arguments)]
+    fn chance(
+        &self,
+        sh: Shared,
+        node: &GameNode,
+        p: usize,
+        mode: Mode,
+        own: &[f64],
+        opp: &[f64],
+        out: &mut [f64],
+    ) {
+        let g = &self.game;
+        let o = 1 - p;
+        let children: Vec<usize> =
+            (node.first_child as usize..(node.first_child + node.num_children) as usize).collect();
+        let parts: Vec<Vec<f64>> = children
+            .par_iter()
+            .map(|&c| {
+                let card = (g.nodes[c].board & !node.board).trailing_zeros() as usize;
+                let mut own_c = own.to_vec();
+                let mut opp_c = opp.to_vec();
+                for &h in &g.blocked[p][card] {
+                    own_c[h as usize] = 0.0;
+                }
+                for &h in &g.blocked[o][card] {
+                    opp_c[h as usize] = 0.0;
+                }
+                let mut v = vec![0.0; own.len()];
+                self.walk(sh, c, p, mode, &own_c, &opp_c, &mut v);
+                v
+            })
+            .collect();
+        out.fill(0.0);
+        for part in &parts {
+            for (x, y) in out.iter_mut().zip(part) {
+                *x += y;
+            }
+        }
+        let scale = 1.0 / g.cards_left(node.board);
+        for x in out.iter_mut() {
+            *x *= scale;
+        }
+    }
+}
+
+/// Where a decision node's entries are: its offset, actions and the scratch row length.
+#[derive(Clone, Copy)]
+struct NodeAt {
+    off: usize,
+    k: usize,
+    n: usize,
+}
+
+/// The set update of every hand at one of the traverser's nodes: `v` holds the children's
+/// values (row `c` at `c * n`), `r` the node's; `own` the traverser's reach.
+#[inline(always)]
+fn update_node<const KIND: u8>(
+    sh: Shared,
+    a: usize,
+    at: NodeAt,
+    v: &[f64],
+    r: &[f64],
+    own: &[f64],
+    f: Factors,
+) {
+    let NodeAt { off, k, n } = at;
+    let mut inst = [0.0f64; 64];
+    for h in 0..r.len() {
+        let inst = &mut inst[..k];
+        for c in 0..k {
+            inst[c] = v[c * n + h] - r[h];
+        }
+        let e = off + h * k;
+        // SAFETY: the entries of this node and hand; no other walk touches them.
+        let arrays = unsafe {
+            ActionArrays {
+                regret: slice_mut(sh.regret[a], e, k),
+                sum: slice_mut(sh.sum[a], e, k),
+                last: if sh.keeps_last {
+                    slice_mut(sh.last[a], e, k)
+                } else {
+                    &mut []
+                },
+                sigma: slice_mut(sh.sigma[a], e, k),
+            }
+        };
+        match k {
+            2 => apply_rule::<KIND, 2>(inst, own[h], arrays, f),
+            3 => apply_rule::<KIND, 3>(inst, own[h], arrays, f),
+            _ => apply_rule::<KIND, 0>(inst, own[h], arrays, f),
+        }
+    }
+}
+
+/// The average strategy's probability of action `a` from the sums `s` (uniform when none
+/// is positive).
+#[inline]
+fn average_of(s: &[f64], a: usize) -> f64 {
+    let total: f64 = s.iter().sum();
+    if total > 0.0 {
+        s[a] / total
+    } else {
+        1.0 / s.len() as f64
+    }
+}
+
+/// The sums normalised into `out` (uniform when none is positive).
+fn normalise(s: &[f64], out: &mut [f64]) {
+    for (a, o) in out.iter_mut().enumerate() {
+        *o = average_of(s, a);
+    }
+}
+
+/// # Safety
+/// `ptr..ptr + off + len` lies in one live array.
+#[inline]
+unsafe fn slice<'a>(ptr: *const f64, off: usize, len: usize) -> &'a [f64] {
+    std::slice::from_raw_parts(ptr.add(off), len)
+}
+
+/// # Safety
+/// As [`slice`], and no other reference to these entries is live.
+#[inline]
+unsafe fn slice_mut<'a>(ptr: *mut f64, off: usize, len: usize) -> &'a mut [f64] {
+    std::slice::from_raw_parts_mut(ptr.add(off), len)
+}

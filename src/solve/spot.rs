@@ -1,0 +1,292 @@
+//! The door's route for hold'em spots ([`super::door::Source::Spot`]): the spot file read,
+//! the options checked (the CFR family only; which options apply to spots), the game
+//! expanded and sized before its state is allocated, then iterations with a full best
+//! response every `--check-every` iterations until the stop rule holds.
+
+use super::door::{check_values, refuse, DoorHooks, Opt, SolveError, Solved, Spelling, Strategy};
+use super::door::{Detail, Request, Value};
+use super::registry::{self, AlgorithmError, CfrOptions};
+use super::run::{CurvePoint, Progress, StopReason};
+use super::Threads;
+use crate::holdem::solver::{Game, Solver, DEFAULT_MAX_GAME_NODES};
+use crate::holdem::spot::Spot;
+use crate::holdem::tree::Counts;
+use crate::lp::memory;
+use std::time::{Duration, Instant};
+
+/// The algorithm a spot is solved with when none is named (chosen by measurement on the
+/// spots of `docs/holdem.md`).
+pub const DEFAULT_SPOT_ALGORITHM: &str = "dcfr+";
+/// Iterations between measurements on spots when `--check-every` is not given.
+pub const DEFAULT_SPOT_CHECK_EVERY: u64 = 10;
+
+/// The options a spot solve takes; every other is refused.
+const SPOT_OPTIONS: &[Opt] = &[
+    Opt::Algo,
+    Opt::Iterations,
+    Opt::Target,
+    Opt::TargetPotPct,
+    Opt::Time,
+    Opt::Updates,
+    Opt::Alpha,
+    Opt::Beta,
+    Opt::Gamma,
+    Opt::Threads,
+    Opt::CheckEvery,
+    Opt::MaxMemory,
+];
+
+/// What only a spot's run reports.
+#[derive(Clone, Debug)]
+pub struct SpotRun {
+    /// The starting pot, chips.
+    pub pot: f64,
+    /// The exploitability in percent of the starting pot.
+    pub exploitability_pot_pct: f64,
+    /// Each player's share of the pot if both checked down (OOP, IP).
+    pub root_equity: [f64; 2],
+    /// Each player's expected chips under the returned strategy (OOP, IP).
+    pub root_ev: [f64; 2],
+    /// Each player's best-response value against the other's strategy.
+    pub best_response: [f64; 2],
+    /// Seconds spent reading the spot, building the tree and allocating.
+    pub build_seconds: f64,
+    /// Peak resident memory of the process, bytes (Linux).
+    pub peak_rss_bytes: Option<u64>,
+    /// Worker threads.
+    pub threads: usize,
+    /// The public tree's node counts per street.
+    pub counts: Counts,
+    /// Nodes of the tree expanded with its deals.
+    pub game_nodes: usize,
+    /// Bytes of the solver's state arrays.
+    pub state_bytes: u64,
+}
+
+/// Every option given of `request` that spots do not take, in the table's order.
+fn refuse_other_options(request: &Request, sp: Spelling) -> Result<(), SolveError> {
+    for opt in [
+        Opt::TargetRelative,
+        Opt::AlwaysThreads,
+        Opt::Kernel,
+        Opt::Exact,
+        Opt::LpMethod,
+        Opt::WriteMps,
+        Opt::LpForm,
+        Opt::LpPrimal,
+        Opt::Checkpoint,
+        Opt::CheckpointEvery,
+        Opt::Resume,
+        Opt::Seed,
+        Opt::Epsilon,
+        Opt::Baseline,
+        Opt::RmPlus,
+        Opt::Epoch,
+        Opt::Rules,
+        Opt::NoEval,
+        Opt::Output,
+        Opt::Curve,
+        Opt::Plot,
+        Opt::Report,
+        Opt::LcpStart,
+    ] {
+        debug_assert!(!SPOT_OPTIONS.contains(&opt));
+        if request.given(opt) {
+            return Err(SolveError::Request(format!(
+                "{} does not apply to hold'em spots (not built for spots yet)",
+                opt.spelled(sp)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Solves the spot in `text` (named `name`) as `request` asks.
+pub(crate) fn solve_spot(
+    text: &str,
+    name: &str,
+    request: &Request,
+    sp: Spelling,
+    hooks: &mut dyn DoorHooks,
+) -> Result<Solved, SolveError> {
+    let build_start = Instant::now();
+    let spot = Spot::parse(text).map_err(|e| SolveError::Request(format!("{name}: {e}")))?;
+    let algo = request.algo.as_deref().unwrap_or(DEFAULT_SPOT_ALGORITHM);
+    let algorithm = registry::algorithm(algo).map_err(|e| SolveError::Request(e.to_string()))?;
+    match algorithm.family {
+        registry::Family::Cfr => {}
+        registry::Family::Sampling(_) => {
+            return Err(SolveError::Request(format!(
+                "{} samples the game tree; hold'em spots are solved by the CFR family's \
+                 vector-form engine, which passes every hand at once (give a CFR-family \
+                 algorithm such as dcfr, cfr+ or pcfr+)",
+                algorithm.name
+            )))
+        }
+        registry::Family::ExactLp | registry::Family::Lcp => {
+            return Err(SolveError::Request(format!(
+                "{} is not built for hold'em spots yet (the exact river LP comes later); \
+                 give a CFR-family algorithm such as dcfr, cfr+ or pcfr+",
+                algorithm.name
+            )))
+        }
+    }
+    refuse_other_options(request, sp)?;
+    check_values(request, sp)?;
+    if let Some(x) = request
+        .target_pot_pct
+        .filter(|x| !(x.is_finite() && *x > 0.0))
+    {
+        return Err(refuse(Opt::TargetPotPct, x, "a finite positive number", sp));
+    }
+    if request.target.is_some() && request.target_pot_pct.is_some() {
+        return Err(SolveError::Request(format!(
+            "give {} or {}, not both",
+            Opt::Target.spelled(sp),
+            Opt::TargetPotPct.spelled(sp)
+        )));
+    }
+    let stop_given = request.iterations.is_some()
+        || request.target.is_some()
+        || request.target_pot_pct.is_some()
+        || request.time.is_some();
+    if !stop_given {
+        let w = |o: Opt, v: &str| match sp {
+            Spelling::Cli => format!("{} {v}", o.spelled(sp)),
+            Spelling::Python => format!("{}{v}", o.spelled(sp)),
+        };
+        return Err(SolveError::Request(format!(
+            "give a stop rule: {}, {}, {} or {}",
+            w(Opt::Iterations, "N"),
+            w(Opt::TargetPotPct, "P"),
+            w(Opt::Target, "E"),
+            w(Opt::Time, "S")
+        )));
+    }
+    let options = CfrOptions {
+        updates: request.updates,
+        alpha: request.alpha,
+        beta: request.beta,
+        gamma: request.gamma,
+    };
+    let horizon = request.iterations.map(|n| n as u64);
+    let params = algorithm
+        .regret_params(&options, horizon)
+        .map_err(|e| match e {
+            AlgorithmError::NeedsHorizon(a) => SolveError::Request(format!(
+                "{a} schedules its exponents over the run's length: give {}",
+                match sp {
+                    Spelling::Cli => format!("{} N", Opt::Iterations.spelled(sp)),
+                    Spelling::Python => format!("{}N", Opt::Iterations.spelled(sp)),
+                }
+            )),
+            e => SolveError::Request(e.to_string()),
+        })?;
+    let threads = match request.threads {
+        Some(n) if n < 1 => return Err(refuse(Opt::Threads, n, "at least 1", sp)),
+        Some(n) => Threads::Exactly(usize::try_from(n).unwrap_or(usize::MAX)),
+        None => Threads::Available,
+    }
+    .count()
+    .map_err(|e| SolveError::Request(e.to_string()))?;
+    let check_every = request
+        .check_every
+        .map_or(DEFAULT_SPOT_CHECK_EVERY, |n| n as u64);
+    let game = Game::build(&spot, DEFAULT_MAX_GAME_NODES)
+        .map_err(|e| SolveError::Request(format!("{name}: {e}")))?;
+    let state_bytes = game.state_bytes(&params);
+    let budget = request.max_memory.unwrap_or_else(memory::default_budget);
+    if state_bytes > budget {
+        return Err(SolveError::Request(format!(
+            "{name}: the solver's state needs {} ({} state entries), more than the {} of {}",
+            memory::format_bytes(state_bytes as u128),
+            game.state_len[0] + game.state_len[1],
+            if request.max_memory.is_some() {
+                "limit"
+            } else {
+                "80% of the available memory, the default limit"
+            },
+            memory::format_bytes(budget as u128),
+        )));
+    }
+    let counts = game.tree.counts();
+    let game_nodes = game.nodes.len();
+    let pot = game.pot;
+    let root_equity = game.root_equity();
+    let mut solver = Solver::new(game, params, threads);
+    let build_seconds = build_start.elapsed().as_secs_f64();
+
+    // Iterate, measuring every `check_every` iterations (the time includes measurements).
+    let target = request
+        .target
+        .or(request.target_pot_pct.map(|p| p / 100.0 * pot));
+    let time = request.time.map(Duration::from_secs_f64);
+    let start = Instant::now();
+    let mut curve: Vec<CurvePoint> = Vec::new();
+    let mut values = None;
+    let reason = loop {
+        let done = solver.iterations();
+        if let Some(max) = horizon {
+            if done >= max {
+                break StopReason::Iterations;
+            }
+        }
+        if time.is_some_and(|t| start.elapsed() >= t) {
+            break StopReason::Time;
+        }
+        if hooks.interrupted() {
+            break StopReason::Interrupted;
+        }
+        let step = horizon.map_or(check_every, |m| check_every.min(m - done));
+        solver.iterate(step);
+        let v = solver.values();
+        let point = CurvePoint {
+            iteration: solver.iterations(),
+            exploitability: v.exploitability,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        curve.push(point);
+        hooks.progress(Progress {
+            iteration: solver.iterations(),
+            point: curve.last(),
+        });
+        values = Some(v);
+        if target.is_some_and(|t| v.exploitability <= t) {
+            break StopReason::Target;
+        }
+    };
+    let v = match values {
+        Some(v) => v,
+        None => solver.values(),
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let run = SpotRun {
+        pot,
+        exploitability_pot_pct: v.exploitability / pot * 100.0,
+        root_equity,
+        root_ev: v.ev,
+        best_response: v.best_response,
+        build_seconds,
+        peak_rss_bytes: super::sampling::peak_rss(),
+        threads,
+        counts,
+        game_nodes,
+        state_bytes,
+    };
+    Ok(Solved {
+        algorithm,
+        spec: name.to_string(),
+        game: None,
+        values: Some([Value::Float(v.ev[0]), Value::Float(v.ev[1])]),
+        exploitability: Some(Value::Float(v.exploitability)),
+        nash_conv: Some(Value::Float(2.0 * v.exploitability)),
+        iterations: solver.iterations(),
+        seconds,
+        setup_seconds: build_seconds,
+        curve,
+        reason: Some(reason),
+        strategy: Strategy::None,
+        exact_eval: None,
+        detail: Detail::Spot(Box::new(run)),
+    })
+}

@@ -1,0 +1,323 @@
+//! The spot engine against a brute-force reference: each player's expected chips and best
+//! response computed hand against hand (every pair of hands, every runout dealt card by
+//! card, every showdown evaluated), from the solver's average strategy; and the engine's
+//! results for any thread count.
+
+use bluff::cfr::RegretParams;
+use bluff::holdem::cards::{cards_of, CardSet};
+use bluff::holdem::eval::evaluate;
+use bluff::holdem::solver::{Game, GameKind, Solver};
+use bluff::holdem::spot::Spot;
+use bluff::holdem::tree::NodeKind;
+use std::collections::HashMap;
+
+fn spot(text: &str) -> Spot {
+    Spot::parse(text).unwrap()
+}
+
+struct Reference<'a> {
+    game: &'a Game,
+    solver: &'a Solver,
+    index: HashMap<(u32, CardSet), usize>,
+    rake: f64,
+    cap: f64,
+}
+
+impl Reference<'_> {
+    fn new<'a>(solver: &'a Solver, rake: f64, cap: f64) -> Reference<'a> {
+        let game = &solver.game;
+        let index = game
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, g)| ((g.tree_node, g.board), i))
+            .collect();
+        Reference {
+            game,
+            solver,
+            index,
+            rake,
+            cap,
+        }
+    }
+
+    fn cards(&self, p: usize, i: usize) -> CardSet {
+        let h = self.game.hands[p][i];
+        h.0.bit() | h.1.bit()
+    }
+
+    /// Player `p`'s payoff with hand `i` against `j` at tree node `t` on a full board.
+    fn showdown(&self, p: usize, i: usize, j: usize, board: CardSet, c: f64) -> f64 {
+        let pot = self.game.pot;
+        let r = (self.rake * (pot + 2.0 * c)).min(self.cap);
+        let a = evaluate(board | self.cards(p, i));
+        let b = evaluate(board | self.cards(1 - p, j));
+        match a.cmp(&b) {
+            std::cmp::Ordering::Greater => pot + c - r,
+            std::cmp::Ordering::Less => -c,
+            std::cmp::Ordering::Equal => (pot - r) / 2.0,
+        }
+    }
+
+    /// Every runout of `board` to five cards, each with its probability given hands
+    /// `dead` (dealt card by card).
+    fn runouts(&self, board: CardSet, dead: CardSet, out: &mut Vec<(CardSet, f64)>, prob: f64) {
+        if board.count_ones() == 5 {
+            out.push((board, prob));
+            return;
+        }
+        let left = cards_of(self.game.deck & !board & !dead);
+        for c in &left {
+            self.runouts(board | c.bit(), dead, out, prob / left.len() as f64);
+        }
+    }
+
+    /// Hand `i` of player `p`: its counterfactual value at tree node `t` on `board`
+    /// against the opponent's reach `opp`; `br`: best response, else the average strategy.
+    fn value(&self, p: usize, i: usize, t: usize, board: CardSet, opp: &[f64], br: bool) -> f64 {
+        let o = 1 - p;
+        let mine = self.cards(p, i);
+        let tn = &self.game.tree.nodes[t];
+        match tn.kind {
+            NodeKind::Fold(f) => {
+                let c = [tn.committed[0] as f64, tn.committed[1] as f64];
+                let pot = self.game.pot;
+                let r = (self.rake * (pot + c[0] + c[1])).min(self.cap);
+                let pay = if f as usize == p {
+                    -c[p]
+                } else {
+                    pot + c[o] - r
+                };
+                (0..opp.len())
+                    .filter(|&j| self.cards(o, j) & (mine | board) == 0)
+                    .map(|j| opp[j] * pay)
+                    .sum()
+            }
+            NodeKind::Showdown => {
+                let c = tn.committed[0] as f64;
+                let mut total = 0.0;
+                for (j, &reach) in opp.iter().enumerate() {
+                    let theirs = self.cards(o, j);
+                    if theirs & (mine | board) != 0 || reach == 0.0 {
+                        continue;
+                    }
+                    let mut runs = Vec::new();
+                    self.runouts(board, mine | theirs, &mut runs, 1.0);
+                    for (b, q) in runs {
+                        total += reach * q * self.showdown(p, i, j, b, c);
+                    }
+                }
+                total
+            }
+            NodeKind::Chance => {
+                let child = tn.first_child as usize;
+                // The deal is uniform over the cards not on the board nor in any hand: four
+                // fewer than the deck's cards off the board.
+                let n = (self.game.deck & !board).count_ones() as f64 - 4.0;
+                let mut total = 0.0;
+                for c in cards_of(self.game.deck & !board & !mine) {
+                    let opp_c: Vec<f64> = (0..opp.len())
+                        .map(|j| {
+                            if self.cards(o, j) & c.bit() != 0 {
+                                0.0
+                            } else {
+                                opp[j]
+                            }
+                        })
+                        .collect();
+                    total += self.value(p, i, child, board | c.bit(), &opp_c, br) / n;
+                }
+                total
+            }
+            NodeKind::Decision(a) => {
+                let g = self.index[&(t as u32, board)];
+                assert_eq!(self.game.nodes[g].kind, GameKind::Decision(a));
+                let k = tn.num_children as usize;
+                let avg = self.solver.average_at(g);
+                let kids: Vec<usize> = tn.children().collect();
+                if a as usize == p {
+                    let vals: Vec<f64> = kids
+                        .iter()
+                        .map(|&c| self.value(p, i, c, board, opp, br))
+                        .collect();
+                    if br {
+                        vals.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
+                    } else {
+                        (0..k).map(|x| avg[i * k + x] * vals[x]).sum()
+                    }
+                } else {
+                    kids.iter()
+                        .enumerate()
+                        .map(|(x, &c)| {
+                            let opp_a: Vec<f64> =
+                                (0..opp.len()).map(|j| opp[j] * avg[j * k + x]).collect();
+                            self.value(p, i, c, board, &opp_a, br)
+                        })
+                        .sum()
+                }
+            }
+        }
+    }
+
+    /// Player `p`'s expected chips (or best response), hand pairs weighted.
+    fn total(&self, p: usize, br: bool) -> f64 {
+        let g = self.game;
+        let o = 1 - p;
+        let mut num = 0.0;
+        let mut den = 0.0;
+        for i in 0..g.hands[p].len() {
+            for j in 0..g.hands[o].len() {
+                if self.cards(p, i) & self.cards(o, j) == 0 {
+                    den += g.weights[p][i] * g.weights[o][j];
+                }
+            }
+            num += g.weights[p][i] * self.value(p, i, 0, g.board, &g.weights[o], br);
+        }
+        num / den
+    }
+}
+
+fn check_against_reference(text: &str, params: RegretParams, iterations: u64, rake: (f64, f64)) {
+    let s = spot(text);
+    let game = Game::build(&s, 1_000_000).unwrap();
+    let mut solver = Solver::new(game, params, 1);
+    solver.iterate(iterations);
+    let v = solver.values();
+    let r = Reference::new(&solver, rake.0, rake.1);
+    for p in 0..2 {
+        let ev = r.total(p, false);
+        let br = r.total(p, true);
+        assert!(
+            (ev - v.ev[p]).abs() < 1e-9,
+            "player {p}: EV {} against the reference's {ev}",
+            v.ev[p]
+        );
+        assert!(
+            (br - v.best_response[p]).abs() < 1e-9,
+            "player {p}: best response {} against the reference's {br}",
+            v.best_response[p]
+        );
+    }
+    assert!(v.exploitability >= -1e-9);
+}
+
+const RIVER: &str = r#"
+board = "QsJh2h8d7c"
+oop_range = "AA,KK,QQ,AKs,JTs,T9s,65s,22"
+ip_range = "KK,QJs,AQo,98s,33,T9s"
+pot = 100
+stack = 200
+river_bet = "50%, a"
+river_raise = "100%"
+"#;
+
+#[test]
+fn river_values_equal_the_hand_against_hand_reference() {
+    check_against_reference(RIVER, RegretParams::discounted_default(), 50, (0.0, 0.0));
+    check_against_reference(RIVER, RegretParams::vanilla(), 7, (0.0, 0.0));
+    let raked = format!("{RIVER}rake = 0.05\nrake_cap = 8\n");
+    check_against_reference(&raked, RegretParams::cfr_plus(), 30, (0.05, 8.0));
+}
+
+#[test]
+fn river_exploitability_falls_to_near_zero() {
+    let game = Game::build(&spot(RIVER), 1_000_000).unwrap();
+    let mut solver = Solver::new(game, RegretParams::discounted_default(), 1);
+    solver.iterate(2000);
+    let v = solver.values();
+    assert!(v.exploitability < 1e-3 * 100.0, "{v:?}");
+    // Unraked, the two expected values share the pot.
+    assert!((v.ev[0] + v.ev[1] - 100.0).abs() < 1e-9);
+}
+
+#[test]
+fn turn_and_flop_all_ins_equal_the_reference() {
+    let turn = r#"
+board = "QsJh2h8d"
+oop_range = "AA,QQ,AhKh,JTs,Tc9c,22"
+ip_range = "KK,QJs,AQo,9h8h,33"
+pot = 100
+stack = 150
+turn_bet = "75%, a"
+turn_raise = ""
+river_bet = "50%"
+river_raise = ""
+"#;
+    check_against_reference(turn, RegretParams::discounted_default(), 20, (0.0, 0.0));
+    let flop = r#"
+board = "QsJh2h"
+oop_range = "AA,AhKh,Tc9c"
+ip_range = "KK,QcJc,9h8h"
+pot = 100
+stack = 100
+flop_bet = "a"
+flop_raise = ""
+turn_bet = ""
+turn_raise = ""
+river_bet = ""
+river_raise = ""
+rake = 0.05
+rake_cap = 3
+"#;
+    check_against_reference(flop, RegretParams::cfr_plus(), 10, (0.05, 3.0));
+}
+
+#[test]
+fn threads_give_the_same_bits() {
+    let turn = r#"
+board = "QsJh2h8d"
+oop_range = "AA,QQ,AKs,JTs,T9s,22"
+ip_range = "KK,QJs,AQo,98s,33"
+pot = 100
+stack = 300
+turn_bet = "75%"
+turn_raise = "50%"
+river_bet = "50%"
+river_raise = ""
+"#;
+    let run = |threads| {
+        let game = Game::build(&spot(turn), 1_000_000).unwrap();
+        let mut solver = Solver::new(game, RegretParams::dcfr_plus(), threads);
+        solver.iterate(15);
+        let v = solver.values();
+        (
+            v.exploitability.to_bits(),
+            v.ev[0].to_bits(),
+            solver.average_at(0),
+        )
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+    assert_eq!(one, run(3));
+}
+
+#[test]
+fn root_equity_of_aces_against_kings_on_a_dry_river() {
+    // AA against KK on 2c3d7h9sJc: aces always win; the kings' equity is 0.
+    let text = r#"
+board = "2c3d7h9sJc"
+oop_range = "AA"
+ip_range = "KK"
+pot = 10
+stack = 10
+river_bet = "a"
+river_raise = ""
+"#;
+    let game = Game::build(&spot(text), 1000).unwrap();
+    assert_eq!(game.root_equity(), [1.0, 0.0]);
+}
+
+#[test]
+fn the_3betpot_flop_root_equity_is_pios() {
+    // PioSOLVER's figure for its "3betpotFAST" preset, as postflop-solver's test
+    // solve_pio_preset_normal quotes it: OOP's equity 0.55347 (to 1e-5).
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/spots/3betpot_flop.toml"
+    ))
+    .unwrap();
+    let game = Game::without_deals(&spot(&text)).unwrap();
+    let eq = game.root_equity();
+    assert!((eq[0] - 0.55347).abs() < 1e-5, "{eq:?}");
+    assert!((eq[0] + eq[1] - 1.0).abs() < 1e-12);
+}
