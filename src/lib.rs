@@ -27,6 +27,7 @@ pub mod game;
 pub mod games;
 pub mod holdem;
 pub mod lcp;
+pub mod lock;
 pub mod lp;
 pub mod matrix;
 pub mod mccfr;

@@ -16,6 +16,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("curve", 0),
     ("game", 1),
     ("strategy", 1),
+    ("lock", 1),
     ("eval", 2),
     ("streaming", 2),
     ("format", 2),
