@@ -37,4 +37,5 @@ pub mod scalar;
 pub mod solve;
 pub mod strategy;
 pub mod streaming;
+pub mod study;
 pub mod threads;

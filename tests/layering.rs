@@ -19,6 +19,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("lock", 1),
     ("eval", 2),
     ("streaming", 2),
+    ("study", 2),
     ("format", 2),
     ("report", 2),
     ("cfr", 2),

@@ -99,7 +99,10 @@ fn kuhn_jack_bet_locked_matches_the_closed_form() {
         let Strategy::Float { average, .. } = &cfr.strategy else {
             panic!("a float profile")
         };
-        assert_eq!(average.prob_at(game, 0, "J", 1), Some(bluff::scalar::rational_to_f64(&a)));
+        assert_eq!(
+            average.prob_at(game, 0, "J", 1),
+            Some(bluff::scalar::rational_to_f64(&a))
+        );
     }
 }
 
@@ -203,7 +206,8 @@ fn locks_survive_checkpoints_bit_for_bit() {
             assert_eq!(a[j.action_range()], [1.0, 0.0]);
             let k = &game.infosets[1][game.find_infoset(1, "Ks|r").unwrap()];
             assert_eq!(b[k.action_range()], [0.25, 0.25, 0.5]);
-            let warm = CfrRun::resume_locked(&game, "leduc", saved.clone(), &request, None).unwrap();
+            let warm =
+                CfrRun::resume_locked(&game, "leduc", saved.clone(), &request, None).unwrap();
             assert!(warm.warm_start());
             let other = lock_from_json(
                 &game,
@@ -211,7 +215,8 @@ fn locks_survive_checkpoints_bit_for_bit() {
                 r#"{"strategy": {"P1": {"Js|": {"Call": "1/2", "Raise": "1/2"}}}}"#,
             )
             .unwrap();
-            let warm = CfrRun::resume_locked(&game, "leduc", saved, &request, Some(&other)).unwrap();
+            let warm =
+                CfrRun::resume_locked(&game, "leduc", saved, &request, Some(&other)).unwrap();
             assert!(warm.warm_start());
         }
     }
@@ -260,7 +265,10 @@ fn families_without_locks_refuse_them() {
     .err()
     .unwrap()
     .to_string();
-    assert!(e.starts_with("lock= does not apply to lcp; it applies to"), "{e}");
+    assert!(
+        e.starts_with("lock= does not apply to lcp; it applies to"),
+        "{e}"
+    );
     let e = solve(
         Source::Spec(Some("leduc")),
         &Request {

@@ -13,6 +13,7 @@ mod report;
 mod shrek_donkey;
 pub mod signals;
 pub(crate) mod solve;
+mod study;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -49,6 +50,8 @@ enum Command {
     ShrekDonkey(shrek_donkey::ShrekDonkeyArgs),
     /// One self-contained HTML page explaining a strategy: leaks, convergence, pictures.
     Report(report::ReportArgs),
+    /// Where two strategy files differ: per set, the largest difference and its reach.
+    Diff(study::DiffArgs),
 }
 
 /// A run stopped by SIGINT or SIGTERM after saving its work: exits with 128 + the signal.
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::NormalForm(args) => normal_form::run(args),
         Command::ShrekDonkey(args) => shrek_donkey::run(args),
         Command::Report(args) => report::run(args),
+        Command::Diff(args) => study::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

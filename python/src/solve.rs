@@ -447,11 +447,7 @@ fn lock_source(py: Python<'_>, lock: &Bound<'_, PyAny>) -> PyResult<door::LockSo
 
 /// A dict of a lock's shape as JSON: strings and dicts as they are, `Fraction`s as exact
 /// strings `"p/q"`, ints and finite floats as numbers; `at` names the place in messages.
-fn py_to_json(
-    py: Python<'_>,
-    obj: &Bound<'_, PyAny>,
-    at: &str,
-) -> PyResult<serde_json::Value> {
+fn py_to_json(py: Python<'_>, obj: &Bound<'_, PyAny>, at: &str) -> PyResult<serde_json::Value> {
     use serde_json::Value as J;
     if let Ok(d) = obj.downcast::<PyDict>() {
         let mut map = serde_json::Map::new();
@@ -482,9 +478,9 @@ fn py_to_json(
         return Ok(J::String(format!("{n}/{d}")));
     }
     if let Ok(x) = obj.extract::<f64>() {
-        return serde_json::Number::from_f64(x).map(J::Number).ok_or_else(|| {
-            PyValueError::new_err(format!("{at}: {x} is not a probability"))
-        });
+        return serde_json::Number::from_f64(x)
+            .map(J::Number)
+            .ok_or_else(|| PyValueError::new_err(format!("{at}: {x} is not a probability")));
     }
     Err(PyValueError::new_err(format!(
         "{at}: expected a dict, a string or a number, found {}",

@@ -1107,7 +1107,14 @@ impl CfrSolver {
             ];
             let team = self.team.as_mut().filter(|_| on_team);
             let pins = self.pins.as_ref();
-            k.iterate(self.params.alternating, self.first_learner, f, state, team, pins);
+            k.iterate(
+                self.params.alternating,
+                self.first_learner,
+                f,
+                state,
+                team,
+                pins,
+            );
             // The products' non-zeros: the same work every iteration.
             let work = k.nonzeros() + 1;
             self.pin_players(0..2);

@@ -13,7 +13,9 @@
 use crate::format::text::{quoted, quoted_list};
 use crate::game::Game;
 use crate::lock::{Lock, LockedSet};
-use crate::scalar::{format_rational, parse_rational, too_many_digits, Rational, MAX_NUMBER_DIGITS};
+use crate::scalar::{
+    format_rational, parse_rational, too_many_digits, Rational, MAX_NUMBER_DIGITS,
+};
 use num_traits::{One, Zero};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -131,13 +133,17 @@ fn read_set(game: &Game, p: usize, id: usize, actions: &Value) -> Result<LockedS
     let mut probs = vec![Rational::zero(); set.actions.len()];
     let mut any_number = false;
     for (action, value) in actions {
-        let k = set.actions.iter().position(|a| a == action).ok_or_else(|| {
-            err(format!(
-                "{at}: no action {}; the set's actions are {}",
-                quoted(action),
-                quoted_list(&set.actions)
-            ))
-        })?;
+        let k = set
+            .actions
+            .iter()
+            .position(|a| a == action)
+            .ok_or_else(|| {
+                err(format!(
+                    "{at}: no action {}; the set's actions are {}",
+                    quoted(action),
+                    quoted_list(&set.actions)
+                ))
+            })?;
         let here = format!("{at} {}", quoted(action));
         let text = match value {
             Value::Number(n) => {
@@ -265,13 +271,22 @@ mod tests {
         let e = refused(r#"{"strategy": {"P1": {"J": {"Raise": 1}}}}"#);
         assert!(e.starts_with("lock: P1 \"J\": no action \"Raise\""), "{e}");
         let e = refused(r#"{"strategy": {"P1": {"J": {"Bet": "-1/2", "Pass": "3/2"}}}}"#);
-        assert!(e.contains("P1 \"J\" \"Bet\": probability -1/2 is negative"), "{e}");
+        assert!(
+            e.contains("P1 \"J\" \"Bet\": probability -1/2 is negative"),
+            "{e}"
+        );
         let e = refused(r#"{"strategy": {"P1": {"J": {"Bet": "NaN", "Pass": 0}}}}"#);
-        assert!(e.contains("P1 \"J\" \"Bet\": \"NaN\" is not a probability"), "{e}");
+        assert!(
+            e.contains("P1 \"J\" \"Bet\": \"NaN\" is not a probability"),
+            "{e}"
+        );
         let e = refused(r#"{"strategy": {"P1": {"J": {"Bet": "1/3", "Pass": "1/3"}}}}"#);
         assert_eq!(e, "lock: P1 \"J\": probabilities sum to 2/3, not exactly 1");
         let e = refused(r#"{"strategy": {"P1": {"J": {"Bet": 0.5, "Pass": 0.4999}}}}"#);
-        assert!(e.starts_with("lock: P1 \"J\": probabilities sum to 0.9999"), "{e}");
+        assert!(
+            e.starts_with("lock: P1 \"J\": probabilities sum to 0.9999"),
+            "{e}"
+        );
         let e = refused(r#"{"strategy": {"P1": {"J": {"Bet": 1, "Bet": 0}}}}"#);
         assert!(e.starts_with("lock: repeated key"), "{e}");
         let e = refused(r#"{"game": "leduc", "strategy": {}}"#);

@@ -20,12 +20,12 @@ use crate::cfr::checkpoint::{self, Checkpoint};
 use crate::cfr::Kernel;
 use crate::error::Error;
 use crate::eval::{exploitability_locked, Exploitability};
-use crate::format::lock_json::lock_from_json;
-use crate::lock::Lock;
 use crate::exact::sequence_form::{LpForm, LpPrimal};
 use crate::exact::{solve_exact_with, ExactError, ExactOptions, ExactStats};
+use crate::format::lock_json::lock_from_json;
 use crate::game::Game;
 use crate::lcp::{solve_lcp, LcpOptions, LcpStart};
+use crate::lock::Lock;
 use crate::lp::{memory, LinearProgram, Method, ProgressFn, SolveOptions};
 use crate::scalar::{rational_to_f64, Rational};
 use crate::solve::registry::{

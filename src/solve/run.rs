@@ -21,8 +21,8 @@
 use crate::cfr::checkpoint::{game_fingerprint, Checkpoint};
 use crate::cfr::{CfrSolver, Kernel, Pacing, RegretParams};
 use crate::eval::exploitability_locked;
-use crate::lock::Lock;
 use crate::game::Game;
+use crate::lock::Lock;
 use crate::solve::registry::{self, Algorithm, AlgorithmError, CfrOptions, Family};
 use crate::solve::{Threads, ThreadsError};
 use crate::strategy::Profile;
@@ -334,7 +334,10 @@ impl CfrRun {
             None,
         )?;
         run.lock = lock.filter(|l| !l.is_empty()).cloned();
-        run.lock_text = run.lock.as_ref().map_or_else(String::new, |l| l.canonical(game));
+        run.lock_text = run
+            .lock
+            .as_ref()
+            .map_or_else(String::new, |l| l.canonical(game));
         Ok(run)
     }
 
