@@ -124,21 +124,11 @@ pub fn run(args: EvalArgs) -> Result<()> {
             &e.nash_conv,
         ));
     }
+    // `--json` also gives each player's best-response gain (exact), whatever the game.
     let gains = [
-        (
-            format!("{} best-response gain", names[0]),
-            "best_response_gain_p1",
-            &e.gain[0],
-        ),
-        (
-            format!("{} best-response gain", names[1]),
-            "best_response_gain_p2",
-            &e.gain[1],
-        ),
+        ("best_response_gain_p1", &e.gain[0]),
+        ("best_response_gain_p2", &e.gain[1]),
     ];
-    if game.is_constant_sum() {
-        rows.extend(gains.clone());
-    }
     if args.json {
         let mut obj = serde_json::Map::new();
         obj.insert("game".into(), json!(args.game));
@@ -151,13 +141,11 @@ pub fn run(args: EvalArgs) -> Result<()> {
                 json!({"exact": format_rational(v), "float": rational_to_f64(v)}),
             );
         }
-        if !game.is_constant_sum() {
-            for (_, key, v) in &gains {
-                obj.insert(
-                    (*key).into(),
-                    json!({"exact": format_rational(v), "float": rational_to_f64(v)}),
-                );
-            }
+        for (key, v) in gains {
+            obj.insert(
+                key.into(),
+                json!({"exact": format_rational(v), "float": rational_to_f64(v)}),
+            );
         }
         crate::print_json(&serde_json::Value::Object(obj));
         return Ok(());
