@@ -156,6 +156,33 @@ fn an_equilibrium_locked_whole_keeps_the_game_value() {
     }
 }
 
+/// Both players locked whole: the exact LP has nothing left to solve and reports the lock's
+/// value (an equilibrium's: the game's).
+#[test]
+fn a_profile_locked_whole_reports_its_value() {
+    let plain = solve_spec(
+        "kuhn",
+        &Request {
+            algo: Some("lp".into()),
+            ..Default::default()
+        },
+    );
+    let game = plain.game.as_ref().unwrap();
+    let Strategy::Exact(eq) = &plain.strategy else {
+        panic!("exact")
+    };
+    let text = bluff::format::strategy_json::profile_to_json(game, "kuhn", eq).to_string();
+    let re = solve_spec(
+        "kuhn",
+        &Request {
+            algo: Some("lp".into()),
+            lock: Some(LockSource::Json(text)),
+            ..Default::default()
+        },
+    );
+    assert_eq!(exact_value(&re), rat(-1, 18));
+}
+
 fn kuhn_lock(alpha: &str) -> Lock {
     let game = load("kuhn").unwrap().game;
     let LockSource::Json(text) = jack_lock(alpha) else {

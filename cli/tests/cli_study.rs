@@ -221,3 +221,23 @@ fn count_already_calling(path: &std::path::Path) -> usize {
         })
         .count()
 }
+
+/// `bluff report --lock --against`: the locked sets marked, and the head to head's sets.
+#[test]
+fn the_report_marks_locked_sets_and_shows_where_a_strategy_loses() {
+    let dir = tempfile::tempdir().unwrap();
+    let lock = data("locks/kuhn_jack_half.json");
+    let ok = |args: &[&str]| {
+        let o = bluff().current_dir(dir.path()).args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}: {}", stderr_of(&o));
+    };
+    ok(&["solve", "kuhn", "--algo", "lp", "--lock", &lock, "-o", "locked.json"]);
+    ok(&["eval", "kuhn", "locked.json", "--best-response", "-o", "br.json"]);
+    ok(&["report", "kuhn", "locked.json", "--lock", &lock, "--against", "br.json", "-o", "r.html"]);
+    let html = std::fs::read_to_string(dir.path().join("r.html")).unwrap();
+    assert!(html.contains("J <span class=\"locked\">(locked)</span>"));
+    assert!(html.contains("<ul id=\"locked\"><li>P1: J</li></ul>"));
+    assert!(html.contains("<table id=\"against\">"));
+    // P1's jack set is where B (the best responses) differs the most from a half bluff.
+    assert!(html.contains("<h2 id=\"against-heading\">Against br.json</h2>"));
+}

@@ -1342,7 +1342,18 @@ fn run_exact(
         Some(l) => {
             // The locked sets become chance nodes; the answer is read back on the game and
             // certified there by exact best responses of the unlocked sets.
-            let mut s = solve_exact_with(&l.to_chance(game), &options)?;
+            let chance = l.to_chance(game);
+            let mut s = if chance.num_infosets() == 0 {
+                // Every set locked: nothing to solve, the value is the lock's.
+                let profile = l.to_profile(game);
+                crate::exact::ExactSolution {
+                    value: crate::eval::expected_value(game, &profile),
+                    profile,
+                    stats: ExactStats::default(),
+                }
+            } else {
+                solve_exact_with(&chance, &options)?
+            };
             s.profile = l.from_chance(game, &s.profile);
             let e = exploitability_locked(game, &s.profile, Some(l));
             if !(num_traits::Zero::is_zero(&e.gain[0])
