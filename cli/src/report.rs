@@ -149,9 +149,8 @@ pub fn run(args: ReportArgs) -> Result<()> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
-            let lock =
-                bluff::format::lock_json::lock_from_json(&game, Some(&args.game), &text)
-                    .map_err(|e| anyhow::anyhow!("--lock {}: {}", path.display(), e.0))?;
+            let lock = bluff::format::lock_json::lock_from_json(&game, Some(&args.game), &text)
+                .map_err(|e| anyhow::anyhow!("--lock {}: {}", path.display(), e.0))?;
             Some(lock.labels(&game))
         }
         None => None,
@@ -167,7 +166,14 @@ pub fn run(args: ReportArgs) -> Result<()> {
         }
         None => None,
     };
-    write_study(&game, input, &args.output, args.png.as_deref(), locked, against)
+    write_study(
+        &game,
+        input,
+        &args.output,
+        args.png.as_deref(),
+        locked,
+        against,
+    )
 }
 
 /// A head to head of `a` against `b` for the report.
@@ -177,7 +183,6 @@ fn against<T: bluff::scalar::Scalar + bluff::report::analysis::ToNum>(
     b: &Profile<T>,
     name: String,
 ) -> bluff::report::Against {
-    use bluff::report::analysis::ToNum;
     use bluff::study::{combine, set_changes};
     let (first, second, both) = (combine(a, b), combine(b, a), combine(b, b));
     let mut changes = set_changes(game, &first, &both, 0);

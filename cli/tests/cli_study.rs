@@ -231,9 +231,35 @@ fn the_report_marks_locked_sets_and_shows_where_a_strategy_loses() {
         let o = bluff().current_dir(dir.path()).args(args).output().unwrap();
         assert!(o.status.success(), "{args:?}: {}", stderr_of(&o));
     };
-    ok(&["solve", "kuhn", "--algo", "lp", "--lock", &lock, "-o", "locked.json"]);
-    ok(&["eval", "kuhn", "locked.json", "--best-response", "-o", "br.json"]);
-    ok(&["report", "kuhn", "locked.json", "--lock", &lock, "--against", "br.json", "-o", "r.html"]);
+    ok(&[
+        "solve",
+        "kuhn",
+        "--algo",
+        "lp",
+        "--lock",
+        &lock,
+        "-o",
+        "locked.json",
+    ]);
+    ok(&[
+        "eval",
+        "kuhn",
+        "locked.json",
+        "--best-response",
+        "-o",
+        "br.json",
+    ]);
+    ok(&[
+        "report",
+        "kuhn",
+        "locked.json",
+        "--lock",
+        &lock,
+        "--against",
+        "br.json",
+        "-o",
+        "r.html",
+    ]);
     let html = std::fs::read_to_string(dir.path().join("r.html")).unwrap();
     assert!(html.contains("J <span class=\"locked\">(locked)</span>"));
     assert!(html.contains("<ul id=\"locked\"><li>P1: J</li></ul>"));

@@ -427,9 +427,11 @@ pub fn render(r: &Report) -> String {
 fn study_sections(h: &mut String, r: &Report) {
     let names = &r.facts.players;
     if let Some(locked) = &r.locked {
-        h.push_str("<h2 id=\"locked-heading\">Locked sets</h2><p class=\"note\">These sets \
+        h.push_str(
+            "<h2 id=\"locked-heading\">Locked sets</h2><p class=\"note\">These sets \
                     were fixed by a lock; every other set was solved, and the values above are \
-                    the locked game's.</p><ul id=\"locked\">");
+                    the locked game's.</p><ul id=\"locked\">",
+        );
         for p in 0..2 {
             for label in &locked[p] {
                 let _ = write!(h, "<li>{}: {}</li>", escape(&names[p]), escape(label));
@@ -450,8 +452,18 @@ fn study_sections(h: &mut String, r: &Report) {
             name = escape(&a.name),
             n1 = escape(&names[0]),
             n2 = escape(&names[1]),
-            v1 = escape(a.value_first.exact.as_deref().unwrap_or(&dec_short(a.value_first.float))),
-            v2 = escape(a.value_second.exact.as_deref().unwrap_or(&dec_short(a.value_second.float))),
+            v1 = escape(
+                a.value_first
+                    .exact
+                    .as_deref()
+                    .unwrap_or(&dec_short(a.value_first.float))
+            ),
+            v2 = escape(
+                a.value_second
+                    .exact
+                    .as_deref()
+                    .unwrap_or(&dec_short(a.value_second.float))
+            ),
         );
         for (p, label, change) in &a.sets {
             let _ = write!(
