@@ -62,7 +62,7 @@ def main() -> None:
             )
     print(
         common.markdown_table(
-            ["game", "lock", "cold iterations", "warm iterations (after the base)", "saved"],
+            ["game", "lock", "cold iterations", "warm iterations (after the base)", "cold / warm"],
             rows,
         )
     )

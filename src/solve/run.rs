@@ -355,8 +355,8 @@ impl CfrRun {
 
     /// [`CfrRun::resume`] under `lock`: with the checkpoint's own lock the run continues to
     /// the same bits; under another lock (or none where it had one, or one where it had none)
-    /// it is a warm start ([`CfrRun::warm_start`]): the regrets and sums continue, the sets
-    /// now locked play their lock, the sets no longer locked learn from there.
+    /// it is a warm start ([`CfrRun::warm_start`]): the regrets and the current strategy
+    /// continue, the average strategy restarts, the sets now locked play their lock.
     pub fn resume_locked(
         game: &Game,
         spec: &str,
@@ -420,11 +420,21 @@ impl CfrRun {
                 asked,
             });
         }
-        let mut solver = CfrSolver::restore_with(game, c.params, &c.state, c.kernel)
-            .map_err(|e| RunError::BadState(e.to_string()))?;
         let lock = lock.filter(|l| !l.is_empty());
         let asked = lock.map_or_else(String::new, |l| l.canonical(game));
         let warm_start = asked != c.lock;
+        let mut c = c;
+        if warm_start {
+            // The average belongs to the game of the other lock: it restarts, while the
+            // regrets and the current strategy carry over.
+            for (name, values) in c.state.arrays.iter_mut() {
+                if name.starts_with("strategy_sum") {
+                    values.fill(0.0);
+                }
+            }
+        }
+        let mut solver = CfrSolver::restore_with(game, c.params, &c.state, c.kernel)
+            .map_err(|e| RunError::BadState(e.to_string()))?;
         let checkpoint_lock_was_empty = c.lock.is_empty();
         if let Some(lock) = lock {
             solver = solver.with_lock(game, lock);
