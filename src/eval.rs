@@ -4,6 +4,7 @@
 //! rationals or scores it quickly in `f64`.
 
 use crate::game::{Game, NodeKind, Player};
+use crate::lock::Lock;
 use crate::scalar::Scalar;
 use crate::strategy::Profile;
 use std::any::Any;
@@ -208,9 +209,21 @@ pub fn best_response<T: Scalar>(
     profile: &Profile<T>,
     player: Player,
 ) -> BestResponse<T> {
+    best_response_locked(game, profile, player, None)
+}
+
+/// [`best_response`] when `lock` fixes some of the responder's sets: there the responder
+/// plays `profile` (which should play the lock) and chooses nothing; its `actions` entry is 0.
+pub fn best_response_locked<T: Scalar>(
+    game: &Game,
+    profile: &Profile<T>,
+    player: Player,
+    lock: Option<&Lock>,
+) -> BestResponse<T> {
+    let fixed = lock.map_or_else(Vec::new, |l| l.mask(game, player));
     if game.is_constant_sum() {
         let constant = T::from_rational(&game.constant_sum);
-        best_response_to(game, profile, player, |t| {
+        best_response_to(game, profile, player, &fixed, |t| {
             let p0: T = payoff0(game, t);
             if player == 0 {
                 p0
@@ -219,7 +232,9 @@ pub fn best_response<T: Scalar>(
             }
         })
     } else {
-        best_response_to(game, profile, player, |t| payoff_of(game, t, player))
+        best_response_to(game, profile, player, &fixed, |t| {
+            payoff_of(game, t, player)
+        })
     }
 }
 
@@ -229,6 +244,7 @@ fn best_response_to<T: Scalar>(
     game: &Game,
     profile: &Profile<T>,
     player: Player,
+    fixed: &[bool],
     utility: impl Fn(usize) -> T,
 ) -> BestResponse<T> {
     let opp_reach = reach_excluding(game, profile, Some(player));
@@ -239,6 +255,9 @@ fn best_response_to<T: Scalar>(
     let mut choice = vec![0usize; sets.len()];
     for l in (0..levels.sets.len()).rev() {
         for &id in &levels.sets[l] {
+            if fixed.get(id).copied().unwrap_or(false) {
+                continue;
+            }
             let set = &sets[id];
             let mut best: Option<(usize, T)> = None;
             for a in 0..set.actions.len() {
@@ -262,6 +281,19 @@ fn best_response_to<T: Scalar>(
                     } else {
                         utility(terminal as usize) * opp_reach[node].clone()
                     }
+                }
+                NodeKind::Decision { player: p, infoset }
+                    if p as usize == player && fixed.get(infoset as usize) == Some(&true) =>
+                {
+                    let set = &sets[infoset as usize];
+                    let mut total = T::zero();
+                    for (k, child) in nd.children().enumerate() {
+                        let x = &profile.probs[player][set.action_offset + k];
+                        if !x.is_zero() {
+                            total = total + value[child].clone() * x.clone();
+                        }
+                    }
+                    total
                 }
                 NodeKind::Decision { player: p, infoset } if p as usize == player => {
                     value[nd.first_child as usize + choice[infoset as usize]].clone()
@@ -306,11 +338,22 @@ pub struct Exploitability<T> {
 /// Values, best-response values, gains, NashConv and exploitability of `profile`, for a
 /// constant-sum or a general-sum game.
 pub fn exploitability<T: Scalar>(game: &Game, profile: &Profile<T>) -> Exploitability<T> {
+    exploitability_locked(game, profile, None)
+}
+
+/// [`exploitability`] of the game `lock` makes: each best response keeps its player's locked
+/// sets as `profile` plays them (a profile solving every unlocked set scores 0).
+pub fn exploitability_locked<T: Scalar>(
+    game: &Game,
+    profile: &Profile<T>,
+    lock: Option<&Lock>,
+) -> Exploitability<T> {
     let two = T::one() + T::one();
+    let masks = [0, 1].map(|p| lock.map_or_else(Vec::new, |l| l.mask(game, p)));
     if !game.is_constant_sum() {
         let value = values(game, profile);
-        let br0 = best_response(game, profile, 0).value;
-        let br1 = best_response(game, profile, 1).value;
+        let br0 = best_response_locked(game, profile, 0, lock).value;
+        let br1 = best_response_locked(game, profile, 1, lock).value;
         let gain = [
             br0.clone() - value[0].clone(),
             br1.clone() - value[1].clone(),
@@ -319,7 +362,7 @@ pub fn exploitability<T: Scalar>(game: &Game, profile: &Profile<T>) -> Exploitab
         // What the opponent can hold each player to: its best response against that
         // player's payoff, negated.
         let guaranteed = [0, 1].map(|p| {
-            let worst = best_response_to(game, profile, 1 - p, |t| {
+            let worst = best_response_to(game, profile, 1 - p, &masks[1 - p], |t| {
                 T::zero() - payoff_of::<T>(game, t, p)
             });
             T::zero() - worst.value
@@ -336,8 +379,8 @@ pub fn exploitability<T: Scalar>(game: &Game, profile: &Profile<T>) -> Exploitab
     let v0 = expected_value(game, profile);
     let c = T::from_rational(&game.constant_sum);
     let v1 = c.clone() - v0.clone();
-    let br0 = best_response(game, profile, 0).value;
-    let br1 = best_response(game, profile, 1).value;
+    let br0 = best_response_locked(game, profile, 0, lock).value;
+    let br1 = best_response_locked(game, profile, 1, lock).value;
     let nash_conv = br0.clone() + br1.clone() - c.clone();
     Exploitability {
         gain: [br0.clone() - v0.clone(), br1.clone() - v1.clone()],

@@ -18,25 +18,79 @@ pub struct EvalArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Write each player's exact best response to the other's strategy as one strategy
+    /// file to -o (the first action where actions tie or the opponent never reaches a set).
+    #[arg(long, requires = "output", conflicts_with = "against")]
+    best_response: bool,
+    /// Where --best-response writes (`-` for standard output).
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "FILE",
+        requires = "best_response"
+    )]
+    output: Option<PathBuf>,
+    /// Play the strategy head to head against this strategy file: the exact value with
+    /// STRATEGY first and B second, and swapped, and for each set where they differ the exact
+    /// change in STRATEGY's value if it played B's strategy at that set only.
+    #[arg(long, value_name = "B")]
+    against: Option<PathBuf>,
 }
 
-pub fn run(args: EvalArgs) -> Result<()> {
-    let game = crate::load_game(&args.game)?;
-    let text = std::fs::read_to_string(&args.strategy)
-        .with_context(|| format!("reading {}", args.strategy.display()))?;
-    let (profile, named) = profile_from_json(&game, &text)
-        .with_context(|| format!("strategy file {}", args.strategy.display()))?;
+/// Reads a strategy file of `game` (named `spec`) exactly, warning when it names another game.
+pub(crate) fn read_strategy(
+    game: &bluff::game::Game,
+    spec: &str,
+    path: &std::path::Path,
+) -> Result<bluff::strategy::ExactProfile> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let (profile, named) = profile_from_json(game, &text)
+        .with_context(|| format!("strategy file {}", path.display()))?;
     if let Some(named) = named {
-        if named != args.game {
+        if named != spec {
             eprintln!(
                 "warning: {} says it is for game {}, evaluating it as {}",
-                args.strategy.display(),
+                path.display(),
                 bluff::format::text::quoted(&named),
-                bluff::format::text::quoted(&args.game)
+                bluff::format::text::quoted(spec)
             );
         }
     }
+    Ok(profile)
+}
+
+pub fn run(args: EvalArgs) -> Result<()> {
+    if let Some(path) = &args.output {
+        let mut plan = crate::files::FilePlan::new();
+        plan.input(&args.strategy);
+        if let Some(b) = &args.against {
+            plan.input(b);
+        }
+        plan.output("-o", path).check()?;
+        if crate::files::is_stdout(path) && args.json {
+            anyhow::bail!("-o - and --json both want standard output");
+        }
+    }
+    let game = crate::load_game(&args.game)?;
+    let profile = read_strategy(&game, &args.game, &args.strategy)?;
+    let against = match &args.against {
+        Some(path) => Some(read_strategy(&game, &args.game, path)?),
+        None => None,
+    };
+    if let Some(b) = &against {
+        return crate::study::head_to_head(&args.game, &game, &profile, b, args.json);
+    }
     let e = exploitability(&game, &profile);
+    if let Some(path) = &args.output {
+        let br = bluff::study::best_response_profile(&game, &profile);
+        let value = bluff::format::strategy_json::profile_to_json(&game, &args.game, &br);
+        let text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+        crate::files::write_output(path, (text + "\n").as_bytes())?;
+        if crate::files::is_stdout(path) {
+            return Ok(());
+        }
+    }
     let names = &game.player_names;
     // (label, JSON key, value): a general-sum game adds each player's gain and drops the
     // zero-sum exploitability.
@@ -70,6 +124,11 @@ pub fn run(args: EvalArgs) -> Result<()> {
             &e.nash_conv,
         ));
     }
+    // `--json` also gives each player's best-response gain (exact), whatever the game.
+    let gains = [
+        ("best_response_gain_p1", &e.gain[0]),
+        ("best_response_gain_p2", &e.gain[1]),
+    ];
     if args.json {
         let mut obj = serde_json::Map::new();
         obj.insert("game".into(), json!(args.game));
@@ -79,6 +138,12 @@ pub fn run(args: EvalArgs) -> Result<()> {
         for (_, key, v) in &rows {
             obj.insert(
                 (*key).into(),
+                json!({"exact": format_rational(v), "float": rational_to_f64(v)}),
+            );
+        }
+        for (key, v) in gains {
+            obj.insert(
+                key.into(),
                 json!({"exact": format_rational(v), "float": rational_to_f64(v)}),
             );
         }
@@ -102,6 +167,9 @@ pub fn run(args: EvalArgs) -> Result<()> {
             format_rational(v),
             rational_to_f64(v)
         );
+    }
+    if let Some(path) = args.output.as_ref().filter(|p| !crate::files::is_stdout(p)) {
+        println!("best responses written to {}", path.display());
     }
     Ok(())
 }

@@ -15,6 +15,7 @@ mod shrek_donkey;
 pub mod signals;
 pub(crate) mod solve;
 mod spot;
+mod study;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -53,6 +54,8 @@ enum Command {
     Report(report::ReportArgs),
     /// A local web application: set up, solve and explore a game in the browser.
     Serve(serve::ServeArgs),
+    /// Where two strategy files differ: per set, the largest difference and its reach.
+    Diff(study::DiffArgs),
 }
 
 /// A run stopped by SIGINT or SIGTERM after saving its work: exits with 128 + the signal.
@@ -98,6 +101,7 @@ fn main() -> ExitCode {
         Command::ShrekDonkey(args) => shrek_donkey::run(args),
         Command::Report(args) => report::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Diff(args) => study::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -47,6 +47,12 @@ pub struct ReportArgs {
     /// Without a strategy, on games too large for the LP: the CFR run's time limit in seconds.
     #[arg(long, default_value_t = 300.0, value_name = "S")]
     time: f64,
+    /// Mark the sets of this lock file (as `bluff solve --lock` takes it) as locked.
+    #[arg(long, value_name = "FILE")]
+    lock: Option<PathBuf>,
+    /// Play the strategy head to head against this strategy file: where it loses and how much.
+    #[arg(long, value_name = "B")]
+    against: Option<PathBuf>,
 }
 
 /// Runs `bluff report`.
@@ -69,7 +75,10 @@ pub fn run(args: ReportArgs) -> Result<()> {
     // The report may not replace an input; its folder must take new files.
     let mut plan = crate::files::FilePlan::new();
     plan.game(&args.game);
-    for path in [&args.strategy, &args.curve].into_iter().flatten() {
+    for path in [&args.strategy, &args.curve, &args.lock, &args.against]
+        .into_iter()
+        .flatten()
+    {
         plan.input(path);
     }
     plan.output("-o", &args.output);
@@ -136,7 +145,64 @@ pub fn run(args: ReportArgs) -> Result<()> {
         input.curve = Some(c);
         input.curve_source = format!("from {}", path.display());
     }
-    write(&game, input, &args.output, args.png.as_deref())
+    let locked = match &args.lock {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let lock = bluff::format::lock_json::lock_from_json(&game, Some(&args.game), &text)
+                .map_err(|e| anyhow::anyhow!("--lock {}: {}", path.display(), e.0))?;
+            Some(lock.labels(&game))
+        }
+        None => None,
+    };
+    let against = match &args.against {
+        Some(path) => {
+            let b = crate::eval::read_strategy(&game, &args.game, path)?;
+            let name = path.display().to_string();
+            Some(match &input.strategy {
+                Strategy::Exact(a) => against(&game, a, &b, name),
+                Strategy::Float(a) => against(&game, a, &b.to_f64(), name),
+            })
+        }
+        None => None,
+    };
+    write_study(
+        &game,
+        input,
+        &args.output,
+        args.png.as_deref(),
+        locked,
+        against,
+    )
+}
+
+/// A head to head of `a` against `b` for the report.
+fn against<T: bluff::scalar::Scalar + bluff::report::analysis::ToNum>(
+    game: &Game,
+    a: &Profile<T>,
+    b: &Profile<T>,
+    name: String,
+) -> bluff::report::Against {
+    use bluff::study::{combine, set_changes};
+    let (first, second, both) = (combine(a, b), combine(b, a), combine(b, b));
+    let mut changes = set_changes(game, &first, &both, 0);
+    changes.extend(set_changes(game, &second, &both, 1));
+    changes.sort_by(|x, y| {
+        let (ax, ay) = (x.change.to_f64().abs(), y.change.to_f64().abs());
+        ay.partial_cmp(&ax).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    bluff::report::Against {
+        name,
+        value_first: bluff::eval::values(game, &first)[0].to_num(),
+        value_second: bluff::eval::values(game, &second)[1].to_num(),
+        sets: changes
+            .into_iter()
+            .map(|c| {
+                let label = game.infosets[c.player][c.infoset].label.clone();
+                (c.player, label, c.change.to_num())
+            })
+            .collect(),
+    }
 }
 
 /// The exact game value, where the LP fits, with where it comes from.
@@ -220,8 +286,22 @@ pub(crate) fn write(
     output: &Path,
     png: Option<&Path>,
 ) -> Result<()> {
+    write_study(game, input, output, png, None, None)
+}
+
+/// [`write`] with the locked sets marked and a head-to-head section, where given.
+fn write_study(
+    game: &Game,
+    input: ReportInput,
+    output: &Path,
+    png: Option<&Path>,
+    locked: Option<[Vec<String>; 2]>,
+    against: Option<bluff::report::Against>,
+) -> Result<()> {
     let pictures = bluff::games::picture_source(&input.spec);
-    let report = Report::build(game, input, pictures.as_deref())?;
+    let mut report = Report::build(game, input, pictures.as_deref())?;
+    report.locked = locked;
+    report.against = against;
     write_output(output, report.to_html().as_bytes())?;
     let rows = report.analysis.rows.len();
     eprintln!(

@@ -148,6 +148,12 @@ pub struct SolveArgs {
     /// Print a JSON summary instead of a table.
     #[arg(long)]
     json: bool,
+    /// Fix the strategy at the sets of FILE (a strategy file in the layout -o writes, with
+    /// players and sets left out where nothing is locked) and solve every other set; the
+    /// values and the exploitability are the locked game's (CFR family, sampling solvers on
+    /// the game's arena, exact LP).
+    #[arg(long, value_name = "FILE")]
+    lock: Option<PathBuf>,
     /// Save the whole solver state to FILE (atomically) every --checkpoint-every seconds, at
     /// the end, and on SIGINT/SIGTERM.
     #[arg(long, value_name = "FILE")]
@@ -241,6 +247,7 @@ impl SolveArgs {
             report: self.report.is_some(),
             lcp_start: self.lcp_start.clone(),
             target_pot_pct: self.target_pot_pct,
+            lock: self.lock.clone().map(door::LockSource::File),
         }
     }
 
@@ -363,6 +370,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let solved = door::solve(source, &request, Spelling::Cli, &mut hooks);
     hooks.finish();
     let solved = solved?;
+    if !args.json {
+        say_locked(&solved);
+    }
     match &solved.detail {
         Detail::Cfr(run) => present_cfr(&args, &solved, run),
         Detail::Sampling(outcome) => present_sampling(&args, &solved, outcome),
@@ -662,6 +672,7 @@ impl Summary<'_> {
             "payoff_range": [lo, hi],
             "peak_rss_bytes": bluff::solve::sampling::peak_rss(),
         });
+        add_locked(&mut summary, self.solved);
         if let Some(x) = &self.solved.exact_eval {
             summary["exact"] = json!({
                 "exploitability": format_rational(&x.exploitability),
@@ -773,7 +784,7 @@ fn print_sampling_json(solved: &Solved, o: &SamplingOutcome) {
     };
     let rate = o.rate();
     let value = |player: usize| solved.values.as_ref().map(|v| v[player].to_f64());
-    let summary = json!({
+    let mut summary = json!({
         "game": o.spec,
         "algo": o.algorithm.name,
         "engine": if o.on_arena { "arena" } else { "rules" },
@@ -806,6 +817,7 @@ fn print_sampling_json(solved: &Solved, o: &SamplingOutcome) {
         "peak_rss_bytes": o.peak_rss_bytes,
         "curve": o.curve.iter().map(|(i, e, t)| json!([i, e, t])).collect::<Vec<_>>(),
     });
+    add_locked(&mut summary, solved);
     crate::print_json(&summary);
 }
 
@@ -867,14 +879,18 @@ fn present_lp(args: &SolveArgs, solved: &Solved, st: &ExactStats) -> Result<()> 
         crate::lp::LpMethod::Tableau => "tableau",
     };
     if args.json {
-        crate::print_json(&json!({
+        let mut summary = json!({
             "game": spec,
             "algo": solved.algorithm.name,
             "method": method,
             "value_p1": {"exact": format_rational(v1), "float": rational_to_f64(v1)},
             "value_p2": {"exact": format_rational(v2), "float": rational_to_f64(v2)},
             "nash_conv": "0",
-            "certified": "exact best responses: NashConv exactly 0",
+            "certified": if solved.lock.is_some() {
+                "exact best responses of the unlocked sets: the locked game's NashConv exactly 0"
+            } else {
+                "exact best responses: NashConv exactly 0"
+            },
             "sequences": st.sequences,
             "lp_form": form_name,
             "lp_primal": format!("p{}", st.lp_primal + 1),
@@ -897,7 +913,9 @@ fn present_lp(args: &SolveArgs, solved: &Solved, st: &ExactStats) -> Result<()> 
             },
             "output": args.output.as_ref().map(|p| p.display().to_string()),
             "peak_rss_bytes": bluff::solve::sampling::peak_rss(),
-        }));
+        });
+        add_locked(&mut summary, solved);
+        crate::print_json(&summary);
     } else if args.output.as_deref().is_some_and(is_stdout) {
         // Standard output carries the strategy; keep it clean.
         eprintln!(
@@ -1022,6 +1040,31 @@ fn print_lp_text(
     );
     if let Some(path) = &args.output {
         println!("wrote {}", path.display());
+    }
+}
+
+/// Adds `locked`: each player's locked sets by label, when the run had a lock.
+fn add_locked(summary: &mut serde_json::Value, solved: &Solved) {
+    if let (Some(lock), Some(game)) = (&solved.lock, &solved.game) {
+        let [a, b] = lock.labels(game);
+        let mut locked = serde_json::Map::new();
+        locked.insert(game.player_names[0].clone(), json!(a));
+        locked.insert(game.player_names[1].clone(), json!(b));
+        summary["locked"] = serde_json::Value::Object(locked);
+    }
+}
+
+/// The note on standard error of a locked run: how many sets, and what the values are.
+fn say_locked(solved: &Solved) {
+    if let (Some(lock), Some(game)) = (&solved.lock, &solved.game) {
+        let [a, b] = lock.labels(game);
+        eprintln!(
+            "locked: {} of {}, {} of {}; values and exploitability are the locked game's",
+            crate::plural(a.len(), "set", "sets"),
+            game.player_names[0],
+            crate::plural(b.len(), "set", "sets"),
+            game.player_names[1],
+        );
     }
 }
 

@@ -72,6 +72,10 @@ fn the_conformance_table_holds_on_the_command_line() {
                     cmd.arg(flag);
                 }
                 Value::Bool(false) => {}
+                // A repository file named in an option, by its absolute path.
+                Value::String(v) if v.starts_with("tests/data/") => {
+                    cmd.arg(flag).arg(game(v));
+                }
                 v => {
                     cmd.arg(flag).arg(text(v));
                 }

@@ -158,3 +158,22 @@ fn the_spot_json_fields_are_frozen() {
         ]
     );
 }
+
+/// A locked run adds `locked` (each player's locked sets) after every other field.
+#[test]
+fn a_lock_adds_the_locked_field() {
+    let lock = common::data("locks/kuhn_jack_half.json");
+    for args in [
+        &["--algo", "lp"][..],
+        &["--algo", "cfr+", "--iterations", "5"],
+        &["--algo", "es-mccfr", "--iterations", "5"],
+    ] {
+        let mut locked = keys(args);
+        locked.push("locked".into());
+        let with: Vec<&str> = [args, &["--lock", &lock]].concat();
+        assert_keys(
+            &with,
+            &locked.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+    }
+}

@@ -228,6 +228,8 @@ def solve(
     lp_form: Literal["merged", "textbook"] | None = None,
     lp_primal: Literal["auto", "p1", "p2"] | None = None,
     lp_method: Literal["guided", "tableau"] | None = None,
+    lcp_start: str | None = None,
+    lock: str | os.PathLike[str] | Policy | dict[str, Any] | None = None,
 ) -> SolveResult: ...
 def algorithms() -> tuple[list[tuple[str, str]], str]: ...
 def solve_rules(
@@ -249,6 +251,7 @@ def solve_rules(
 def evaluate(
     game: Game, policy: Policy | Sequence[PlayerDict] | Any, exact: bool = False
 ) -> Evaluation: ...
+def best_response(game: Game, policy: Policy | Sequence[PlayerDict] | Any, player: int) -> Policy: ...
 def _solve_checkpointed(
     game: Game,
     checkpoint: str | os.PathLike[str],

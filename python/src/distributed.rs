@@ -517,6 +517,7 @@ impl Shard {
             points: Vec::new(),
             state: self.inner.state(),
             kernel: Kernel::Tree,
+            lock: String::new(),
         };
         py.allow_threads(|| {
             let bytes = checkpoint::encode(&c);

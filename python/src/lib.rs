@@ -37,6 +37,7 @@ fn _bluff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rules::solve_rules, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_unpickle_rules_result, m)?)?;
     m.add_function(wrap_pyfunction!(policy::evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::best_response, m)?)?;
     m.add_function(wrap_pyfunction!(openspiel::from_openspiel, m)?)?;
     m.add_function(wrap_pyfunction!(game::_unpickle_game, m)?)?;
     m.add_function(wrap_pyfunction!(policy::_unpickle_policy, m)?)?;

@@ -556,6 +556,36 @@ pub fn evaluate(
     }
 }
 
+/// The exact best response of `player` (0 or 1) to the other player's part of `policy`: a
+/// `Policy` (exact) in which `player` plays its best response (the first action where actions
+/// tie or the opponent never reaches a set) and the other player keeps `policy`'s strategy.
+#[pyfunction]
+#[pyo3(signature = (game, policy, player))]
+pub fn best_response(
+    py: Python<'_>,
+    game: Py<Game>,
+    policy: &Bound<'_, PyAny>,
+    player: i64,
+) -> PyResult<Policy> {
+    if !(0..=1).contains(&player) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "player={player}: expected 0 or 1"
+        )));
+    }
+    let p = player as usize;
+    let policy = as_policy(py, &game, policy)?;
+    let g = game.get().inner.clone();
+    let profile = policy.get().exact_profile();
+    let out = py.allow_threads(|| {
+        let br = bluff::eval::best_response(&g, &profile, p);
+        br.apply(&g, &profile)
+    });
+    Ok(Policy {
+        game: game.clone_ref(py),
+        probs: Probs::Exact(out),
+    })
+}
+
 /// Rebuilds a pickled `Policy`.
 #[pyfunction]
 pub fn _unpickle_policy(

@@ -128,7 +128,7 @@ fn choice<T: Copy>(name: &str, given: Option<&str>, choices: &[(&str, T)]) -> Py
 /// `"sequence"`) picks the CFR kernel; by default the game's shape does (`SolveResult.kernel`
 /// says which ran). Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = None, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None, epsilon = None, baseline = None, target_relative = None, rm_plus = false, epoch = None, max_memory = None, lp_form = None, lp_primal = None, lp_method = None, lcp_start = None))]
+#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = None, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None, epsilon = None, baseline = None, target_relative = None, rm_plus = false, epoch = None, max_memory = None, lp_form = None, lp_primal = None, lp_method = None, lcp_start = None, lock = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -156,7 +156,9 @@ pub fn solve(
     lp_primal: Option<&str>,
     lp_method: Option<&str>,
     lcp_start: Option<String>,
+    lock: Option<Bound<'_, PyAny>>,
 ) -> PyResult<SolveResult> {
+    let lock = lock.map(|l| lock_source(py, &l)).transpose()?;
     let request = Request {
         algo: algo.map(str::to_string),
         iterations,
@@ -213,6 +215,7 @@ pub fn solve(
         output: true,
         lcp_start,
         target_pot_pct: None,
+        lock,
         ..Default::default()
     };
     let g = game.get().inner.clone();
@@ -419,4 +422,70 @@ pub fn _unpickle_result(
         stats,
         kernel,
     }
+}
+
+/// `lock=`: a path (`str` or `os.PathLike`), a `Policy` (every set of both players locked)
+/// or a dict in a lock file's shape (`Fraction`s are exact, floats numbers).
+fn lock_source(py: Python<'_>, lock: &Bound<'_, PyAny>) -> PyResult<door::LockSource> {
+    if let Ok(policy) = lock.downcast::<Policy>() {
+        let policy = policy.get();
+        let game = policy.game.get();
+        let profile = policy.exact_profile();
+        let value =
+            bluff::format::strategy_json::profile_to_json(&game.inner, &game.inner.name, &profile);
+        return Ok(door::LockSource::Json(value.to_string()));
+    }
+    if lock.is_instance_of::<PyDict>() {
+        return Ok(door::LockSource::Json(
+            py_to_json(py, lock, "lock")?.to_string(),
+        ));
+    }
+    let os = py.import("os")?;
+    let path: std::path::PathBuf = os.call_method1("fspath", (lock,))?.extract().map_err(|_| {
+        PyValueError::new_err("lock=: expected a path, a Policy or a dict in a lock file's shape")
+    })?;
+    Ok(door::LockSource::File(path))
+}
+
+/// A dict of a lock's shape as JSON: strings and dicts as they are, `Fraction`s as exact
+/// strings `"p/q"`, ints and finite floats as numbers; `at` names the place in messages.
+fn py_to_json(py: Python<'_>, obj: &Bound<'_, PyAny>, at: &str) -> PyResult<serde_json::Value> {
+    use serde_json::Value as J;
+    if let Ok(d) = obj.downcast::<PyDict>() {
+        let mut map = serde_json::Map::new();
+        for (k, v) in d.iter() {
+            let key: String = k
+                .extract()
+                .map_err(|_| PyValueError::new_err(format!("{at}: keys must be strings")))?;
+            let here = format!("{at} {key:?}");
+            map.insert(key, py_to_json(py, &v, &here)?);
+        }
+        return Ok(J::Object(map));
+    }
+    if let Ok(s) = obj.extract::<String>() {
+        return Ok(J::String(s));
+    }
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyValueError::new_err(format!(
+            "{at}: expected a probability, found a bool"
+        )));
+    }
+    if let Ok(i) = obj.extract::<i64>() {
+        return Ok(J::from(i));
+    }
+    let fraction = py.import("fractions")?.getattr("Fraction")?;
+    if obj.is_instance(&fraction)? {
+        let n: String = obj.getattr("numerator")?.str()?.extract()?;
+        let d: String = obj.getattr("denominator")?.str()?.extract()?;
+        return Ok(J::String(format!("{n}/{d}")));
+    }
+    if let Ok(x) = obj.extract::<f64>() {
+        return serde_json::Number::from_f64(x)
+            .map(J::Number)
+            .ok_or_else(|| PyValueError::new_err(format!("{at}: {x} is not a probability")));
+    }
+    Err(PyValueError::new_err(format!(
+        "{at}: expected a dict, a string or a number, found {}",
+        obj.get_type().name()?
+    )))
 }

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! magic    8 bytes  "BLUFFCKP"
-//! version  u32      5 (2 to 4 are read too)
+//! version  u32      6 (2 to 5 are read too)
 //! length   u64      payload bytes
 //! payload  ...      see below
 //! checksum u64      FNV-1a 64 of the payload
@@ -20,7 +20,8 @@
 //! u64, exploitability f64, seconds f64 each); solver iterations u64; arrays (u32 count, then
 //! name, u64 length and that many f64 each); version 5: then the kernel u8 (0 tree, 1
 //! sequence form; earlier versions mean the tree), so a resumed run continues on the kernel
-//! that wrote the state. Every length is checked against the bytes left
+//! that wrote the state; version 6: then the run's lock (u32 length + UTF-8, `Lock::canonical`,
+//! empty when nothing is locked; earlier versions mean none). Every length is checked against the bytes left
 //! before anything is allocated, so a truncated or corrupted file is an error, never a run.
 
 use crate::cfr::{Kernel, RegretParams, SolverState};
@@ -30,7 +31,7 @@ use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"BLUFFCKP";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 /// The oldest format version this build still reads (no discount offset: it is 1).
 const OLDEST_READ: u32 = 2;
 const HEADER: usize = 8 + 4 + 8;
@@ -154,6 +155,8 @@ pub struct Checkpoint {
     pub state: SolverState,
     /// The kernel that ran the iterations.
     pub kernel: Kernel,
+    /// The run's lock as [`crate::lock::Lock::canonical`] text ("" when nothing is locked).
+    pub lock: String,
 }
 
 /// 64-bit FNV-1a, for checksums and fingerprints (not cryptographic: it detects accidents).
@@ -325,6 +328,7 @@ pub fn encode(c: &Checkpoint) -> Vec<u8> {
         Kernel::Tree => 0,
         Kernel::Sequence => 1,
     });
+    w.str(&c.lock);
     frame(VERSION, &w.0)
 }
 
@@ -532,6 +536,11 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
     } else {
         Kernel::Tree
     };
+    let lock = if version >= 6 {
+        r.str("lock")?
+    } else {
+        String::new()
+    };
     if r.pos != payload.len() {
         return Err(CheckpointError::Payload(format!(
             "{} unread bytes at the end",
@@ -549,6 +558,7 @@ pub fn decode(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
         points,
         state: SolverState { iterations, arrays },
         kernel,
+        lock,
     })
 }
 
@@ -575,6 +585,7 @@ mod tests {
                 arrays: vec![("regret0".into(), vec![1.5, -0.0, f64::MIN_POSITIVE])],
             },
             kernel: Kernel::Tree,
+            lock: String::new(),
         }
     }
 
@@ -628,9 +639,29 @@ mod tests {
     /// Rewrites `bytes` (a version 5 file of the tree kernel) as version 4: without the
     /// kernel byte at the end; fixed checksum.
     fn as_version_4(bytes: &[u8]) -> Vec<u8> {
-        let mut payload = bytes[HEADER..bytes.len() - 8].to_vec();
+        let v5 = as_version_5(bytes);
+        let mut payload = v5[HEADER..v5.len() - 8].to_vec();
         assert_eq!(payload.pop(), Some(0));
         frame(4, &payload)
+    }
+
+    /// Rewrites `bytes` (a version 6 file without a lock) as version 5: without the empty
+    /// lock string at the end; fixed checksum.
+    fn as_version_5(bytes: &[u8]) -> Vec<u8> {
+        let mut payload = bytes[HEADER..bytes.len() - 8].to_vec();
+        let at = payload.len() - 4;
+        assert_eq!(payload.split_off(at), vec![0; 4]);
+        frame(5, &payload)
+    }
+
+    /// A version 5 checkpoint (written before locks) resumes without a lock; a lock
+    /// round-trips.
+    #[test]
+    fn version_5_reads_without_a_lock_and_a_lock_round_trips() {
+        let mut c = sample();
+        assert_eq!(decode(&as_version_5(&encode(&c))).unwrap(), c);
+        c.lock = "0\tJ\t5/6,1/6\n".into();
+        assert_eq!(decode(&encode(&c)).unwrap(), c);
     }
 
     /// Rewrites `bytes` (a version 5 file of the tree kernel without volatility) as version
@@ -662,7 +693,7 @@ mod tests {
         c.kernel = Kernel::Sequence;
         let mut bytes = encode(&c);
         assert_eq!(decode(&bytes).unwrap(), c);
-        let last = bytes.len() - 9;
+        let last = bytes.len() - 13;
         bytes[last] = 2;
         fix_checksum(&mut bytes);
         let err = decode(&bytes).unwrap_err().to_string();

@@ -572,6 +572,56 @@ pub struct CfrSolver {
     pacer: Pacer,
     /// With alternating updates, the player who learns first in each iteration.
     first_learner: usize,
+    /// Locked sets: they play their lock and learn no regret (`None`: nothing locked).
+    pins: Option<Pins>,
+}
+
+/// A run's locked sets as flat action ranges of each player with their probabilities: the
+/// one place where a lock enters the CFR kernels. After each player's update, [`Pins::pin`]
+/// sets a locked set's next strategy to its lock and its regrets to 0, so both kernels (and
+/// every variant's update) run their own maths unchanged on the other sets.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pins {
+    sets: [Vec<(usize, Vec<f64>)>; 2],
+}
+
+impl Pins {
+    /// The pins of `lock` on `game`.
+    pub fn new(game: &Game, lock: &crate::lock::Lock) -> Pins {
+        let sets = [0, 1].map(|p| {
+            lock.sets[p]
+                .iter()
+                .map(|s| {
+                    let start = game.infosets[p][s.infoset].action_offset;
+                    let probs = s.probs.iter().map(crate::scalar::rational_to_f64).collect();
+                    (start, probs)
+                })
+                .collect()
+        });
+        Pins { sets }
+    }
+
+    /// Player `p`'s locked sets play their lock in `sigma`; their `regret` and `last` (if
+    /// kept) are 0.
+    pub(crate) fn pin(&self, p: usize, regret: &mut [f64], last: &mut [f64], sigma: &mut [f64]) {
+        for (start, probs) in &self.sets[p] {
+            let range = *start..start + probs.len();
+            sigma[range.clone()].copy_from_slice(probs);
+            regret[range.clone()].fill(0.0);
+            if !last.is_empty() {
+                last[range].fill(0.0);
+            }
+        }
+    }
+
+    /// `profile` with every locked set playing its lock.
+    fn apply(&self, profile: &mut Profile<f64>) {
+        for p in 0..2 {
+            for (start, probs) in &self.sets[p] {
+                profile.probs[p][*start..start + probs.len()].copy_from_slice(probs);
+            }
+        }
+    }
 }
 
 impl CfrSolver {
@@ -633,6 +683,7 @@ impl CfrSolver {
             team: None,
             pacer: Pacer::new(Pacing::Measured),
             first_learner: 0,
+            pins: None,
         };
         for p in 0..2 {
             solver.refresh_strategy(p);
@@ -766,6 +817,34 @@ impl CfrSolver {
             iterations: self.iterations,
             arrays,
         }
+    }
+
+    /// Locks the sets of `lock` (an empty lock: none): from now on they play their lock and
+    /// learn no regret. Applied at once to the current strategy, so a run restored with the
+    /// lock its checkpoint was saved with continues to the same bits.
+    pub fn with_lock(mut self, game: &Game, lock: &crate::lock::Lock) -> Self {
+        if lock.is_empty() {
+            self.pins = None;
+            return self;
+        }
+        self.pins = Some(Pins::new(game, lock));
+        self.pin_players(0..2);
+        self
+    }
+
+    /// Pins the locked sets of `players` (see [`Pins::pin`]).
+    fn pin_players(&mut self, players: Range<usize>) {
+        let Some(pins) = self.pins.take() else {
+            return;
+        };
+        for p in players {
+            let mut regret = std::mem::take(&mut self.regret[p]);
+            let mut last = std::mem::take(&mut self.last_regret[p]);
+            pins.pin(p, &mut regret, &mut last, self.sigma_mut(p));
+            self.regret[p] = regret;
+            self.last_regret[p] = last;
+        }
+        self.pins = Some(pins);
     }
 
     /// Runs the big passes on a team of `threads` threads, the caller's included (1 = no
@@ -1027,9 +1106,19 @@ impl CfrSolver {
                 },
             ];
             let team = self.team.as_mut().filter(|_| on_team);
-            k.iterate(self.params.alternating, self.first_learner, f, state, team);
+            let pins = self.pins.as_ref();
+            k.iterate(
+                self.params.alternating,
+                self.first_learner,
+                f,
+                state,
+                team,
+                pins,
+            );
             // The products' non-zeros: the same work every iteration.
-            return k.nonzeros() + 1;
+            let work = k.nonzeros() + 1;
+            self.pin_players(0..2);
+            return work;
         }
         let mut work = 0;
         let first = self.first_learner;
@@ -1051,10 +1140,12 @@ impl CfrSolver {
                     work += tree.live_nodes();
                 }
             }
-            match learner {
-                Some(p) => self.update(p..p + 1, t, false, on_team),
-                None => self.update(0..2, t, true, on_team),
-            }
+            let players = match learner {
+                Some(p) => p..p + 1,
+                None => 0..2,
+            };
+            self.update(players.clone(), t, learner.is_none(), on_team);
+            self.pin_players(players);
         }
         work
     }
@@ -1169,7 +1260,11 @@ impl CfrSolver {
                 }
             }
         }
-        Profile { probs }
+        let mut profile = Profile { probs };
+        if let Some(pins) = &self.pins {
+            pins.apply(&mut profile);
+        }
+        profile
     }
 }
 

@@ -751,6 +751,7 @@ impl Kernel {
         f: [Factors; 2],
         state: [State; 2],
         mut team: Option<&mut Team>,
+        pins: Option<&super::Pins>,
     ) {
         self.plan(0);
         self.plan(1);
@@ -761,7 +762,20 @@ impl Kernel {
             let [s0, s1] = state;
             let (sp, so) = if p == 0 { (s0, s1) } else { (s1, s0) };
             self.a[p].product_all(&self.plan[o], &mut self.w[p], team.as_deref_mut());
-            self.update(p, f[p], sp);
+            let State { regret, sum, last } = sp;
+            self.update(
+                p,
+                f[p],
+                State {
+                    regret: &mut *regret,
+                    sum,
+                    last: &mut *last,
+                },
+            );
+            // The learner's locked sets play their lock before the other player learns.
+            if let Some(pins) = pins {
+                pins.pin(p, regret, last, &mut self.sigma[p]);
+            }
             self.plan(p);
             self.a[o].product_all(&self.plan[p], &mut self.w[o], team);
             self.update(o, f[o], so);

@@ -2,6 +2,7 @@
 
 pub mod efg;
 pub mod json_keys;
+pub mod lock_json;
 pub mod nfg;
 pub mod output;
 pub mod strategy_json;

@@ -155,6 +155,7 @@ pub fn render(r: &Report) -> String {
     summary(&mut h, r);
     pictures(&mut h, r);
     infosets(&mut h, r);
+    study_sections(&mut h, r);
     let _ = writeln!(
         h,
         "<p class=\"note\">Page status: <span id=\"js-status\">static (JavaScript off)</span>.</p>\
@@ -330,6 +331,12 @@ fn pictures(h: &mut String, r: &Report) {
 /// The information sets' table, biggest leaks first, up to the report's row limit.
 fn infosets(h: &mut String, r: &Report) {
     let names = &r.facts.players;
+    let locked: [std::collections::HashSet<&str>; 2] = [0, 1].map(|p| {
+        r.locked
+            .as_ref()
+            .map(|l| l[p].iter().map(String::as_str).collect())
+            .unwrap_or_default()
+    });
     let rows = &r.analysis.rows;
     let shown = rows.len().min(r.max_rows);
     h.push_str("<h2 id=\"infosets-heading\">Information sets, biggest leaks first</h2>");
@@ -378,13 +385,15 @@ fn infosets(h: &mut String, r: &Report) {
          <th data-sort=\"num\" class=\"num\">local regret</th></tr></thead><tbody>",
     );
     for (rank, row) in rows[..shown].iter().enumerate() {
-        infoset_row(h, rank, row, names);
+        let is_locked = locked[row.player].contains(row.label.as_str());
+        infoset_row(h, rank, row, names, is_locked);
     }
     h.push_str("</tbody></table>");
 }
 
-/// One information set's row: its reach, strategy bar, best response and local regret.
-fn infoset_row(h: &mut String, rank: usize, row: &InfosetRow, names: &[String]) {
+/// One information set's row: its reach, strategy bar, best response and local regret, the
+/// set marked when a lock fixed it.
+fn infoset_row(h: &mut String, rank: usize, row: &InfosetRow, names: &[String], locked: bool) {
     let mut bar = String::new();
     let mut text = Vec::new();
     for (a, &p) in row.actions.iter().zip(&row.probs) {
@@ -409,11 +418,16 @@ fn infoset_row(h: &mut String, rank: usize, row: &InfosetRow, names: &[String]) 
             .map(|x| format!(" title=\"exact: {}\"", escape(x)))
             .unwrap_or_default()
     };
+    let mark = if locked {
+        " <span class=\"locked\">(locked)</span>"
+    } else {
+        ""
+    };
     let _ = write!(
         h,
         "<tr data-label=\"{label}\" data-player=\"{player}\" data-regret=\"{regret:e}\" \
          data-reach=\"{reach:e}\"><td class=\"num\" data-v=\"{rank}\">{rank}</td>\
-         <td>{player}: {pname}</td><td>{label}</td>\
+         <td>{player}: {pname}</td><td>{label}{mark}</td>\
          <td class=\"num\" data-v=\"{reach:e}\"{reach_title}>{reach_s}</td>\
          <td><div class=\"bar\">{bar}</div><div class=\"probs\">{probs}</div></td>\
          <td class=\"br\">{br}</td>\
@@ -431,4 +445,64 @@ fn infoset_row(h: &mut String, rank: usize, row: &InfosetRow, names: &[String]) 
         regret_title = title(&row.local_regret),
         regret_s = dec_short(row.local_regret.float),
     );
+}
+
+/// The locked sets and the head-to-head section, where the report has them.
+fn study_sections(h: &mut String, r: &Report) {
+    let names = &r.facts.players;
+    if let Some(locked) = &r.locked {
+        h.push_str(
+            "<h2 id=\"locked-heading\">Locked sets</h2><p class=\"note\">These sets \
+                    were fixed by a lock; every other set was solved, and the values above are \
+                    the locked game's.</p><ul id=\"locked\">",
+        );
+        for p in 0..2 {
+            for label in &locked[p] {
+                let _ = write!(h, "<li>{}: {}</li>", escape(&names[p]), escape(label));
+            }
+        }
+        h.push_str("</ul>");
+    }
+    if let Some(a) = &r.against {
+        let _ = write!(
+            h,
+            "<h2 id=\"against-heading\">Against {name}</h2><p class=\"note\">This strategy \
+             (A) against {name} (B), exactly: A as {n1} scores {v1}; A as {n2} scores {v2}. \
+             Each row is a set where they differ, with the change in A's value if A played B's \
+             strategy there only, everything else unchanged (negative: A gains nothing by \
+             switching there; positive: A loses that much by not playing B's strategy).</p>\
+             <table id=\"against\"><thead><tr><th>player</th><th>set</th><th>change</th>\
+             </tr></thead><tbody>",
+            name = escape(&a.name),
+            n1 = escape(&names[0]),
+            n2 = escape(&names[1]),
+            v1 = escape(
+                a.value_first
+                    .exact
+                    .as_deref()
+                    .unwrap_or(&dec_short(a.value_first.float))
+            ),
+            v2 = escape(
+                a.value_second
+                    .exact
+                    .as_deref()
+                    .unwrap_or(&dec_short(a.value_second.float))
+            ),
+        );
+        for (p, label, change) in &a.sets {
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td class=\"num\"{}>{}</td></tr>",
+                escape(&names[*p]),
+                escape(label),
+                change
+                    .exact
+                    .as_deref()
+                    .map(|x| format!(" title=\"exact: {}\"", escape(x)))
+                    .unwrap_or_default(),
+                dec_short(change.float)
+            );
+        }
+        h.push_str("</tbody></table>");
+    }
 }

@@ -19,7 +19,7 @@ use crate::error::{fail, OptionExt, Result};
 use crate::game::Game;
 use crate::scalar::{format_rational, Rational};
 use crate::strategy::{ExactProfile, Profile};
-use analysis::{analyse, Analysis};
+use analysis::{analyse, Analysis, Num};
 use scene::Scene;
 #[cfg(feature = "png")]
 use std::path::{Path, PathBuf};
@@ -139,6 +139,25 @@ pub struct Report {
     pub pictures: Vec<Picture>,
     /// Notes on pictures that could not be drawn (e.g. a label missing from the strategy).
     pub notes: Vec<String>,
+    /// Each player's locked sets by label (marked in the table; `None`: nothing locked).
+    pub locked: Option<[Vec<String>; 2]>,
+    /// The strategy head to head against another, where given.
+    pub against: Option<Against>,
+}
+
+/// The report's strategy (A) head to head against another (B): A's exact values in both
+/// seatings, and where A loses by not playing B's strategy, set by set.
+#[derive(Clone, Debug)]
+pub struct Against {
+    /// What B is (its file name).
+    pub name: String,
+    /// A's value with A first and B second.
+    pub value_first: Num,
+    /// A's value with B first and A second.
+    pub value_second: Num,
+    /// Per set where they differ: player, label, the change in A's value if A played B's
+    /// strategy there only (largest first).
+    pub sets: Vec<(usize, String, Num)>,
 }
 
 impl Report {
@@ -193,6 +212,8 @@ impl Report {
             max_rows: input.max_rows,
             pictures,
             notes,
+            locked: None,
+            against: None,
         })
     }
 

@@ -19,11 +19,13 @@
 use crate::cfr::checkpoint::{self, Checkpoint};
 use crate::cfr::Kernel;
 use crate::error::Error;
-use crate::eval::{exploitability, Exploitability};
+use crate::eval::{exploitability_locked, Exploitability};
 use crate::exact::sequence_form::{LpForm, LpPrimal};
 use crate::exact::{solve_exact_with, ExactError, ExactOptions, ExactStats};
+use crate::format::lock_json::lock_from_json;
 use crate::game::Game;
 use crate::lcp::{solve_lcp, LcpOptions, LcpStart};
+use crate::lock::Lock;
 use crate::lp::{memory, LinearProgram, Method, ProgressFn, SolveOptions};
 use crate::scalar::{rational_to_f64, Rational};
 use crate::solve::registry::{
@@ -122,6 +124,8 @@ pub enum Opt {
     LcpStart,
     /// Stop at this exploitability, in percent of a hold'em spot's starting pot.
     TargetPotPct,
+    /// Fix some sets' strategy and solve the rest.
+    Lock,
 }
 
 impl Opt {
@@ -163,6 +167,7 @@ impl Opt {
             Opt::Report => "report",
             Opt::LcpStart => "lcp-start",
             Opt::TargetPotPct => "target-pot-pct",
+            Opt::Lock => "lock",
         }
     }
 
@@ -279,6 +284,7 @@ pub const RULES: &[Rule] = &[
     rule(Opt::WriteMps, LP),
     rule(Opt::LpForm, LP),
     rule(Opt::LpPrimal, LP),
+    rule(Opt::Lock, THREADED),
 ];
 
 impl Rule {
@@ -391,6 +397,17 @@ pub struct Request {
     pub lcp_start: Option<String>,
     /// Stop at this exploitability in percent of a hold'em spot's starting pot.
     pub target_pot_pct: Option<f64>,
+    /// Sets whose strategy is fixed (a lock file or its text); every other set is solved.
+    pub lock: Option<LockSource>,
+}
+
+/// Where a request's lock comes from; read and checked once, by the door, against the game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LockSource {
+    /// A lock file (the layout of a strategy file, sets left out are not locked).
+    File(PathBuf),
+    /// The same JSON as text (what a front end made of a dict or a policy).
+    Json(String),
 }
 
 impl Request {
@@ -432,6 +449,7 @@ impl Request {
             Opt::Report => self.report,
             Opt::LcpStart => self.lcp_start.is_some(),
             Opt::TargetPotPct => self.target_pot_pct.is_some(),
+            Opt::Lock => self.lock.is_some(),
         }
     }
 }
@@ -999,6 +1017,9 @@ pub struct Solved {
     pub exact_eval: Option<Exploitability<Rational>>,
     /// What only the family reports.
     pub detail: Detail,
+    /// The locked sets of the request (`None`: nothing locked); the values and the
+    /// exploitability are the locked game's.
+    pub lock: Option<Lock>,
 }
 
 impl Solved {
@@ -1058,8 +1079,10 @@ pub fn solve(
         .ok()
         .flatten()
         .is_some_and(|a| Kind::of(a) == Kind::Sampling);
-    let wants_rules_only =
-        sampling_named || (request.algo.is_none() && matches!(resumed, Resumed::Sampling { .. }));
+    // A lock is read against the game's sets: the game is built.
+    let wants_rules_only = request.lock.is_none()
+        && (sampling_named
+            || (request.algo.is_none() && matches!(resumed, Resumed::Sampling { .. })));
     let loaded: Option<Game> = match (&source, &spec) {
         (Source::Spec(_), Some(s)) if !(has_rules && wants_rules_only) => {
             let loaded =
@@ -1094,30 +1117,95 @@ pub fn solve(
         }
     }
     let checked = check_resumed(request, spelling, resumed)?;
-    match checked.kind {
+    let lock = match (&request.lock, game) {
+        // A game the caller holds is checked by its sets and actions, not by its name.
+        (Some(from), Some(g)) => {
+            let named = match &source {
+                Source::Spec(_) => spec.as_deref(),
+                Source::Game { .. } => None,
+            };
+            Some(read_lock(g, named, from, &checked)?)
+        }
+        _ => None,
+    };
+    let mut solved = match checked.kind {
         Kind::Cfr => {
             let game = game.expect("loaded for the CFR family");
             let spec = spec.expect("named");
-            let mut solved = run_cfr(game, &spec, checked, hooks)?;
+            let mut solved = run_cfr(game, &spec, checked, lock.as_ref(), hooks)?;
             solved.game = loaded;
-            Ok(solved)
+            solved
         }
         Kind::ExactLp => {
             let game = game.expect("loaded for the exact LP");
             let spec = spec.expect("named");
-            let mut solved = run_exact(game, &spec, &checked, hooks)?;
+            let mut solved = run_exact(game, &spec, &checked, lock.as_ref(), hooks)?;
             solved.game = loaded;
-            Ok(solved)
+            solved
         }
-        Kind::Sampling => run_sampling(&source, spec.as_deref(), loaded, &checked, hooks),
+        Kind::Sampling => run_sampling(
+            &source,
+            spec.as_deref(),
+            loaded,
+            &checked,
+            lock.as_ref(),
+            hooks,
+        )?,
         Kind::Lcp => {
             let game = game.expect("loaded for the LCP");
             let spec = spec.expect("named");
             let mut solved = run_lcp(game, &spec, &checked, request.lcp_start.as_deref())?;
             solved.game = loaded;
-            Ok(solved)
+            solved
+        }
+    };
+    solved.lock = lock;
+    Ok(solved)
+}
+
+/// Reads the request's lock against `game` (named `spec`): every set, action and probability
+/// checked, in the caller's spelling. The sampling solvers take a lock on the game's arena
+/// without checkpoints.
+fn read_lock(
+    game: &Game,
+    spec: Option<&str>,
+    source: &LockSource,
+    checked: &Checked,
+) -> Result<Lock, SolveError> {
+    let sp = checked.spelling;
+    let lock = match source {
+        LockSource::File(path) => {
+            let at = Opt::Lock.with(path.display(), sp);
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| SolveError::Request(format!("{at}: {e}")))?;
+            lock_from_json(game, spec, &text)
+                .map_err(|e| SolveError::Request(format!("{at}: {}", e.0)))?
+        }
+        LockSource::Json(text) => {
+            lock_from_json(game, spec, text).map_err(|e| SolveError::Request(e.to_string()))?
+        }
+    };
+    if checked.kind == Kind::Sampling {
+        let s = &checked.sampling;
+        let other = if s.engine == Engine::Rules {
+            Some(Opt::Rules)
+        } else if s.checkpoint.is_some() {
+            Some(Opt::Checkpoint)
+        } else if s.resume.is_some() {
+            Some(Opt::Resume)
+        } else {
+            None
+        };
+        if let Some(o) = other {
+            return Err(SolveError::Request(format!(
+                "{} with {} is not supported: a locked sampling run plays the game's arena \
+                 without checkpoints (the CFR family keeps locks in its checkpoints)",
+                Opt::Lock.spelled(sp),
+                o.spelled(sp)
+            )));
         }
     }
+    Ok(lock)
 }
 
 /// The hooks of a CFR run: the caller's, and the door's checkpoint file.
@@ -1172,16 +1260,33 @@ fn run_cfr(
     game: &Game,
     spec: &str,
     checked: Checked,
+    lock: Option<&Lock>,
     hooks: &mut dyn DoorHooks,
 ) -> Result<Solved, SolveError> {
     let resume_path = checked.sampling.resume.clone();
     let setup = std::time::Instant::now();
     let mut run = match checked.resume {
-        Some(c) => CfrRun::resume(game, spec, *c, &checked.cfr)
+        Some(c) => CfrRun::resume_locked(game, spec, *c, &checked.cfr, lock)
             .map_err(|e| run_error(e, checked.spelling, resume_path.as_ref()))?,
-        None => CfrRun::start(game, spec, &checked.cfr)
+        None => CfrRun::start_locked(game, spec, &checked.cfr, lock)
             .map_err(|e| run_error(e, checked.spelling, None))?,
     };
+    if run.warm_start() {
+        hooks.warning(&format!(
+            "the checkpoint was saved under {}: resuming {} is a warm start, not the same \
+             bits as a fresh run",
+            if run.lock_changed_from_none() {
+                "no lock".to_string()
+            } else {
+                "another lock".to_string()
+            },
+            if lock.is_some_and(|l| !l.is_empty()) {
+                format!("with this {}", Opt::Lock.spelled(checked.spelling))
+            } else {
+                format!("without {}", Opt::Lock.spelled(checked.spelling))
+            }
+        ));
+    }
     let setup_seconds = setup.elapsed().as_secs_f64();
     let mut cfr_hooks = CfrHooks {
         inner: hooks,
@@ -1197,9 +1302,14 @@ fn run_cfr(
     }
     let average = run.average_profile();
     let current = run.current_profile();
-    let eval = exploitability(game, &average);
-    let exact_eval = (checked.exact_eval && outcome.reason != StopReason::Interrupted)
-        .then(|| exploitability(game, &average.to_exact(game)));
+    let eval = exploitability_locked(game, &average, lock);
+    let exact_eval = (checked.exact_eval && outcome.reason != StopReason::Interrupted).then(|| {
+        let mut exact = average.to_exact(game);
+        if let Some(l) = lock {
+            l.apply(game, &mut exact);
+        }
+        exploitability_locked(game, &exact, lock)
+    });
     let last = outcome.last().copied();
     Ok(Solved {
         algorithm: run.algorithm(),
@@ -1215,6 +1325,7 @@ fn run_cfr(
         reason: Some(outcome.reason),
         strategy: Strategy::Float { average, current },
         exact_eval,
+        lock: None,
         detail: Detail::Cfr(Box::new(run)),
     })
 }
@@ -1223,6 +1334,7 @@ fn run_exact(
     game: &Game,
     spec: &str,
     checked: &Checked,
+    lock: Option<&Lock>,
     hooks: &mut dyn DoorHooks,
 ) -> Result<Solved, SolveError> {
     let lp = &checked.lp;
@@ -1249,7 +1361,38 @@ fn run_exact(
         threads: Some(checked.threads),
         inspect: Some(&write),
     };
-    let s = solve_exact_with(game, &options)?;
+    let s = match lock.filter(|l| !l.is_empty()) {
+        None => solve_exact_with(game, &options)?,
+        Some(l) => {
+            // The locked sets become chance nodes; the answer is read back on the game and
+            // certified there by exact best responses of the unlocked sets.
+            let chance = l.to_chance(game);
+            let mut s = if chance.num_infosets() == 0 {
+                // Every set locked: nothing to solve, the value is the lock's.
+                let profile = l.to_profile(game);
+                crate::exact::ExactSolution {
+                    value: crate::eval::expected_value(game, &profile),
+                    profile,
+                    stats: ExactStats::default(),
+                }
+            } else {
+                solve_exact_with(&chance, &options)?
+            };
+            s.profile = l.from_chance(game, &s.profile);
+            let e = exploitability_locked(game, &s.profile, Some(l));
+            if !(num_traits::Zero::is_zero(&e.gain[0])
+                && num_traits::Zero::is_zero(&e.gain[1])
+                && e.value[0] == s.value)
+            {
+                return Err(SolveError::Run(format!(
+                    "the locked game's exact certificate failed: best responses gain {} and {}",
+                    crate::scalar::format_rational(&e.gain[0]),
+                    crate::scalar::format_rational(&e.gain[1])
+                )));
+            }
+            s
+        }
+    };
     let value_p2 = &game.constant_sum - &s.value;
     let zero = Value::Exact(crate::scalar::int(0));
     Ok(Solved {
@@ -1266,6 +1409,7 @@ fn run_exact(
         reason: None,
         strategy: Strategy::Exact(s.profile),
         exact_eval: None,
+        lock: None,
         detail: Detail::Exact(Box::new(s.stats)),
     })
 }
@@ -1327,6 +1471,7 @@ fn run_lcp(
         reason: None,
         strategy: Strategy::Exact(s.profile),
         exact_eval: None,
+        lock: None,
         detail: Detail::Lcp(Box::new(LcpStats {
             start: s.start.describe(),
             pivots: s.pivots,
@@ -1361,11 +1506,26 @@ fn run_sampling(
     spec: Option<&str>,
     loaded: Option<Game>,
     checked: &Checked,
+    lock: Option<&Lock>,
     hooks: &mut dyn DoorHooks,
 ) -> Result<Solved, SolveError> {
     let mut adapter = SamplingAdapter(hooks);
     let request = &checked.sampling;
-    let mut outcome = match (source, &loaded) {
+    let played: Option<&Game> = match source {
+        Source::Game { game, .. } => Some(game),
+        Source::Spec(_) => loaded.as_ref(),
+    };
+    if let (Some(l), Some(g)) = (lock.filter(|l| !l.is_empty()), played) {
+        // The locked sets become chance nodes; the profiles are read back on the game.
+        let name = spec.expect("a played game has a name");
+        let mut outcome = sampling::solve_game(&l.to_chance(g), name, request, &mut adapter)?;
+        outcome.profiles = outcome
+            .profiles
+            .take()
+            .map(|(a, c)| (l.from_chance(g, &a), l.from_chance(g, &c)));
+        return Ok(sampled(outcome, loaded, source));
+    }
+    let outcome = match (source, &loaded) {
         (Source::Game { game, name }, _) => {
             sampling::solve_game(game, name, request, &mut adapter)?
         }
@@ -1381,6 +1541,11 @@ fn run_sampling(
         (Source::Spec(_), None) => sampling::solve_spec(spec, request, &mut adapter)?,
         (Source::Spot { .. }, _) => unreachable!("spots are solved by solve_spot"),
     };
+    Ok(sampled(outcome, loaded, source))
+}
+
+/// A sampling run's outcome as a [`Solved`] (`loaded`: the game the door built).
+fn sampled(mut outcome: SamplingOutcome, loaded: Option<Game>, source: &Source<'_>) -> Solved {
     let game = loaded.or_else(|| outcome.game.take());
     let played: Option<&Game> = match source {
         Source::Game { game, .. } => Some(game),
@@ -1410,7 +1575,7 @@ fn run_sampling(
             seconds,
         })
         .collect();
-    Ok(Solved {
+    Solved {
         algorithm: outcome.algorithm,
         spec: outcome.spec.clone(),
         game,
@@ -1428,8 +1593,9 @@ fn run_sampling(
         }),
         strategy,
         exact_eval: None,
+        lock: None,
         detail: Detail::Sampling(Box::new(outcome)),
-    })
+    }
 }
 
 #[cfg(test)]

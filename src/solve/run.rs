@@ -20,8 +20,9 @@
 
 use crate::cfr::checkpoint::{game_fingerprint, Checkpoint};
 use crate::cfr::{CfrSolver, Kernel, Pacing, RegretParams};
-use crate::eval::exploitability;
+use crate::eval::exploitability_locked;
 use crate::game::Game;
+use crate::lock::Lock;
 use crate::solve::registry::{self, Algorithm, AlgorithmError, CfrOptions, Family};
 use crate::solve::{Threads, ThreadsError};
 use crate::strategy::Profile;
@@ -283,11 +284,30 @@ pub struct CfrRun {
     fingerprint: u64,
     threads: usize,
     resumed_at: Option<u64>,
+    /// The locked sets (`None`: nothing locked).
+    lock: Option<Lock>,
+    /// The lock as its checkpoint stores it ("" when nothing is locked).
+    lock_text: String,
+    /// Resumed from a checkpoint saved under another lock (or none): a warm start.
+    warm_start: bool,
+    /// The checkpoint resumed had no lock.
+    checkpoint_lock_was_empty: bool,
 }
 
 impl CfrRun {
     /// Starts a run of `request` on `game` (named `spec` in checkpoints).
     pub fn start(game: &Game, spec: &str, request: &CfrRequest) -> Result<Self, RunError> {
+        Self::start_locked(game, spec, request, None)
+    }
+
+    /// [`CfrRun::start`] with `lock`'s sets fixed: they play the lock, the others are solved,
+    /// and every measurement is the locked game's exploitability.
+    pub fn start_locked(
+        game: &Game,
+        spec: &str,
+        request: &CfrRequest,
+        lock: Option<&Lock>,
+    ) -> Result<Self, RunError> {
         let algorithm = request.algorithm.unwrap_or(registry::default_algorithm());
         if algorithm.family != Family::Cfr {
             return Err(RunError::NotCfr);
@@ -298,9 +318,12 @@ impl CfrRun {
         let params = algorithm.regret_params(&request.options, request.horizon)?;
         let threads = request.threads.count()?;
         let kernel = request.kernel.unwrap_or_else(|| Kernel::for_game(game));
-        let solver = CfrSolver::with_kernel(game, params, kernel)
+        let mut solver = CfrSolver::with_kernel(game, params, kernel)
             .map_err(|e| RunError::Kernel(Box::new(e)))?;
-        Self::with(
+        if let Some(lock) = lock {
+            solver = solver.with_lock(game, lock);
+        }
+        let mut run = Self::with(
             game,
             spec,
             solver,
@@ -309,7 +332,13 @@ impl CfrRun {
             request,
             threads,
             None,
-        )
+        )?;
+        run.lock = lock.filter(|l| !l.is_empty()).cloned();
+        run.lock_text = run
+            .lock
+            .as_ref()
+            .map_or_else(String::new, |l| l.canonical(game));
+        Ok(run)
     }
 
     /// Continues the run saved in `checkpoint` on `game` (named `spec`). The request's
@@ -320,6 +349,20 @@ impl CfrRun {
         spec: &str,
         checkpoint: Checkpoint,
         request: &CfrRequest,
+    ) -> Result<Self, RunError> {
+        Self::resume_locked(game, spec, checkpoint, request, None)
+    }
+
+    /// [`CfrRun::resume`] under `lock`: with the checkpoint's own lock the run continues to
+    /// the same bits; under another lock (or none where it had one, or one where it had none)
+    /// it is a warm start ([`CfrRun::warm_start`]): the regrets and the current strategy
+    /// continue, the average strategy restarts, the sets now locked play their lock.
+    pub fn resume_locked(
+        game: &Game,
+        spec: &str,
+        checkpoint: Checkpoint,
+        request: &CfrRequest,
+        lock: Option<&Lock>,
     ) -> Result<Self, RunError> {
         let c = checkpoint;
         let fingerprint = game_fingerprint(game);
@@ -377,8 +420,25 @@ impl CfrRun {
                 asked,
             });
         }
-        let solver = CfrSolver::restore_with(game, c.params, &c.state, c.kernel)
+        let lock = lock.filter(|l| !l.is_empty());
+        let asked = lock.map_or_else(String::new, |l| l.canonical(game));
+        let warm_start = asked != c.lock;
+        let mut c = c;
+        if warm_start {
+            // The average belongs to the game of the other lock: it restarts, while the
+            // regrets and the current strategy carry over.
+            for (name, values) in c.state.arrays.iter_mut() {
+                if name.starts_with("strategy_sum") {
+                    values.fill(0.0);
+                }
+            }
+        }
+        let mut solver = CfrSolver::restore_with(game, c.params, &c.state, c.kernel)
             .map_err(|e| RunError::BadState(e.to_string()))?;
+        let checkpoint_lock_was_empty = c.lock.is_empty();
+        if let Some(lock) = lock {
+            solver = solver.with_lock(game, lock);
+        }
         let done = solver.iterations();
         let threads = request.threads.count()?;
         let schedule = Schedule {
@@ -386,7 +446,7 @@ impl CfrRun {
             points: c.points,
             solve_seconds: c.solve_seconds,
         };
-        Self::with(
+        let mut run = Self::with(
             game,
             spec,
             solver,
@@ -395,7 +455,12 @@ impl CfrRun {
             request,
             threads,
             Some(done),
-        )
+        )?;
+        run.lock = lock.cloned();
+        run.lock_text = asked;
+        run.warm_start = warm_start;
+        run.checkpoint_lock_was_empty = checkpoint_lock_was_empty;
+        Ok(run)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -422,6 +487,10 @@ impl CfrRun {
             fingerprint: game_fingerprint(game),
             threads,
             resumed_at,
+            lock: None,
+            lock_text: String::new(),
+            warm_start: false,
+            checkpoint_lock_was_empty: true,
         })
     }
 
@@ -483,7 +552,8 @@ impl CfrRun {
             }
             if (scheduled || finishing) && done > 0 {
                 let eval_start = Instant::now();
-                let e = exploitability(game, &self.solver.average_profile()).exploitability;
+                let average = self.solver.average_profile();
+                let e = exploitability_locked(game, &average, self.lock.as_ref()).exploitability;
                 excluded += eval_start.elapsed();
                 let point = CurvePoint {
                     iteration: done,
@@ -567,7 +637,24 @@ impl CfrRun {
             points: self.schedule.points.clone(),
             state: self.solver.state(),
             kernel: self.solver.kernel(),
+            lock: self.lock_text.clone(),
         }
+    }
+
+    /// The locked sets (`None`: nothing locked).
+    pub fn lock(&self) -> Option<&Lock> {
+        self.lock.as_ref()
+    }
+
+    /// Whether the run was resumed under another lock than its checkpoint's: a warm start,
+    /// not the same bits as a fresh run.
+    pub fn warm_start(&self) -> bool {
+        self.warm_start
+    }
+
+    /// Whether a warm start began from a checkpoint saved without a lock.
+    pub fn lock_changed_from_none(&self) -> bool {
+        self.warm_start && self.checkpoint_lock_was_empty
     }
 
     /// The algorithm.
