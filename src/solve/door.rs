@@ -1122,7 +1122,7 @@ pub fn solve(
         (Some(from), Some(g)) => {
             let named = match &source {
                 Source::Spec(_) => spec.as_deref(),
-                Source::Game { .. } => None,
+                Source::Game { .. } | Source::Spot { .. } => None,
             };
             Some(read_lock(g, named, from, &checked)?)
         }
@@ -1513,7 +1513,7 @@ fn run_sampling(
     let request = &checked.sampling;
     let played: Option<&Game> = match source {
         Source::Game { game, .. } => Some(game),
-        Source::Spec(_) => loaded.as_ref(),
+        Source::Spec(_) | Source::Spot { .. } => loaded.as_ref(),
     };
     if let (Some(l), Some(g)) = (lock.filter(|l| !l.is_empty()), played) {
         // The locked sets become chance nodes; the profiles are read back on the game.

@@ -89,6 +89,7 @@ fn refuse_other_options(request: &Request, sp: Spelling) -> Result<(), SolveErro
         Opt::Plot,
         Opt::Report,
         Opt::LcpStart,
+        Opt::Lock,
     ] {
         debug_assert!(!SPOT_OPTIONS.contains(&opt));
         if request.given(opt) {
@@ -288,5 +289,6 @@ pub(crate) fn solve_spot(
         strategy: Strategy::None,
         exact_eval: None,
         detail: Detail::Spot(Box::new(run)),
+        lock: None,
     })
 }
