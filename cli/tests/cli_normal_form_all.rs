@@ -119,3 +119,15 @@ fn battle_of_the_sexes_has_three_isolated_equilibria() {
     assert_eq!(found, known);
     assert_eq!(v["cliques"].as_array().unwrap().len(), 3);
 }
+
+/// Kuhn poker's reduced normal form is so degenerate that the walk over feasible bases stops
+/// at its memory budget long before its vertices: refused by name, no panic, nothing printed.
+#[test]
+fn a_degenerate_game_beyond_the_walks_budget_is_refused() {
+    let out = bluff()
+        .args(["normal-form", "kuhn", "--all"])
+        .output()
+        .unwrap();
+    assert_refused(&out, "kuhn --all", "best-response polytope is degenerate");
+    assert!(out.stdout.is_empty());
+}
