@@ -379,6 +379,13 @@ pub fn best_responses<G: Rules, T: WalkScalar, S: Strategy<T>>(
     if threads == 0 || crate::threads::too_many_threads(threads) {
         return Err(StreamError::Threads(threads, crate::threads::max_threads()));
     }
+    if rules.general_sum() {
+        return Err(StreamError::Rules(format!(
+            "{} is general-sum: the streaming best response measures constant-sum games only \
+             (the arena's evaluation measures each player's gain)",
+            rules.name()
+        )));
+    }
     let start = Instant::now();
     let walk = Walk {
         rules,

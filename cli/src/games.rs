@@ -22,7 +22,7 @@ pub fn run(args: GamesArgs) -> Result<()> {
                 json!({
                     "name": g.name,
                     "description": g.description,
-                    "params": g.params.iter().map(|p| json!({"name": p.name, "default": p.default, "min": p.min, "max": p.max, "doc": p.doc, "choices": p.choices})).collect::<Vec<_>>(),
+                    "params": g.params.iter().map(|p| json!({"name": p.name, "default": p.default, "min": p.min, "max": p.max, "doc": p.doc, "choices": p.choices, "decimal": p.decimal})).collect::<Vec<_>>(),
                 })
             })
             .collect();

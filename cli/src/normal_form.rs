@@ -1,5 +1,6 @@
 //! `bluff normal-form`: the reduced normal form of a built-in game, its saddle points and its
-//! exact matrix-game solution.
+//! exact matrix-game solution; with `--all`, every extreme equilibrium of a two-player game
+//! (constant-sum or not) and the maximal cliques of interchangeable ones.
 
 use anyhow::Result;
 use bluff::matrix::normal_form::{reduced_normal_form, DEFAULT_MAX_STRATEGIES};
@@ -22,6 +23,72 @@ pub struct NormalFormArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    /// Every extreme Nash equilibrium, exactly, with the maximal cliques of interchangeable
+    /// equilibria (two-player games, constant-sum or general-sum).
+    #[arg(long)]
+    all: bool,
+    /// With --all: refuse when a best-response polytope has more vertices than this.
+    #[arg(long, default_value_t = DEFAULT_MAX_VERTICES, requires = "all")]
+    max_vertices: usize,
+}
+
+/// `--max-vertices`' default.
+const DEFAULT_MAX_VERTICES: usize = 100_000;
+
+/// `bluff normal-form GAME --all`: every extreme equilibrium and the maximal cliques.
+fn run_all(args: &NormalFormArgs, game: &bluff::game::Game) -> Result<()> {
+    use bluff::lcp::bimatrix::{all_extreme_equilibria, Bimatrix};
+    let m = Bimatrix::reduced(game, args.max_strategies)?;
+    let all = all_extreme_equilibria(&m, args.max_vertices)?;
+    let exact = |v: &[Rational]| v.iter().map(format_rational).collect::<Vec<_>>();
+    if args.json {
+        let out = json!({
+            "game": args.game,
+            "strategies": [m.rows, m.cols],
+            "equilibria": all.equilibria.iter().map(|e| json!({
+                "p1": exact(&e.p1),
+                "p2": exact(&e.p2),
+                "value_p1": format_rational(&e.value_p1),
+                "value_p2": format_rational(&e.value_p2),
+            })).collect::<Vec<_>>(),
+            "cliques": all.cliques,
+            "vertices": all.vertices,
+        });
+        crate::print_json(&out);
+        return Ok(());
+    }
+    let names = &game.player_names;
+    println!(
+        "{} x {} reduced pure strategies of {}; {} extreme equilibria, exact ({} + {} vertices \
+         of the best-response polytopes)",
+        m.rows.len(),
+        m.cols.len(),
+        args.game,
+        all.equilibria.len(),
+        all.vertices[0],
+        all.vertices[1]
+    );
+    for (i, e) in all.equilibria.iter().enumerate() {
+        println!(
+            "equilibrium {}: {} gets {}, {} gets {}",
+            i + 1,
+            names[0],
+            format_rational(&e.value_p1),
+            names[1],
+            format_rational(&e.value_p2)
+        );
+        for (p, (v, labels)) in [(&e.p1, &m.rows), (&e.p2, &m.cols)].into_iter().enumerate() {
+            for (l, w) in support(v, labels) {
+                println!("  {} {:>10}  [{l}]", names[p], format_rational(&w));
+            }
+        }
+    }
+    println!("maximal cliques of interchangeable equilibria (their convex hulls make up every equilibrium):");
+    for c in &all.cliques {
+        let ids: Vec<String> = c.iter().map(|i| (i + 1).to_string()).collect();
+        println!("  {{{}}}", ids.join(", "));
+    }
+    Ok(())
 }
 
 fn support(v: &[Rational], labels: &[String]) -> Vec<(String, Rational)> {
@@ -35,6 +102,9 @@ fn support(v: &[Rational], labels: &[String]) -> Vec<(String, Rational)> {
 /// Runs `bluff normal-form`.
 pub fn run(args: NormalFormArgs) -> Result<()> {
     let game = crate::load_game(&args.game)?;
+    if args.all {
+        return run_all(&args, &game);
+    }
     let nf = reduced_normal_form(&game, args.max_strategies)?;
     let m = &nf.matrix;
     let pure = m.pure_analysis();

@@ -672,6 +672,9 @@ impl Summary<'_> {
             "payoff_range": [lo, hi],
             "peak_rss_bytes": bluff::solve::sampling::peak_rss(),
         });
+        if !game.is_constant_sum() {
+            add_gains(&mut summary, self.solved);
+        }
         add_locked(&mut summary, self.solved);
         if let Some(x) = &self.solved.exact_eval {
             summary["exact"] = json!({
@@ -729,6 +732,9 @@ impl Summary<'_> {
             game.player_names[0],
             self.value(0)
         ));
+        if !game.is_constant_sum() {
+            say_gains(args, self.solved, &game.player_names);
+        }
         if let Some(x) = &self.solved.exact_eval {
             say(
                 "exact evaluation of the same strategy (its f64 probabilities read exactly):"
@@ -751,6 +757,7 @@ impl Summary<'_> {
 
 /// A sampling run: the files, the summary.
 fn present_sampling(args: &SolveArgs, solved: &Solved, o: &SamplingOutcome) -> Result<()> {
+    let names = solved.game.as_ref().map(|g| g.player_names.clone());
     if solved.interrupted() {
         let signal = signals::stop_signal().unwrap_or(signals::SIGINT);
         return Err(crate::Interrupted {
@@ -771,6 +778,9 @@ fn present_sampling(args: &SolveArgs, solved: &Solved, o: &SamplingOutcome) -> R
         print_sampling_json(solved, o);
     } else {
         print_sampling_text(args, o);
+        if let Some(names) = names.filter(|_| solved.gains.is_some()) {
+            say_gains(args, solved, &names);
+        }
     }
     Ok(())
 }
@@ -817,8 +827,35 @@ fn print_sampling_json(solved: &Solved, o: &SamplingOutcome) {
         "peak_rss_bytes": o.peak_rss_bytes,
         "curve": o.curve.iter().map(|(i, e, t)| json!([i, e, t])).collect::<Vec<_>>(),
     });
+    if solved.gains.is_some() {
+        add_gains(&mut summary, solved);
+    }
     add_locked(&mut summary, solved);
     crate::print_json(&summary);
+}
+
+/// A general-sum run's `--json` fields: each player's gain, NashConv as their sum.
+fn add_gains(summary: &mut serde_json::Value, solved: &Solved) {
+    let gain = |p: usize| solved.gains.as_ref().map(|g| g[p].to_f64());
+    summary["general_sum"] = json!(true);
+    summary["gain_p1"] = json!(gain(0));
+    summary["gain_p2"] = json!(gain(1));
+    summary["nash_conv"] = json!(solved.nash_conv.as_ref().map(Value::to_f64));
+}
+
+/// A general-sum run's gains in words, and what they do not promise.
+fn say_gains(args: &SolveArgs, solved: &Solved, names: &[String; 2]) {
+    if let (Some([g1, g2]), Some(nc)) = (&solved.gains, &solved.nash_conv) {
+        args.say(format!(
+            "  general-sum game: no equilibrium is guaranteed (`--algo lcp` finds one exactly); \
+             gain by best-responding: {} {:.6e}, {} {:.6e}; NashConv {:.6e} (their sum)",
+            names[0],
+            g1.to_f64(),
+            names[1],
+            g2.to_f64(),
+            nc.to_f64()
+        ));
+    }
 }
 
 /// The text summary of a sampling run.

@@ -540,6 +540,10 @@ impl Kernel {
     /// and the game has at most 0.6 terminals per node (the products then stream fewer bytes
     /// than the tree passes), else the tree.
     pub fn for_game(game: &Game) -> Kernel {
+        if !game.is_constant_sum() {
+            // The sequence kernel's one payoff matrix is player 1's.
+            return Kernel::Tree;
+        }
         let nodes = game.nodes.len();
         let terminals = game.num_terminal_nodes();
         if nodes.saturating_mul(40) > ASSUMED_CACHE_BYTES && terminals * 5 <= nodes * 3 {
@@ -632,14 +636,14 @@ impl CfrSolver {
         Self::with_engine(game, params, Engine::Tree(Box::new((tree, sets))))
     }
 
-    /// Compiles `game` for the solver with `kernel`. Fails for a general-sum game (CFR's
-    /// regrets here assume constant-sum payoffs) and where the sequence form does not fit its
-    /// 32-bit indices.
+    /// Compiles `game` for the solver with `kernel`. A general-sum game runs on the tree
+    /// kernel only (each player learns from their own payoffs; no equilibrium is guaranteed);
+    /// fails where the sequence form does not fit its 32-bit indices.
     pub fn with_kernel(game: &Game, params: RegretParams, kernel: Kernel) -> Result<Self> {
-        game.require_constant_sum("cfr")?;
         Ok(match kernel {
             Kernel::Tree => Self::new(game, params),
             Kernel::Sequence => {
+                game.require_constant_sum("the sequence kernel (--kernel sequence)")?;
                 let k = sequence::build(game)?;
                 Self::with_engine(game, params, Engine::Sequence(Box::new(k)))
             }
@@ -1128,9 +1132,13 @@ impl CfrSolver {
         } else {
             &[None]
         };
+        if !self.params.alternating && self.general_sum() {
+            return self.simultaneous_general(t, on_team);
+        }
         for &learner in passes {
             if let Engine::Tree(ts) = &mut self.engine {
                 let (tree, sets) = &mut **ts;
+                tree.use_payoffs(learner.unwrap_or(0));
                 let team = self.team.as_mut().filter(|_| on_team);
                 // Simultaneous: both players' own reaches come from the strategies this
                 // iteration played.
@@ -1146,6 +1154,49 @@ impl CfrSolver {
             };
             self.update(players.clone(), t, learner.is_none(), on_team);
             self.pin_players(players);
+        }
+        work
+    }
+
+    /// Whether the tree holds a general-sum game's two payoffs.
+    fn general_sum(&self) -> bool {
+        matches!(&self.engine, Engine::Tree(ts) if ts.0.general.is_some())
+    }
+
+    /// One simultaneous iteration of a general-sum game: player 1 updates from a pass over
+    /// their payoffs, then player 2 from a pass over theirs with player 1's strategy of this
+    /// iteration put back (both learn from the same profile, as in the constant-sum case).
+    fn simultaneous_general(&mut self, t: u64, on_team: bool) -> usize {
+        let mut work = 0;
+        let Engine::Tree(ts) = &mut self.engine else {
+            unreachable!("general-sum runs on the tree kernel")
+        };
+        let end = ts.0.bounds[0] as usize;
+        let played = ts.0.probs[..end].to_vec();
+        let mut learned = Vec::new();
+        for p in 0..2 {
+            let Engine::Tree(ts) = &mut self.engine else {
+                unreachable!("general-sum runs on the tree kernel")
+            };
+            let (tree, sets) = &mut **ts;
+            tree.use_payoffs(p);
+            let team = self.team.as_mut().filter(|_| on_team);
+            tree.evaluate(Pass::Both, team, sets);
+            if self.team.is_some() {
+                work += tree.live_nodes();
+            }
+            self.update(p..p + 1, t, true, on_team);
+            if p == 0 {
+                let Engine::Tree(ts) = &mut self.engine else {
+                    unreachable!("general-sum runs on the tree kernel")
+                };
+                let probs = &mut ts.0.probs[..end];
+                learned = probs.to_vec();
+                probs.copy_from_slice(&played);
+            }
+        }
+        if let Engine::Tree(ts) = &mut self.engine {
+            ts.0.probs[..end].copy_from_slice(&learned);
         }
         work
     }

@@ -53,6 +53,7 @@ pub struct CfrShard {
 impl CfrShard {
     /// Shard `index` of `shards` of a run of `params` on `game`, from the start.
     pub fn new(game: &Game, params: RegretParams, shards: usize, index: usize) -> Result<Self> {
+        game.require_constant_sum("a sharded CFR run")?;
         Self::from_solver(CfrSolver::new(game, params), shards, index)
     }
 
@@ -65,6 +66,7 @@ impl CfrShard {
         shards: usize,
         index: usize,
     ) -> Result<Self> {
+        game.require_constant_sum("a sharded CFR run")?;
         Self::from_solver(CfrSolver::restore(game, params, state)?, shards, index)
     }
 
@@ -79,6 +81,12 @@ impl CfrShard {
         shards: usize,
         index: usize,
     ) -> Result<Self> {
+        if rules.general_sum() {
+            return Err(crate::game::GameError::GeneralSum {
+                algo: "a sharded CFR run".into(),
+            }
+            .into());
+        }
         let Partial {
             tree,
             sets,

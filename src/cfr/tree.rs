@@ -21,6 +21,7 @@ mod split;
 use super::team::Team;
 use super::Volatility;
 use crate::game::{Game, NodeKind};
+use crate::scalar::rational_to_f64;
 pub use partial::{compile_partial, Partial};
 pub use shard::{Applier, ShardCut};
 pub use split::{Split, GROUPS};
@@ -124,6 +125,19 @@ pub struct Tree {
     lean_pass: bool,
     /// The parallel layout (see [`Split`]); built by [`Tree::prepare_split`].
     pub split: Option<Split>,
+    /// A general-sum game's terminals with each player's view of their payoffs (`None` for
+    /// a constant-sum game, whose terminal values never change); see [`Tree::use_payoffs`].
+    pub general: Option<Box<GeneralPayoffs>>,
+}
+
+/// The terminals of a general-sum game and the values the passes read there for each
+/// learner: player 1's payoffs, and the negated payoffs of player 2 (the passes compute
+/// player 1's values and player 2's updates negate them).
+pub struct GeneralPayoffs {
+    /// Terminal node ids.
+    pub nodes: Vec<u32>,
+    /// Per learner, the value at each of `nodes`.
+    pub values: [Vec<f64>; 2],
 }
 
 /// Compiles `game`: returns the tree and both players' sets.
@@ -171,6 +185,22 @@ pub fn compile(game: &Game, simultaneous: bool) -> (Tree, [Sets; 2]) {
         };
         (desc, node.num_children)
     });
+    let mut tree = tree;
+    if game.payoff1.is_some() {
+        let mut general = GeneralPayoffs {
+            nodes: Vec::new(),
+            values: [Vec::new(), Vec::new()],
+        };
+        for (id, &old) in order.iter().enumerate() {
+            if let NodeKind::Terminal { terminal } = game.nodes[old as usize].kind {
+                let t = terminal as usize;
+                general.nodes.push(id as u32);
+                general.values[0].push(game.terminals[t].payoff0_f64);
+                general.values[1].push(-rational_to_f64(&game.payoff(t, 1)));
+            }
+        }
+        tree.general = Some(Box::new(general));
+    }
     let sets = [0, 1].map(|p| compile_sets(game, p, &local, bounds));
     for s in &sets {
         check_sets(s, &tree.child_start);
@@ -289,6 +319,7 @@ pub(crate) fn assemble(
         lean: n <= LEAN_MAX_NODES,
         lean_pass: false,
         split: None,
+        general: None,
     }
 }
 
@@ -616,6 +647,16 @@ impl Shape<'_> {
 }
 
 impl Tree {
+    /// Writes the terminal values `learner`'s update reads (a general-sum game's; nothing to
+    /// do for a constant-sum one).
+    pub fn use_payoffs(&mut self, learner: usize) {
+        if let Some(g) = &self.general {
+            for (&node, &v) in g.nodes.iter().zip(&g.values[learner]) {
+                self.value[node as usize] = v;
+            }
+        }
+    }
+
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.value.len()

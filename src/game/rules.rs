@@ -32,7 +32,8 @@ pub enum Turn {
     Terminal,
 }
 
-/// A two-player constant-sum game with chance and imperfect information, stated by its rules.
+/// A two-player game with chance and imperfect information, stated by its rules (constant-sum
+/// unless [`Rules::general_sum`]).
 ///
 /// Contract (what the solvers rely on; [`check_rules`] verifies it on small games):
 /// - every path from [`Rules::root`] ends at a terminal;
@@ -76,6 +77,20 @@ pub trait Rules: Sync {
     /// The two payoffs add to this at every terminal (0 for zero-sum games).
     fn constant_sum(&self) -> Rational {
         Rational::zero()
+    }
+    /// Whether player 1's payoffs are their own ([`Rules::payoff1`]) rather than
+    /// `constant_sum - payoff0` (a raked game, say). `false` by default.
+    fn general_sum(&self) -> bool {
+        false
+    }
+    /// Player 1's payoff at a terminal state, as `f64`: `constant_sum - payoff0` unless the
+    /// rules are [`Rules::general_sum`].
+    fn payoff1(&self, s: &Self::State) -> f64 {
+        crate::scalar::rational_to_f64(&self.constant_sum()) - self.payoff0(s)
+    }
+    /// Player 1's payoff at a terminal state, exact.
+    fn payoff1_exact(&self, s: &Self::State) -> Rational {
+        self.constant_sum() - self.payoff0_exact(s)
     }
     /// Writes the mover's information-set label at a decision state into `out` (cleared
     /// first): the arena's label (OpenSpiel's information-state string where bluff's games say
@@ -156,6 +171,7 @@ pub fn compile<G: Rules + ?Sized>(rules: &G, max_nodes: u64) -> crate::Result<Ga
     let [p1, p2] = rules.player_names();
     let mut b = GameBuilder::new(rules.name(), p1, p2);
     let constant = rules.constant_sum();
+    let general = rules.general_sum();
     let mut label = String::new();
     let mut labels: Vec<Cow<'_, str>> = Vec::new();
     let mut stack = vec![Pending {
@@ -169,7 +185,11 @@ pub fn compile<G: Rules + ?Sized>(rules: &G, max_nodes: u64) -> crate::Result<Ga
         let children = match rules.turn(&state) {
             Turn::Terminal => {
                 let p0 = rules.payoff0_exact(&state);
-                let p1 = &constant - &p0;
+                let p1 = if general {
+                    rules.payoff1_exact(&state)
+                } else {
+                    &constant - &p0
+                };
                 b.terminal_labelled(node, [p0, p1], &rules.terminal_label(&state))?;
                 continue;
             }
@@ -281,6 +301,18 @@ impl Rules for Game {
     }
     fn constant_sum(&self) -> Rational {
         self.constant_sum.clone()
+    }
+    fn general_sum(&self) -> bool {
+        self.payoff1.is_some()
+    }
+    fn payoff1(&self, s: &u32) -> f64 {
+        crate::scalar::rational_to_f64(&self.payoff1_exact(s))
+    }
+    fn payoff1_exact(&self, s: &u32) -> Rational {
+        match self.nodes[*s as usize].kind {
+            NodeKind::Terminal { terminal } => self.payoff(terminal as usize, 1),
+            _ => Rational::zero(),
+        }
     }
     fn infoset_label(&self, s: &u32, out: &mut String) {
         out.clear();

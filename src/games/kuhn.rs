@@ -162,6 +162,13 @@ impl Rules for Kuhn {
     }
 }
 
+/// Each player antes 1 and every bet adds 1.
+impl super::rake::Pot for Kuhn {
+    fn pot(&self, s: &KuhnState) -> i64 {
+        2 + (s.history & ((1 << s.moves) - 1)).count_ones() as i64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

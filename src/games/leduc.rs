@@ -250,6 +250,13 @@ impl Rules for Leduc {
     }
 }
 
+/// Both players' chips in the pot.
+impl super::rake::Pot for Leduc {
+    fn pot(&self, s: &LeducState) -> i64 {
+        s.contrib[0] as i64 + s.contrib[1] as i64
+    }
+}
+
 /// Player 0's payoff at a terminal state: the folder loses what they put in; at a showdown
 /// the better hand wins the other's stake.
 fn payoff0(s: &LeducState) -> i64 {

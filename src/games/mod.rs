@@ -10,6 +10,7 @@ pub mod kuhn;
 pub mod leduc;
 pub mod liars_dice;
 pub mod openspiel;
+pub mod rake;
 
 use crate::error::{err, Error, Result, ResultExt};
 use crate::game::Game;
@@ -47,21 +48,120 @@ pub struct ParamSpec {
     /// Names for the values `0, 1, ..` (empty for a plain integer): a spec may give the name
     /// instead of the number, e.g. `order=descending`.
     pub choices: &'static [&'static str],
+    /// Whether the value is an exact decimal or fraction (`0.05`, `1/20`) rather than an
+    /// integer; `default`, `min` and `max` still bound it.
+    pub decimal: bool,
 }
 
 /// Parameter values given to a game's constructor (defaults filled in, ranges checked).
 #[derive(Clone, Debug, Default)]
-pub struct Params(BTreeMap<String, i64>);
+pub struct Params(BTreeMap<String, i64>, BTreeMap<String, Rational>);
 
 impl Params {
-    /// The value of a declared parameter.
+    /// The value of a declared integer parameter.
     pub fn get(&self, name: &str) -> i64 {
         *self
             .0
             .get(name)
             .unwrap_or_else(|| panic!("parameter {name} is not declared by this game"))
     }
+
+    /// The value of a declared decimal parameter, exact.
+    pub fn fraction(&self, name: &str) -> Rational {
+        self.1
+            .get(name)
+            .unwrap_or_else(|| panic!("decimal parameter {name} is not declared by this game"))
+            .clone()
+    }
+
+    /// The rake these parameters give (`rake` and `rake_cap`; a cap at its default is none).
+    pub fn rake(&self) -> rake::Rake {
+        let cap = self.fraction("rake_cap");
+        rake::Rake {
+            rate: self.fraction("rake"),
+            cap: (cap != Rational::from_integer(RAKE_CAP_NONE.into())).then_some(cap),
+        }
+    }
 }
+
+/// `rake_cap`'s default, which means no cap (no pot of a built-in game comes near it).
+const RAKE_CAP_NONE: i64 = 1_000_000;
+
+/// One-card poker's parameters.
+const ONE_CARD_POKER_PARAMS: [ParamSpec; 5] = [
+    ParamSpec {
+        name: "n",
+        default: 3,
+        min: 2,
+        max: 50,
+        doc: "number of cards",
+        decimal: false,
+        choices: &[],
+    },
+    ParamSpec {
+        name: "a",
+        default: 2,
+        min: 1,
+        max: 1000,
+        doc: "pot the dealer puts in",
+        decimal: false,
+        choices: &[],
+    },
+    ParamSpec {
+        name: "b",
+        default: 1,
+        min: 1,
+        max: 1000,
+        doc: "bet size",
+        decimal: false,
+        choices: &[],
+    },
+    RAKE_PARAMS[0],
+    RAKE_PARAMS[1],
+];
+
+/// Kuhn poker with `rake` (the plain game when it takes nothing).
+fn raked_kuhn(rake: &rake::Rake) -> Result<Game> {
+    if rake.is_zero() {
+        return kuhn::kuhn_poker();
+    }
+    let spec = format!("kuhn({})", rake.spec_params());
+    crate::game::compile(&rake::Raked::new(kuhn::Kuhn, rake.clone(), spec), u64::MAX)
+}
+
+/// Leduc poker with `rake` (the plain game when it takes nothing).
+fn raked_leduc(rake: &rake::Rake) -> Result<Game> {
+    if rake.is_zero() {
+        return leduc::leduc_poker();
+    }
+    let spec = format!("leduc({})", rake.spec_params());
+    crate::game::compile(
+        &rake::Raked::new(leduc::Leduc, rake.clone(), spec),
+        u64::MAX,
+    )
+}
+
+/// The rake parameters of the poker games.
+const RAKE_PARAMS: [ParamSpec; 2] = [
+    ParamSpec {
+        name: "rake",
+        default: 0,
+        min: 0,
+        max: 1,
+        doc: "share of the final pot the house takes from the winner (a tie splits it), exact: 0.05 or 1/20",
+        choices: &[],
+        decimal: true,
+    },
+    ParamSpec {
+        name: "rake_cap",
+        default: RAKE_CAP_NONE,
+        min: 0,
+        max: RAKE_CAP_NONE,
+        doc: "most the house takes from one pot (default: no cap)",
+        choices: &[],
+        decimal: true,
+    },
+];
 
 /// A game's own pictures in its report (see [`crate::report::PictureSource`]), from its
 /// checked parameters.
@@ -115,15 +215,15 @@ pub fn registry() -> Vec<GameInfo> {
         name: "kuhn",
         description:
             "Kuhn poker (OpenSpiel rules): 3 cards, ante 1, one bet of 1; value -1/18 for P1",
-        params: &[],
-        build: |_| kuhn::kuhn_poker(),
+        params: &RAKE_PARAMS,
+        build: |p| raked_kuhn(&p.rake()),
         pictures: None,
     },
     GameInfo {
         name: "leduc",
         description: "Leduc poker (OpenSpiel rules): 6 cards, raises 2 then 4, public card; 936 information sets",
-        params: &[],
-        build: |_| leduc::leduc_poker(),
+        params: &RAKE_PARAMS,
+        build: |p| raked_leduc(&p.rake()),
         pictures: None,
     },
     GameInfo {
@@ -131,8 +231,8 @@ pub fn registry() -> Vec<GameInfo> {
         description: "Liar's dice (OpenSpiel liars_dice): bids quantity-face, highest face wild, \
                       Liar call; 1 die x 6 sides: 294883 nodes, 24576 information sets",
         params: &[
-            ParamSpec { name: "dice", default: 1, min: 1, max: 4, doc: "dice per player", choices: &[] },
-            ParamSpec { name: "sides", default: 6, min: 2, max: 12, doc: "faces of each die", choices: &[] },
+            ParamSpec { name: "dice", default: 1, min: 1, max: 4, doc: "dice per player", decimal: false, choices: &[] },
+            ParamSpec { name: "sides", default: 6, min: 2, max: 12, doc: "faces of each die", decimal: false, choices: &[] },
         ],
         build: |p| liars_dice::liars_dice(p.get("dice") as u32, p.get("sides") as u32, MAX_BUILT_IN_NODES),
         pictures: None,
@@ -142,13 +242,14 @@ pub fn registry() -> Vec<GameInfo> {
         description: "Goofspiel, imperfect information (OpenSpiel goofspiel imp_info, turn-based): \
                       bid cards for point cards, see only who won each round",
         params: &[
-            ParamSpec { name: "cards", default: 4, min: 2, max: 31, doc: "cards per hand and point cards", choices: &[] },
+            ParamSpec { name: "cards", default: 4, min: 2, max: 31, doc: "cards per hand and point cards", decimal: false, choices: &[] },
             ParamSpec {
                 name: "order",
                 default: 0,
                 min: 0,
                 max: 2,
                 doc: "point-card order (OpenSpiel points_order; the papers use descending)",
+                decimal: false,
                 choices: goofspiel::ORDER_NAMES,
             },
             ParamSpec {
@@ -157,6 +258,7 @@ pub fn registry() -> Vec<GameInfo> {
                 min: 0,
                 max: 1,
                 doc: "payoff (OpenSpiel returns_type)",
+                decimal: false,
                 choices: goofspiel::RETURNS_NAMES,
             },
         ],
@@ -172,12 +274,8 @@ pub fn registry() -> Vec<GameInfo> {
     GameInfo {
         name: "one-card-poker",
         description: "one-card poker (contest rules): cards 1..n, dealer pot a, bet b, random first player; value a/2 for each",
-        params: &[
-            ParamSpec { name: "n", default: 3, min: 2, max: 50, doc: "number of cards", choices: &[] },
-            ParamSpec { name: "a", default: 2, min: 1, max: 1000, doc: "pot the dealer puts in", choices: &[] },
-            ParamSpec { name: "b", default: 1, min: 1, max: 1000, doc: "bet size", choices: &[] },
-        ],
-        build: |p| Ok(crate::problems::one_card_poker::game::one_card_poker(p.get("n") as usize, p.get("a"), p.get("b"))?),
+        params: &ONE_CARD_POKER_PARAMS,
+        build: |p| Ok(crate::problems::one_card_poker::game::one_card_poker_raked(p.get("n") as usize, p.get("a"), p.get("b"), &p.rake())?),
         pictures: Some(|game, p, profile, _, notes| {
             Ok(crate::problems::one_card_poker::pictures::pictures(game, p.get("n") as usize, profile, notes))
         }),
@@ -192,13 +290,13 @@ pub fn registry() -> Vec<GameInfo> {
                     default: 6,
                     min: 2,
                     max: 20,
-                    doc: "faces of each player's die", choices: &[] },
+                    doc: "faces of each player's die", decimal: false, choices: &[] },
                 ParamSpec {
                     name: "raise",
                     default: 2,
                     min: 1,
                     max: 1000,
-                    doc: "showdown stake after a raise is called", choices: &[] },
+                    doc: "showdown stake after a raise is called", decimal: false, choices: &[] },
             ],
             build: |p| {
                 Ok(crate::problems::baby_poker::baby_poker(
@@ -222,8 +320,8 @@ pub fn registry() -> Vec<GameInfo> {
             description: "Big Leduc (PokerRL's BigLeduc, as in the DDCFR paper): Leduc with 12 ranks \
                           x 2 suits and 6 raises per round; 6178561 nodes",
             params: &[
-                ParamSpec { name: "ranks", default: 12, min: 2, max: 13, doc: "ranks of the 2-suit deck", choices: &[] },
-                ParamSpec { name: "raises", default: 6, min: 1, max: 6, doc: "raises allowed per round", choices: &[] },
+                ParamSpec { name: "ranks", default: 12, min: 2, max: 13, doc: "ranks of the 2-suit deck", decimal: false, choices: &[] },
+                ParamSpec { name: "raises", default: 6, min: 1, max: 6, doc: "raises allowed per round", decimal: false, choices: &[] },
             ],
             build: |p| Ok(big_leduc::leduc_family(p.get("ranks") as usize, p.get("raises") as u32)?),
             pictures: None,
@@ -233,8 +331,8 @@ pub fn registry() -> Vec<GameInfo> {
             description: "Battleship (OpenSpiel battleship as in the DDCFR paper): one ship of \
                           length 2 and value 2, 3 shots each, no repeats; 2x3: 732607 nodes",
             params: &[
-                ParamSpec { name: "width", default: 2, min: 2, max: 3, doc: "board width", choices: &[] },
-                ParamSpec { name: "height", default: 2, min: 2, max: 3, doc: "board height", choices: &[] },
+                ParamSpec { name: "width", default: 2, min: 2, max: 3, doc: "board width", decimal: false, choices: &[] },
+                ParamSpec { name: "height", default: 2, min: 2, max: 3, doc: "board height", decimal: false, choices: &[] },
             ],
             build: |p| Ok(battleship::battleship(p.get("width") as usize, p.get("height") as usize)?),
             pictures: None,
@@ -250,13 +348,13 @@ pub fn registry() -> Vec<GameInfo> {
                     default: 1,
                     min: 0,
                     max: 5,
-                    doc: "Shrek's cards (he moves first)", choices: &[] },
+                    doc: "Shrek's cards (he moves first)", decimal: false, choices: &[] },
                 ParamSpec {
                     name: "n",
                     default: 1,
                     min: 0,
                     max: 5,
-                    doc: "Donkey's cards", choices: &[] },
+                    doc: "Donkey's cards", decimal: false, choices: &[] },
             ],
             build: shrek_donkey_from_params,
             pictures: Some(|_, p, _, _, _| {
@@ -297,7 +395,13 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
     let mut params = Params(
         info.params
             .iter()
+            .filter(|p| !p.decimal)
             .map(|p| (p.name.to_string(), p.default))
+            .collect(),
+        info.params
+            .iter()
+            .filter(|p| p.decimal)
+            .map(|p| (p.name.to_string(), Rational::from_integer(p.default.into())))
             .collect(),
     );
     let mut seen = std::collections::HashSet::new();
@@ -325,6 +429,26 @@ pub fn parse_spec(spec: &str) -> Result<(GameInfo, Params)> {
             return Err(spec_error!("game {name}: parameter {key} is given twice"));
         }
         let value = value.trim();
+        if decl.decimal {
+            let v = crate::scalar::parse_rational(value).ok_or_else(|| {
+                spec_error!(
+                    "game {name}: parameter {key} = {} is not a number (give 0.05 or 1/20)",
+                    crate::format::text::quoted(value)
+                )
+            })?;
+            if v < Rational::from_integer(decl.min.into())
+                || v > Rational::from_integer(decl.max.into())
+            {
+                return Err(spec_error!(
+                    "game {name}: parameter {key} = {} is outside {}..={}",
+                    crate::format::text::shortened(value),
+                    decl.min,
+                    decl.max
+                ));
+            }
+            params.1.insert(key.to_string(), v);
+            continue;
+        }
         let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
         let v: i64 = match (decl.choices.iter().position(|c| *c == value), value.parse()) {
             (Some(index), _) => index as i64,
@@ -430,6 +554,10 @@ pub enum BuiltinRules {
     LiarsDice(liars_dice::LiarsDice),
     /// Goofspiel.
     Goofspiel(goofspiel::Goofspiel),
+    /// Raked Kuhn poker (general-sum).
+    RakedKuhn(rake::Raked<kuhn::Kuhn>),
+    /// Raked Leduc poker (general-sum).
+    RakedLeduc(rake::Raked<leduc::Leduc>),
 }
 
 /// Work to do on a game's rules, whatever their type (one monomorphised call per game).
@@ -448,6 +576,8 @@ impl BuiltinRules {
             BuiltinRules::Leduc(r) => work.run(r),
             BuiltinRules::LiarsDice(r) => work.run(r),
             BuiltinRules::Goofspiel(r) => work.run(r),
+            BuiltinRules::RakedKuhn(r) => work.run(r),
+            BuiltinRules::RakedLeduc(r) => work.run(r),
         }
     }
 
@@ -459,6 +589,8 @@ impl BuiltinRules {
             BuiltinRules::Leduc(r) => r.num_nodes(),
             BuiltinRules::LiarsDice(r) => r.num_nodes(),
             BuiltinRules::Goofspiel(r) => r.num_nodes(),
+            BuiltinRules::RakedKuhn(r) => r.num_nodes(),
+            BuiltinRules::RakedLeduc(r) => r.num_nodes(),
         }
     }
 }
@@ -471,6 +603,16 @@ pub fn rules(spec: &str) -> Result<Option<BuiltinRules>> {
     }
     let (info, p) = parse_spec(spec)?;
     Ok(Some(match info.name {
+        "kuhn" if !p.rake().is_zero() => BuiltinRules::RakedKuhn(rake::Raked::new(
+            kuhn::Kuhn,
+            p.rake(),
+            format!("kuhn({})", p.rake().spec_params()),
+        )),
+        "leduc" if !p.rake().is_zero() => BuiltinRules::RakedLeduc(rake::Raked::new(
+            leduc::Leduc,
+            p.rake(),
+            format!("leduc({})", p.rake().spec_params()),
+        )),
         "kuhn" => BuiltinRules::Kuhn(kuhn::Kuhn),
         "leduc" => BuiltinRules::Leduc(leduc::Leduc),
         "liars-dice" => BuiltinRules::LiarsDice(liars_dice::LiarsDice::new(

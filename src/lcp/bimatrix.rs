@@ -74,9 +74,41 @@ pub enum BimatrixError {
         /// The limit.
         limit: usize,
     },
+    /// A degenerate polytope has too many feasible bases per vertex to walk.
+    #[error(
+        "the {which} player's best-response polytope is degenerate: {bases} feasible bases \
+         walked for the {vertices} vertices found so far (the walk takes at most \
+         {BASES_PER_VERTEX} bases per allowed vertex, {limit} vertices allowed, and 256 MiB of \
+         pending tableaux)"
+    )]
+    TooManyBases {
+        /// "row" or "column".
+        which: &'static str,
+        /// Vertices found when it stopped.
+        vertices: usize,
+        /// Bases walked when it stopped.
+        bases: usize,
+        /// The vertex limit.
+        limit: usize,
+    },
     /// The game is not a bimatrix game.
     #[error("{0}")]
     NotBimatrix(String),
+}
+
+/// The walk visits at most this many feasible bases per allowed vertex: a degenerate
+/// polytope has many bases per vertex, and each pending basis holds a tableau.
+pub const BASES_PER_VERTEX: usize = 16;
+
+/// The most bytes of pending tableaux the walk holds.
+const MAX_PENDING_BYTES: usize = 1 << 28;
+
+/// Why the vertex walk stopped early.
+enum Stopped {
+    /// The vertex limit, with the vertices found.
+    Vertices(usize),
+    /// The basis budget.
+    Bases { vertices: usize, bases: usize },
 }
 
 impl Bimatrix {
@@ -149,7 +181,7 @@ type Vertex = (Vec<Rational>, Vec<bool>);
 
 /// Every vertex of `{v >= 0 : C v <= 1}` for a positive `c` (`k` rows of `d` entries), by a
 /// breadth-first walk over feasible bases; at most `limit` vertices.
-fn vertices(c: &[Vec<Rational>], d: usize, limit: usize) -> Result<Vec<Vertex>, usize> {
+fn vertices(c: &[Vec<Rational>], d: usize, limit: usize) -> Result<Vec<Vertex>, Stopped> {
     let k = c.len();
     // Tableau rows: [C | I | 1], variables v (0..d) then slacks (d..d+k).
     let start: Vec<Vec<Rational>> = (0..k)
@@ -167,6 +199,8 @@ fn vertices(c: &[Vec<Rational>], d: usize, limit: usize) -> Result<Vec<Vertex>, 
         })
         .collect();
     let width = d + k;
+    // A pending tableau's bytes, its entries counted at a small rational's size.
+    let tableau_bytes = k * (width + 1) * 2 * std::mem::size_of::<Rational>();
     let mut seen: HashSet<Vec<usize>> = HashSet::new();
     let mut found: Vec<Vertex> = Vec::new();
     let mut found_points: HashSet<Vec<Rational>> = HashSet::new();
@@ -181,7 +215,7 @@ fn vertices(c: &[Vec<Rational>], d: usize, limit: usize) -> Result<Vec<Vertex>, 
         }
         if found_points.insert(point[..d].to_vec()) {
             if found.len() == limit {
-                return Err(found.len());
+                return Err(Stopped::Vertices(found.len()));
             }
             let labels = point.iter().map(Zero::is_zero).collect();
             found.push((point[..d].to_vec(), labels));
@@ -212,6 +246,14 @@ fn vertices(c: &[Vec<Rational>], d: usize, limit: usize) -> Result<Vec<Vertex>, 
                 if !seen.insert(key) {
                     continue;
                 }
+                if seen.len() > limit.saturating_mul(BASES_PER_VERTEX)
+                    || (queue.len() + 1).saturating_mul(tableau_bytes) > MAX_PENDING_BYTES
+                {
+                    return Err(Stopped::Bases {
+                        vertices: found.len(),
+                        bases: seen.len(),
+                    });
+                }
                 let mut next = tab.clone();
                 let p = next[r][j].clone();
                 for x in next[r].iter_mut() {
@@ -233,6 +275,23 @@ fn vertices(c: &[Vec<Rational>], d: usize, limit: usize) -> Result<Vec<Vertex>, 
         }
     }
     Ok(found)
+}
+
+/// The refusal of a walk that stopped early.
+fn stopped(e: Stopped, which: &'static str, limit: usize) -> BimatrixError {
+    match e {
+        Stopped::Vertices(reached) => BimatrixError::TooManyVertices {
+            which,
+            reached,
+            limit,
+        },
+        Stopped::Bases { vertices, bases } => BimatrixError::TooManyBases {
+            which,
+            vertices,
+            bases,
+            limit,
+        },
+    }
 }
 
 /// Every extreme equilibrium of `game` with the maximal cliques, enumerating at most
@@ -266,18 +325,9 @@ pub fn all_extreme_equilibria(
     let bt: Vec<Vec<Rational>> = (0..n)
         .map(|j| (0..m).map(|i| b[i][j].clone()).collect())
         .collect();
-    let p_vertices =
-        vertices(&bt, m, max_vertices).map_err(|reached| BimatrixError::TooManyVertices {
-            which: "row",
-            reached,
-            limit: max_vertices,
-        })?;
+    let p_vertices = vertices(&bt, m, max_vertices).map_err(|e| stopped(e, "row", max_vertices))?;
     let q_vertices =
-        vertices(&a, n, max_vertices).map_err(|reached| BimatrixError::TooManyVertices {
-            which: "column",
-            reached,
-            limit: max_vertices,
-        })?;
+        vertices(&a, n, max_vertices).map_err(|e| stopped(e, "column", max_vertices))?;
     let vertex_counts = [p_vertices.len(), q_vertices.len()];
     // Labels as the game's: P's point labels are x-zeros (0..m) then tight columns (m..m+n);
     // Q's are y-zeros (labels m..m+n) then tight rows (labels 0..m).

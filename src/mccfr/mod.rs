@@ -191,6 +191,13 @@ impl<'g, G: Rules> MccfrSolver<'g, G> {
     /// [`MccfrSolver::with_threads`]).
     pub fn new(rules: &'g G, params: MccfrParams, seed: u64) -> Result<Self, MccfrError> {
         params.check()?;
+        if rules.general_sum() && params.baseline.is_some() {
+            return Err(MccfrError::Params(
+                "baselines keep one value per action, player 1's, which a general-sum game \
+                 does not determine: run outcome sampling without a baseline"
+                    .into(),
+            ));
+        }
         if let Some(problem) = rules.key_problem() {
             return Err(MccfrError::Keys(problem));
         }
@@ -317,6 +324,7 @@ impl<'g, G: Rules> MccfrSolver<'g, G> {
             player,
             avg_weight: self.avg_weight(t),
             constant: self.constant,
+            general: self.rules.general_sum(),
             epsilon,
             baselines,
         }

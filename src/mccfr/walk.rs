@@ -57,6 +57,8 @@ pub(crate) struct Setting {
     pub avg_weight: f64,
     /// Player 0's and player 1's payoffs add to this.
     pub constant: f64,
+    /// Whether player 1's payoffs are their own ([`Rules::payoff1`]; no baselines then).
+    pub general: bool,
     /// Outcome sampling's exploration.
     pub epsilon: f64,
     /// Whether outcome sampling uses the tables' baselines.
@@ -67,11 +69,12 @@ impl Setting {
     /// The traverser's payoff at a terminal state.
     #[inline]
     fn utility<G: Rules>(&self, rules: &G, s: &G::State) -> f64 {
-        let u0 = rules.payoff0(s);
         if self.player == 0 {
-            u0
+            rules.payoff0(s)
+        } else if self.general {
+            rules.payoff1(s)
         } else {
-            self.constant - u0
+            self.constant - rules.payoff0(s)
         }
     }
 }

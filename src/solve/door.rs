@@ -1001,6 +1001,9 @@ pub struct Solved {
     pub exploitability: Option<Value>,
     /// The strategy's NashConv.
     pub nash_conv: Option<Value>,
+    /// What each player gains by best-responding to the other (NashConv is their sum); for
+    /// a general-sum game, whenever the strategy is measured on the arena.
+    pub gains: Option<[Value; 2]>,
     /// Iterations in all (0 for the exact LP).
     pub iterations: u64,
     /// Solving time, seconds (measurements excluded; all sessions of a resumed run).
@@ -1098,9 +1101,10 @@ pub fn solve(
         Source::Game { game, .. } => Some(game),
         Source::Spec(_) | Source::Spot { .. } => loaded.as_ref(),
     };
-    // A general-sum game is solved by the LCP by default; every other family needs a
-    // constant-sum game and refuses it for its payoffs, naming the algorithm asked for,
-    // before any option is looked at.
+    // A general-sum game is solved by the LCP by default; the CFR family and the sampling
+    // solvers run on it (each player learns from their own payoffs, no equilibrium
+    // guaranteed, each player's gain reported); the exact LP needs a constant-sum game and
+    // refuses it for its payoffs, naming lcp, before any option is looked at.
     let defaulted;
     let mut request = request;
     if let Some(g) = game {
@@ -1111,9 +1115,8 @@ pub fn solve(
                 ..request.clone()
             };
             request = &defaulted;
-        } else if named.is_none_or(|a| Kind::of(a) != Kind::Lcp) {
-            let name = named.map_or(registry::default_algorithm().name, |a| a.name);
-            g.require_constant_sum(name).map_err(Error::from)?;
+        } else if let Some(a) = named.filter(|a| Kind::of(a) == Kind::ExactLp) {
+            g.require_constant_sum(a.name).map_err(Error::from)?;
         }
     }
     let checked = check_resumed(request, spelling, resumed)?;
@@ -1318,6 +1321,7 @@ fn run_cfr(
         values: Some([Value::Float(eval.value[0]), Value::Float(eval.value[1])]),
         exploitability: Some(Value::Float(eval.exploitability)),
         nash_conv: Some(Value::Float(eval.nash_conv)),
+        gains: Some(eval.gain.map(Value::Float)),
         iterations: run.iterations(),
         seconds: last.map_or(0.0, |p| p.seconds),
         setup_seconds,
@@ -1401,7 +1405,8 @@ fn run_exact(
         game: None,
         values: Some([Value::Exact(s.value), Value::Exact(value_p2)]),
         exploitability: Some(zero.clone()),
-        nash_conv: Some(zero),
+        nash_conv: Some(zero.clone()),
+        gains: Some([zero.clone(), zero]),
         iterations: 0,
         seconds: (s.stats.build_time + s.stats.solve_time).as_secs_f64(),
         setup_seconds: 0.0,
@@ -1464,6 +1469,7 @@ fn run_lcp(
         values: Some([Value::Exact(v1), Value::Exact(v2)]),
         exploitability: Some(Value::Exact(&nash_conv / crate::scalar::int(2))),
         nash_conv: Some(Value::Exact(nash_conv)),
+        gains: Some(s.certificate.gain.clone().map(Value::Exact)),
         iterations: 0,
         seconds: started.elapsed().as_secs_f64(),
         setup_seconds: 0.0,
@@ -1551,10 +1557,20 @@ fn sampled(mut outcome: SamplingOutcome, loaded: Option<Game>, source: &Source<'
         Source::Game { game, .. } => Some(game),
         Source::Spec(_) | Source::Spot { .. } => game.as_ref(),
     };
+    // A general-sum game's gains come from one evaluation of the final average.
+    let general = match (&outcome.profiles, played) {
+        (Some((average, _)), Some(g)) if !g.is_constant_sum() => Some(exploitability(g, average)),
+        _ => None,
+    };
     let (strategy, values) = match (&outcome.profiles, played, &outcome.labelled) {
         (Some((average, current)), Some(g), _) => {
-            let v = crate::eval::expected_value(g, average);
-            let v2 = rational_to_f64(&g.constant_sum) - v;
+            let [v, v2] = match &general {
+                Some(e) => e.value,
+                None => {
+                    let v = crate::eval::expected_value(g, average);
+                    [v, rational_to_f64(&g.constant_sum) - v]
+                }
+            };
             (
                 Strategy::Float {
                     average: average.clone(),
@@ -1580,8 +1596,15 @@ fn sampled(mut outcome: SamplingOutcome, loaded: Option<Game>, source: &Source<'
         spec: outcome.spec.clone(),
         game,
         values,
-        exploitability: outcome.exploitability.map(Value::Float),
-        nash_conv: outcome.exploitability.map(|e| Value::Float(2.0 * e)),
+        exploitability: match &general {
+            Some(e) => Some(Value::Float(e.exploitability)),
+            None => outcome.exploitability.map(Value::Float),
+        },
+        nash_conv: match &general {
+            Some(e) => Some(Value::Float(e.nash_conv)),
+            None => outcome.exploitability.map(|e| Value::Float(2.0 * e)),
+        },
+        gains: general.as_ref().map(|e| e.gain.map(Value::Float)),
         iterations: outcome.iterations,
         seconds: outcome.solve_seconds,
         setup_seconds: 0.0,

@@ -18,7 +18,24 @@ pub const SITUATIONS: [&str; 4] = ["open", "check", "bet", "check-bet"];
 
 /// Builds one-card poker with cards 1..=n, dealer pot `ante` and bet size `bet`.
 pub fn one_card_poker(n: usize, ante: i64, bet: i64) -> Result<Game, GameError> {
-    let mut b = GameBuilder::new(format!("one-card-poker(n={n},a={ante},b={bet})"), "S", "O");
+    one_card_poker_raked(n, ante, bet, &crate::games::rake::Rake::default())
+}
+
+/// One-card poker whose winner pays `rake` on the final pot (the dealer's pot and both
+/// stakes): general-sum unless the rake is zero.
+pub fn one_card_poker_raked(
+    n: usize,
+    ante: i64,
+    bet: i64,
+    rake: &crate::games::rake::Rake,
+) -> Result<Game, GameError> {
+    let mut name = format!("one-card-poker(n={n},a={ante},b={bet}");
+    if !rake.is_zero() {
+        name.push(',');
+        name.push_str(&rake.spec_params());
+    }
+    name.push(')');
+    let mut b = GameBuilder::new(name, "S", "O");
     let root = b.root();
     let seats = b.chance_uniform(root, vec!["S first", "O first"])?;
     // Each card's four set labels, made once (not once per deal).
@@ -42,7 +59,7 @@ pub fn one_card_poker(n: usize, ante: i64, bet: i64) -> Result<Game, GameError> 
             } else {
                 (1, o_card, 0, s_card)
             };
-            betting(&mut b, deal, [p, q], [pc, qc], &labels, ante, bet)?;
+            betting(&mut b, deal, [p, q], [pc, qc], &labels, [ante, bet], rake)?;
         }
     }
     b.build()
@@ -56,15 +73,15 @@ fn betting(
     players: [usize; 2],
     cards: [usize; 2],
     labels: &[[String; 4]],
-    ante: i64,
-    bet: i64,
+    [ante, bet]: [i64; 2],
+    rake: &crate::games::rake::Rake,
 ) -> Result<(), GameError> {
     let [p, q] = players;
     // Chips of player 0 (S) when `winner` (0 = first player, 1 = second) takes a pot in which
-    // each player put `stake`.
+    // each player put `stake`, less the rake on the whole pot.
     let chips_s = |winner: usize, stake: i64| -> [Rational; 2] {
         let mut chips = [int(-stake), int(-stake)];
-        chips[winner] = int(ante + stake);
+        chips[winner] = int(ante + stake) - rake.of(ante + 2 * stake);
         let s = if p == 0 { 0 } else { 1 };
         [chips[s].clone(), chips[1 - s].clone()]
     };
