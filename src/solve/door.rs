@@ -19,7 +19,7 @@
 use crate::cfr::checkpoint::{self, Checkpoint};
 use crate::cfr::Kernel;
 use crate::error::Error;
-use crate::eval::{exploitability_locked, Exploitability};
+use crate::eval::{exploitability, exploitability_locked, Exploitability};
 use crate::exact::sequence_form::{LpForm, LpPrimal};
 use crate::exact::{solve_exact_with, ExactError, ExactOptions, ExactStats};
 use crate::format::lock_json::lock_from_json;

@@ -290,5 +290,7 @@ pub(crate) fn solve_spot(
         exact_eval: None,
         detail: Detail::Spot(Box::new(run)),
         lock: None,
+        // Each player's gain is in the spot's own fields (`best_response` less `root_ev`).
+        gains: None,
     })
 }
