@@ -358,7 +358,9 @@ impl Rules for Goofspiel {
         );
         n
     }
-    #[inline]
+    // Always inlined: the samplers call it at every node, and inlined it shares `turn` with
+    // the caller's match (the call cost about a fifth of an external-sampling iteration).
+    #[inline(always)]
     fn apply(&self, s: &mut State, action: usize) {
         match self.turn(s) {
             Turn::Chance => {
