@@ -5,7 +5,9 @@
 //! Entries are made on the first visit, so memory grows with the information sets a run
 //! reaches, never with histories. Keys index the entries directly when the game says they are
 //! dense (the arena's information-set ids); otherwise an open-addressing hash table with linear
-//! probing maps them (two flat arrays, no allocation per entry). Entries are numbered in the
+//! probing maps them (one flat array of key and offset side by side, so a lookup that finds its
+//! key at once misses the cache once, not once per array; no allocation per entry). Entries are
+//! numbered in the
 //! order they were made; a checkpoint stores them in that order, so a restored table has the
 //! same layout and a resumed run the same bits.
 
@@ -17,12 +19,9 @@ const EMPTY: u64 = u64::MAX;
 enum Index {
     /// `offset[key]` of the entry's numbers, `EMPTY` when not made yet.
     Dense(Vec<u64>),
-    /// Open addressing: `keys[i]` (or `EMPTY`) and its entry's offset, capacity a power of 2.
-    Hashed {
-        keys: Vec<u64>,
-        offsets: Vec<u64>,
-        len: usize,
-    },
+    /// Open addressing: `slots[i]` = a key (or `EMPTY`) and its entry's offset, capacity a
+    /// power of 2.
+    Hashed { slots: Vec<[u64; 2]>, len: usize },
 }
 
 /// Entries, their keys and numbers (see the module docs).
@@ -48,8 +47,7 @@ impl Table {
         let index = match dense {
             Some(n) => Index::Dense(vec![EMPTY; n]),
             None => Index::Hashed {
-                keys: vec![EMPTY; 1024],
-                offsets: vec![0; 1024],
+                slots: vec![[EMPTY, 0]; 1024],
                 len: 0,
             },
         };
@@ -75,13 +73,13 @@ impl Table {
                 Some(&o) if o != EMPTY => Some(o as usize),
                 _ => None,
             },
-            Index::Hashed { keys, offsets, .. } => {
-                let mask = keys.len() - 1;
+            Index::Hashed { slots, .. } => {
+                let mask = slots.len() - 1;
                 let mut i = slot_of(key, mask);
                 loop {
-                    let k = keys[i];
+                    let [k, o] = slots[i];
                     if k == key {
-                        return Some(offsets[i] as usize);
+                        return Some(o as usize);
                     }
                     if k == EMPTY {
                         return None;
@@ -123,35 +121,31 @@ impl Table {
     fn capacity(&self) -> usize {
         match &self.index {
             Index::Dense(offsets) => offsets.len(),
-            Index::Hashed { keys, .. } => keys.len(),
+            Index::Hashed { slots, .. } => slots.len(),
         }
     }
 
     /// Puts `key` into its hash slot (the table has room).
     fn place(&mut self, key: u64, offset: u64) {
-        if let Index::Hashed { keys, offsets, .. } = &mut self.index {
-            let mask = keys.len() - 1;
+        if let Index::Hashed { slots, .. } = &mut self.index {
+            let mask = slots.len() - 1;
             let mut i = slot_of(key, mask);
-            while keys[i] != EMPTY && keys[i] != key {
+            while slots[i][0] != EMPTY && slots[i][0] != key {
                 i = (i + 1) & mask;
             }
-            keys[i] = key;
-            offsets[i] = offset;
+            slots[i] = [key, offset];
         }
     }
 
     /// Doubles the hash index (entries keep their offsets).
     fn grow(&mut self) {
-        let Index::Hashed { keys, offsets, len } = &mut self.index else {
+        let Index::Hashed { slots, len } = &mut self.index else {
             return;
         };
-        let size = keys.len() * 2;
-        let (old_keys, old_offsets) = (
-            std::mem::replace(keys, vec![EMPTY; size]),
-            std::mem::replace(offsets, vec![0; size]),
-        );
+        let size = slots.len() * 2;
+        let old = std::mem::replace(slots, vec![[EMPTY, 0]; size]);
         let len = *len;
-        for (k, o) in old_keys.into_iter().zip(old_offsets) {
+        for [k, o] in old {
             if k != EMPTY {
                 self.place(k, o);
             }
@@ -223,7 +217,7 @@ impl Table {
     pub fn heap_bytes(&self) -> usize {
         let index = match &self.index {
             Index::Dense(o) => o.capacity() * 8,
-            Index::Hashed { keys, offsets, .. } => keys.capacity() * 8 + offsets.capacity() * 8,
+            Index::Hashed { slots, .. } => slots.capacity() * 16,
         };
         index + self.keys.capacity() * 8 + self.starts.capacity() * 8 + self.data.capacity() * 8
     }

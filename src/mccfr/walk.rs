@@ -247,7 +247,11 @@ pub(crate) fn external<G: Rules, T: Store>(
     let p = set.player;
     w.frames.clear();
     w.corrections.clear();
-    w.values.clear();
+    // `values[..top]` holds the open frames' numbers. The vector only grows (to the deepest
+    // path's need) and is never cleared or zeroed per node: every number a frame reads was
+    // written first (`strategy` writes all `n`, each child's value is stored before the
+    // regrets read them), and resizing at every node cost more than the rest of the node.
+    let mut top = 0;
     let mut s = rules.root();
     loop {
         // Down to a terminal, sampling chance and the opponent, opening a frame at each node
@@ -264,16 +268,12 @@ pub(crate) fn external<G: Rules, T: Store>(
                     let key = rules.infoset_key(&s);
                     let off = store.entry(q, key, n);
                     if q != p {
-                        // Sampled: the strategy lives on the stack while it is drawn from and
-                        // added to the average.
-                        let mut small = [0.0f64; 32];
-                        let mut large = Vec::new();
-                        let sigma = if n <= small.len() {
-                            &mut small[..n]
-                        } else {
-                            large.resize(n, 0.0);
-                            &mut large[..]
-                        };
+                        // Sampled: the strategy lives above the frames' numbers in `values`
+                        // while it is drawn from and added to the average.
+                        if w.values.len() < top + n {
+                            w.values.resize(top + n, 0.0);
+                        }
+                        let sigma = &mut w.values[top..top + n];
                         strategy(store.table(q), off, n, sigma);
                         let a = sample(sigma, rng);
                         if set.avg_weight != 0.0 {
@@ -298,8 +298,11 @@ pub(crate) fn external<G: Rules, T: Store>(
                         }
                         rules.apply(&mut s, a);
                     } else {
-                        let at = w.values.len();
-                        w.values.resize(at + 2 * n, 0.0);
+                        let at = top;
+                        top += 2 * n;
+                        if w.values.len() < top {
+                            w.values.resize(top, 0.0);
+                        }
                         strategy(store.table(q), off, n, &mut w.values[at..at + n]);
                         w.frames.push(Frame {
                             state: s.clone(),
@@ -344,7 +347,7 @@ pub(crate) fn external<G: Rules, T: Store>(
             }
             let f = w.frames.pop().expect("a frame");
             store.add_regret(p, f.key, f.off, &w.values[at + n..at + 2 * n], f.value);
-            w.values.truncate(at);
+            top = at;
             v = f.value;
         }
     }
