@@ -13,8 +13,10 @@ building the tree and allocating excluded. The peer's driver records the time to
 runs alternate between the solvers (flop: 3 rounds, turn: 5, raked flop: 1, for its EVs) and
 each spot reports the median. Peak RSS is GNU time's %M (bluff's own `peak_rss_bytes` is shown
 beside it). The trees' decision, terminal and chance nodes per street are printed and must be
-equal: the driver counts the peer's tree; bluff's come from the `counts` key of its JSON
-(`{"decision": [f, t, r], "terminal": [...], "chance": [...]}`) when it reports them.
+equal: the driver counts the peer's tree (`{"decision": [f, t, r], "terminal": [...],
+"chance": [...]}`); bluff's come from the `decision_nodes` and `terminal_nodes` fields of its
+JSON (per street: flop, turn, river), compared with the peer's decision and terminal counts
+(bluff's JSON gives no chance counts, so the peer's are printed alone).
 
 Every run is saved to the results file (bench/out/holdem_vs_postflop.json by default) as it
 ends; a stopped run resumes from there and repeats only what is missing. Until bluff's spot
@@ -47,6 +49,14 @@ GOLDEN = {
 }
 TARGETS = [0.5, 0.1]
 THREADS, CHECK_EVERY = 2, 10
+
+
+def bluff_counts(run: dict[str, Any]) -> dict[str, list[int]] | None:
+    """Decision and terminal nodes per street (flop, turn, river) from bluff's JSON, or None."""
+    decision, terminal = run.get("decision_nodes"), run.get("terminal_nodes")
+    if decision is None or terminal is None:
+        return None
+    return {"decision": list(decision), "terminal": list(terminal)}
 
 
 def timed_json(args: list[str]) -> tuple[dict[str, Any] | None, int, float, str]:
@@ -241,13 +251,12 @@ def report(names: list[str], results: dict[str, Any]) -> None:
                 f"bluff's own peak_rss_bytes {b01[-1].get('peak_rss_bytes')} against GNU "
                 f"time's {b01[-1]['time_peak_rss_bytes']}"
             )
-            counts = b01[-1].get("counts")
+            counts = bluff_counts(b01[-1])
+            theirs = {k: peer[-1]["counts"][k] for k in ("decision", "terminal")}
             if counts is None:
                 checks.append(f"{name}: bluff's JSON gives no tree counts: not compared")
-            elif counts != peer[-1]["counts"]:
-                checks.append(
-                    f"{name}: TREES DIFFER: bluff {counts}, postflop-solver {peer[-1]['counts']}"
-                )
+            elif counts != theirs:
+                checks.append(f"{name}: TREES DIFFER: bluff {counts}, postflop-solver {theirs}")
             else:
                 checks.append(f"{name}: trees equal: {counts}")
         checks.append(f"{name}: postflop-solver's tree: {peer[-1]['counts']}")
