@@ -251,7 +251,9 @@ def solve_rules(
 def evaluate(
     game: Game, policy: Policy | Sequence[PlayerDict] | Any, exact: bool = False
 ) -> Evaluation: ...
-def best_response(game: Game, policy: Policy | Sequence[PlayerDict] | Any, player: int) -> Policy: ...
+def best_response(
+    game: Game, policy: Policy | Sequence[PlayerDict] | Any, player: int
+) -> Policy: ...
 def _solve_checkpointed(
     game: Game,
     checkpoint: str | os.PathLike[str],
