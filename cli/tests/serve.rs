@@ -331,7 +331,24 @@ fn solves_equal_the_command_line_and_many_requests_are_served_while_one_runs() {
     assert_eq!(n["detail"]["gain"]["exact"], "0");
     let cmp = s.get("/api/compare?a=1&b=2").json();
     assert_eq!(cmp["a"]["evaluation"]["exploitability"]["exact"], "0");
-    assert!(cmp["head_to_head"].is_null());
+    // Head to head, confirmed by `bluff eval --against` on the two exported strategies.
+    let lp_file = dir.path().join("lp.json");
+    std::fs::write(&lp_file, &s.get("/api/jobs/1/strategy.json").body).unwrap();
+    let against = common::cli::json_of(
+        common::cli::bluff()
+            .args(["eval", "kuhn"])
+            .arg(&lp_file)
+            .arg("--against")
+            .arg(&file),
+    );
+    for key in ["a_first", "a_second"] {
+        let ours = cmp["head_to_head"][key]["float"].as_f64().unwrap();
+        let cli = against[format!("value_{key}")]["float"].as_f64().unwrap();
+        assert!((ours - cli).abs() < 1e-12, "{key}: {ours} against {cli}");
+    }
+    // The LP's strategy is an equilibrium: against anything it gets at least the game value.
+    assert!(cmp["head_to_head"]["a_first"]["float"].as_f64().unwrap() >= -1.0 / 18.0 - 1e-12);
+    assert!(cmp["head_to_head"]["a_second"]["float"].as_f64().unwrap() >= 1.0 / 18.0 - 1e-12);
     // A long solve, and 200 concurrent status requests while it runs.
     s.post(
         "/api/jobs",

@@ -357,6 +357,19 @@ fn the_page_sets_up_solves_and_explores_in_chromium() {
         table.as_str().unwrap().contains("cfr+") && table.as_str().unwrap().contains("-1/18"),
         "{table}"
     );
+    // Head to head: the page shows the server's values (the server's are checked against
+    // `bluff eval --against` in tests/serve.rs).
+    let shown = b.eval(
+        "[...document.querySelectorAll('#head-to-head td')].map(td => parseFloat(td.textContent))",
+    );
+    let api = b.eval("fetch('/api/compare?a=2&b=1').then(r => r.json()).then(c => [c.head_to_head.a_first.float, c.head_to_head.a_second.float])");
+    for i in 0..2 {
+        let (x, y) = (shown[i].as_f64().unwrap(), api[i].as_f64().unwrap());
+        assert!(
+            (x - y).abs() < 1e-6,
+            "head to head {i}: page {x}, server {y}"
+        );
+    }
     b.screenshot(&shots.join("serve-explore.png"));
     // Exports: the strategy, the curve, the report, fetched with the page's cookie.
     let exports = b.eval("Promise.all([...document.querySelectorAll('#exports a')].map(a => fetch(a.href).then(r => r.status + ' ' + a.dataset.export)))");

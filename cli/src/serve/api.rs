@@ -7,6 +7,7 @@ use crate::serve::http::{Request, Response};
 use bluff::game::{Game, NodeKind};
 use bluff::report::analysis::{analyse, Analysis, Num};
 use bluff::report::charts::action_color;
+use bluff::report::Strategy;
 use serde_json::{json, Value as Json};
 use std::path::Path;
 
@@ -439,9 +440,9 @@ fn evaluation(o: &Outcome) -> Json {
     })
 }
 
-/// Two solves of one game side by side: each one's evaluation by the library's evaluator.
-/// Head-to-head play (each player of one against the other's) is the library's to offer; the
-/// field `head_to_head` is where it goes (`null` until then).
+/// Two solves of one game side by side: each one's evaluation by the library's evaluator, and
+/// the two head to head (`bluff::study::combine`): A's value when A holds the first seat and B
+/// the second, and when they swap; exact when both strategies are.
 fn compare(server: &Server, r: &Request) -> anyhow::Result<Response> {
     let a = job_id(&r.query("a").unwrap_or_default())?;
     let b = job_id(&r.query("b").unwrap_or_default())?;
@@ -454,9 +455,45 @@ fn compare(server: &Server, r: &Request) -> anyhow::Result<Response> {
         &json!({
             "a": {"id": a, "evaluation": evaluation(&oa)},
             "b": {"id": b, "evaluation": evaluation(&ob)},
-            "head_to_head": Json::Null,
+            "head_to_head": head_to_head(&oa.game, &oa.strategy, &ob.strategy),
         }),
     ))
+}
+
+/// A's values head to head against B: `a_first` (A as the first player, B as the second) and
+/// `a_second` (B first, A second), each as `{float, exact}` (`exact` null unless both
+/// strategies are exact).
+fn head_to_head(game: &Game, a: &Strategy, b: &Strategy) -> Json {
+    use bluff::study::combine;
+    let pair = |first: Json, second: Json| json!({"a_first": first, "a_second": second});
+    match (a, b) {
+        (Strategy::Exact(a), Strategy::Exact(b)) => {
+            let first = bluff::eval::values(game, &combine(a, b))[0].clone();
+            let second = bluff::eval::values(game, &combine(b, a))[1].clone();
+            let exact = |r: &bluff::scalar::Rational| {
+                json!({
+                    "float": bluff::scalar::rational_to_f64(r),
+                    "exact": bluff::scalar::format_rational(r),
+                })
+            };
+            pair(exact(&first), exact(&second))
+        }
+        _ => {
+            let (a, b) = (float_profile(a), float_profile(b));
+            let first = bluff::eval::values(game, &combine(&a, &b))[0];
+            let second = bluff::eval::values(game, &combine(&b, &a))[1];
+            let float = |x: f64| json!({"float": x, "exact": Json::Null});
+            pair(float(first), float(second))
+        }
+    }
+}
+
+/// A strategy's probabilities as floats.
+fn float_profile(s: &Strategy) -> bluff::strategy::Profile<f64> {
+    match s {
+        Strategy::Exact(p) => p.to_f64(),
+        Strategy::Float(p) => p.clone(),
+    }
 }
 
 /// The strategy (JSON, as `bluff solve -o` writes it), the curve (CSV, as `--curve`) or the

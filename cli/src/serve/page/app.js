@@ -335,7 +335,10 @@ async function showCompare() {
       row("value (P1)", (e) => num(e.value[0])),
       row("exploitability", (e) => num(e.exploitability)),
       row("NashConv", (e) => num(e.nash_conv)))),
-      el("p", { class: "muted", text: c.head_to_head ? "" : "Head-to-head play appears here when the library offers it." }));
+      el("table", { id: "head-to-head" }, el("tbody", {},
+        el("tr", {}, el("th", { text: `head to head: #${c.a.id}'s value` }), el("th", { text: "" })),
+        el("tr", {}, el("th", { text: `#${c.a.id} as P1, #${c.b.id} as P2` }), el("td", { "data-key": "a_first", text: num(c.head_to_head.a_first) })),
+        el("tr", {}, el("th", { text: `#${c.b.id} as P1, #${c.a.id} as P2` }), el("td", { "data-key": "a_second", text: num(c.head_to_head.a_second) })))));
     await showNode(state.node);
   } catch (e) {
     box.replaceChildren(el("p", { class: "error", text: e.message }));
