@@ -656,3 +656,58 @@ fn host_off_loopback_warns() {
         "{err}"
     );
 }
+
+/// `--open` hands the printed address to the desktop's opener (`xdg-open`, here a stand-in on
+/// `PATH` that writes its argument to a file).
+#[cfg(target_os = "linux")]
+#[test]
+fn open_hands_the_address_to_the_opener() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let seen = dir.path().join("opened.txt");
+    let opener = bin.join("xdg-open");
+    std::fs::write(
+        &opener,
+        format!("#!/bin/sh\nprintf '%s' \"$1\" > '{}'\n", seen.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_bluff"));
+    cmd.args(["serve", "--open", "--dir"])
+        .arg(&games)
+        .env("PATH", path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    common::cli::stop_signals(&mut cmd, common::cli::StopSignals::Default);
+    let mut child = cmd.spawn().unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let deadline = std::time::Instant::now() + MINUTE;
+    let opened = loop {
+        match std::fs::read_to_string(&seen) {
+            Ok(s) if !s.is_empty() => break s,
+            _ if std::time::Instant::now() > deadline => panic!("the opener never ran"),
+            _ => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    assert_eq!(opened, line.trim_end());
+    // SAFETY: kill() on our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    assert!(child.wait().unwrap().success());
+}
