@@ -279,17 +279,9 @@ fn solved_input(game: &Game, spec: &str, budget: &Budget) -> Result<ReportInput>
     })
 }
 
-/// Builds the report and writes the HTML (atomically) and the PNGs; prints what was written.
-pub(crate) fn write(
-    game: &Game,
-    input: ReportInput,
-    output: &Path,
-    png: Option<&Path>,
-) -> Result<()> {
-    write_study(game, input, output, png, None, None)
-}
-
-/// [`write`] with the locked sets marked and a head-to-head section, where given.
+/// Builds the report, writes the page atomically (and its pictures as PNG files into `png`)
+/// and prints what was written, with the locked sets marked and a head-to-head section,
+/// where given.
 fn write_study(
     game: &Game,
     input: ReportInput,
@@ -323,7 +315,8 @@ fn write_study(
     Ok(())
 }
 
-/// `bluff solve --algo lp --report`: the report of the exact LP solution just computed.
+/// `bluff solve --algo lp --report`: the report of the exact LP solution just computed, with
+/// the sets a `--lock` fixed marked.
 pub(crate) fn from_solve_lp(
     game: &Game,
     spec: &str,
@@ -331,6 +324,7 @@ pub(crate) fn from_solve_lp(
     profile: bluff::strategy::ExactProfile,
     st: &bluff::exact::ExactStats,
     output: &Path,
+    locked: Option<[Vec<String>; 2]>,
 ) -> Result<()> {
     let input = ReportInput {
         spec: spec.to_string(),
@@ -348,11 +342,12 @@ pub(crate) fn from_solve_lp(
         curve_source: String::new(),
         max_rows: DEFAULT_MAX_ROWS,
     };
-    write(game, input, output, None)
+    write_study(game, input, output, None, locked, None)
 }
 
 /// `bluff solve --algo <cfr family> --report`: the report of the average strategy and the
-/// curve of the run just made (the exact value comes from the LP where it fits).
+/// curve of the run just made (the exact value comes from the LP where it fits), with the
+/// sets a `--lock` fixed marked.
 pub(crate) fn from_solve_cfr(
     game: &Game,
     spec: &str,
@@ -360,6 +355,7 @@ pub(crate) fn from_solve_cfr(
     provenance: String,
     points: &[CurvePoint],
     output: &Path,
+    locked: Option<[Vec<String>; 2]>,
 ) -> Result<()> {
     let input = ReportInput {
         spec: spec.to_string(),
@@ -374,5 +370,5 @@ pub(crate) fn from_solve_cfr(
         curve_source: "this run".into(),
         max_rows: DEFAULT_MAX_ROWS,
     };
-    write(game, input, output, None)
+    write_study(game, input, output, None, locked, None)
 }

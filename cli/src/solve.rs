@@ -582,6 +582,7 @@ fn present_cfr(args: &SolveArgs, solved: &Solved, run: &CfrRun) -> Result<()> {
             provenance,
             &solved.curve,
             path,
+            solved.lock.as_ref().map(|l| l.labels(game)),
         )?;
     }
     let summary = Summary {
@@ -964,7 +965,8 @@ fn present_lp(args: &SolveArgs, solved: &Solved, st: &ExactStats) -> Result<()> 
         print_lp_text(args, game, spec, v1, v2, st, form_name);
     }
     if let Some(path) = &args.report {
-        crate::report::from_solve_lp(game, spec, v1.clone(), profile.clone(), st, path)?;
+        let locked = solved.lock.as_ref().map(|l| l.labels(game));
+        crate::report::from_solve_lp(game, spec, v1.clone(), profile.clone(), st, path, locked)?;
     }
     Ok(())
 }

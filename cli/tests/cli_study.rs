@@ -267,3 +267,35 @@ fn the_report_marks_locked_sets_and_shows_where_a_strategy_loses() {
     // P1's jack set is where B (the best responses) differs the most from a half bluff.
     assert!(html.contains("<h2 id=\"against-heading\">Against br.json</h2>"));
 }
+
+/// `bluff solve --lock --report`: the run's own report marks the locked sets, for the exact LP
+/// and for the CFR family alike.
+#[test]
+fn a_locked_solve_report_marks_its_locked_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    let lock = data("locks/kuhn_jack_half.json");
+    for algo in [
+        &["--algo", "lp"][..],
+        &["--algo", "cfr+", "--iterations", "50"],
+    ] {
+        let o = bluff()
+            .current_dir(dir.path())
+            .args(["solve", "kuhn", "--lock", &lock, "--report", "r.html"])
+            .args(algo)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{algo:?}: {}", stderr_of(&o));
+        let html = std::fs::read_to_string(dir.path().join("r.html")).unwrap();
+        assert!(
+            html.contains("J <span class=\"locked\">(locked)</span>"),
+            "{algo:?}"
+        );
+        assert!(
+            html.contains("<ul id=\"locked\"><li>P1: J</li></ul>"),
+            "{algo:?}"
+        );
+        // Only the locked set is marked.
+        assert_eq!(html.matches("(locked)</span>").count(), 1, "{algo:?}");
+        std::fs::remove_file(dir.path().join("r.html")).unwrap();
+    }
+}
