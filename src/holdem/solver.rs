@@ -541,6 +541,15 @@ impl Solver {
         }
     }
 
+    /// One walk of the whole tree for player `p` in `mode` (in the pool), from both players'
+    /// range weights at the root; `p`'s values per hand.
+    fn root_walk(&self, sh: Shared, p: usize, mode: Mode) -> Vec<f64> {
+        let mut out = vec![0.0; self.game.hands[p].len()];
+        let (own, opp) = (&self.game.weights[p], &self.game.weights[1 - p]);
+        self.run(|| self.walk(sh, 0, p, mode, own, opp, &mut out));
+        out
+    }
+
     /// Runs `n` iterations.
     pub fn iterate(&mut self, n: u64) {
         for _ in 0..n {
@@ -555,20 +564,8 @@ impl Solver {
                 }
             }
             let sh = self.shared();
-            let this = &*self;
             for p in 0..2 {
-                let mut out = vec![0.0; this.game.hands[p].len()];
-                this.run(|| {
-                    this.walk(
-                        sh,
-                        0,
-                        p,
-                        mode,
-                        &this.game.weights[p],
-                        &this.game.weights[1 - p],
-                        &mut out,
-                    )
-                });
+                self.root_walk(sh, p, mode);
             }
         }
     }
@@ -585,18 +582,7 @@ impl Solver {
                 (Mode::Average, &mut ev[p]),
                 (Mode::BestResponse, &mut br[p]),
             ] {
-                let mut out = vec![0.0; this.game.hands[p].len()];
-                this.run(|| {
-                    this.walk(
-                        sh,
-                        0,
-                        p,
-                        mode,
-                        &this.game.weights[p],
-                        &this.game.weights[1 - p],
-                        &mut out,
-                    )
-                });
+                let out = this.root_walk(sh, p, mode);
                 *into = out
                     .iter()
                     .zip(&this.game.weights[p])
