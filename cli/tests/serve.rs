@@ -623,15 +623,10 @@ fn pause_resume_cancel_and_the_memory_limit() {
     assert!(e.contains("more than --max-memory"), "{e}");
 }
 
-/// Off loopback the server warns that traffic is unencrypted and that the token holder
-/// controls the folder; the loopback names still work.
-#[test]
-fn host_off_loopback_warns() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_bluff"));
-    cmd.args(["serve", "--host", "0.0.0.0", "--dir"])
-        .arg(dir.path())
-        .stdin(std::process::Stdio::null())
+/// Starts `bluff serve` as `cmd` says (no stdin, default stop signals) and reads the line it
+/// prints once listening; the child's stderr stays piped.
+fn spawn_until_listening(mut cmd: std::process::Command) -> (std::process::Child, String) {
+    cmd.stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     common::cli::stop_signals(&mut cmd, common::cli::StopSignals::Default);
@@ -642,6 +637,18 @@ fn host_off_loopback_warns() {
         &mut line,
     )
     .unwrap();
+    (child, line)
+}
+
+/// Off loopback the server warns that traffic is unencrypted and that the token holder
+/// controls the folder; the loopback names still work.
+#[test]
+fn host_off_loopback_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_bluff"));
+    cmd.args(["serve", "--host", "0.0.0.0", "--dir"])
+        .arg(dir.path());
+    let (child, line) = spawn_until_listening(cmd);
     assert!(line.starts_with("http://0.0.0.0:"), "{line}");
     // SAFETY: kill() on our own child.
     unsafe {
@@ -684,18 +691,8 @@ fn open_hands_the_address_to_the_opener() {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_bluff"));
     cmd.args(["serve", "--open", "--dir"])
         .arg(&games)
-        .env("PATH", path)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    common::cli::stop_signals(&mut cmd, common::cli::StopSignals::Default);
-    let mut child = cmd.spawn().unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
-        &mut line,
-    )
-    .unwrap();
+        .env("PATH", path);
+    let (mut child, line) = spawn_until_listening(cmd);
     let deadline = std::time::Instant::now() + MINUTE;
     let opened = loop {
         match std::fs::read_to_string(&seen) {
