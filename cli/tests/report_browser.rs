@@ -32,24 +32,16 @@ fn bluff(args: &[&str]) -> String {
 /// Runs headless Chromium on `html`: returns the DOM after the page's scripts ran and the
 /// browser's log; writes a screenshot.
 fn browse(chrome: &Path, html: &Path, shot: &Path, profile: &Path) -> (String, String) {
-    let common = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--hide-scrollbars",
-        "--enable-logging=stderr",
-        "--v=0",
-    ];
+    let flags: Vec<&str> = common::HEADLESS
+        .into_iter()
+        .chain(["--enable-logging=stderr", "--v=0"])
+        .collect();
     let url = format!("file://{}", html.display());
     let user = format!("--user-data-dir={}", profile.display());
     let dom = std::process::Command::new("timeout")
         .arg("180")
         .arg(chrome)
-        .args(common)
+        .args(&flags)
         .arg(&user)
         .arg("--dump-dom")
         .arg(&url)
@@ -64,7 +56,7 @@ fn browse(chrome: &Path, html: &Path, shot: &Path, profile: &Path) -> (String, S
     let pic = std::process::Command::new("timeout")
         .arg("180")
         .arg(chrome)
-        .args(common)
+        .args(&flags)
         .arg(&user)
         .arg("--window-size=1280,2000")
         .arg(shot_arg)

@@ -46,23 +46,13 @@ impl Browser {
         let (we_read, chrome_writes) = pipe();
         let (r, w) = (chrome_reads.as_raw_fd(), chrome_writes.as_raw_fd());
         let mut cmd = Command::new(chrome);
-        cmd.args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--hide-scrollbars",
-            "--remote-debugging-pipe",
-            "--window-size=1500,1100",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("about:blank")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
+        cmd.args(common::HEADLESS)
+            .args(["--remote-debugging-pipe", "--window-size=1500,1100"])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
         // SAFETY: dup2 is async-signal-safe; the duplicates (fds 3 and 4, as the protocol
         // wants) are not close-on-exec.
         unsafe {

@@ -20,6 +20,19 @@ pub fn write_in(
     p
 }
 
+/// The flags every browser test starts Chromium with: headless, no sandbox or GPU, nothing
+/// fetched in the background, no first-run pages, no scrollbars in screenshots.
+pub const HEADLESS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--hide-scrollbars",
+];
+
 /// Debian's `chromium` (or `BLUFF_CHROMIUM=/path`) for the browser tests, if installed.
 pub fn chromium() -> Option<std::path::PathBuf> {
     if let Ok(p) = std::env::var("BLUFF_CHROMIUM") {
