@@ -86,6 +86,69 @@ impl Lock {
         out
     }
 
+    /// The lock [`Lock::canonical`] wrote for `game`, read back (the sets by label); `Err`
+    /// names the line that does not fit the game.
+    pub fn from_canonical(game: &Game, text: &str) -> Result<Lock, String> {
+        let mut ids: [HashMap<&str, usize>; 2] = [HashMap::new(), HashMap::new()];
+        for p in 0..2 {
+            for (id, set) in game.infosets[p].iter().enumerate() {
+                ids[p].insert(set.label.as_str(), id);
+            }
+        }
+        let mut lock = Lock::default();
+        for (n, line) in text.lines().enumerate() {
+            let bad = |why: &str| format!("lock line {}: {why}: {line:?}", n + 1);
+            let mut parts = line.split('\t');
+            let (Some(p), Some(label), Some(probs), None) =
+                (parts.next(), parts.next(), parts.next(), parts.next())
+            else {
+                return Err(bad("expected player, set and probabilities"));
+            };
+            let p: usize = match p {
+                "0" => 0,
+                "1" => 1,
+                _ => return Err(bad("the player is not 0 or 1")),
+            };
+            let Some(&id) = ids[p].get(label) else {
+                return Err(bad("the game has no such set"));
+            };
+            let probs: Option<Vec<Rational>> = probs
+                .split(',')
+                .map(crate::scalar::parse_rational)
+                .collect();
+            let Some(probs) = probs else {
+                return Err(bad("a probability does not parse"));
+            };
+            lock.sets[p].push(LockedSet { infoset: id, probs });
+        }
+        for sets in &mut lock.sets {
+            sets.sort_by_key(|s| s.infoset);
+            if sets.windows(2).any(|w| w[0].infoset == w[1].infoset) {
+                return Err("a set is locked twice".into());
+            }
+        }
+        if !lock.is_valid(game) {
+            return Err("the lock does not fit the game's sets and actions".into());
+        }
+        Ok(lock)
+    }
+
+    /// Per player, each set's id in the game [`Lock::to_chance`] makes (`None`: locked).
+    pub fn kept_ids(&self, game: &Game) -> [Vec<Option<u64>>; 2] {
+        [0, 1].map(|p| {
+            let mut next = 0u64;
+            self.mask(game, p)
+                .into_iter()
+                .map(|locked| {
+                    (!locked).then(|| {
+                        next += 1;
+                        next - 1
+                    })
+                })
+                .collect()
+        })
+    }
+
     /// The game with every locked set turned into chance nodes playing the lock (the sets
     /// left are renumbered in order; a set whose player's last own action was at a locked set
     /// now follows the action before it). Labels of sets and actions are kept.

@@ -311,3 +311,40 @@ fn families_without_locks_refuse_them() {
     .to_string();
     assert_eq!(e, "lock: the file is for game \"kuhn\", not \"leduc\"");
 }
+
+/// A lock's canonical text (what checkpoints keep) reads back to the same lock, and the set
+/// ids of its locked game skip exactly the locked sets; a line naming no set is refused.
+#[test]
+fn a_canonical_lock_reads_back() {
+    let game = load("leduc").unwrap().game;
+    let lock = lock_from_json(
+        &game,
+        Some("leduc"),
+        r#"{"strategy": {"P1": {"Js|": {"Call": "1"}, "Qs|": {"Raise": "1/4", "Call": "3/4"}},
+            "P2": {"Qh|r": {"Fold": "1"}}}}"#,
+    )
+    .unwrap();
+    let text = lock.canonical(&game);
+    assert_eq!(Lock::from_canonical(&game, &text).unwrap(), lock);
+    assert_eq!(Lock::from_canonical(&game, "").unwrap(), Lock::default());
+    let ids = lock.kept_ids(&game);
+    let locked = lock.to_chance(&game);
+    for (p, ids) in ids.iter().enumerate() {
+        assert_eq!(
+            ids.iter().filter(|i| i.is_none()).count(),
+            lock.sets[p].len()
+        );
+        for (id, kept) in ids.iter().enumerate() {
+            if let Some(k) = kept {
+                assert_eq!(
+                    locked.infosets[p][*k as usize].label,
+                    game.infosets[p][id].label
+                );
+            }
+        }
+    }
+    let e = Lock::from_canonical(&game, "0\tnowhere\t1\n").unwrap_err();
+    assert!(e.contains("line 1") && e.contains("no such set"), "{e}");
+    let twice = format!("{text}{}", text.lines().next().unwrap());
+    assert!(Lock::from_canonical(&game, &twice).is_err());
+}

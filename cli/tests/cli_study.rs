@@ -86,24 +86,36 @@ fn bad_locks_are_refused_and_nothing_is_written() {
     assert_refused(&o, "lcp", "--lock does not apply to lcp");
 }
 
-/// A locked run resumed with its lock ends on the same bits as a straight run; resumed
-/// without it, the run says it is a warm start.
+/// A locked run (the CFR family and both sampling solvers) resumed with its lock ends on the
+/// same bits as a straight run; resumed without it or under another lock, the run says it is
+/// a warm start and still plays the lock it is given.
 #[test]
 fn a_locked_checkpoint_resumes_to_the_same_bits() {
+    for algo in ["dcfr", "es-mccfr", "os-mccfr"] {
+        locked_checkpoint_resumes(algo);
+    }
+}
+
+fn locked_checkpoint_resumes(algo: &str) {
     let dir = tempfile::tempdir().unwrap();
     write_in(
         dir.path(),
         "lock.json",
         r#"{"strategy": {"P1": {"Js|": {"Call": "1"}}, "P2": {"Qh|r": {"Fold": "1"}}}}"#,
     );
+    write_in(
+        dir.path(),
+        "other.json",
+        r#"{"strategy": {"P1": {"Qs|": {"Raise": "1/4", "Call": "3/4"}}}}"#,
+    );
     let run = |args: &[&str]| {
         let o = bluff()
             .current_dir(dir.path())
-            .args(["solve", "leduc", "--algo", "dcfr", "--threads", "1"])
+            .args(["solve", "leduc", "--algo", algo, "--threads", "1"])
             .args(args)
             .output()
             .unwrap();
-        assert!(o.status.success(), "{args:?}: {}", stderr_of(&o));
+        assert!(o.status.success(), "{algo} {args:?}: {}", stderr_of(&o));
         stderr_of(&o)
     };
     run(&[
@@ -132,12 +144,36 @@ fn a_locked_checkpoint_resumes_to_the_same_bits() {
         "-o",
         "resumed.json",
     ]);
-    assert!(!quiet.contains("warm start"), "{quiet}");
+    assert!(!quiet.contains("warm start"), "{algo}: {quiet}");
     let straight = std::fs::read(dir.path().join("straight.json")).unwrap();
     let resumed = std::fs::read(dir.path().join("resumed.json")).unwrap();
-    assert_eq!(straight, resumed);
+    assert_eq!(straight, resumed, "{algo}");
     let warm = run(&["--resume", "c.bin", "--iterations", "40"]);
-    assert!(warm.contains("warm start"), "{warm}");
+    assert!(
+        warm.contains("saved under another lock: resuming without --lock is a warm start"),
+        "{algo}: {warm}"
+    );
+    let warm = run(&[
+        "--resume",
+        "c.bin",
+        "--iterations",
+        "40",
+        "--lock",
+        "other.json",
+        "-o",
+        "warm.json",
+    ]);
+    assert!(
+        warm.contains("resuming with this --lock is a warm start"),
+        "{algo}: {warm}"
+    );
+    let warm: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("warm.json")).unwrap()).unwrap();
+    let raise = &warm["strategy"]["P1"]["Qs|"]["Raise"];
+    let raise = raise
+        .as_f64()
+        .or_else(|| raise.as_str().map(|s| s.parse().unwrap()));
+    assert_eq!(raise, Some(0.25), "{algo}: the new lock is played");
 }
 
 /// Leduc's equilibrium with player 1 calling everywhere in the first round: the written best

@@ -36,6 +36,8 @@ def test_bad_locks_name_the_set_and_action() -> None:
         bluff.solve(kuhn, algo="lp", lock={"strategy": {"P1": {"J": {"Bet": float("nan")}}}})
     with pytest.raises(ValueError, match='P1 "J": no action "Raise"'):
         bluff.solve(kuhn, algo="lp", lock={"strategy": {"P1": {"J": {"Raise": 1}}}})
+    with pytest.raises(ValueError, match='the file is for game "leduc", not "kuhn"'):
+        bluff.solve(kuhn, algo="lp", lock={"game": "leduc", "strategy": {}})
     with pytest.raises(ValueError, match="lock= does not apply to lcp"):
         bluff.solve(kuhn, algo="lcp", lock=HALF)
 

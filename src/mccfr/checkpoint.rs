@@ -3,8 +3,9 @@
 //!
 //! ```text
 //! magic    8 bytes  "BLUFFMCC"
-//! version  u32      2 (version 1, without names, is read too)
-//! header   game spec, game id, algorithm (each u32 length + UTF-8); sampling u8 (0 external,
+//! version  u32      3 (versions 1, without names, and 2, without a lock, are read too)
+//! header   game spec, game id, algorithm, lock (each u32 length + UTF-8; the lock's
+//!          canonical text, empty when nothing is locked); sampling u8 (0 external,
 //!          1 outcome), epsilon f64; floor u8, alpha f64, beta f64, discount offset f64,
 //!          gamma f64; epoch u64; baseline u8 then rate f64; seed u64, threads u64,
 //!          iterations u64, epochs discounted u64; solve seconds f64; curve points (u64
@@ -27,8 +28,8 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"BLUFFMCC";
-/// The format version this build writes (it reads this and version 1).
-pub const VERSION: u32 = 2;
+/// The format version this build writes (it reads this and every earlier one).
+pub const VERSION: u32 = 3;
 
 /// What a checkpoint says about its run besides the solver's state.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +40,9 @@ pub struct RunInfo {
     pub game_id: String,
     /// The algorithm's name (`es-mccfr`, `os-mccfr`).
     pub algo: String,
+    /// The run's lock as [`crate::lock::Lock::canonical`] writes it ("" when nothing is
+    /// locked): the locked sets were played as chance nodes.
+    pub lock: String,
     /// Solving time so far, seconds (measurements and saves excluded).
     pub solve_seconds: f64,
     /// Measurements so far: iteration, exploitability, solving seconds.
@@ -137,6 +141,7 @@ pub fn write<G: Rules>(
     o.str(&info.game_spec)?;
     o.str(&info.game_id)?;
     o.str(&info.algo)?;
+    o.str(&info.lock)?;
     let p = solver.params;
     match p.sampling {
         Sampling::External => {
@@ -275,10 +280,15 @@ impl Reading<'_> {
 }
 
 /// Reads the magic, version and header of a checkpoint of `file_len` bytes.
-fn read_header(r: &mut Reading) -> Result<Header, CheckpointError> {
+fn read_header(r: &mut Reading, version: u32) -> Result<Header, CheckpointError> {
     let game_spec = r.str("game spec")?;
     let game_id = r.str("game id")?;
     let algo = r.str("algorithm")?;
+    let lock = if version >= 3 {
+        r.str("lock")?
+    } else {
+        String::new()
+    };
     let sampling = match r.u8("sampling")? {
         0 => {
             r.f64("epsilon")?;
@@ -324,6 +334,7 @@ fn read_header(r: &mut Reading) -> Result<Header, CheckpointError> {
             game_spec,
             game_id,
             algo,
+            lock,
             solve_seconds,
             points,
         },
@@ -359,12 +370,15 @@ fn open(path: &Path) -> Result<(std::io::BufReader<std::fs::File>, u64, u32), Ch
 
 /// The header of the checkpoint at `path` (to learn its game before building it).
 pub fn read_header_of(path: &Path) -> Result<Header, CheckpointError> {
-    let (mut file, left, _) = open(path)?;
-    read_header(&mut Reading {
-        r: &mut file,
-        h: Fnv::default(),
-        left,
-    })
+    let (mut file, left, version) = open(path)?;
+    read_header(
+        &mut Reading {
+            r: &mut file,
+            h: Fnv::default(),
+            left,
+        },
+        version,
+    )
 }
 
 /// Restores the solver saved at `path` for `rules`, with its header; checks the checksum.
@@ -378,7 +392,7 @@ pub fn load<'g, G: Rules>(
         h: Fnv::default(),
         left,
     };
-    let header = read_header(&mut r)?;
+    let header = read_header(&mut r, version)?;
     let mut solver =
         MccfrSolver::new(rules, header.params, header.seed)?.with_threads(header.threads)?;
     let mut numbers: Vec<f64> = Vec::new();
@@ -588,6 +602,7 @@ mod tests {
             game_spec: "leduc".into(),
             game_id: "leduc".into(),
             algo: "os-mccfr".into(),
+            lock: "0\tJ:\t1/3,2/3\n".into(),
             solve_seconds: 1.5,
             points: vec![(10, 0.5, 0.25)],
         }
@@ -629,5 +644,39 @@ mod tests {
             std::fs::write(&bad, &b).unwrap();
             assert!(load(&bad, &Leduc).is_err(), "byte {i} flipped");
         }
+    }
+
+    /// A version-2 file (no lock in the header) still loads, as unlocked, to the same state.
+    #[test]
+    fn reads_version_2() {
+        let mut s = MccfrSolver::new(&Leduc, MccfrParams::external(), 1).unwrap();
+        s.iterate(16);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.mcc");
+        let unlocked = RunInfo {
+            lock: String::new(),
+            ..info()
+        };
+        save(&path, &s, &unlocked).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        // The lock's length (4 zero bytes) follows the three strings after magic and version.
+        let mut at = 12;
+        for _ in 0..3 {
+            at += 4 + u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        }
+        assert_eq!(bytes[at..at + 4], [0, 0, 0, 0]);
+        let mut body = bytes[12..at].to_vec();
+        body.extend_from_slice(&bytes[at + 4..bytes.len() - 16]);
+        let mut h = Fnv::default();
+        h.write(&body);
+        let mut old = MAGIC.to_vec();
+        old.extend_from_slice(&2u32.to_le_bytes());
+        old.extend_from_slice(&body);
+        old.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        old.extend_from_slice(&h.finish().to_le_bytes());
+        std::fs::write(&path, &old).unwrap();
+        let (back, header) = load(&path, &Leduc).unwrap();
+        assert_eq!(header.info, unlocked);
+        assert_eq!(back.state(), s.state());
     }
 }

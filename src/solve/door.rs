@@ -1082,8 +1082,14 @@ pub fn solve(
         .ok()
         .flatten()
         .is_some_and(|a| Kind::of(a) == Kind::Sampling);
-    // A lock is read against the game's sets: the game is built.
+    // A lock is read against the game's sets, and a checkpoint saved under one resumes on
+    // the locked game: the game is built.
+    let resumes_locked = matches!(resumed, Resumed::Sampling { .. })
+        && request.resume.as_ref().is_some_and(|path| {
+            sampling::read_checkpoint_lock(path).is_some_and(|text| !text.is_empty())
+        });
     let wants_rules_only = request.lock.is_none()
+        && !resumes_locked
         && (sampling_named
             || (request.algo.is_none() && matches!(resumed, Resumed::Sampling { .. })));
     let loaded: Option<Game> = match (&source, &spec) {
@@ -1121,11 +1127,16 @@ pub fn solve(
     }
     let checked = check_resumed(request, spelling, resumed)?;
     let lock = match (&request.lock, game) {
-        // A game the caller holds is checked by its sets and actions, not by its name.
+        // A game the caller holds is checked by its sets and actions, and by its name when
+        // that is a built-in game's spec (a game read from a file carries its own title, which
+        // a lock written by the command line, naming the file, would not match).
         (Some(from), Some(g)) => {
             let named = match &source {
                 Source::Spec(_) => spec.as_deref(),
-                Source::Game { .. } | Source::Spot { .. } => None,
+                Source::Game { name, .. } => {
+                    crate::games::parse_spec(name).is_ok().then_some(*name)
+                }
+                Source::Spot { .. } => None,
             };
             Some(read_lock(g, named, from, &checked)?)
         }
@@ -1188,25 +1199,13 @@ fn read_lock(
             lock_from_json(game, spec, text).map_err(|e| SolveError::Request(e.to_string()))?
         }
     };
-    if checked.kind == Kind::Sampling {
-        let s = &checked.sampling;
-        let other = if s.engine == Engine::Rules {
-            Some(Opt::Rules)
-        } else if s.checkpoint.is_some() {
-            Some(Opt::Checkpoint)
-        } else if s.resume.is_some() {
-            Some(Opt::Resume)
-        } else {
-            None
-        };
-        if let Some(o) = other {
-            return Err(SolveError::Request(format!(
-                "{} with {} is not supported: a locked sampling run plays the game's arena \
-                 without checkpoints (the CFR family keeps locks in its checkpoints)",
-                Opt::Lock.spelled(sp),
-                o.spelled(sp)
-            )));
-        }
+    if checked.kind == Kind::Sampling && checked.sampling.engine == Engine::Rules {
+        return Err(SolveError::Request(format!(
+            "{} with {} is not supported: a locked sampling run plays the game's arena, its \
+             locked sets as chance nodes",
+            Opt::Lock.spelled(sp),
+            Opt::Rules.spelled(sp)
+        )));
     }
     Ok(lock)
 }
@@ -1259,6 +1258,21 @@ fn run_error(e: RunError, sp: Spelling, resume: Option<&PathBuf>) -> SolveError 
     })
 }
 
+/// What a run resumed under another lock than its checkpoint's says (`from_none`: the
+/// checkpoint had no lock; `locked`: this run has one).
+fn warm_start_warning(from_none: bool, locked: bool, sp: Spelling) -> String {
+    format!(
+        "the checkpoint was saved under {}: resuming {} is a warm start, not the same bits as \
+         a fresh run",
+        if from_none { "no lock" } else { "another lock" },
+        if locked {
+            format!("with this {}", Opt::Lock.spelled(sp))
+        } else {
+            format!("without {}", Opt::Lock.spelled(sp))
+        }
+    )
+}
+
 fn run_cfr(
     game: &Game,
     spec: &str,
@@ -1275,19 +1289,10 @@ fn run_cfr(
             .map_err(|e| run_error(e, checked.spelling, None))?,
     };
     if run.warm_start() {
-        hooks.warning(&format!(
-            "the checkpoint was saved under {}: resuming {} is a warm start, not the same \
-             bits as a fresh run",
-            if run.lock_changed_from_none() {
-                "no lock".to_string()
-            } else {
-                "another lock".to_string()
-            },
-            if lock.is_some_and(|l| !l.is_empty()) {
-                format!("with this {}", Opt::Lock.spelled(checked.spelling))
-            } else {
-                format!("without {}", Opt::Lock.spelled(checked.spelling))
-            }
+        hooks.warning(&warm_start_warning(
+            run.lock_changed_from_none(),
+            lock.is_some_and(|l| !l.is_empty()),
+            checked.spelling,
         ));
     }
     let setup_seconds = setup.elapsed().as_secs_f64();
@@ -1521,14 +1526,24 @@ fn run_sampling(
         Source::Game { game, .. } => Some(game),
         Source::Spec(_) | Source::Spot { .. } => loaded.as_ref(),
     };
-    if let (Some(l), Some(g)) = (lock.filter(|l| !l.is_empty()), played) {
-        // The locked sets become chance nodes; the profiles are read back on the game.
+    // A locked run, or a resumed one whose checkpoint was locked, plays the locked game.
+    let unlocked = Lock::default();
+    let lock = lock.filter(|l| !l.is_empty());
+    let saved = request
+        .resume
+        .as_ref()
+        .and_then(|path| sampling::read_checkpoint_lock(path));
+    if let (Some(g), true) = (
+        played,
+        lock.is_some() || saved.as_ref().is_some_and(|t| !t.is_empty()),
+    ) {
+        let l = lock.unwrap_or(&unlocked);
+        if let Some(saved) = saved.filter(|t| *t != l.canonical(g)) {
+            let warning = warm_start_warning(saved.is_empty(), lock.is_some(), checked.spelling);
+            adapter.0.warning(&warning);
+        }
         let name = spec.expect("a played game has a name");
-        let mut outcome = sampling::solve_game(&l.to_chance(g), name, request, &mut adapter)?;
-        outcome.profiles = outcome
-            .profiles
-            .take()
-            .map(|(a, c)| (l.from_chance(g, &a), l.from_chance(g, &c)));
+        let outcome = sampling::solve_locked(g, l, name, request, &mut adapter)?;
         return Ok(sampled(outcome, loaded, source));
     }
     let outcome = match (source, &loaded) {

@@ -15,8 +15,9 @@
 use crate::error::{fail, Error, Result, ResultExt};
 use crate::game::{Game, Rules};
 use crate::games::{self, WithRules};
+use crate::lock::Lock;
 use crate::mccfr::checkpoint::{self, Header, RunInfo};
-use crate::mccfr::{MccfrParams, MccfrSolver, Point, RunLimits, Stop};
+use crate::mccfr::{MccfrParams, MccfrSolver, MccfrState, Point, RunLimits, Stop};
 use crate::solve::registry::{self, Algorithm, Family, SamplingOptions};
 use crate::strategy::{LabelledSet, LabelledStrategy, Profile};
 use std::ops::ControlFlow;
@@ -171,6 +172,11 @@ struct Plan<'a, H> {
     hooks: &'a mut H,
     /// Return the average strategy by key ([`SamplingOutcome::average_by_key`]).
     by_key: bool,
+    /// The lock the game was made with ([`Lock::canonical`], "" for none), for checkpoints.
+    lock: String,
+    /// A warm start: the state to begin from instead of the checkpoint's (see
+    /// [`solve_locked`]).
+    warm: Option<MccfrState>,
 }
 
 /// Checks `request` alone (no game): a sampling algorithm or a checkpoint, a stop rule,
@@ -291,6 +297,8 @@ impl<'a, H: SamplingHooks> Plan<'a, H> {
             header,
             hooks,
             by_key,
+            lock: String::new(),
+            warm: None,
         })
     }
 }
@@ -356,6 +364,81 @@ pub fn solve_game(
     }
     let mut plan = Plan::new(request, header, name.to_string(), hooks, false)?;
     solve(&mut plan, game, Some(game))
+}
+
+/// Runs a sampling solver on the arena `game` with `lock`'s sets played as chance nodes
+/// ([`Lock::to_chance`]); the profiles are read back on `game` ([`Lock::from_chance`]). The
+/// checkpoint keeps the lock. Resuming under the checkpoint's own lock continues the same
+/// bits; under another lock (or none, `lock` empty) it is a warm start: the regrets of the
+/// sets unlocked in both carry over, the average restarts, iterations and discounting go on.
+pub fn solve_locked(
+    game: &Game,
+    lock: &Lock,
+    name: &str,
+    request: &SamplingRequest,
+    hooks: &mut impl SamplingHooks,
+) -> Result<SamplingOutcome> {
+    let header = check_request(request)?;
+    if request.engine == Engine::Rules {
+        fail!(
+            Invalid,
+            "a locked sampling run plays the game's arena (its locked sets as chance nodes), \
+             not its rules"
+        );
+    }
+    let text = lock.canonical(game);
+    let mut plan = Plan::new(request, header, name.to_string(), hooks, false)?;
+    plan.lock = text.clone();
+    if let (Some(path), Some(h)) = (&request.resume, &plan.header) {
+        if h.info.lock != text {
+            plan.warm = Some(
+                warm_state(game, lock, &h.info.lock, path)
+                    .context_with(|| format!("checkpoint {}", path.display()))?,
+            );
+        }
+    }
+    let locked = lock.to_chance(game);
+    let mut outcome = solve(&mut plan, &locked, Some(&locked))?;
+    outcome.profiles = outcome
+        .profiles
+        .take()
+        .map(|(a, c)| (lock.from_chance(game, &a), lock.from_chance(game, &c)));
+    Ok(outcome)
+}
+
+/// The lock a sampling checkpoint was saved under ([`Lock::canonical`]'s text, "" for none);
+/// `None` when its header does not read (the run itself then says why).
+pub fn read_checkpoint_lock(path: &Path) -> Option<String> {
+    Some(checkpoint::read_header_of(path).ok()?.info.lock)
+}
+
+/// The state a warm start under `lock` begins from: the checkpoint at `path` (saved under the
+/// lock whose canonical text is `saved`) loaded on its own locked game, its entries moved to
+/// the set ids of `lock`'s game, the sets locked now dropped and every average sum zeroed.
+fn warm_state(game: &Game, lock: &Lock, saved: &str, path: &Path) -> Result<MccfrState> {
+    let before = Lock::from_canonical(game, saved).map_err(Error::Invalid)?;
+    let before_game = before.to_chance(game);
+    let (solver, _) = checkpoint::load(path, &before_game)?;
+    let mut state = solver.state();
+    let (old_ids, new_ids) = (before.kept_ids(game), lock.kept_ids(game));
+    for p in 0..2 {
+        // The original set of each of the checkpoint's ids.
+        let original: Vec<usize> = (0..old_ids[p].len())
+            .filter(|&id| old_ids[p][id].is_some())
+            .collect();
+        let width = solver.tables()[p].width();
+        state.entries[p] = std::mem::take(&mut state.entries[p])
+            .into_iter()
+            .filter_map(|(key, mut numbers)| {
+                let set = *original.get(key as usize)?;
+                let new_key = new_ids[p][set]?;
+                let n = numbers.len() / width;
+                numbers[n..2 * n].fill(0.0);
+                Some((new_key, numbers))
+            })
+            .collect();
+    }
+    Ok(state)
 }
 
 /// Runs a sampling solver on any rules (no arena: exploitability by the streaming best
@@ -434,8 +517,19 @@ fn solve<G: Rules, H: SamplingHooks>(
 ) -> Result<SamplingOutcome> {
     let request = plan.request;
     let id = game_id(rules, arena);
-    let (mut solver, mut info) = match (&request.resume, &plan.header) {
-        (Some(path), Some(h)) => {
+    let (mut solver, mut info) = match (plan.warm.take(), &request.resume, &plan.header) {
+        (Some(state), _, h) => (
+            MccfrSolver::restore(rules, &state)?,
+            RunInfo {
+                game_spec: plan.spec.clone(),
+                game_id: id,
+                algo: plan.algorithm.name.to_string(),
+                lock: plan.lock.clone(),
+                solve_seconds: h.as_ref().map_or(0.0, |h| h.info.solve_seconds),
+                points: Vec::new(),
+            },
+        ),
+        (None, Some(path), Some(h)) => {
             if h.info.game_id != id {
                 fail!(
                     Invalid,
@@ -456,6 +550,7 @@ fn solve<G: Rules, H: SamplingHooks>(
                 game_spec: plan.spec.clone(),
                 game_id: id,
                 algo: plan.algorithm.name.to_string(),
+                lock: plan.lock.clone(),
                 solve_seconds: 0.0,
                 points: Vec::new(),
             },
