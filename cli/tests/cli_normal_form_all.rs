@@ -120,14 +120,20 @@ fn battle_of_the_sexes_has_three_isolated_equilibria() {
     assert_eq!(v["cliques"].as_array().unwrap().len(), 3);
 }
 
-/// Kuhn poker's reduced normal form is so degenerate that the walk over feasible bases stops
-/// at its memory budget long before its vertices: refused by name, no panic, nothing printed.
+/// Kuhn poker's reduced normal form (27 x 64) is degenerate: the walk over lexico-feasible
+/// bases reaches its vertices (75 of them in the first 1 600 bases), and past its budget of 16
+/// bases per allowed vertex it is refused with the counts, no panic, nothing printed.
 #[test]
 fn a_degenerate_game_beyond_the_walks_budget_is_refused() {
     let out = bluff()
-        .args(["normal-form", "kuhn", "--all"])
+        .args(["normal-form", "kuhn", "--all", "--max-vertices", "100"])
         .output()
         .unwrap();
-    assert_refused(&out, "kuhn --all", "best-response polytope is degenerate");
+    assert_refused(
+        &out,
+        "kuhn --all",
+        "the row player's best-response polytope is degenerate: 1600 lexico-feasible bases \
+         walked for the 75 vertices found so far",
+    );
     assert!(out.stdout.is_empty());
 }

@@ -7,9 +7,9 @@
 //! where `x_i = 0` and label `m + j` where `(B^T x)_j = 1`; a point of `Q` has label `i` where
 //! `(A y)_i = 1` and label `m + j` where `y_j = 0`. The extreme equilibria are the pairs of
 //! non-zero vertices whose labels together are all `m + n` (normalised to sum 1): every
-//! vertex of both polytopes is found by a breadth-first walk over their feasible bases (every
-//! tie in the ratio test followed, so degenerate vertices are reached through all their
-//! bases), in exact rationals. Two equilibria are interchangeable when both their mixed pairs
+//! vertex of both polytopes is found by a depth-first walk over their lexicographically
+//! feasible bases (the ratio test's ties broken by a perturbation, as lrs does, so a
+//! degenerate vertex is reached through few of its bases), in exact rationals. Two equilibria are interchangeable when both their mixed pairs
 //! are equilibria; the maximal sets of such vertex pairs are the maximal complete bipartite
 //! subgraphs (cliques) of the pairs, and the set of all equilibria is the union of the convex
 //! hulls of the cliques.
@@ -19,7 +19,7 @@ use crate::game::Game;
 use crate::matrix::normal_form::{check_normal_form_size, reduced_strategies};
 use crate::scalar::Rational;
 use num_traits::{One, Signed, Zero};
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use thiserror::Error;
 
 /// A two-player game in strategic form with both players' exact payoffs.
@@ -76,10 +76,10 @@ pub enum BimatrixError {
     },
     /// A degenerate polytope has too many feasible bases per vertex to walk.
     #[error(
-        "the {which} player's best-response polytope is degenerate: {bases} feasible bases \
+        "the {which} player's best-response polytope is degenerate: {bases} lexico-feasible bases \
          walked for the {vertices} vertices found so far (the walk takes at most \
          {BASES_PER_VERTEX} bases per allowed vertex, {limit} vertices allowed, and 256 MiB of \
-         pending tableaux)"
+         bases seen)"
     )]
     TooManyBases {
         /// "row" or "column".
@@ -96,12 +96,12 @@ pub enum BimatrixError {
     NotBimatrix(String),
 }
 
-/// The walk visits at most this many feasible bases per allowed vertex: a degenerate
-/// polytope has many bases per vertex, and each pending basis holds a tableau.
+/// The walk visits at most this many lexico-feasible bases per allowed vertex: a degenerate
+/// vertex is reached through several.
 pub const BASES_PER_VERTEX: usize = 16;
 
-/// The most bytes of pending tableaux the walk holds.
-const MAX_PENDING_BYTES: usize = 1 << 28;
+/// The most bytes of seen bases the walk remembers.
+const MAX_SEEN_BYTES: usize = 1 << 28;
 
 /// Why the vertex walk stopped early.
 enum Stopped {
@@ -179,12 +179,23 @@ impl Bimatrix {
 /// coordinates' labels first, then the constraints').
 type Vertex = (Vec<Rational>, Vec<bool>);
 
-/// Every vertex of `{v >= 0 : C v <= 1}` for a positive `c` (`k` rows of `d` entries), by a
-/// breadth-first walk over feasible bases; at most `limit` vertices.
+/// Every vertex of `{v >= 0 : C v <= 1}` for a positive `c` (`k` rows of `d` entries); at
+/// most `limit` vertices.
+///
+/// The walk is over lexicographically feasible bases: the right-hand side is perturbed to
+/// `1 + (e, e^2, ..., e^k)` (the slack columns of the tableau, `B^-1`, break every tie of the
+/// ratio test), which makes the polytope simple without moving its vertices apart by more
+/// than the perturbation, so every vertex of the original is the image of at least one basis
+/// reached, and a degenerate vertex is reached through its lexico-feasible bases only, not
+/// through all its feasible bases. The graph of those bases is connected (it is the graph of
+/// a simple polytope) and every edge is one pivot, taken back by the reverse pivot on the way
+/// back: the walk is depth-first with one tableau and a stack of pivots, and remembers the
+/// bases it has seen (sorted variable lists), never a tableau per pending basis.
 fn vertices(c: &[Vec<Rational>], d: usize, limit: usize) -> Result<Vec<Vertex>, Stopped> {
     let k = c.len();
+    let width = d + k;
     // Tableau rows: [C | I | 1], variables v (0..d) then slacks (d..d+k).
-    let start: Vec<Vec<Rational>> = (0..k)
+    let mut tab: Vec<Vec<Rational>> = (0..k)
         .map(|r| {
             let mut row = c[r].clone();
             row.extend((0..k).map(|s| {
@@ -198,17 +209,14 @@ fn vertices(c: &[Vec<Rational>], d: usize, limit: usize) -> Result<Vec<Vertex>, 
             row
         })
         .collect();
-    let width = d + k;
-    // A pending tableau's bytes, its entries counted at a small rational's size.
-    let tableau_bytes = k * (width + 1) * 2 * std::mem::size_of::<Rational>();
+    let mut basis: Vec<usize> = (d..d + k).collect();
+    let mut in_basis: Vec<bool> = (0..width).map(|j| j >= d).collect();
+    let basis_bytes = k * std::mem::size_of::<usize>() + 32;
     let mut seen: HashSet<Vec<usize>> = HashSet::new();
+    seen.insert(basis.clone());
     let mut found: Vec<Vertex> = Vec::new();
     let mut found_points: HashSet<Vec<Rational>> = HashSet::new();
-    let mut queue: VecDeque<(Vec<Vec<Rational>>, Vec<usize>)> = VecDeque::new();
-    let basis: Vec<usize> = (d..d + k).collect();
-    seen.insert(basis.clone());
-    queue.push_back((start, basis));
-    while let Some((tab, basis)) = queue.pop_front() {
+    let mut record = |tab: &[Vec<Rational>], basis: &[usize]| -> Result<(), Stopped> {
         let mut point = vec![Rational::zero(); width];
         for (r, &b) in basis.iter().enumerate() {
             point[b] = tab[r][width].clone();
@@ -220,61 +228,105 @@ fn vertices(c: &[Vec<Rational>], d: usize, limit: usize) -> Result<Vec<Vertex>, 
             let labels = point.iter().map(Zero::is_zero).collect();
             found.push((point[..d].to_vec(), labels));
         }
-        let in_basis: HashSet<usize> = basis.iter().copied().collect();
-        for j in (0..width).filter(|j| !in_basis.contains(j)) {
-            // Every row attaining the minimum ratio is a neighbouring feasible basis.
-            let mut best: Option<Rational> = None;
-            let mut rows = Vec::new();
-            for r in 0..k {
-                if tab[r][j].is_positive() {
-                    let ratio = &tab[r][width] / &tab[r][j];
-                    match &best {
-                        Some(b) if ratio > *b => {}
-                        Some(b) if ratio == *b => rows.push(r),
-                        _ => {
-                            best = Some(ratio);
-                            rows = vec![r];
-                        }
-                    }
-                }
+        Ok(())
+    };
+    record(&tab, &basis)?;
+    // Per basis on the path: the next entering column to try, and the pivot (row, the
+    // variable that left) that undoes the step into it.
+    let mut stack: Vec<(usize, Option<(usize, usize)>)> = vec![(0, None)];
+    while let Some(&(from, undo)) = stack.last() {
+        let mut step = None;
+        for j in from..width {
+            if in_basis[j] {
+                continue;
             }
-            for r in rows {
-                let mut next_basis = basis.clone();
-                next_basis[r] = j;
-                let mut key = next_basis.clone();
-                key.sort_unstable();
-                if !seen.insert(key) {
-                    continue;
+            let Some(r) = lex_min_row(&tab, j, d, width) else {
+                continue;
+            };
+            let mut key = basis.clone();
+            key[r] = j;
+            key.sort_unstable();
+            if seen.contains(&key) {
+                continue;
+            }
+            if seen.len() >= limit.saturating_mul(BASES_PER_VERTEX)
+                || (seen.len() + 1).saturating_mul(basis_bytes) > MAX_SEEN_BYTES
+            {
+                return Err(Stopped::Bases {
+                    vertices: found.len(),
+                    bases: seen.len(),
+                });
+            }
+            seen.insert(key);
+            step = Some((j, r));
+            break;
+        }
+        match step {
+            Some((j, r)) => {
+                stack.last_mut().expect("on the stack").0 = j + 1;
+                let left = basis[r];
+                pivot(&mut tab, r, j);
+                basis[r] = j;
+                in_basis[j] = true;
+                in_basis[left] = false;
+                record(&tab, &basis)?;
+                stack.push((0, Some((r, left))));
+            }
+            None => {
+                stack.pop();
+                if let Some((r, left)) = undo {
+                    let j = basis[r];
+                    pivot(&mut tab, r, left);
+                    basis[r] = left;
+                    in_basis[left] = true;
+                    in_basis[j] = false;
                 }
-                if seen.len() > limit.saturating_mul(BASES_PER_VERTEX)
-                    || (queue.len() + 1).saturating_mul(tableau_bytes) > MAX_PENDING_BYTES
-                {
-                    return Err(Stopped::Bases {
-                        vertices: found.len(),
-                        bases: seen.len(),
-                    });
-                }
-                let mut next = tab.clone();
-                let p = next[r][j].clone();
-                for x in next[r].iter_mut() {
-                    *x = &*x / &p;
-                }
-                let pivot_row = next[r].clone();
-                for (i, row) in next.iter_mut().enumerate() {
-                    if i != r && !row[j].is_zero() {
-                        let f = row[j].clone();
-                        for (x, y) in row.iter_mut().zip(&pivot_row) {
-                            if !y.is_zero() {
-                                *x -= &f * y;
-                            }
-                        }
-                    }
-                }
-                queue.push_back((next, next_basis));
             }
         }
     }
     Ok(found)
+}
+
+/// The leaving row when column `j` enters: the lexicographic minimum of (right-hand side,
+/// the slack columns) over the entry in `j`, among rows with a positive entry (`None`: no
+/// such row). The slack columns hold `B^-1`, whose rows are independent, so it is unique.
+fn lex_min_row(tab: &[Vec<Rational>], j: usize, d: usize, width: usize) -> Option<usize> {
+    let mut rows: Vec<usize> = (0..tab.len())
+        .filter(|&r| tab[r][j].is_positive())
+        .collect();
+    for col in std::iter::once(width).chain(d..width) {
+        if rows.len() <= 1 {
+            break;
+        }
+        let ratios: Vec<Rational> = rows.iter().map(|&r| &tab[r][col] / &tab[r][j]).collect();
+        let min = ratios.iter().min().expect("rows left").clone();
+        rows = rows
+            .iter()
+            .zip(&ratios)
+            .filter(|(_, x)| **x == min)
+            .map(|(&r, _)| r)
+            .collect();
+    }
+    rows.first().copied()
+}
+
+/// A Gauss-Jordan pivot of the tableau on row `r`, column `j`.
+fn pivot(tab: &mut [Vec<Rational>], r: usize, j: usize) {
+    let p = tab[r][j].clone();
+    for x in tab[r].iter_mut() {
+        *x = &*x / &p;
+    }
+    let pivot_row = tab[r].clone();
+    for (i, row) in tab.iter_mut().enumerate() {
+        if i != r && !row[j].is_zero() {
+            let f = row[j].clone();
+            for (x, y) in row.iter_mut().zip(&pivot_row) {
+                if !y.is_zero() {
+                    *x -= &f * y;
+                }
+            }
+        }
+    }
 }
 
 /// The refusal of a walk that stopped early.
