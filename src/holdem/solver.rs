@@ -25,7 +25,8 @@
 //!
 //! All values, reaches and state are `f64`.
 
-use super::cards::{cards_of, CardSet};
+use super::cards::{cards_of, Card, CardSet};
+use super::iso::Symmetries;
 use super::showdown::{Fold, Hand, Showdown};
 use super::spot::Spot;
 use super::tree::{NodeKind, Tree};
@@ -46,7 +47,8 @@ pub const DEFAULT_MAX_GAME_NODES: usize = 100_000_000;
 pub enum GameKind {
     /// A player (0 = OOP, 1 = IP) acts; the children follow the tree node's.
     Decision(u8),
-    /// The next card is dealt: one child per card left in the deck.
+    /// The next card is dealt: one child per card left in the deck, or per class of
+    /// equivalent cards (`aux`: the index of its deals in [`Game::deals`]).
     Chance,
     /// This player folded.
     Fold(u8),
@@ -101,8 +103,26 @@ pub struct Game {
     blocked: [Vec<Vec<u32>>; 2],
     /// Entries of each player's state arrays.
     pub state_len: [usize; 2],
+    /// The suit permutations mapping the game onto itself (none unless the deals are
+    /// isomorphic).
+    pub symmetries: Symmetries,
+    /// For each chance node, every card it deals in card order: the child walked for it (its
+    /// index among the node's children) and the symmetry mapping that child's deal onto this
+    /// card's (0: the same deal; `k`: `symmetries.perms[k - 1]`).
+    pub deals: Vec<Vec<(u32, u32)>>,
     depth: usize,
     max_actions: usize,
+}
+
+/// How a chance node's deals are expanded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deals {
+    /// One subtree per card.
+    Every,
+    /// One subtree per class of cards equivalent under a suit permutation that fixes the
+    /// deck, the board and both weighted ranges; the others take its values with the hands
+    /// permuted.
+    Isomorphic,
 }
 
 /// A fold's or showdown's chips.
@@ -114,9 +134,33 @@ impl Game {
     /// Expands the spot's tree with its deals; refuses more than `max_nodes` nodes before
     /// building past the limit.
     pub fn build(spot: &Spot, max_nodes: usize) -> Result<Game, HoldemError> {
+        Game::build_with(spot, max_nodes, Deals::Every)
+    }
+
+    /// [`Game::build`] with the deals expanded as `deals` says.
+    pub fn build_with(spot: &Spot, max_nodes: usize, deals: Deals) -> Result<Game, HoldemError> {
         let (mut game, index, n) = Game::prepare(spot, max_nodes)?;
+        if deals == Deals::Isomorphic {
+            game.symmetries = Symmetries::of(game.deck, game.board, &game.hands, &game.weights);
+        }
         game.expand(&index, n, max_nodes)?;
         Ok(game)
+    }
+
+    /// The child of chance node `g` walked for dealing `card`, and the symmetry that maps its
+    /// deal onto `card`'s (0: none, the child is `card`'s own; `k`: `symmetries.perms[k - 1]`,
+    /// whose [`Symmetries::hand_maps`] give each hand's image); `None` when `g` is not a chance
+    /// node or does not deal `card`.
+    pub fn deal_of(&self, g: usize, card: Card) -> Option<(usize, u32)> {
+        let node = self.nodes.get(g)?;
+        if node.kind != GameKind::Chance || node.board & card.bit() != 0 {
+            return None;
+        }
+        let i = cards_of(self.deck & !node.board)
+            .iter()
+            .position(|&c| c == card)?;
+        let (child, k) = self.deals[node.aux as usize][i];
+        Some((node.first_child as usize + child as usize, k))
     }
 
     /// The spot's hands, public tree and showdowns without the deals expanded (no node, no
@@ -196,6 +240,8 @@ impl Game {
             runouts: Vec::new(),
             blocked,
             state_len: [0, 0],
+            symmetries: Symmetries::default(),
+            deals: Vec::new(),
             depth: 0,
             max_actions: 1,
             tree,
@@ -221,10 +267,15 @@ impl Game {
             let t = &self.tree.nodes[g.tree_node as usize];
             let kids: Vec<(u32, CardSet)> = match g.kind {
                 GameKind::Decision(_) => t.children().map(|c| (c as u32, g.board)).collect(),
-                GameKind::Chance => cards_of(self.deck & !g.board)
-                    .into_iter()
-                    .map(|c| (t.first_child, g.board | c.bit()))
-                    .collect(),
+                GameKind::Chance => {
+                    let left = cards_of(self.deck & !g.board);
+                    let (reps, deals) = self.symmetries.classes(g.board, &left);
+                    nodes[id].aux = self.deals.len() as u64;
+                    self.deals.push(deals);
+                    reps.into_iter()
+                        .map(|c| (t.first_child, g.board | c.bit()))
+                        .collect()
+                }
                 _ => continue,
             };
             if nodes.len() + kids.len() > max_nodes {
@@ -1110,10 +1161,20 @@ impl Solver {
                 v
             })
             .collect();
+        // Every card in card order: its class's values, the hands permuted when the card is
+        // not the class's own.
         out.fill(0.0);
-        for part in &parts {
-            for (x, y) in out.iter_mut().zip(part) {
-                *x += y;
+        for &(child, k) in &g.deals[node.aux as usize] {
+            let part = &parts[child as usize];
+            if k == 0 {
+                for (x, y) in out.iter_mut().zip(part) {
+                    *x += y;
+                }
+            } else {
+                let map = &g.symmetries.hand_maps[k as usize - 1][p];
+                for (&j, y) in map.iter().zip(part) {
+                    out[j as usize] += y;
+                }
             }
         }
         let scale = 1.0 / g.cards_left(node.board);

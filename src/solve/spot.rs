@@ -8,7 +8,7 @@ use super::door::{Detail, Request, Value};
 use super::registry::{self, AlgorithmError, CfrOptions};
 use super::run::{CurvePoint, Progress, StopReason};
 use super::Threads;
-use crate::holdem::solver::{Game, Precision, Solver, DEFAULT_MAX_GAME_NODES};
+use crate::holdem::solver::{Deals, Game, Precision, Solver, DEFAULT_MAX_GAME_NODES};
 use crate::holdem::spot::Spot;
 use crate::holdem::tree::Counts;
 use crate::lp::memory;
@@ -205,7 +205,7 @@ pub(crate) fn solve_spot(
             ))
         })?,
     };
-    let game = Game::build(&spot, DEFAULT_MAX_GAME_NODES)
+    let game = Game::build_with(&spot, DEFAULT_MAX_GAME_NODES, Deals::Isomorphic)
         .map_err(|e| SolveError::Request(format!("{name}: {e}")))?;
     let state_bytes = game.state_bytes_in(&params, precision);
     let budget = request.max_memory.unwrap_or_else(memory::default_budget);
