@@ -72,8 +72,9 @@ pub struct SolveArgs {
     /// Hold'em spots: stop once the exploitability (chips) is at most P% of the starting pot.
     #[arg(long, value_name = "P", allow_negative_numbers = true)]
     target_pot_pct: Option<f64>,
-    /// Hold'em spots: the precision of the stored regrets and average sums (default f32).
-    #[arg(long, value_name = "P", value_parser = ["f32", "f64"])]
+    /// Hold'em spots: the precision of the stored regrets and average sums, f32 (the default)
+    /// or f64.
+    #[arg(long, value_name = "P")]
     precision: Option<String>,
     /// Stop once exploitability is at most F times the payoff range (max - min payoff).
     #[arg(long, value_name = "F", allow_negative_numbers = true)]

@@ -729,7 +729,7 @@ impl<S: Real> State<S> {
                 } else {
                     &self.last[a][e..e + k]
                 };
-                current_of(&self.regret[a][e..e + k], last, &factors[a], &mut row);
+                current_of::<S, 0>(&self.regret[a][e..e + k], last, &factors[a], &mut row);
                 for (d, &x) in self.play[a][e..e + k].iter_mut().zip(&row) {
                     *d = S::of(x);
                 }
@@ -1199,13 +1199,10 @@ fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut
                 &[]
             };
             let f = &sh.factors[a];
-            for (h, row) in out.chunks_exact_mut(k).enumerate() {
-                let l = if last.is_empty() {
-                    last
-                } else {
-                    &last[h * k..h * k + k]
-                };
-                current_of(&regret[h * k..h * k + k], l, f, row);
+            match k {
+                2 => rows_of::<S, 2>(regret, last, f, 2, out),
+                3 => rows_of::<S, 3>(regret, last, f, 3, out),
+                _ => rows_of::<S, 0>(regret, last, f, k, out),
             }
         }
         Current::Stored | Current::Play => {
@@ -1222,14 +1219,34 @@ fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut
     }
 }
 
+/// [`current_of`] for every hand of a node (`k` actions per hand; `K` = `k`, or 0).
+#[inline(always)]
+fn rows_of<S: Real, const K: usize>(
+    regret: &[S],
+    last: &[S],
+    f: &Factors,
+    k: usize,
+    out: &mut [f64],
+) {
+    for (h, row) in out.chunks_exact_mut(k).enumerate() {
+        let l = if last.is_empty() {
+            last
+        } else {
+            &last[h * k..h * k + k]
+        };
+        current_of::<S, K>(&regret[h * k..h * k + k], l, f, row);
+    }
+}
+
 /// Regret matching as [`apply_rule`] ends: the strategy the set update with factors `f`
 /// computed from the regrets it stored (and the instantaneous regrets `last` of the
 /// predictive rules), bit for bit.
-#[inline]
-fn current_of<S: Real>(regret: &[S], last: &[S], f: &Factors, out: &mut [f64]) {
-    let k = out.len();
+#[inline(always)]
+fn current_of<S: Real, const K: usize>(regret: &[S], last: &[S], f: &Factors, out: &mut [f64]) {
+    let k = if K > 0 { K } else { out.len() };
+    let (regret, out) = (&regret[..k], &mut out[..k]);
     let mut total = 0.0;
-    for a in 0..k {
+    for (a, o) in out.iter_mut().enumerate() {
         let r = regret[a].get();
         let p = if f.predictive {
             let w = f.prediction_weight * last[a].get();
@@ -1246,7 +1263,7 @@ fn current_of<S: Real>(regret: &[S], last: &[S], f: &Factors, out: &mut [f64]) {
         } else {
             (r + 0.0).max(0.0)
         };
-        out[a] = p;
+        *o = p;
         total += p;
     }
     if total > 0.0 {
@@ -1297,9 +1314,11 @@ fn update_node<S: Real, const KIND: u8>(
         let e = off + h * k;
         // SAFETY: the entries of this node and hand; no other walk touches them.
         let (sr, ss) = unsafe { (slice_mut(sh.regret[a], e, k), slice_mut(sh.sum[a], e, k)) };
-        for c in 0..k {
-            regret[c] = sr[c].get();
-            sum[c] = ss[c].get();
+        for (x, y) in regret.iter_mut().zip(sr.iter()) {
+            *x = y.get();
+        }
+        for (x, y) in sum.iter_mut().zip(ss.iter()) {
+            *x = y.get();
         }
         let sl: &mut [S] = if sh.keeps_last {
             unsafe { slice_mut(sh.last[a], e, k) }
@@ -1320,17 +1339,19 @@ fn update_node<S: Real, const KIND: u8>(
             3 => apply_rule::<KIND, 3>(&inst[..k], own[h], arrays, f),
             _ => apply_rule::<KIND, 0>(&inst[..k], own[h], arrays, f),
         }
-        for c in 0..k {
-            sr[c] = S::of(regret[c]);
-            ss[c] = S::of(sum[c]);
+        for (y, &x) in sr.iter_mut().zip(regret.iter()) {
+            *y = S::of(x);
+        }
+        for (y, &x) in ss.iter_mut().zip(sum.iter()) {
+            *y = S::of(x);
         }
         for (s, &l) in sl.iter_mut().zip(last.iter()) {
             *s = S::of(l);
         }
         if sh.current == Current::Stored {
             let sg = unsafe { slice_mut(sh.sigma[a], e, k) };
-            for c in 0..k {
-                sg[c] = S::of(st[h * k + c]);
+            for (y, &x) in sg.iter_mut().zip(&st[h * k..h * k + k]) {
+                *y = S::of(x);
             }
         }
     }
