@@ -5,7 +5,7 @@ use bluff::cfr::RegretParams;
 use bluff::holdem::cards::{cards_of, Card};
 use bluff::holdem::eval::evaluate;
 use bluff::holdem::reference::{self, ReferenceError, DEFAULT_MAX_NODES};
-use bluff::holdem::solver::{Game, Solver};
+use bluff::holdem::solver::{Game, Precision, Solver};
 use bluff::holdem::spot::Spot;
 use bluff::scalar::{rat, Rational};
 
@@ -243,30 +243,35 @@ fn reference_exploitability(spot: &str, params: RegretParams, iterations: u64) -
 /// mode (both start with uniform strategies and, alternating, update OOP first): the spot
 /// engine over its public tree with hand vectors, and the tree kernel over the spot built as an
 /// ordinary game. Their exploitability and root EVs (chips, as each defines them) must agree
-/// to 1e-9 of the pot.
+/// to 1e-9 of the pot with the engine's state in f64, and to 1e-5 of the pot in f32 (the
+/// stored regrets and sums rounded to 4-byte floats, everything else in f64).
 fn routes_agree(text: &str, params: RegretParams, iterations: u64) {
     let spot = Spot::parse(text).unwrap();
     let pot = spot.pot as f64;
     let by_reference =
         reference::cfr_exploitability(&spot, params, iterations, DEFAULT_MAX_NODES).unwrap();
-    let game = Game::build(&spot, 10_000_000).unwrap();
-    let mut solver = Solver::new(game, params, 1);
-    solver.iterate(iterations);
-    let by_engine = solver.values();
-    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * pot;
-    assert!(
-        close(by_engine.exploitability, by_reference.exploitability),
-        "{params:?} after {iterations}: engine {by_engine:?}, reference {by_reference:?}"
-    );
-    for p in 0..2 {
-        assert!(
-            close(by_engine.ev[p], by_reference.root_ev[p]),
-            "{params:?} after {iterations}: engine {by_engine:?}, reference {by_reference:?}"
-        );
-    }
-    // Not a trivial agreement: the strategies are still exploitable, and the EVs add to the pot.
+    // Not a trivial agreement: the strategies are still exploitable.
     assert!(by_reference.exploitability > 1e-4 * pot, "{by_reference:?}");
-    assert!(close(by_engine.ev[0] + by_engine.ev[1], pot));
+    for (precision, tolerance) in [(Precision::F64, 1e-9), (Precision::F32, 1e-5)] {
+        let game = Game::build(&spot, 10_000_000).unwrap();
+        let mut solver = Solver::with_precision(game, params, 1, precision);
+        solver.iterate(iterations);
+        let by_engine = solver.values();
+        let close = |a: f64, b: f64| (a - b).abs() <= tolerance * pot;
+        let what = format!(
+            "{params:?} after {iterations} in {precision:?}: engine {by_engine:?}, \
+             reference {by_reference:?}"
+        );
+        assert!(
+            close(by_engine.exploitability, by_reference.exploitability),
+            "{what}"
+        );
+        for p in 0..2 {
+            assert!(close(by_engine.ev[p], by_reference.root_ev[p]), "{what}");
+        }
+        // The EVs add to the pot (sums over hands are f64 in both precisions).
+        assert!((by_engine.ev[0] + by_engine.ev[1] - pot).abs() <= 1e-9 * pot);
+    }
 }
 
 /// Simultaneous updates (both players' regrets from the same strategies): `params` with

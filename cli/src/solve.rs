@@ -72,6 +72,10 @@ pub struct SolveArgs {
     /// Hold'em spots: stop once the exploitability (chips) is at most P% of the starting pot.
     #[arg(long, value_name = "P", allow_negative_numbers = true)]
     target_pot_pct: Option<f64>,
+    /// Hold'em spots: the precision of the stored regrets and average sums, f32 (the default)
+    /// or f64.
+    #[arg(long, value_name = "P")]
+    precision: Option<String>,
     /// Stop once exploitability is at most F times the payoff range (max - min payoff).
     #[arg(long, value_name = "F", allow_negative_numbers = true)]
     target_relative: Option<f64>,
@@ -247,6 +251,7 @@ impl SolveArgs {
             report: self.report.is_some(),
             lcp_start: self.lcp_start.clone(),
             target_pot_pct: self.target_pot_pct,
+            precision: self.precision.clone(),
             lock: self.lock.clone().map(door::LockSource::File),
         }
     }

@@ -51,6 +51,7 @@ pub fn present(json: bool, solved: &Solved, run: &SpotRun) -> Result<()> {
             "terminal_nodes": run.counts.terminal,
             "game_nodes": run.game_nodes,
             "state_bytes": run.state_bytes,
+            "precision": run.precision.name(),
             "peak_rss_bytes": run.peak_rss_bytes,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);

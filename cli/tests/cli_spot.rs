@@ -65,6 +65,14 @@ fn the_other_families_and_game_options_are_refused_with_the_reason() {
             "--target-pot-pct applies to hold'em spots",
         ),
         (
+            vec!["kuhn", "--iterations", "5", "--precision", "f64"],
+            "--precision applies to hold'em spots",
+        ),
+        (
+            vec![r.as_str(), "--iterations", "5", "--precision", "f16"],
+            "--precision: `f16` is not a precision (f32 or f64)",
+        ),
+        (
             vec![r.as_str(), "--iterations", "5", "--max-memory", "1000"],
             "the solver's state needs",
         ),
@@ -86,4 +94,38 @@ fn a_bad_spot_file_is_refused_naming_the_key() {
         .output()
         .unwrap();
     assert_refused(&out, "flop key on a river spot", "flop_bet");
+}
+
+#[test]
+fn the_state_is_f32_by_default_and_f64_on_request() {
+    let r = river();
+    let f32_run = solve_json(&[&r, "--iterations", "20", "--threads", "1"]);
+    let f64_run = solve_json(&[
+        &r,
+        "--iterations",
+        "20",
+        "--threads",
+        "1",
+        "--precision",
+        "f64",
+    ]);
+    assert_eq!(f32_run["precision"], "f32");
+    assert_eq!(f64_run["precision"], "f64");
+    let bytes = |v: &serde_json::Value| v["state_bytes"].as_u64().unwrap();
+    assert_eq!(bytes(&f64_run), 2 * bytes(&f32_run));
+    // The same run to 1e-5 of the pot in either precision.
+    let pot = f32_run["pot"].as_f64().unwrap();
+    for key in ["exploitability", "root_ev"] {
+        let (a, b) = (&f32_run[key], &f64_run[key]);
+        let pairs: Vec<(f64, f64)> = if a.is_array() {
+            (0..2)
+                .map(|i| (a[i].as_f64().unwrap(), b[i].as_f64().unwrap()))
+                .collect()
+        } else {
+            vec![(a.as_f64().unwrap(), b.as_f64().unwrap())]
+        };
+        for (x, y) in pairs {
+            assert!((x - y).abs() <= 1e-5 * pot, "{key}: {x} in f32, {y} in f64");
+        }
+    }
 }

@@ -154,6 +154,7 @@ fn the_spot_json_fields_are_frozen() {
             "terminal_nodes",
             "game_nodes",
             "state_bytes",
+            "precision",
             "peak_rss_bytes",
         ]
     );

@@ -6,6 +6,7 @@
 
 pub mod cards;
 pub mod eval;
+pub mod iso;
 pub mod range;
 pub mod reference;
 pub mod showdown;

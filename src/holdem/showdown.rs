@@ -28,26 +28,31 @@ impl CardSums {
             card: [0.0; 52],
         }
     }
-    #[inline]
-    fn add(&mut self, h: Hand, r: f64) {
+    #[inline(always)]
+    fn add(&mut self, h: [u8; 2], r: f64) {
         self.total += r;
-        self.card[h.0 .0 as usize] += r;
-        self.card[h.1 .0 as usize] += r;
+        self.card[h[0] as usize] += r;
+        self.card[h[1] as usize] += r;
     }
     /// The sum over the hands sharing no card with `h`, less `same` (the reach of `h` itself,
     /// counted in both card sums).
-    #[inline]
-    fn disjoint(&self, h: Hand, same: f64) -> f64 {
-        self.total - self.card[h.0 .0 as usize] - self.card[h.1 .0 as usize] + same
+    #[inline(always)]
+    fn disjoint(&self, h: [u8; 2], same: f64) -> f64 {
+        self.total - self.card[h[0] as usize] - self.card[h[1] as usize] + same
     }
 }
 
+/// A hand's two cards as card indices.
+fn cards(h: Hand) -> [u8; 2] {
+    [h.0 .0, h.1 .0]
+}
+
 /// For each hand `i` of `hands`, the opponent's index of the same combo, if any.
-fn same_combo(hands: &[Hand], opp: &[Hand]) -> Vec<Option<usize>> {
+fn same_combo(hands: &[Hand], opp: &[Hand]) -> Vec<Option<u32>> {
     let key = |h: Hand| if h.0 < h.1 { (h.0, h.1) } else { (h.1, h.0) };
     let mut index = std::collections::HashMap::with_capacity(opp.len());
     for (j, &h) in opp.iter().enumerate() {
-        index.insert(key(h), j);
+        index.insert(key(h), j as u32);
     }
     hands.iter().map(|&h| index.get(&key(h)).copied()).collect()
 }
@@ -61,9 +66,9 @@ pub fn fold_sums(hands: &[Hand], opp: &[Hand], opp_reach: &[f64], out: &mut [f64
 /// The fold sums of two fixed lists of hands, the same-combo pairs found once.
 #[derive(Clone, Debug)]
 pub struct Fold {
-    hands: Vec<Hand>,
-    opp: Vec<Hand>,
-    same: Vec<Option<usize>>,
+    hands: Vec<[u8; 2]>,
+    opp: Vec<[u8; 2]>,
+    same: Vec<Option<u32>>,
 }
 
 impl Fold {
@@ -71,8 +76,8 @@ impl Fold {
     pub fn new(hands: &[Hand], opp: &[Hand]) -> Fold {
         Fold {
             same: same_combo(hands, opp),
-            hands: hands.to_vec(),
-            opp: opp.to_vec(),
+            hands: hands.iter().map(|&h| cards(h)).collect(),
+            opp: opp.iter().map(|&h| cards(h)).collect(),
         }
     }
 
@@ -82,22 +87,32 @@ impl Fold {
         for (&h, &r) in self.opp.iter().zip(opp_reach) {
             sums.add(h, r);
         }
-        for (i, &h) in self.hands.iter().enumerate() {
-            out[i] = sums.disjoint(h, self.same[i].map_or(0.0, |j| opp_reach[j]));
+        let out = &mut out[..self.hands.len()];
+        for ((o, &h), same) in out.iter_mut().zip(&self.hands).zip(&self.same) {
+            *o = sums.disjoint(h, same.map_or(0.0, |j| opp_reach[j as usize]));
         }
     }
 }
 
-/// A river showdown between two lists of hands on one board, sorted once by strength.
+/// A river showdown between two lists of hands on one board, sorted once by strength: the
+/// sweeps' bounds are found when it is built, so an evaluation compares no strengths.
 pub struct Showdown {
-    hands: Vec<Hand>,
-    opp: Vec<Hand>,
-    /// The player's hands, weakest first, with their strengths.
-    order: Vec<(Strength, usize)>,
-    /// The opponent's hands, weakest first, with their strengths.
-    opp_order: Vec<(Strength, usize)>,
-    /// For each hand, the opponent's index of the same combo.
-    same: Vec<Option<usize>>,
+    /// The player's number of hands.
+    n: usize,
+    /// The player's hands not blocked by the board, weakest first.
+    order: Vec<u16>,
+    /// Their cards.
+    order_cards: Vec<[u8; 2]>,
+    /// For each of them, how many of the opponent's sorted hands are weaker.
+    below: Vec<u16>,
+    /// For each of them, how many of the opponent's sorted hands are not stronger.
+    not_above: Vec<u16>,
+    /// The opponent's hands not blocked by the board, weakest first.
+    opp_order: Vec<u16>,
+    /// Their cards.
+    opp_cards: Vec<[u8; 2]>,
+    /// For each entry of `order`, the opponent's index of the same combo (`u16::MAX`: none).
+    same: Vec<u16>,
 }
 
 impl Showdown {
@@ -115,43 +130,63 @@ impl Showdown {
             v.sort_unstable();
             v
         };
+        let (order, opp_order) = (sorted(hands), sorted(opp));
+        let same = same_combo(hands, opp);
+        let below = order
+            .iter()
+            .map(|&(s, _)| opp_order.partition_point(|o| o.0 < s) as u16)
+            .collect();
+        let not_above = order
+            .iter()
+            .map(|&(s, _)| opp_order.partition_point(|o| o.0 <= s) as u16)
+            .collect();
         Showdown {
-            order: sorted(hands),
-            opp_order: sorted(opp),
-            same: same_combo(hands, opp),
-            hands: hands.to_vec(),
-            opp: opp.to_vec(),
+            n: hands.len(),
+            order_cards: order.iter().map(|&(_, i)| cards(hands[i])).collect(),
+            same: order
+                .iter()
+                .map(|&(_, i)| same[i].map_or(u16::MAX, |j| j as u16))
+                .collect(),
+            order: order.iter().map(|&(_, i)| i as u16).collect(),
+            below,
+            not_above,
+            opp_cards: opp_order.iter().map(|&(_, j)| cards(opp[j])).collect(),
+            opp_order: opp_order.iter().map(|&(_, j)| j as u16).collect(),
         }
     }
 
     /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`,
     /// each counted +1 when `hands[i]` wins, -1 when it loses, 0 on a tie.
     pub fn sums(&self, opp_reach: &[f64], out: &mut [f64]) {
-        if self.order.len() < self.hands.len() {
-            out[..self.hands.len()].fill(0.0);
+        if self.order.len() < self.n {
+            out[..self.n].fill(0.0);
         }
+        let m = self.opp_order.len();
+        let (opp_order, opp_cards) = (&self.opp_order[..m], &self.opp_cards[..m]);
+        let l = self.order.len();
+        let (order, cards) = (&self.order[..l], &self.order_cards[..l]);
         // Weaker opponent hands, sweeping upwards.
         let mut below = CardSums::new();
         let mut k = 0;
-        for &(s, i) in &self.order {
-            while k < self.opp_order.len() && self.opp_order[k].0 < s {
-                let j = self.opp_order[k].1;
-                below.add(self.opp[j], opp_reach[j]);
+        for (x, &end) in self.below[..l].iter().enumerate() {
+            let end = end as usize;
+            while k < end {
+                below.add(opp_cards[k], opp_reach[opp_order[k] as usize]);
                 k += 1;
             }
             // The same combo has the same strength: it is never below.
-            out[i] = below.disjoint(self.hands[i], 0.0);
+            out[order[x] as usize] = below.disjoint(cards[x], 0.0);
         }
         // Stronger opponent hands, sweeping downwards.
         let mut above = CardSums::new();
-        let mut k = self.opp_order.len();
-        for &(s, i) in self.order.iter().rev() {
-            while k > 0 && self.opp_order[k - 1].0 > s {
-                let j = self.opp_order[k - 1].1;
-                above.add(self.opp[j], opp_reach[j]);
+        let mut k = m;
+        for (x, &start) in self.not_above[..l].iter().enumerate().rev() {
+            let start = start as usize;
+            while k > start {
                 k -= 1;
+                above.add(opp_cards[k], opp_reach[opp_order[k] as usize]);
             }
-            out[i] -= above.disjoint(self.hands[i], 0.0);
+            out[order[x] as usize] -= above.disjoint(cards[x], 0.0);
         }
     }
 
@@ -159,17 +194,20 @@ impl Showdown {
     /// nor with the board (0 for a hand holding a board card).
     pub fn totals(&self, opp_reach: &[f64], out: &mut [f64]) {
         let mut all = CardSums::new();
-        for &(_, j) in &self.opp_order {
-            all.add(self.opp[j], opp_reach[j]);
+        for (&j, &c) in self.opp_order.iter().zip(&self.opp_cards) {
+            all.add(c, opp_reach[j as usize]);
         }
-        if self.order.len() < self.hands.len() {
-            out[..self.hands.len()].fill(0.0);
+        if self.order.len() < self.n {
+            out[..self.n].fill(0.0);
         }
         // The same combo, when the opponent holds it, counts in both card sums.
-        for &(_, i) in &self.order {
-            let h = self.hands[i];
-            let same = self.same[i].map_or(0.0, |j| opp_reach[j]);
-            out[i] = all.disjoint(h, same);
+        for ((&i, &c), &j) in self.order.iter().zip(&self.order_cards).zip(&self.same) {
+            let same = if j == u16::MAX {
+                0.0
+            } else {
+                opp_reach[j as usize]
+            };
+            out[i as usize] = all.disjoint(c, same);
         }
     }
 }

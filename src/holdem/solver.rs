@@ -25,7 +25,8 @@
 //!
 //! All values, reaches and state are `f64`.
 
-use super::cards::{cards_of, CardSet};
+use super::cards::{cards_of, Card, CardSet};
+use super::iso::Symmetries;
 use super::showdown::{Fold, Hand, Showdown};
 use super::spot::Spot;
 use super::tree::{NodeKind, Tree};
@@ -46,7 +47,8 @@ pub const DEFAULT_MAX_GAME_NODES: usize = 100_000_000;
 pub enum GameKind {
     /// A player (0 = OOP, 1 = IP) acts; the children follow the tree node's.
     Decision(u8),
-    /// The next card is dealt: one child per card left in the deck.
+    /// The next card is dealt: one child per card left in the deck, or per class of
+    /// equivalent cards (`aux`: the index of its deals in [`Game::deals`]).
     Chance,
     /// This player folded.
     Fold(u8),
@@ -101,8 +103,26 @@ pub struct Game {
     blocked: [Vec<Vec<u32>>; 2],
     /// Entries of each player's state arrays.
     pub state_len: [usize; 2],
+    /// The suit permutations mapping the game onto itself (none unless the deals are
+    /// isomorphic).
+    pub symmetries: Symmetries,
+    /// For each chance node, every card it deals in card order: the child walked for it (its
+    /// index among the node's children) and the symmetry mapping that child's deal onto this
+    /// card's (0: the same deal; `k`: `symmetries.perms[k - 1]`).
+    pub deals: Vec<Vec<(u32, u32)>>,
     depth: usize,
     max_actions: usize,
+}
+
+/// How a chance node's deals are expanded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deals {
+    /// One subtree per card.
+    Every,
+    /// One subtree per class of cards equivalent under a suit permutation that fixes the
+    /// deck, the board and both weighted ranges; the others take its values with the hands
+    /// permuted.
+    Isomorphic,
 }
 
 /// A fold's or showdown's chips.
@@ -114,9 +134,33 @@ impl Game {
     /// Expands the spot's tree with its deals; refuses more than `max_nodes` nodes before
     /// building past the limit.
     pub fn build(spot: &Spot, max_nodes: usize) -> Result<Game, HoldemError> {
+        Game::build_with(spot, max_nodes, Deals::Every)
+    }
+
+    /// [`Game::build`] with the deals expanded as `deals` says.
+    pub fn build_with(spot: &Spot, max_nodes: usize, deals: Deals) -> Result<Game, HoldemError> {
         let (mut game, index, n) = Game::prepare(spot, max_nodes)?;
+        if deals == Deals::Isomorphic {
+            game.symmetries = Symmetries::of(game.deck, game.board, &game.hands, &game.weights);
+        }
         game.expand(&index, n, max_nodes)?;
         Ok(game)
+    }
+
+    /// The child of chance node `g` walked for dealing `card`, and the symmetry that maps its
+    /// deal onto `card`'s (0: none, the child is `card`'s own; `k`: `symmetries.perms[k - 1]`,
+    /// whose [`Symmetries::hand_maps`] give each hand's image); `None` when `g` is not a chance
+    /// node or does not deal `card`.
+    pub fn deal_of(&self, g: usize, card: Card) -> Option<(usize, u32)> {
+        let node = self.nodes.get(g)?;
+        if node.kind != GameKind::Chance || node.board & card.bit() != 0 {
+            return None;
+        }
+        let i = cards_of(self.deck & !node.board)
+            .iter()
+            .position(|&c| c == card)?;
+        let (child, k) = self.deals[node.aux as usize][i];
+        Some((node.first_child as usize + child as usize, k))
     }
 
     /// The spot's hands, public tree and showdowns without the deals expanded (no node, no
@@ -196,6 +240,8 @@ impl Game {
             runouts: Vec::new(),
             blocked,
             state_len: [0, 0],
+            symmetries: Symmetries::default(),
+            deals: Vec::new(),
             depth: 0,
             max_actions: 1,
             tree,
@@ -221,10 +267,15 @@ impl Game {
             let t = &self.tree.nodes[g.tree_node as usize];
             let kids: Vec<(u32, CardSet)> = match g.kind {
                 GameKind::Decision(_) => t.children().map(|c| (c as u32, g.board)).collect(),
-                GameKind::Chance => cards_of(self.deck & !g.board)
-                    .into_iter()
-                    .map(|c| (t.first_child, g.board | c.bit()))
-                    .collect(),
+                GameKind::Chance => {
+                    let left = cards_of(self.deck & !g.board);
+                    let (reps, deals) = self.symmetries.classes(g.board, &left);
+                    nodes[id].aux = self.deals.len() as u64;
+                    self.deals.push(deals);
+                    reps.into_iter()
+                        .map(|c| (t.first_child, g.board | c.bit()))
+                        .collect()
+                }
                 _ => continue,
             };
             if nodes.len() + kids.len() > max_nodes {
@@ -322,13 +373,24 @@ impl Game {
         eq
     }
 
-    /// Bytes of the solver's state for these parameters (the arrays [`Solver::new`]
-    /// allocates), to check before allocating.
+    /// Bytes of the solver's state for these parameters in f64 (the arrays
+    /// [`Solver::new`] allocates), to check before allocating.
     pub fn state_bytes(&self, params: &RegretParams) -> u64 {
+        self.state_bytes_in(params, Precision::F64)
+    }
+
+    /// Bytes of the state [`Solver::with_precision`] allocates: regrets and average sums,
+    /// the last instantaneous regrets of the predictive rules (VAD-CFR's moving averages),
+    /// the current strategy for VAD-CFR (whose next strategy is not a function of the
+    /// stored arrays), and a copy of the current strategy with simultaneous updates.
+    pub fn state_bytes_in(&self, params: &RegretParams, precision: Precision) -> u64 {
         let entries = (self.state_len[0] + self.state_len[1]) as u64;
         let f = params.factors(1, 0);
-        let arrays = 3 + u64::from(f.keeps_last()) + u64::from(!params.alternating);
-        entries * arrays * 8
+        let arrays = 2
+            + u64::from(f.keeps_last())
+            + u64::from(f.volatility.is_some())
+            + u64::from(!params.alternating);
+        entries * arrays * precision.bytes()
     }
 
     /// The number of cards a deal draws from at a node with `board` (the deck less the board
@@ -405,6 +467,79 @@ impl Game {
     }
 }
 
+/// The precision of the solver's stored state: regrets, average-strategy sums and the
+/// rules' extra arrays. Reaches, values, best responses and every sum over hands are f64
+/// whatever the precision.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Precision {
+    /// 4-byte floats: half the memory of f64 (the default of `bluff solve` on spots).
+    #[default]
+    F32,
+    /// 8-byte floats (the library's [`Solver::new`]).
+    F64,
+}
+
+impl Precision {
+    /// Bytes per stored entry.
+    pub fn bytes(self) -> u64 {
+        match self {
+            Precision::F32 => 4,
+            Precision::F64 => 8,
+        }
+    }
+
+    /// The precision named `f32` or `f64`.
+    pub fn from_name(name: &str) -> Option<Precision> {
+        match name {
+            "f32" => Some(Precision::F32),
+            "f64" => Some(Precision::F64),
+            _ => None,
+        }
+    }
+
+    /// Its name: `f32` or `f64`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::F32 => "f32",
+            Precision::F64 => "f64",
+        }
+    }
+}
+
+/// A stored number, read and written as f64.
+trait Real: Copy + Send + Sync + 'static {
+    /// Zero.
+    const ZERO: Self;
+    /// As f64 (exact).
+    fn get(self) -> f64;
+    /// From f64 (rounded to nearest).
+    fn of(x: f64) -> Self;
+}
+
+impl Real for f64 {
+    const ZERO: f64 = 0.0;
+    #[inline(always)]
+    fn get(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn of(x: f64) -> f64 {
+        x
+    }
+}
+
+impl Real for f32 {
+    const ZERO: f32 = 0.0;
+    #[inline(always)]
+    fn get(self) -> f64 {
+        self as f64
+    }
+    #[inline(always)]
+    fn of(x: f64) -> f32 {
+        x as f32
+    }
+}
+
 /// How a walk values the traverser's nodes and reads the strategies.
 // Copied once per walk (a street's subtree), not per node: its size does not matter.
 #[allow(clippy::large_enum_variant)]
@@ -418,27 +553,73 @@ enum Mode {
     Average,
 }
 
-/// The state arrays, shared by the walks of different cards (which write disjoint entries).
-#[derive(Clone, Copy)]
-struct Shared {
-    regret: [*mut f64; 2],
-    sum: [*mut f64; 2],
-    sigma: [*mut f64; 2],
-    last: [*mut f64; 2],
-    play: [*const f64; 2],
-    keeps_last: bool,
+/// Where the current strategy of a node is read from when a walk reaches it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Current {
+    /// Regret matching on the stored regrets (and predictions), with the factors of the
+    /// player's last update: nothing is stored.
+    Regrets,
+    /// The stored strategy (VAD-CFR, whose next strategy depends on the instantaneous
+    /// regrets of the update, which are not kept).
+    Stored,
+    /// The copy taken at the start of the iteration (simultaneous updates).
+    Play,
 }
+
+/// The state arrays of both players, of one precision.
+struct State<S> {
+    /// Cumulative regrets.
+    regret: [Vec<S>; 2],
+    /// Average-strategy sums.
+    sum: [Vec<S>; 2],
+    /// The last instantaneous regrets (predictive rules) or VAD-CFR's moving averages.
+    last: [Vec<S>; 2],
+    /// The current strategy, stored for VAD-CFR only.
+    sigma: [Vec<S>; 2],
+    /// The current strategy at the start of the iteration (simultaneous updates only).
+    play: [Vec<S>; 2],
+}
+
+/// The state in the precision chosen.
+enum Stored {
+    /// 4-byte entries.
+    F32(State<f32>),
+    /// 8-byte entries.
+    F64(State<f64>),
+}
+
+/// The state arrays, shared by the walks of different cards (which write disjoint entries).
+struct Shared<S> {
+    regret: [*mut S; 2],
+    sum: [*mut S; 2],
+    sigma: [*mut S; 2],
+    last: [*mut S; 2],
+    play: [*const S; 2],
+    keeps_last: bool,
+    current: Current,
+    /// The factors of each player's last update (its current strategy's rule).
+    factors: [Factors; 2],
+}
+
+impl<S> Clone for Shared<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S> Copy for Shared<S> {}
 
 // SAFETY: the walks of a chance node's cards touch the entries of disjoint subtrees only;
 // nothing else runs while they do.
-unsafe impl Send for Shared {}
-unsafe impl Sync for Shared {}
+unsafe impl<S> Send for Shared<S> {}
+unsafe impl<S> Sync for Shared<S> {}
 
-/// One walk's buffers, per depth of a street's subtree.
+/// One walk's buffers, per depth of a street's subtree, sized by the largest node.
 struct Scratch {
     own: Vec<f64>,
     opp: Vec<f64>,
     vals: Vec<f64>,
+    /// The strategy of the node at each depth (hand-major, `k` per hand).
+    strat: Vec<f64>,
     out: Vec<f64>,
     tmp: Vec<f64>,
     stack: Vec<(u32, u32)>,
@@ -449,11 +630,10 @@ pub struct Solver {
     /// The game.
     pub game: Game,
     params: RegretParams,
-    regret: [Vec<f64>; 2],
-    sum: [Vec<f64>; 2],
-    sigma: [Vec<f64>; 2],
-    last: [Vec<f64>; 2],
-    play: [Vec<f64>; 2],
+    precision: Precision,
+    state: Stored,
+    /// The factors of each player's last update.
+    factors: [Factors; 2],
     iterations: u64,
     pool: Option<rayon::ThreadPool>,
     scratch: Mutex<Vec<Scratch>>,
@@ -470,27 +650,127 @@ pub struct SpotValues {
     pub exploitability: f64,
 }
 
-impl Solver {
-    /// A solver of `game` with `params`, on `threads` threads (1: the calling thread).
-    pub fn new(game: Game, params: RegretParams, threads: usize) -> Solver {
+impl<S: Real> State<S> {
+    fn new(game: &Game, params: &RegretParams) -> State<S> {
         let f = params.factors(1, 0);
         let sized = |p: usize, on: bool| {
             if on {
-                vec![0.0; game.state_len[p]]
+                vec![S::ZERO; game.state_len[p]]
             } else {
                 Vec::new()
             }
         };
+        let vad = f.volatility.is_some();
         let uniform = |p: usize| {
-            let mut v = vec![0.0; game.state_len[p]];
+            if !vad {
+                return Vec::new();
+            }
+            let mut v = vec![S::ZERO; game.state_len[p]];
             for g in &game.nodes {
                 if g.kind == GameKind::Decision(p as u8) {
                     let k = g.num_children as usize;
                     let len = k * game.hands[p].len();
-                    v[g.aux as usize..g.aux as usize + len].fill(1.0 / k as f64);
+                    v[g.aux as usize..g.aux as usize + len].fill(S::of(1.0 / k as f64));
                 }
             }
             v
+        };
+        State {
+            regret: [sized(0, true), sized(1, true)],
+            sum: [sized(0, true), sized(1, true)],
+            last: [sized(0, f.keeps_last()), sized(1, f.keeps_last())],
+            play: [sized(0, !params.alternating), sized(1, !params.alternating)],
+            sigma: [uniform(0), uniform(1)],
+        }
+    }
+
+    fn shared(&mut self, params: &RegretParams, factors: [Factors; 2]) -> Shared<S> {
+        let f = params.factors(1, 0);
+        let current = if !params.alternating {
+            Current::Play
+        } else if f.volatility.is_some() {
+            Current::Stored
+        } else {
+            Current::Regrets
+        };
+        Shared {
+            regret: [self.regret[0].as_mut_ptr(), self.regret[1].as_mut_ptr()],
+            sum: [self.sum[0].as_mut_ptr(), self.sum[1].as_mut_ptr()],
+            sigma: [self.sigma[0].as_mut_ptr(), self.sigma[1].as_mut_ptr()],
+            last: [self.last[0].as_mut_ptr(), self.last[1].as_mut_ptr()],
+            play: [self.play[0].as_ptr(), self.play[1].as_ptr()],
+            keeps_last: f.keeps_last(),
+            current,
+            factors,
+        }
+    }
+
+    /// Simultaneous updates: the current strategies copied into `play` before an iteration.
+    fn fill_play(&mut self, game: &Game, factors: [Factors; 2]) {
+        let vad = factors[0].volatility.is_some();
+        let mut row = Vec::new();
+        for g in &game.nodes {
+            let GameKind::Decision(a) = g.kind else {
+                continue;
+            };
+            let a = a as usize;
+            let k = g.num_children as usize;
+            let len = k * game.hands[a].len();
+            let off = g.aux as usize;
+            if vad {
+                let (src, dst) = (&self.sigma[a], &mut self.play[a]);
+                dst[off..off + len].copy_from_slice(&src[off..off + len]);
+                continue;
+            }
+            row.resize(k, 0.0);
+            for e in (off..off + len).step_by(k) {
+                let last: &[S] = if self.last[a].is_empty() {
+                    &[]
+                } else {
+                    &self.last[a][e..e + k]
+                };
+                current_of::<S, 0>(&self.regret[a][e..e + k], last, &factors[a], &mut row);
+                for (d, &x) in self.play[a][e..e + k].iter_mut().zip(&row) {
+                    *d = S::of(x);
+                }
+            }
+        }
+    }
+
+    fn average_at(&self, a: usize, off: usize, k: usize, n: usize) -> Vec<f64> {
+        let s = &self.sum[a][off..off + k * n];
+        let mut out = vec![0.0; k * n];
+        for h in 0..n {
+            average_of_stored(&s[h * k..h * k + k], &mut out[h * k..h * k + k]);
+        }
+        out
+    }
+}
+
+/// A player's state pointers in either precision.
+#[derive(Clone, Copy)]
+enum AnyShared {
+    F32(Shared<f32>),
+    F64(Shared<f64>),
+}
+
+impl Solver {
+    /// A solver of `game` with `params`, on `threads` threads (1: the calling thread), its
+    /// state in f64.
+    pub fn new(game: Game, params: RegretParams, threads: usize) -> Solver {
+        Solver::with_precision(game, params, threads, Precision::F64)
+    }
+
+    /// A solver whose state is stored in `precision`.
+    pub fn with_precision(
+        game: Game,
+        params: RegretParams,
+        threads: usize,
+        precision: Precision,
+    ) -> Solver {
+        let state = match precision {
+            Precision::F32 => Stored::F32(State::new(&game, &params)),
+            Precision::F64 => Stored::F64(State::new(&game, &params)),
         };
         let pool = (threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()
@@ -498,18 +778,22 @@ impl Solver {
                 .build()
                 .expect("a thread pool")
         });
+        let f = params.factors(1, 0);
         Solver {
-            regret: [sized(0, true), sized(1, true)],
-            sum: [sized(0, true), sized(1, true)],
-            last: [sized(0, f.keeps_last()), sized(1, f.keeps_last())],
-            play: [sized(0, !params.alternating), sized(1, !params.alternating)],
-            sigma: [uniform(0), uniform(1)],
+            state,
+            factors: [f, f],
             game,
             params,
+            precision,
             iterations: 0,
             pool,
             scratch: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The precision of the stored state.
+    pub fn precision(&self) -> Precision {
+        self.precision
     }
 
     /// Iterations done.
@@ -517,20 +801,10 @@ impl Solver {
         self.iterations
     }
 
-    fn shared(&mut self) -> Shared {
-        let keeps_last = self.params.factors(1, 0).keeps_last();
-        let play = if self.params.alternating {
-            [self.sigma[0].as_ptr(), self.sigma[1].as_ptr()]
-        } else {
-            [self.play[0].as_ptr(), self.play[1].as_ptr()]
-        };
-        Shared {
-            regret: [self.regret[0].as_mut_ptr(), self.regret[1].as_mut_ptr()],
-            sum: [self.sum[0].as_mut_ptr(), self.sum[1].as_mut_ptr()],
-            sigma: [self.sigma[0].as_mut_ptr(), self.sigma[1].as_mut_ptr()],
-            last: [self.last[0].as_mut_ptr(), self.last[1].as_mut_ptr()],
-            play,
-            keeps_last,
+    fn shared(&mut self) -> AnyShared {
+        match &mut self.state {
+            Stored::F32(s) => AnyShared::F32(s.shared(&self.params, self.factors)),
+            Stored::F64(s) => AnyShared::F64(s.shared(&self.params, self.factors)),
         }
     }
 
@@ -543,10 +817,13 @@ impl Solver {
 
     /// One walk of the whole tree for player `p` in `mode` (in the pool), from both players'
     /// range weights at the root; `p`'s values per hand.
-    fn root_walk(&self, sh: Shared, p: usize, mode: Mode) -> Vec<f64> {
+    fn root_walk(&self, sh: AnyShared, p: usize, mode: Mode) -> Vec<f64> {
         let mut out = vec![0.0; self.game.hands[p].len()];
         let (own, opp) = (&self.game.weights[p], &self.game.weights[1 - p]);
-        self.run(|| self.walk(sh, 0, p, mode, own, opp, &mut out));
+        match sh {
+            AnyShared::F32(sh) => self.run(|| self.walk(sh, 0, p, mode, own, opp, &mut out)),
+            AnyShared::F64(sh) => self.run(|| self.walk(sh, 0, p, mode, own, opp, &mut out)),
+        }
         out
     }
 
@@ -558,15 +835,19 @@ impl Solver {
             let f = self.params.factors(t, 0);
             let mode = Mode::Train(f, rule_kind(&f));
             if !self.params.alternating {
-                for p in 0..2 {
-                    let (src, dst) = (&self.sigma[p], &mut self.play[p]);
-                    dst.copy_from_slice(src);
+                match &mut self.state {
+                    Stored::F32(s) => s.fill_play(&self.game, self.factors),
+                    Stored::F64(s) => s.fill_play(&self.game, self.factors),
                 }
             }
-            let sh = self.shared();
             for p in 0..2 {
+                let sh = self.shared();
                 self.root_walk(sh, p, mode);
+                if self.params.alternating {
+                    self.factors[p] = f;
+                }
             }
+            self.factors = [f, f];
         }
     }
 
@@ -612,12 +893,11 @@ impl Solver {
         let a = a as usize;
         let k = node.num_children as usize;
         let n = self.game.hands[a].len();
-        let s = &self.sum[a][node.aux as usize..node.aux as usize + k * n];
-        let mut out = vec![0.0; k * n];
-        for h in 0..n {
-            normalise(&s[h * k..h * k + k], &mut out[h * k..h * k + k]);
+        let off = node.aux as usize;
+        match &self.state {
+            Stored::F32(s) => s.average_at(a, off, k, n),
+            Stored::F64(s) => s.average_at(a, off, k, n),
         }
-        out
     }
 
     fn take_scratch(&self) -> Scratch {
@@ -631,6 +911,7 @@ impl Solver {
             own: vec![0.0; d * n],
             opp: vec![0.0; d * n],
             vals: vec![0.0; d * g.max_actions * n],
+            strat: vec![0.0; d * g.max_actions * n],
             out: vec![0.0; n],
             tmp: vec![0.0; 4 * n],
             stack: Vec::with_capacity(d),
@@ -644,9 +925,9 @@ impl Solver {
     /// The traverser `p`'s counterfactual values at node `root` (a street's subtree walked
     /// with an explicit stack), given the reaches `own` and `opp`; into `out`.
     #[allow(clippy::too_many_arguments)]
-    fn walk(
+    fn walk<S: Real>(
         &self,
-        sh: Shared,
+        sh: Shared<S>,
         root: usize,
         p: usize,
         mode: Mode,
@@ -664,6 +945,7 @@ impl Solver {
             own: sown,
             opp: sopp,
             vals,
+            strat,
             out: res,
             tmp,
             stack,
@@ -680,40 +962,46 @@ impl Solver {
                 GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
                     let a = a as usize;
                     let k = node.num_children as usize;
+                    let na = g.hands[a].len();
+                    let off = node.aux as usize;
+                    let st = &mut strat[d * kmax * n..d * kmax * n + k * na];
+                    if i == 0 {
+                        // The node's strategy, once per visit.
+                        match mode {
+                            Mode::Train(..) => strategy_of(sh, a, off, k, st),
+                            Mode::BestResponse if a == p => {}
+                            _ => {
+                                let sum = unsafe { slice(sh.sum[a], off, k * na) };
+                                for h in 0..na {
+                                    average_of_stored(
+                                        &sum[h * k..h * k + k],
+                                        &mut st[h * k..h * k + k],
+                                    );
+                                }
+                            }
+                        }
+                    }
                     stack.last_mut().expect("top").1 += 1;
                     let child = node.first_child as usize + i as usize;
                     let (lo_own, hi_own) = sown.split_at_mut((d + 1) * n);
                     let (lo_opp, hi_opp) = sopp.split_at_mut((d + 1) * n);
                     let (own_d, opp_d) = (&lo_own[d * n..d * n + np], &lo_opp[d * n..d * n + no]);
                     let (own_c, opp_c) = (&mut hi_own[..np], &mut hi_opp[..no]);
-                    let off = node.aux as usize;
                     let ia = i as usize;
                     if a == p {
                         opp_c.copy_from_slice(opp_d);
                         match mode {
                             Mode::Train(..) => {
-                                let play = unsafe { slice(sh.play[a], off, k * np) };
                                 for h in 0..np {
-                                    own_c[h] = own_d[h] * play[h * k + ia];
+                                    own_c[h] = own_d[h] * st[h * k + ia];
                                 }
                             }
                             _ => own_c.copy_from_slice(own_d),
                         }
                     } else {
                         own_c.copy_from_slice(own_d);
-                        match mode {
-                            Mode::Train(..) => {
-                                let play = unsafe { slice(sh.play[a], off, k * no) };
-                                for h in 0..no {
-                                    opp_c[h] = opp_d[h] * play[h * k + ia];
-                                }
-                            }
-                            _ => {
-                                let sum = unsafe { slice(sh.sum[a], off, k * no) };
-                                for h in 0..no {
-                                    opp_c[h] = opp_d[h] * average_of(&sum[h * k..h * k + k], ia);
-                                }
-                            }
+                        for h in 0..no {
+                            opp_c[h] = opp_d[h] * st[h * k + ia];
                         }
                     }
                     stack.push((child as u32, 0));
@@ -733,27 +1021,29 @@ impl Solver {
                             }
                         }
                     } else {
+                        let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
                         match mode {
                             Mode::Train(f, kind) => {
-                                let play = unsafe { slice(sh.play[a], off, k * np) };
                                 for h in 0..np {
                                     let mut x = 0.0;
                                     for c in 0..k {
-                                        x += play[h * k + c] * v[c * n + h];
+                                        x += st[h * k + c] * v[c * n + h];
                                     }
                                     r[h] = x;
                                 }
                                 let node_at = NodeAt { off, k, n };
                                 let own_d = &sown[d * n..d * n + np];
                                 match kind {
-                                    PLAIN => update_node::<PLAIN>(sh, a, node_at, v, r, own_d, f),
-                                    STANDARD => {
-                                        update_node::<STANDARD>(sh, a, node_at, v, r, own_d, f)
+                                    PLAIN => {
+                                        update_node::<S, PLAIN>(sh, a, node_at, v, r, own_d, st, f)
                                     }
-                                    EXTENDED => {
-                                        update_node::<EXTENDED>(sh, a, node_at, v, r, own_d, f)
-                                    }
-                                    _ => update_node::<VAD>(sh, a, node_at, v, r, own_d, f),
+                                    STANDARD => update_node::<S, STANDARD>(
+                                        sh, a, node_at, v, r, own_d, st, f,
+                                    ),
+                                    EXTENDED => update_node::<S, EXTENDED>(
+                                        sh, a, node_at, v, r, own_d, st, f,
+                                    ),
+                                    _ => update_node::<S, VAD>(sh, a, node_at, v, r, own_d, st, f),
                                 }
                             }
                             Mode::BestResponse => {
@@ -765,11 +1055,10 @@ impl Solver {
                                 }
                             }
                             Mode::Average => {
-                                let sum = unsafe { slice(sh.sum[a], off, k * np) };
                                 for h in 0..np {
                                     let mut x = 0.0;
                                     for c in 0..k {
-                                        x += average_of(&sum[h * k..h * k + k], c) * v[c * n + h];
+                                        x += st[h * k + c] * v[c * n + h];
                                     }
                                     r[h] = x;
                                 }
@@ -841,9 +1130,9 @@ impl Solver {
 
     /// A chance node's values: one walk per card (in parallel), summed in card order.
     #[allow(clippy::too_many_arguments)]
-    fn chance(
+    fn chance<S: Real>(
         &self,
-        sh: Shared,
+        sh: Shared<S>,
         node: &GameNode,
         p: usize,
         mode: Mode,
@@ -872,16 +1161,117 @@ impl Solver {
                 v
             })
             .collect();
+        // Every card in card order: its class's values, the hands permuted when the card is
+        // not the class's own.
         out.fill(0.0);
-        for part in &parts {
-            for (x, y) in out.iter_mut().zip(part) {
-                *x += y;
+        for &(child, k) in &g.deals[node.aux as usize] {
+            let part = &parts[child as usize];
+            if k == 0 {
+                for (x, y) in out.iter_mut().zip(part) {
+                    *x += y;
+                }
+            } else {
+                let map = &g.symmetries.hand_maps[k as usize - 1][p];
+                for (&j, y) in map.iter().zip(part) {
+                    out[j as usize] += y;
+                }
             }
         }
         let scale = 1.0 / g.cards_left(node.board);
         for x in out.iter_mut() {
             *x *= scale;
         }
+    }
+}
+
+/// The current strategy of player `a` at the node whose entries start at `off` (`k`
+/// actions per hand), into `out` (hand-major).
+#[inline]
+fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut [f64]) {
+    let len = out.len();
+    match sh.current {
+        Current::Regrets => {
+            // SAFETY: the node's entries; no walk writes them while this one reads.
+            let regret = unsafe { slice(sh.regret[a], off, len) };
+            let last: &[S] = if sh.keeps_last {
+                unsafe { slice(sh.last[a], off, len) }
+            } else {
+                &[]
+            };
+            let f = &sh.factors[a];
+            match k {
+                2 => rows_of::<S, 2>(regret, last, f, 2, out),
+                3 => rows_of::<S, 3>(regret, last, f, 3, out),
+                _ => rows_of::<S, 0>(regret, last, f, k, out),
+            }
+        }
+        Current::Stored | Current::Play => {
+            let src = if sh.current == Current::Play {
+                sh.play[a]
+            } else {
+                sh.sigma[a] as *const S
+            };
+            let src = unsafe { slice(src, off, len) };
+            for (o, s) in out.iter_mut().zip(src) {
+                *o = s.get();
+            }
+        }
+    }
+}
+
+/// [`current_of`] for every hand of a node (`k` actions per hand; `K` = `k`, or 0).
+#[inline(always)]
+fn rows_of<S: Real, const K: usize>(
+    regret: &[S],
+    last: &[S],
+    f: &Factors,
+    k: usize,
+    out: &mut [f64],
+) {
+    for (h, row) in out.chunks_exact_mut(k).enumerate() {
+        let l = if last.is_empty() {
+            last
+        } else {
+            &last[h * k..h * k + k]
+        };
+        current_of::<S, K>(&regret[h * k..h * k + k], l, f, row);
+    }
+}
+
+/// Regret matching as [`apply_rule`] ends: the strategy the set update with factors `f`
+/// computed from the regrets it stored (and the instantaneous regrets `last` of the
+/// predictive rules), bit for bit.
+#[inline(always)]
+fn current_of<S: Real, const K: usize>(regret: &[S], last: &[S], f: &Factors, out: &mut [f64]) {
+    let k = if K > 0 { K } else { out.len() };
+    let (regret, out) = (&regret[..k], &mut out[..k]);
+    let mut total = 0.0;
+    for (a, o) in out.iter_mut().enumerate() {
+        let r = regret[a].get();
+        let p = if f.predictive {
+            let w = f.prediction_weight * last[a].get();
+            if f.discount_first {
+                let d = if r > 0.0 {
+                    f.predict_positive
+                } else {
+                    f.predict_negative
+                };
+                (r * d + w).max(0.0)
+            } else {
+                (r + w).max(0.0)
+            }
+        } else {
+            (r + 0.0).max(0.0)
+        };
+        *o = p;
+        total += p;
+    }
+    if total > 0.0 {
+        for m in out.iter_mut() {
+            *m /= total;
+        }
+    } else {
+        out.fill(1.0 / k as f64);
     }
 }
 
@@ -893,76 +1283,106 @@ struct NodeAt {
     n: usize,
 }
 
+/// The most actions of a node.
+const MAX_K: usize = 64;
+
 /// The set update of every hand at one of the traverser's nodes: `v` holds the children's
-/// values (row `c` at `c * n`), `r` the node's; `own` the traverser's reach.
+/// values (row `c` at `c * n`), `r` the node's; `own` the traverser's reach; `st` the
+/// node's current strategy (overwritten with the next). Each hand's entries are read into
+/// f64, updated by [`apply_rule`] and stored back in the state's precision.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn update_node<const KIND: u8>(
-    sh: Shared,
+fn update_node<S: Real, const KIND: u8>(
+    sh: Shared<S>,
     a: usize,
     at: NodeAt,
     v: &[f64],
     r: &[f64],
     own: &[f64],
+    st: &mut [f64],
     f: Factors,
 ) {
     let NodeAt { off, k, n } = at;
-    let mut inst = [0.0f64; 64];
+    let mut inst = [0.0f64; MAX_K];
+    let mut regret = [0.0f64; MAX_K];
+    let mut sum = [0.0f64; MAX_K];
+    let mut last = [0.0f64; MAX_K];
     for h in 0..r.len() {
-        let inst = &mut inst[..k];
         for c in 0..k {
             inst[c] = v[c * n + h] - r[h];
         }
         let e = off + h * k;
         // SAFETY: the entries of this node and hand; no other walk touches them.
-        let arrays = unsafe {
-            ActionArrays {
-                regret: slice_mut(sh.regret[a], e, k),
-                sum: slice_mut(sh.sum[a], e, k),
-                last: if sh.keeps_last {
-                    slice_mut(sh.last[a], e, k)
-                } else {
-                    &mut []
-                },
-                sigma: slice_mut(sh.sigma[a], e, k),
-            }
+        let (sr, ss) = unsafe { (slice_mut(sh.regret[a], e, k), slice_mut(sh.sum[a], e, k)) };
+        for (x, y) in regret.iter_mut().zip(sr.iter()) {
+            *x = y.get();
+        }
+        for (x, y) in sum.iter_mut().zip(ss.iter()) {
+            *x = y.get();
+        }
+        let sl: &mut [S] = if sh.keeps_last {
+            unsafe { slice_mut(sh.last[a], e, k) }
+        } else {
+            &mut []
+        };
+        for (l, s) in last.iter_mut().zip(sl.iter()) {
+            *l = s.get();
+        }
+        let arrays = ActionArrays {
+            regret: &mut regret[..k],
+            sum: &mut sum[..k],
+            last: &mut last[..sl.len()],
+            sigma: &mut st[h * k..h * k + k],
         };
         match k {
-            2 => apply_rule::<KIND, 2>(inst, own[h], arrays, f),
-            3 => apply_rule::<KIND, 3>(inst, own[h], arrays, f),
-            _ => apply_rule::<KIND, 0>(inst, own[h], arrays, f),
+            2 => apply_rule::<KIND, 2>(&inst[..k], own[h], arrays, f),
+            3 => apply_rule::<KIND, 3>(&inst[..k], own[h], arrays, f),
+            _ => apply_rule::<KIND, 0>(&inst[..k], own[h], arrays, f),
+        }
+        for (y, &x) in sr.iter_mut().zip(regret.iter()) {
+            *y = S::of(x);
+        }
+        for (y, &x) in ss.iter_mut().zip(sum.iter()) {
+            *y = S::of(x);
+        }
+        for (s, &l) in sl.iter_mut().zip(last.iter()) {
+            *s = S::of(l);
+        }
+        if sh.current == Current::Stored {
+            let sg = unsafe { slice_mut(sh.sigma[a], e, k) };
+            for (y, &x) in sg.iter_mut().zip(&st[h * k..h * k + k]) {
+                *y = S::of(x);
+            }
         }
     }
 }
 
-/// The average strategy's probability of action `a` from the sums `s` (uniform when none
-/// is positive).
+/// The average strategy from stored sums `s` into `out` (uniform when none is positive).
 #[inline]
-fn average_of(s: &[f64], a: usize) -> f64 {
-    let total: f64 = s.iter().sum();
-    if total > 0.0 {
-        s[a] / total
-    } else {
-        1.0 / s.len() as f64
+fn average_of_stored<S: Real>(s: &[S], out: &mut [f64]) {
+    let mut total = 0.0;
+    for x in s {
+        total += x.get();
     }
-}
-
-/// The sums normalised into `out` (uniform when none is positive).
-fn normalise(s: &[f64], out: &mut [f64]) {
-    for (a, o) in out.iter_mut().enumerate() {
-        *o = average_of(s, a);
+    if total > 0.0 {
+        for (o, x) in out.iter_mut().zip(s) {
+            *o = x.get() / total;
+        }
+    } else {
+        out.fill(1.0 / s.len() as f64);
     }
 }
 
 /// # Safety
 /// `ptr..ptr + off + len` lies in one live array.
 #[inline]
-unsafe fn slice<'a>(ptr: *const f64, off: usize, len: usize) -> &'a [f64] {
+unsafe fn slice<'a, S>(ptr: *const S, off: usize, len: usize) -> &'a [S] {
     std::slice::from_raw_parts(ptr.add(off), len)
 }
 
 /// # Safety
 /// As [`slice`], and no other reference to these entries is live.
 #[inline]
-unsafe fn slice_mut<'a>(ptr: *mut f64, off: usize, len: usize) -> &'a mut [f64] {
+unsafe fn slice_mut<'a, S>(ptr: *mut S, off: usize, len: usize) -> &'a mut [S] {
     std::slice::from_raw_parts_mut(ptr.add(off), len)
 }

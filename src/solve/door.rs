@@ -126,6 +126,8 @@ pub enum Opt {
     TargetPotPct,
     /// Fix some sets' strategy and solve the rest.
     Lock,
+    /// The precision of a hold'em spot's stored state (`f32`, `f64`).
+    Precision,
 }
 
 impl Opt {
@@ -168,6 +170,7 @@ impl Opt {
             Opt::LcpStart => "lcp-start",
             Opt::TargetPotPct => "target-pot-pct",
             Opt::Lock => "lock",
+            Opt::Precision => "precision",
         }
     }
 
@@ -399,6 +402,8 @@ pub struct Request {
     pub target_pot_pct: Option<f64>,
     /// Sets whose strategy is fixed (a lock file or its text); every other set is solved.
     pub lock: Option<LockSource>,
+    /// The precision of a hold'em spot's stored state: `f32` (the default) or `f64`.
+    pub precision: Option<String>,
 }
 
 /// Where a request's lock comes from; read and checked once, by the door, against the game.
@@ -450,6 +455,7 @@ impl Request {
             Opt::LcpStart => self.lcp_start.is_some(),
             Opt::TargetPotPct => self.target_pot_pct.is_some(),
             Opt::Lock => self.lock.is_some(),
+            Opt::Precision => self.precision.is_some(),
         }
     }
 }
@@ -628,11 +634,13 @@ fn check_resumed(request: &Request, sp: Spelling, resumed: Resumed) -> Result<Ch
             )));
         }
     }
-    if request.given(Opt::TargetPotPct) {
-        return Err(SolveError::Request(format!(
-            "{} applies to hold'em spots (a SPOT.toml file) only",
-            Opt::TargetPotPct.spelled(sp)
-        )));
+    for opt in [Opt::TargetPotPct, Opt::Precision] {
+        if request.given(opt) {
+            return Err(SolveError::Request(format!(
+                "{} applies to hold'em spots (a SPOT.toml file) only",
+                opt.spelled(sp)
+            )));
+        }
     }
     check_values(request, sp)?;
     let threads = match request.threads {

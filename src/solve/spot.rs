@@ -8,7 +8,7 @@ use super::door::{Detail, Request, Value};
 use super::registry::{self, AlgorithmError, CfrOptions};
 use super::run::{CurvePoint, Progress, StopReason};
 use super::Threads;
-use crate::holdem::solver::{Game, Solver, DEFAULT_MAX_GAME_NODES};
+use crate::holdem::solver::{Deals, Game, Precision, Solver, DEFAULT_MAX_GAME_NODES};
 use crate::holdem::spot::Spot;
 use crate::holdem::tree::Counts;
 use crate::lp::memory;
@@ -34,6 +34,7 @@ const SPOT_OPTIONS: &[Opt] = &[
     Opt::Threads,
     Opt::CheckEvery,
     Opt::MaxMemory,
+    Opt::Precision,
 ];
 
 /// What only a spot's run reports.
@@ -61,6 +62,8 @@ pub struct SpotRun {
     pub game_nodes: usize,
     /// Bytes of the solver's state arrays.
     pub state_bytes: u64,
+    /// The precision of the stored state.
+    pub precision: Precision,
 }
 
 /// Every option given of `request` that spots do not take, in the table's order.
@@ -193,9 +196,18 @@ pub(crate) fn solve_spot(
     let check_every = request
         .check_every
         .map_or(DEFAULT_SPOT_CHECK_EVERY, |n| n as u64);
-    let game = Game::build(&spot, DEFAULT_MAX_GAME_NODES)
+    let precision = match request.precision.as_deref() {
+        None => Precision::default(),
+        Some(name) => Precision::from_name(name).ok_or_else(|| {
+            SolveError::Request(format!(
+                "{}: `{name}` is not a precision (f32 or f64)",
+                Opt::Precision.spelled(sp)
+            ))
+        })?,
+    };
+    let game = Game::build_with(&spot, DEFAULT_MAX_GAME_NODES, Deals::Isomorphic)
         .map_err(|e| SolveError::Request(format!("{name}: {e}")))?;
-    let state_bytes = game.state_bytes(&params);
+    let state_bytes = game.state_bytes_in(&params, precision);
     let budget = request.max_memory.unwrap_or_else(memory::default_budget);
     if state_bytes > budget {
         return Err(SolveError::Request(format!(
@@ -214,7 +226,7 @@ pub(crate) fn solve_spot(
     let game_nodes = game.nodes.len();
     let pot = game.pot;
     let root_equity = game.root_equity();
-    let mut solver = Solver::new(game, params, threads);
+    let mut solver = Solver::with_precision(game, params, threads, precision);
     let build_seconds = build_start.elapsed().as_secs_f64();
 
     // Iterate, measuring every `check_every` iterations (the time includes measurements).
@@ -273,6 +285,7 @@ pub(crate) fn solve_spot(
         counts,
         game_nodes,
         state_bytes,
+        precision,
     };
     Ok(Solved {
         algorithm,
