@@ -34,6 +34,7 @@ const SPOT_OPTIONS: &[Opt] = &[
     Opt::Threads,
     Opt::CheckEvery,
     Opt::MaxMemory,
+    Opt::Output,
 ];
 
 /// What only a spot's run reports.
@@ -61,6 +62,24 @@ pub struct SpotRun {
     pub game_nodes: usize,
     /// Bytes of the solver's state arrays.
     pub state_bytes: u64,
+    /// The spot and its solver, kept when the front end writes the strategy (`-o`).
+    pub returned: Option<Returned>,
+}
+
+/// The spot and the solver whose average strategy a run returns, for
+/// [`crate::holdem::strategy_file::write`].
+#[derive(Clone)]
+pub struct Returned {
+    /// The spot.
+    pub spot: Spot,
+    /// The solver after its last iteration.
+    pub solver: std::sync::Arc<Solver>,
+}
+
+impl std::fmt::Debug for Returned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Returned {{ {} iterations }}", self.solver.iterations())
+    }
 }
 
 /// Every option given of `request` that spots do not take, in the table's order.
@@ -84,7 +103,6 @@ fn refuse_other_options(request: &Request, sp: Spelling) -> Result<(), SolveErro
         Opt::Epoch,
         Opt::Rules,
         Opt::NoEval,
-        Opt::Output,
         Opt::Curve,
         Opt::Plot,
         Opt::Report,
@@ -215,6 +233,7 @@ pub(crate) fn solve_spot(
     let pot = game.pot;
     let root_equity = game.root_equity();
     let mut solver = Solver::new(game, params, threads);
+    let kept_spot = request.output.then(|| spot.clone());
     let build_seconds = build_start.elapsed().as_secs_f64();
 
     // Iterate, measuring every `check_every` iterations (the time includes measurements).
@@ -261,6 +280,7 @@ pub(crate) fn solve_spot(
         None => solver.values(),
     };
     let seconds = start.elapsed().as_secs_f64();
+    let iterations = solver.iterations();
     let run = SpotRun {
         pot,
         exploitability_pot_pct: v.exploitability / pot * 100.0,
@@ -273,6 +293,10 @@ pub(crate) fn solve_spot(
         counts,
         game_nodes,
         state_bytes,
+        returned: kept_spot.map(|spot| Returned {
+            spot,
+            solver: std::sync::Arc::new(solver),
+        }),
     };
     Ok(Solved {
         algorithm,
@@ -281,7 +305,7 @@ pub(crate) fn solve_spot(
         values: Some([Value::Float(v.ev[0]), Value::Float(v.ev[1])]),
         exploitability: Some(Value::Float(v.exploitability)),
         nash_conv: Some(Value::Float(2.0 * v.exploitability)),
-        iterations: solver.iterations(),
+        iterations,
         seconds,
         setup_seconds: build_seconds,
         curve,
