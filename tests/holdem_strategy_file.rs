@@ -63,11 +63,11 @@ fn check_call(tree: &bluff::holdem::tree::Tree, node: usize) -> Vec<f64> {
     (0..kids.len()).map(|i| f64::from(i == pick)).collect()
 }
 
+/// A strategy by (tree node, dealt cards, hand, actions): the probabilities of the actions.
+type StrategyFn = dyn Fn(usize, &[Card], (Card, Card), usize) -> Vec<f64>;
+
 /// An evaluator of `spot` holding the strategy `f(tree node, dealt, hand, k)` at every node.
-fn evaluator_with(
-    spot: &Spot,
-    f: &dyn Fn(usize, &[Card], (Card, Card), usize) -> Vec<f64>,
-) -> Solver {
+fn evaluator_with(spot: &Spot, f: &StrategyFn) -> Solver {
     let game = Game::build(spot, 10_000_000).unwrap();
     let paths = decision_paths(&game);
     let mut solver = Solver::evaluator(game, 1);
@@ -97,7 +97,7 @@ fn a_hand_made_strategy_has_the_values_of_the_reference_route() {
     let pot = spot.pot as f64;
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * pot;
     let dir = tempfile::tempdir().unwrap();
-    type Strategy = Box<dyn Fn(usize, &[Card], (Card, Card), usize) -> Vec<f64>>;
+    type Strategy = Box<StrategyFn>;
     let tree2 = tree.clone();
     let strategies: [(&str, Strategy); 2] = [
         (

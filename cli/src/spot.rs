@@ -38,8 +38,8 @@ pub fn pot_of(text: &str) -> Option<f64> {
         .map(|s| s.pot as f64)
 }
 
-/// Writes a spot's returned strategy to `path` (`-o`).
-fn write_strategy(path: &Path, solved: &Solved, run: &SpotRun) -> Result<()> {
+/// Writes a spot's returned strategy to `path` (`-o`): the bytes and seconds it took.
+fn write_strategy(path: &Path, solved: &Solved, run: &SpotRun) -> Result<(u64, f64)> {
     let Some(returned) = &run.returned else {
         bail!("this run kept no strategy to write");
     };
@@ -48,16 +48,18 @@ fn write_strategy(path: &Path, solved: &Solved, run: &SpotRun) -> Result<()> {
         iterations: solved.iterations,
         exploitability: solved.exploitability.as_ref().map(|v| v.to_f64()),
     };
-    strategy_file::write(path, &returned.spot, &returned.solver, &provenance)
+    let start = std::time::Instant::now();
+    let bytes = strategy_file::write(path, &returned.spot, &returned.solver, &provenance)
         .with_context(|| format!("-o {}", path.display()))?;
-    Ok(())
+    Ok((bytes, start.elapsed().as_secs_f64()))
 }
 
 /// Prints a spot's run as JSON or as a table, after writing the strategy to `output`.
 pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun) -> Result<()> {
-    if let Some(path) = output {
-        write_strategy(path, solved, run)?;
-    }
+    let written = match output {
+        Some(path) => Some((path, write_strategy(path, solved, run)?)),
+        None => None,
+    };
     let expl = solved
         .exploitability
         .as_ref()
@@ -82,6 +84,14 @@ pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun
             "state_bytes": run.state_bytes,
             "peak_rss_bytes": run.peak_rss_bytes,
         });
+        let mut v = v;
+        if let Some((path, (bytes, seconds))) = written {
+            v["strategy_file"] = json!({
+                "path": path.display().to_string(),
+                "bytes": bytes,
+                "write_seconds": seconds,
+            });
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
@@ -114,8 +124,12 @@ pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun
         run.counts.terminal,
         run.game_nodes
     );
-    if let Some(path) = output {
-        println!("strategy written to {}", path.display());
+    if let Some((path, (bytes, seconds))) = written {
+        println!(
+            "strategy written to {} ({}, {seconds:.2} s)",
+            path.display(),
+            bluff::lp::memory::format_bytes(u128::from(bytes))
+        );
     }
     Ok(())
 }
@@ -148,9 +162,13 @@ pub fn eval(spot_path: &str, strategy: &Path, json: bool) -> Result<()> {
             bluff::lp::memory::format_bytes(budget as u128)
         );
     }
+    let start = std::time::Instant::now();
     let (mut solver, header) = strategy_file::load(strategy, &spot, game, threads)
         .with_context(|| format!("strategy file {}", strategy.display()))?;
+    let read_seconds = start.elapsed().as_secs_f64();
+    let start = std::time::Instant::now();
     let v = solver.values();
+    let eval_seconds = start.elapsed().as_secs_f64();
     let pct = v.exploitability / pot * 100.0;
     if json {
         crate::print_json(&json!({
@@ -165,6 +183,8 @@ pub fn eval(spot_path: &str, strategy: &Path, json: bool) -> Result<()> {
             "pot": pot,
             "algo": header.algo,
             "iterations": header.iterations,
+            "read_seconds": read_seconds,
+            "eval_seconds": eval_seconds,
         }));
         return Ok(());
     }
@@ -187,6 +207,7 @@ pub fn eval(spot_path: &str, strategy: &Path, json: bool) -> Result<()> {
         "root EV       OOP {:.4}  IP {:.4} (chips)",
         v.ev[0], v.ev[1]
     );
+    println!("read in {read_seconds:.2} s, evaluated in {eval_seconds:.2} s");
     println!(
         "best response OOP {:.4}  IP {:.4} (chips; gains {:.4} and {:.4})",
         v.best_response[0],

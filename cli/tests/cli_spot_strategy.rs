@@ -82,7 +82,10 @@ fn export_strategy_prints_one_node_per_hand() {
         .unwrap();
     assert!(out.status.success(), "{}", common::cli::stderr_of(&out));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains(&format!("strategy written to {s}")), "{text}");
+    assert!(
+        text.contains(&format!("strategy written to {s} (")),
+        "{text}"
+    );
     // IP's first river decision after the turn checked through and the As came.
     let v = json_of(bluff().args([
         "export-strategy",
