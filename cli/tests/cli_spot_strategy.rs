@@ -81,6 +81,8 @@ fn export_strategy_prints_one_node_per_hand() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", common::cli::stderr_of(&out));
+    // No progress display when standard error is not a terminal.
+    assert!(out.stderr.is_empty(), "{}", common::cli::stderr_of(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains(&format!("strategy written to {s} (")),
