@@ -11,9 +11,10 @@ use std::path::PathBuf;
 /// Arguments of `bluff eval`.
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    /// Game spec (see `bluff games`).
+    /// Game spec (see `bluff games`) or a hold'em spot file (.toml).
     game: String,
-    /// Strategy JSON file (as written by `bluff solve`).
+    /// Strategy JSON file (as written by `bluff solve`); for a hold'em spot (.toml), the
+    /// strategy file `bluff solve SPOT.toml -o S` wrote.
     strategy: PathBuf,
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -61,6 +62,15 @@ pub(crate) fn read_strategy(
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
+    if crate::spot::is_spot(&args.game) {
+        if args.best_response || args.against.is_some() {
+            anyhow::bail!(
+                "--best-response and --against are not built for hold'em spots; \
+                 give SPOT.toml STRATEGY [--json]"
+            );
+        }
+        return crate::spot::eval(&args.game, &args.strategy, args.json);
+    }
     if let Some(path) = &args.output {
         let mut plan = crate::files::FilePlan::new();
         plan.input(&args.strategy);

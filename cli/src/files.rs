@@ -30,9 +30,9 @@ impl FilePlan {
         self
     }
 
-    /// A game spec: a file when it names a `.efg` or `.nfg` path.
+    /// A game spec: a file when it names a `.efg` or `.nfg` path, or a hold'em spot (`.toml`).
     pub fn game(&mut self, spec: &str) -> &mut Self {
-        if bluff::games::is_file_spec(spec) {
+        if bluff::games::is_file_spec(spec) || crate::spot::is_spot(spec.trim_end()) {
             self.inputs.push(PathBuf::from(spec.trim_end()));
         }
         self

@@ -56,6 +56,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Where two strategy files differ: per set, the largest difference and its reach.
     Diff(study::DiffArgs),
+    /// One node of a hold'em spot's strategy file, per hand (`--node PATH`).
+    ExportStrategy(spot::ExportStrategyArgs),
 }
 
 /// A run stopped by SIGINT or SIGTERM after saving its work: exits with 128 + the signal.
@@ -102,6 +104,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Diff(args) => study::run(args),
+        Command::ExportStrategy(args) => spot::export_strategy(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -273,6 +273,11 @@ impl SolveArgs {
     /// is a file, an SVG plot.
     fn check_outputs(&self) -> Result<()> {
         self.check_one_stdout_user()?;
+        if self.game.as_deref().is_some_and(crate::spot::is_spot)
+            && self.output.as_deref().is_some_and(is_stdout)
+        {
+            bail!("-o -: a hold'em spot's strategy file is binary; give a file name");
+        }
         if self.checkpoint.as_deref().is_some_and(is_stdout) {
             bail!("--checkpoint -: a checkpoint is a binary file; give a file name");
         }
@@ -368,6 +373,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Some(path) => Some(crate::spot::read(path)?),
         None => None,
     };
+    hooks.pot = spot.as_deref().and_then(crate::spot::pot_of);
     let source = match (&spot, args.game.as_deref()) {
         (Some(text), Some(name)) => Source::Spot { text, name },
         _ => Source::Spec(args.game.as_deref()),
@@ -383,7 +389,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Detail::Sampling(outcome) => present_sampling(&args, &solved, outcome),
         Detail::Exact(stats) => present_lp(&args, &solved, stats),
         Detail::Lcp(stats) => present_lcp(&args, &solved, stats),
-        Detail::Spot(run) => crate::spot::present(args.json, &solved, run),
+        Detail::Spot(run) => crate::spot::present(args.json, args.output.as_deref(), &solved, run),
     }
 }
 
@@ -413,6 +419,8 @@ struct CliHooks {
     spec: String,
     loading: Option<ProgressBar>,
     lp: Option<Box<LpReport>>,
+    /// A hold'em spot's starting pot: the progress shows the exploitability in % of it.
+    pot: Option<f64>,
 }
 
 impl CliHooks {
@@ -426,6 +434,7 @@ impl CliHooks {
             spec: args.game.clone().unwrap_or_default(),
             loading: None,
             lp,
+            pot: None,
         }
     }
 
@@ -442,7 +451,13 @@ impl CliHooks {
 impl Hooks for CliHooks {
     fn progress(&mut self, progress: Progress<'_>) {
         self.bar.set_position(progress.iteration);
-        if let Some(point) = progress.point {
+        if let (Some(point), Some(pot)) = (progress.point, self.pot) {
+            self.bar.set_message(format!(
+                "exploitability {:.4}% of the pot ({:.4} chips)",
+                point.exploitability / pot * 100.0,
+                point.exploitability
+            ));
+        } else if let Some(point) = progress.point {
             self.bar.set_message(format!(
                 "exploitability {:.3e}  {:.0} it/s",
                 point.exploitability,

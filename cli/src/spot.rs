@@ -1,10 +1,13 @@
 //! `bluff solve SPOT.toml`: reading a hold'em spot file and presenting its run.
 
 use anyhow::{bail, Context, Result};
-use bluff::holdem::spot::MAX_SPOT_BYTES;
+use bluff::holdem::solver::{Deals, Game, DEFAULT_MAX_GAME_NODES};
+use bluff::holdem::spot::{Spot, MAX_SPOT_BYTES};
+use bluff::holdem::strategy_file::{self, Provenance};
 use bluff::solve::door::Solved;
 use bluff::solve::spot::SpotRun;
 use serde_json::json;
+use std::path::Path;
 
 /// Whether a game argument names a spot file (by its `.toml` extension).
 pub fn is_spot(game: &str) -> bool {
@@ -27,8 +30,36 @@ pub fn read(path: &str) -> Result<String> {
     String::from_utf8(bytes).with_context(|| format!("spot file {path}: not UTF-8 text"))
 }
 
-/// Prints a spot's run as JSON or as a table.
-pub fn present(json: bool, solved: &Solved, run: &SpotRun) -> Result<()> {
+/// A spot file's starting pot (for the progress display), `None` when it does not parse (the
+/// door says why).
+pub fn pot_of(text: &str) -> Option<f64> {
+    bluff::holdem::spot::Spot::parse(text)
+        .ok()
+        .map(|s| s.pot as f64)
+}
+
+/// Writes a spot's returned strategy to `path` (`-o`): the bytes and seconds it took.
+fn write_strategy(path: &Path, solved: &Solved, run: &SpotRun) -> Result<(u64, f64)> {
+    let Some(returned) = &run.returned else {
+        bail!("this run kept no strategy to write");
+    };
+    let provenance = Provenance {
+        algo: solved.algorithm.name.to_string(),
+        iterations: solved.iterations,
+        exploitability: solved.exploitability.as_ref().map(|v| v.to_f64()),
+    };
+    let start = std::time::Instant::now();
+    let bytes = strategy_file::write(path, &returned.spot, &returned.solver, &provenance)
+        .with_context(|| format!("-o {}", path.display()))?;
+    Ok((bytes, start.elapsed().as_secs_f64()))
+}
+
+/// Prints a spot's run as JSON or as a table, after writing the strategy to `output`.
+pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun) -> Result<()> {
+    let written = match output {
+        Some(path) => Some((path, write_strategy(path, solved, run)?)),
+        None => None,
+    };
     let expl = solved
         .exploitability
         .as_ref()
@@ -54,6 +85,14 @@ pub fn present(json: bool, solved: &Solved, run: &SpotRun) -> Result<()> {
             "precision": run.precision.name(),
             "peak_rss_bytes": run.peak_rss_bytes,
         });
+        let mut v = v;
+        if let Some((path, (bytes, seconds))) = written {
+            v["strategy_file"] = json!({
+                "path": path.display().to_string(),
+                "bytes": bytes,
+                "write_seconds": seconds,
+            });
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
@@ -86,5 +125,171 @@ pub fn present(json: bool, solved: &Solved, run: &SpotRun) -> Result<()> {
         run.counts.terminal,
         run.game_nodes
     );
+    if let Some((path, (bytes, seconds))) = written {
+        println!(
+            "strategy written to {} ({}, {seconds:.2} s)",
+            path.display(),
+            bluff::lp::memory::format_bytes(u128::from(bytes))
+        );
+    }
+    Ok(())
+}
+
+/// Reads and parses a spot file and expands its game (no solver state) as `bluff solve`
+/// does: one subtree per group of deals equivalent under a suit swap, so a strategy file holds
+/// the nodes the solver walked.
+fn spot_and_game(path: &str) -> Result<(Spot, Game)> {
+    let text = read(path)?;
+    let spot = Spot::parse(&text).with_context(|| format!("spot file {path}"))?;
+    let game = Game::build_with(&spot, DEFAULT_MAX_GAME_NODES, Deals::Isomorphic)
+        .with_context(|| format!("spot file {path}"))?;
+    Ok((spot, game))
+}
+
+/// `bluff eval SPOT.toml S`: the strategy file's exploitability, EVs and best responses by
+/// the spot engine's walks.
+pub fn eval(spot_path: &str, strategy: &Path, json: bool) -> Result<()> {
+    let (spot, game) = spot_and_game(spot_path)?;
+    let threads = bluff::solve::Threads::Available
+        .count()
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let root_equity = game.root_equity();
+    let pot = game.pot;
+    let bytes = 8 * (game.state_len[0] + game.state_len[1]) as u64;
+    let budget = bluff::lp::memory::default_budget();
+    if bytes > budget {
+        bail!(
+            "{spot_path}: evaluating needs {} for the strategy, more than 80% of the available \
+             memory ({})",
+            bluff::lp::memory::format_bytes(bytes as u128),
+            bluff::lp::memory::format_bytes(budget as u128)
+        );
+    }
+    let start = std::time::Instant::now();
+    let (mut solver, header) = strategy_file::load(strategy, &spot, game, threads)
+        .with_context(|| format!("strategy file {}", strategy.display()))?;
+    let read_seconds = start.elapsed().as_secs_f64();
+    let start = std::time::Instant::now();
+    let v = solver.values();
+    let eval_seconds = start.elapsed().as_secs_f64();
+    let pct = v.exploitability / pot * 100.0;
+    if json {
+        crate::print_json(&json!({
+            "game": spot_path,
+            "strategy": strategy.display().to_string(),
+            "exploitability": v.exploitability,
+            "exploitability_pot_pct": pct,
+            "root_equity": root_equity,
+            "root_ev": v.ev,
+            "best_response": v.best_response,
+            "best_response_gain": [v.best_response[0] - v.ev[0], v.best_response[1] - v.ev[1]],
+            "pot": pot,
+            "algo": header.algo,
+            "iterations": header.iterations,
+            "read_seconds": read_seconds,
+            "eval_seconds": eval_seconds,
+        }));
+        return Ok(());
+    }
+    println!("spot          {spot_path}");
+    println!(
+        "strategy      {} ({} after {} iterations)",
+        strategy.display(),
+        header.algo,
+        header.iterations
+    );
+    println!(
+        "exploitability {:.6} chips ({pct:.4}% of the pot of {pot})",
+        v.exploitability
+    );
+    println!(
+        "root equity   OOP {:.5}  IP {:.5}",
+        root_equity[0], root_equity[1]
+    );
+    println!(
+        "root EV       OOP {:.4}  IP {:.4} (chips)",
+        v.ev[0], v.ev[1]
+    );
+    println!("read in {read_seconds:.2} s, evaluated in {eval_seconds:.2} s");
+    println!(
+        "best response OOP {:.4}  IP {:.4} (chips; gains {:.4} and {:.4})",
+        v.best_response[0],
+        v.best_response[1],
+        v.best_response[0] - v.ev[0],
+        v.best_response[1] - v.ev[1]
+    );
+    Ok(())
+}
+
+/// Arguments of `bluff export-strategy`.
+#[derive(clap::Args, Debug)]
+pub struct ExportStrategyArgs {
+    /// The hold'em spot file (.toml).
+    spot: String,
+    /// The strategy file `bluff solve SPOT.toml -o S` wrote.
+    strategy: std::path::PathBuf,
+    /// The node: its path, e.g. `flop:check,bet94,call;turn:8d:check` (`flop` alone: the root).
+    #[arg(long, value_name = "PATH")]
+    node: String,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `bluff export-strategy SPOT.toml S --node PATH`: one node's strategy, per hand.
+pub fn export_strategy(args: ExportStrategyArgs) -> Result<()> {
+    if !is_spot(&args.spot) {
+        bail!(
+            "{}: export-strategy reads hold'em spots (a .toml spot file)",
+            args.spot
+        );
+    }
+    let (spot, game) = spot_and_game(&args.spot)?;
+    let node = strategy_file::node_strategy(&args.strategy, &spot, &game, &args.node).map_err(
+        |e| match e {
+            strategy_file::NodePathOrFile::Path(e) => anyhow::anyhow!("--node: {e}"),
+            strategy_file::NodePathOrFile::File(e) => {
+                anyhow::anyhow!("strategy file {}: {e}", args.strategy.display())
+            }
+        },
+    )?;
+    let player = ["oop", "ip"][node.player];
+    if args.json {
+        let hands: Vec<serde_json::Value> = node
+            .hands
+            .iter()
+            .map(|h| {
+                json!({
+                    "hand": h.hand,
+                    "weight": h.weight,
+                    "reach": h.reach,
+                    "strategy": node.actions.iter().zip(&h.strategy)
+                        .map(|(a, p)| (a.clone(), json!(p)))
+                        .collect::<serde_json::Map<String, serde_json::Value>>(),
+                })
+            })
+            .collect();
+        crate::print_json(&json!({
+            "game": args.spot,
+            "node": node.path,
+            "player": player,
+            "actions": node.actions,
+            "hands": hands,
+        }));
+        return Ok(());
+    }
+    println!("node {} ({} to act)", node.path, player.to_uppercase());
+    print!("{:<6} {:>8} {:>10}", "hand", "weight", "reach");
+    for a in &node.actions {
+        print!(" {a:>9}");
+    }
+    println!();
+    for h in &node.hands {
+        print!("{:<6} {:>8.4} {:>10.6}", h.hand, h.weight, h.reach);
+        for p in &h.strategy {
+            print!(" {p:>9.4}");
+        }
+        println!();
+    }
     Ok(())
 }

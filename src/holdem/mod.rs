@@ -12,6 +12,7 @@ pub mod reference;
 pub mod showdown;
 pub mod solver;
 pub mod spot;
+pub mod strategy_file;
 pub mod tree;
 
 /// Why a card, board, deck, range, spot or node path was refused; each message names the

@@ -39,6 +39,8 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+mod fixed;
+
 /// The default limit on the expanded game's nodes.
 pub const DEFAULT_MAX_GAME_NODES: usize = 100_000_000;
 

@@ -35,6 +35,7 @@ const SPOT_OPTIONS: &[Opt] = &[
     Opt::CheckEvery,
     Opt::MaxMemory,
     Opt::Precision,
+    Opt::Output,
 ];
 
 /// What only a spot's run reports.
@@ -64,6 +65,24 @@ pub struct SpotRun {
     pub state_bytes: u64,
     /// The precision of the stored state.
     pub precision: Precision,
+    /// The spot and its solver, kept when the front end writes the strategy (`-o`).
+    pub returned: Option<Returned>,
+}
+
+/// The spot and the solver whose average strategy a run returns, for
+/// [`crate::holdem::strategy_file::write`].
+#[derive(Clone)]
+pub struct Returned {
+    /// The spot.
+    pub spot: Spot,
+    /// The solver after its last iteration.
+    pub solver: std::sync::Arc<Solver>,
+}
+
+impl std::fmt::Debug for Returned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Returned {{ {} iterations }}", self.solver.iterations())
+    }
 }
 
 /// Every option given of `request` that spots do not take, in the table's order.
@@ -87,7 +106,6 @@ fn refuse_other_options(request: &Request, sp: Spelling) -> Result<(), SolveErro
         Opt::Epoch,
         Opt::Rules,
         Opt::NoEval,
-        Opt::Output,
         Opt::Curve,
         Opt::Plot,
         Opt::Report,
@@ -227,6 +245,7 @@ pub(crate) fn solve_spot(
     let pot = game.pot;
     let root_equity = game.root_equity();
     let mut solver = Solver::with_precision(game, params, threads, precision);
+    let kept_spot = request.output.then(|| spot.clone());
     let build_seconds = build_start.elapsed().as_secs_f64();
 
     // Iterate, measuring every `check_every` iterations (the time includes measurements).
@@ -273,6 +292,7 @@ pub(crate) fn solve_spot(
         None => solver.values(),
     };
     let seconds = start.elapsed().as_secs_f64();
+    let iterations = solver.iterations();
     let run = SpotRun {
         pot,
         exploitability_pot_pct: v.exploitability / pot * 100.0,
@@ -286,6 +306,10 @@ pub(crate) fn solve_spot(
         game_nodes,
         state_bytes,
         precision,
+        returned: kept_spot.map(|spot| Returned {
+            spot,
+            solver: std::sync::Arc::new(solver),
+        }),
     };
     Ok(Solved {
         algorithm,
@@ -294,7 +318,7 @@ pub(crate) fn solve_spot(
         values: Some([Value::Float(v.ev[0]), Value::Float(v.ev[1])]),
         exploitability: Some(Value::Float(v.exploitability)),
         nash_conv: Some(Value::Float(2.0 * v.exploitability)),
-        iterations: solver.iterations(),
+        iterations,
         seconds,
         setup_seconds: build_seconds,
         curve,
