@@ -8,6 +8,7 @@ pub mod cards;
 pub mod eval;
 pub mod range;
 pub mod reference;
+pub mod river_lp;
 pub mod showdown;
 pub mod solver;
 pub mod spot;
