@@ -5,13 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin bluff
+bluff="${CARGO_TARGET_DIR:-target}/release/bluff"
 spots=("$@")
 [ ${#spots[@]} -gt 0 ] || spots=(tests/data/spots/river.toml bench/spots/river_wide.toml bench/spots/3betpot_fast_river.toml)
 echo "| spot | combos OOP / IP | pairs | sequences OOP / IP | LP vars x rows | payoff non-zeros | float pivots | exact route | seconds (solve / total) | peak RSS |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for s in "${spots[@]}"; do
   out=$(mktemp)
-  /usr/bin/time -f "%e %M" -o "$out.time" target/release/bluff solve "$s" --algo lp --json --threads 1 > "$out"
+  /usr/bin/time -f "%e %M" -o "$out.time" "$bluff" solve "$s" --algo lp --json --threads 1 > "$out"
   python3 - "$s" "$out" "$out.time" <<'PY'
 import json, sys
 spot, path, tpath = sys.argv[1:]

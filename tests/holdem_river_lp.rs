@@ -11,11 +11,11 @@ use bluff::solve::door::{self, Detail, Quiet, Request, SolveError, Solved, Sourc
 use bluff::strategy::Profile;
 use num_traits::Zero;
 
-/// A river spot with more than 100 combos in each range (127 and 145 after card removal).
+/// A river spot with more than 100 combos in each range (120 and 152 after card removal).
 const WIDE: &str = r#"
 board = "QsJh2h8d3c"
-oop_range = "88+,AJs+,KQs,QJs,JTs,T9s,98s,AQo+,KQo"
-ip_range = "99-44,ATs+,KTs+,QTs+,J9s+,T8s+,97s+,87s,AKo"
+oop_range = "77+,ATs+,KTs+,QTs+,JTs,T9s,98s,87s,AJo+,KQo"
+ip_range = "99-22,A2s+,K9s+,Q9s+,J9s+,T8s+,97s+,87s,76s,AQo+"
 pot = 100
 stack = 150
 river_bet = "75%"
@@ -177,7 +177,8 @@ fn exact_exploitability_reads_a_float_strategy_exactly() {
 #[test]
 fn refusals_name_the_reason() {
     // A turn spot.
-    let turn = REDUCED.replace("AsAhKs9hTs", "AsAhKs9h");
+    let turn =
+        REDUCED.replace("AsAhKs9hTs", "AsAhKs9h") + "turn_bet = \"50%\"\nturn_raise = \"\"\n";
     let e = solve_door(&turn, &lp_request()).err().unwrap().to_string();
     assert!(e.contains("only river spots"), "{e}");
     // A raked river spot: general-sum, naming lcp.
