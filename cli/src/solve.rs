@@ -21,6 +21,7 @@ use bluff::solve::door::{
 use bluff::solve::registry::{self, Updates};
 use bluff::solve::run::{CfrRun, CurvePoint, Hooks, Progress};
 use bluff::solve::sampling::SamplingOutcome;
+use bluff::solve::spot_lp::SpotLp;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -387,7 +388,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     match &solved.detail {
         Detail::Cfr(run) => present_cfr(&args, &solved, run),
         Detail::Sampling(outcome) => present_sampling(&args, &solved, outcome),
-        Detail::Exact(stats) => present_lp(&args, &solved, stats),
+        Detail::Exact(stats) => present_lp(&args, &solved, stats, None),
+        Detail::SpotLp(run) => present_lp(&args, &solved, &run.stats, Some(run)),
         Detail::Lcp(stats) => present_lcp(&args, &solved, stats),
         Detail::Spot(run) => crate::spot::present(args.json, args.output.as_deref(), &solved, run),
     }
@@ -919,7 +921,12 @@ fn print_sampling_text(args: &SolveArgs, o: &SamplingOutcome) {
 }
 
 /// The exact LP: the strategy, the report, the summary (table or JSON).
-fn present_lp(args: &SolveArgs, solved: &Solved, st: &ExactStats) -> Result<()> {
+fn present_lp(
+    args: &SolveArgs,
+    solved: &Solved,
+    st: &ExactStats,
+    spot: Option<&SpotLp>,
+) -> Result<()> {
     let game = game_of(solved)?;
     write_outputs(args, solved)?;
     let (Some([Value::Exact(v1), Value::Exact(v2)]), Strategy::Exact(profile)) =
@@ -973,6 +980,9 @@ fn present_lp(args: &SolveArgs, solved: &Solved, st: &ExactStats) -> Result<()> 
             "peak_rss_bytes": bluff::solve::sampling::peak_rss(),
         });
         add_locked(&mut summary, solved);
+        if let Some(run) = spot {
+            crate::spot::add_lp_fields(&mut summary, run);
+        }
         crate::print_json(&summary);
     } else if args.output.as_deref().is_some_and(is_stdout) {
         // Standard output carries the strategy; keep it clean.
@@ -983,6 +993,9 @@ fn present_lp(args: &SolveArgs, solved: &Solved, st: &ExactStats) -> Result<()> 
         );
     } else {
         print_lp_text(args, game, spec, v1, v2, st, form_name);
+        if let Some(run) = spot {
+            crate::spot::print_lp_lines(run);
+        }
     }
     if let Some(path) = &args.report {
         let locked = solved.lock.as_ref().map(|l| l.labels(game));

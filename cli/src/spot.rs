@@ -4,8 +4,10 @@ use anyhow::{bail, Context, Result};
 use bluff::holdem::solver::{Deals, Game, DEFAULT_MAX_GAME_NODES};
 use bluff::holdem::spot::{Spot, MAX_SPOT_BYTES};
 use bluff::holdem::strategy_file::{self, Provenance};
+use bluff::scalar::{format_rational, rational_to_f64, Rational};
 use bluff::solve::door::Solved;
 use bluff::solve::spot::SpotRun;
+use bluff::solve::spot_lp::SpotLp;
 use serde_json::json;
 use std::path::Path;
 
@@ -292,4 +294,56 @@ pub fn export_strategy(args: ExportStrategyArgs) -> Result<()> {
         println!();
     }
     Ok(())
+}
+
+/// A pair of exact values as `{exact: [a, b], float: [a, b]}`.
+fn exact_pair(v: &[Rational; 2]) -> serde_json::Value {
+    json!({
+        "exact": [format_rational(&v[0]), format_rational(&v[1])],
+        "float": [rational_to_f64(&v[0]), rational_to_f64(&v[1])],
+    })
+}
+
+/// Adds a river spot's fields to the exact LP's JSON summary.
+pub fn add_lp_fields(summary: &mut serde_json::Value, run: &SpotLp) {
+    let Some(map) = summary.as_object_mut() else {
+        return;
+    };
+    let fields = json!({
+        "pot": run.pot,
+        "root_ev": exact_pair(&run.root_ev),
+        "root_equity": exact_pair(&run.root_equity),
+        "exploitability": "0",
+        "exploitability_pot_pct": 0.0,
+        "combos": run.size.combos,
+        "compatible_pairs": run.size.pairs,
+        "game_nodes": run.size.game_nodes,
+        "payoff_nonzeros": run.stats.payoff_nonzeros,
+        "memory_estimate_bytes": u64::try_from(run.size.bytes).unwrap_or(u64::MAX),
+    });
+    if let Some(f) = fields.as_object() {
+        for (k, v) in f {
+            map.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+/// Prints a river spot's lines after the exact LP's table.
+pub fn print_lp_lines(run: &SpotLp) {
+    println!(
+        "spot: {} + {} combos, {} compatible pairs, pot {}",
+        run.size.combos[0], run.size.combos[1], run.size.pairs, run.pot
+    );
+    println!(
+        "root EV (chips): OOP {} (~ {:.6}), IP {} (~ {:.6}); exploitability exactly 0",
+        format_rational(&run.root_ev[0]),
+        rational_to_f64(&run.root_ev[0]),
+        format_rational(&run.root_ev[1]),
+        rational_to_f64(&run.root_ev[1])
+    );
+    println!(
+        "root equity (checked down): OOP {:.6}, IP {:.6}",
+        rational_to_f64(&run.root_equity[0]),
+        rational_to_f64(&run.root_equity[1])
+    );
 }

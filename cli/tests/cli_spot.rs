@@ -37,12 +37,33 @@ fn a_river_spot_is_solved_to_its_target() {
 }
 
 #[test]
+fn a_river_spot_is_solved_exactly_by_the_lp() {
+    let v = solve_json(&[&river(), "--algo", "lp"]);
+    assert_eq!(v["nash_conv"], "0");
+    assert_eq!(v["exploitability"], "0");
+    // The exact EVs are the LP's values and share the pot exactly (pot 100).
+    assert_eq!(v["root_ev"]["exact"][0], v["value_p1"]["exact"]);
+    assert_eq!(v["root_ev"]["exact"][1], v["value_p2"]["exact"]);
+    let ev: Vec<f64> = (0..2)
+        .map(|p| v["root_ev"]["float"][p].as_f64().unwrap())
+        .collect();
+    assert!((ev[0] + ev[1] - 100.0).abs() < 1e-9, "{v}");
+    assert_eq!(v["combos"][0], 33);
+    assert_eq!(v["compatible_pairs"], 878);
+}
+
+#[test]
 fn the_other_families_and_game_options_are_refused_with_the_reason() {
     let r = river();
+    let t = data("spots/3betpot_turn.toml");
     for (args, needle) in [
         (
-            vec![r.as_str(), "--algo", "lp"],
-            "lp is not built for hold'em spots yet",
+            vec![t.as_str(), "--algo", "lp"],
+            "only river spots (a board of 5 cards) are solved exactly",
+        ),
+        (
+            vec![r.as_str(), "--algo", "lp", "--max-memory", "1000"],
+            "compatible pairs, 18439 game nodes; LP 452 rows x 898 columns",
         ),
         (
             vec![r.as_str(), "--algo", "es-mccfr", "--iterations", "5"],

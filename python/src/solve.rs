@@ -290,7 +290,9 @@ fn result(py: Python<'_>, game: Py<Game>, solved: Solved, wall: Instant) -> PyRe
             stats.set_item("lcp_rows", st.rows)?;
             (Some(stats.unbind()), None, 0)
         }
-        Detail::Spot(_) => return Err(missing("a game (spots are solved by the command line)")),
+        Detail::Spot(_) | Detail::SpotLp(_) => {
+            return Err(missing("a game (spots are solved by the command line)"))
+        }
     };
     Ok(SolveResult {
         algo: solved.algorithm.name.to_string(),

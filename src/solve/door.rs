@@ -980,6 +980,8 @@ pub enum Detail {
     Lcp(Box<LcpStats>),
     /// A hold'em spot's run: equities, expected chips, sizes.
     Spot(Box<crate::solve::spot::SpotRun>),
+    /// A river spot solved by the exact LP: the LP's statistics and the spot's fields.
+    SpotLp(Box<crate::solve::spot_lp::SpotLp>),
 }
 
 /// What the LCP reports.

@@ -12,5 +12,6 @@ pub mod run;
 pub mod sampling;
 pub mod shards;
 pub mod spot;
+pub mod spot_lp;
 
 pub use crate::threads::{available_cores, max_threads, too_many_threads, Threads, ThreadsError};

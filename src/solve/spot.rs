@@ -146,11 +146,7 @@ pub(crate) fn solve_spot(
             )))
         }
         registry::Family::ExactLp | registry::Family::Lcp => {
-            return Err(SolveError::Request(format!(
-                "{} is not built for hold'em spots yet (the exact river LP comes later); \
-                 give a CFR-family algorithm such as dcfr, cfr+ or pcfr+",
-                algorithm.name
-            )))
+            return super::spot_lp::solve_spot_exact(&spot, name, algorithm, request, sp, hooks);
         }
     }
     refuse_other_options(request, sp)?;

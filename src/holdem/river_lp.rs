@@ -1,0 +1,319 @@
+//! Exact river equilibria: a river spot (a board of 5 cards) solved by the exact
+//! sequence-form LP and certified by exact best responses, and the exact exploitability of
+//! any strategy of a river spot.
+//!
+//! The route is the spot built as an ordinary game ([`super::reference`]): one chance move
+//! deals the pair of hands, information sets are hand + public path, payoffs are chips. Its
+//! sequence-form LP is what a direct build from the spot would give (sequences per player,
+//! hand and action path; one payoff entry per terminal and compatible pair), so the LP is
+//! the existing one ([`crate::exact`]), with its float-guided simplex, exact reconstruction
+//! and certificate. The game costs about [`GAME_BYTES_PER_NODE`] bytes per node, counted
+//! with the LP's size from the spot's tree before anything is built.
+
+use super::cards::Card;
+use super::reference::{self, Reference, ReferenceError};
+use super::spot::Spot;
+use super::tree::{Action, NodeKind, Tree};
+use super::HoldemError;
+use crate::eval::{self, Exploitability};
+use crate::exact::{self, ExactError, ExactOptions, ExactSolution};
+use crate::lp::memory::{self, LpSize};
+use crate::lp::Method;
+use crate::scalar::{f64_to_rational, int, Rational};
+use crate::strategy::Profile;
+use num_traits::{One, Zero};
+
+/// Bytes the spot built as a game holds per node (the arena's node, its children and the
+/// labels of the information sets), measured on the 3betpotFAST river spot with room to
+/// spare (`docs/holdem.md`).
+pub const GAME_BYTES_PER_NODE: u128 = 256;
+
+/// The most nodes of a river spot's public tree (a river tree of a few size lists has tens).
+pub const TREE_LIMIT: usize = 1_000_000;
+
+/// Why a river spot was not solved or evaluated exactly.
+#[derive(Debug, thiserror::Error)]
+pub enum RiverLpError {
+    /// The spot starts before the river.
+    #[error(
+        "only river spots (a board of 5 cards) are solved exactly; this spot's board has {0} \
+         cards (solve it with a CFR-family algorithm such as dcfr+)"
+    )]
+    NotRiver(usize),
+    /// A raked spot is general-sum.
+    #[error(
+        "the spot's rake makes the game general-sum (the rake differs between terminals): \
+         the exact LP needs a zero-sum game; give --algo lcp (the general-sum solver) or drop \
+         the rake"
+    )]
+    Raked,
+    /// The spot's tree was refused.
+    #[error(transparent)]
+    Tree(#[from] HoldemError),
+    /// The spot as a game was refused.
+    #[error(transparent)]
+    Reference(#[from] ReferenceError),
+    /// The game and its LP would exceed the memory budget (counted before building).
+    #[error(
+        "the river LP of this spot ({combos0} x {combos1} combos, {pairs} compatible pairs, \
+         {nodes} game nodes; LP {size}) needs about {needed}, more than the budget of {budget}"
+    )]
+    TooBig {
+        /// OOP's combos.
+        combos0: usize,
+        /// IP's combos.
+        combos1: usize,
+        /// Compatible pairs.
+        pairs: usize,
+        /// Nodes of the spot as a game.
+        nodes: u64,
+        /// The LP's size (a bound).
+        size: LpSize,
+        /// Estimated bytes, formatted.
+        needed: String,
+        /// The budget, formatted.
+        budget: String,
+    },
+    /// The exact LP failed or was refused.
+    #[error(transparent)]
+    Exact(#[from] ExactError),
+    /// A strategy given for evaluation does not fit the spot.
+    #[error("{0}")]
+    Strategy(String),
+}
+
+/// The size of a river spot's exact LP, counted from its tree and ranges before building.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RiverSize {
+    /// Combos per range (OOP, IP) after card removal.
+    pub combos: [usize; 2],
+    /// Pairs of combos sharing no card.
+    pub pairs: usize,
+    /// Nodes of the spot built as a game.
+    pub game_nodes: u64,
+    /// Sequences per player (empty sequence included), as the textbook form counts them.
+    pub sequences: [usize; 2],
+    /// The LP's size (the larger of the two players' programs).
+    pub lp: LpSize,
+    /// Estimated peak bytes: the game, the LP's build and the float-guided exact solve.
+    pub bytes: u128,
+}
+
+/// A river spot solved exactly.
+#[derive(Clone, Debug)]
+pub struct RiverSolution {
+    /// The spot built as a game (its information sets placed in the spot).
+    pub reference: Reference,
+    /// The exact equilibrium, its value for OOP and the LP's statistics.
+    pub solution: ExactSolution,
+    /// Each player's EV in chips (OOP, IP), exactly; they sum to the pot.
+    pub root_ev: [Rational; 2],
+    /// Each player's share of the pot if both checked down, exactly.
+    pub root_equity: [Rational; 2],
+    /// The sizes counted before building.
+    pub size: RiverSize,
+}
+
+/// Refuses a spot that is not a river spot.
+fn require_river(spot: &Spot) -> Result<(), RiverLpError> {
+    if spot.board.len() != 5 {
+        return Err(RiverLpError::NotRiver(spot.board.len()));
+    }
+    Ok(())
+}
+
+/// Counts the river spot's game and LP and estimates the memory of solving it by `method`.
+pub fn size(spot: &Spot, method: Method) -> Result<RiverSize, RiverLpError> {
+    require_river(spot)?;
+    let tree = Tree::build(spot, TREE_LIMIT)?;
+    Ok(size_of(spot, &tree, method))
+}
+
+fn size_of(spot: &Spot, tree: &Tree, method: Method) -> RiverSize {
+    let combos = [spot.combos[0].len(), spot.combos[1].len()];
+    let pairs = spot.combos[0]
+        .iter()
+        .map(|a| {
+            spot.combos[1]
+                .iter()
+                .filter(|b| a.set() & b.set() == 0)
+                .count()
+        })
+        .sum::<usize>();
+    let mut sets = [0usize; 2];
+    let mut seqs = [1usize; 2];
+    let mut terminals = 0usize;
+    for n in &tree.nodes {
+        match n.kind {
+            NodeKind::Decision(p) => {
+                let p = p as usize;
+                sets[p] = sets[p].saturating_add(combos[p]);
+                seqs[p] = seqs[p].saturating_add(combos[p].saturating_mul(n.children().len()));
+            }
+            _ if n.is_terminal() => terminals += 1,
+            _ => {}
+        }
+    }
+    let game_nodes = 1 + pairs as u64 * tree.nodes.len() as u64;
+    let game_terminals = pairs.saturating_mul(terminals);
+    // As `exact::sequence_form::lp_size_bound` counts, for either primal player.
+    let bound = |p: usize| {
+        let o = 1 - p;
+        let q = 1 + sets[o];
+        LpSize {
+            rows: seqs[o] + 1 + sets[p],
+            cols: seqs[p] + 2 * q + seqs[o],
+            nonzeros: 2 * (seqs[o] + sets[o]) + game_terminals + seqs[o] + seqs[p] + sets[p],
+        }
+    };
+    let lp = [bound(0), bound(1)]
+        .into_iter()
+        .max_by_key(|s| s.nonzeros + s.rows)
+        .expect("two");
+    let nodes = usize::try_from(game_nodes).unwrap_or(usize::MAX);
+    let build = memory::sequence_form_build_bytes(nodes, game_terminals);
+    let solve = match method {
+        Method::ExactTableau => memory::tableau_bytes(lp),
+        Method::FloatThenExact => memory::guided_bytes(lp),
+    };
+    let bytes = u128::from(game_nodes) * GAME_BYTES_PER_NODE
+        + 2 * memory::standard_form_bytes(lp)
+        + build
+        + solve;
+    RiverSize {
+        combos,
+        pairs,
+        game_nodes,
+        sequences: seqs,
+        lp,
+        bytes,
+    }
+}
+
+/// Builds the river spot as a game once its size fits `budget` bytes.
+pub fn build(
+    spot: &Spot,
+    budget: u64,
+    method: Method,
+) -> Result<(Reference, RiverSize), RiverLpError> {
+    require_river(spot)?;
+    let tree = Tree::build(spot, TREE_LIMIT)?;
+    let size = size_of(spot, &tree, method);
+    if size.bytes > u128::from(budget) {
+        return Err(RiverLpError::TooBig {
+            combos0: size.combos[0],
+            combos1: size.combos[1],
+            pairs: size.pairs,
+            nodes: size.game_nodes,
+            size: size.lp,
+            needed: memory::format_bytes(size.bytes),
+            budget: memory::format_bytes(u128::from(budget)),
+        });
+    }
+    let r = reference::game(spot, u64::MAX)?;
+    Ok((r, size))
+}
+
+/// Solves a river spot exactly: the sequence-form LP of the spot as a game, its equilibrium
+/// certified by exact best responses (NashConv exactly 0), refused before anything is built
+/// when the game and the LP exceed `options.lp.max_memory`, and refused after building when
+/// the rake makes the game general-sum (a rake that is the cap at every terminal does not).
+pub fn solve(spot: &Spot, options: &ExactOptions) -> Result<RiverSolution, RiverLpError> {
+    let (reference, size) = build(spot, options.lp.max_memory, options.lp.method)?;
+    if !reference.game.is_constant_sum() {
+        return Err(RiverLpError::Raked);
+    }
+    let solution = exact::solve_exact_with(&reference.game, options)?;
+    let value1 = &reference.game.constant_sum - &solution.value;
+    let root_ev = [solution.value.clone(), value1];
+    let root_equity = check_down_equity(&reference);
+    Ok(RiverSolution {
+        reference,
+        solution,
+        root_ev,
+        root_equity,
+        size,
+    })
+}
+
+/// Each player's share of the pot if both ranges check the hand down, exactly (ties split;
+/// the rake left out only if the spot has none).
+pub fn check_down_equity(r: &Reference) -> [Rational; 2] {
+    let profile = exact_profile_from(r, |_, node, _, _| {
+        let kids: Vec<usize> = r.tree.nodes[node].children().collect();
+        let check = kids
+            .iter()
+            .position(|&c| r.tree.nodes[c].action == Some(Action::Check));
+        let k = kids.len() as i64;
+        (0..kids.len())
+            .map(|i| match check {
+                Some(c) if i == c => Rational::one(),
+                Some(_) => Rational::zero(),
+                None => Rational::new(1.into(), k.into()),
+            })
+            .collect()
+    });
+    let pot = int(r.pot);
+    eval::values(&r.game, &profile).map(|v| v / &pot)
+}
+
+/// An exact profile of the spot as a game, given per (player, tree node, dealt cards, hand)
+/// as the probabilities of the node's children in order.
+pub fn exact_profile_from(
+    r: &Reference,
+    mut f: impl FnMut(usize, usize, &[Card], (Card, Card)) -> Vec<Rational>,
+) -> Profile<Rational> {
+    let mut probs: [Vec<Rational>; 2] =
+        [0, 1].map(|p| vec![Rational::zero(); r.game.num_actions[p]]);
+    for (p, out) in probs.iter_mut().enumerate() {
+        for (set, place) in r.game.infosets[p].iter().zip(&r.places[p]) {
+            let row = f(p, place.node, &place.dealt, place.hand);
+            for (k, a) in set.action_range().enumerate() {
+                out[a] = row.get(k).cloned().unwrap_or_else(Rational::zero);
+            }
+        }
+    }
+    Profile { probs }
+}
+
+/// The exact exploitability of a strategy of a river spot (raked or not), the strategy given
+/// per (player, tree node, dealt cards, hand) as floats over the node's children: each
+/// float is read as the rational it is exactly and each information set's row is divided by
+/// its sum, so a row summing to 1 within rounding plays what it says. Refused when a row is
+/// negative, not finite or sums to 0. The values are chips; NashConv is the sum of the gains.
+pub fn exact_exploitability(
+    r: &Reference,
+    mut f: impl FnMut(usize, usize, &[Card], (Card, Card)) -> Vec<f64>,
+) -> Result<Exploitability<Rational>, RiverLpError> {
+    let mut bad = None;
+    let profile = exact_profile_from(r, |p, node, dealt, hand| {
+        let row = f(p, node, dealt, hand);
+        let exact: Option<Vec<Rational>> = row
+            .iter()
+            .map(|&x| f64_to_rational(x).filter(|q| *q >= Rational::zero()))
+            .collect();
+        let exact = exact.filter(|e| e.len() == r.tree.nodes[node].children().len());
+        let sum: Rational = exact.iter().flatten().sum();
+        match exact {
+            Some(e) if !sum.is_zero() => e.into_iter().map(|q| q / &sum).collect(),
+            _ => {
+                if bad.is_none() {
+                    bad = Some(format!(
+                        "player {} at {} with {}{}: {:?} is not a strategy row over {} actions",
+                        p + 1,
+                        r.tree.path(node, dealt),
+                        hand.1,
+                        hand.0,
+                        row,
+                        r.tree.nodes[node].children().len()
+                    ));
+                }
+                Vec::new()
+            }
+        }
+    });
+    if let Some(why) = bad {
+        return Err(RiverLpError::Strategy(why));
+    }
+    Ok(eval::exploitability(&r.game, &profile))
+}

@@ -1,0 +1,88 @@
+//! The door's exact route for hold'em spots: `--algo lp` (and `lcp`) on a river spot. The
+//! spot is sized from its tree and ranges against the memory budget, built as an ordinary
+//! game ([`crate::holdem::river_lp`]) and solved there as any game is, through the door's
+//! own checks, so the LP's options (`--lp-method`, `--lp-form`, `--lp-primal`,
+//! `--write-mps`, `--max-memory`, `--threads`) behave as on any game.
+
+use super::door::{self, Detail, DoorHooks, Opt, Request, SolveError, Solved, Source, Spelling};
+use super::registry::{Algorithm, Family};
+use crate::exact::ExactStats;
+use crate::holdem::river_lp::{self, RiverLpError, RiverSize};
+use crate::holdem::spot::Spot;
+use crate::lp::Method;
+use crate::scalar::Rational;
+
+/// What a spot's exact LP run reports besides the LP's own statistics.
+#[derive(Clone, Debug)]
+pub struct SpotLp {
+    /// The LP's sizes, pivots and timings.
+    pub stats: ExactStats,
+    /// The starting pot, chips.
+    pub pot: i64,
+    /// Each player's EV in chips under the equilibrium (OOP, IP), exactly.
+    pub root_ev: [Rational; 2],
+    /// Each player's share of the pot if both checked down, exactly.
+    pub root_equity: [Rational; 2],
+    /// Combos, pairs, game nodes, sequences and the LP's size, counted before building.
+    pub size: RiverSize,
+}
+
+/// Solves the river spot `spot` (named `name`) by the exact LP or the LCP (`algorithm`).
+pub(crate) fn solve_spot_exact(
+    spot: &Spot,
+    name: &str,
+    algorithm: &'static Algorithm,
+    request: &Request,
+    sp: Spelling,
+    hooks: &mut dyn DoorHooks,
+) -> Result<Solved, SolveError> {
+    let named = |e: RiverLpError| SolveError::Request(format!("{name}: {e}"));
+    if spot.board.len() != 5 {
+        return Err(named(RiverLpError::NotRiver(spot.board.len())));
+    }
+    for opt in [Opt::Output, Opt::Report, Opt::Lock, Opt::Curve, Opt::Plot] {
+        if request.given(opt) {
+            return Err(SolveError::Request(format!(
+                "{} does not apply to hold'em spots (not built for spots yet)",
+                opt.spelled(sp)
+            )));
+        }
+    }
+    // Every option checked as for any game before the spot is built.
+    let checked = door::check(request, sp)?;
+    let method = match checked.lp.method {
+        door::LpMethodChoice::Guided => Method::FloatThenExact,
+        door::LpMethodChoice::Tableau => Method::ExactTableau,
+    };
+    let (reference, size) = river_lp::build(spot, checked.lp.max_memory, method).map_err(named)?;
+    if algorithm.family == Family::ExactLp && !reference.game.is_constant_sum() {
+        return Err(named(RiverLpError::Raked));
+    }
+    let mut solved = door::solve(
+        Source::Game {
+            game: &reference.game,
+            name,
+        },
+        request,
+        sp,
+        hooks,
+    )?;
+    if let Detail::Exact(stats) = &solved.detail {
+        let Some([door::Value::Exact(a), door::Value::Exact(b)]) = &solved.values else {
+            return Err(SolveError::Run(
+                "the exact LP returned no exact values".into(),
+            ));
+        };
+        let root_ev = [a.clone(), b.clone()];
+        let run = SpotLp {
+            stats: (**stats).clone(),
+            pot: reference.pot,
+            root_ev,
+            root_equity: river_lp::check_down_equity(&reference),
+            size,
+        };
+        solved.detail = Detail::SpotLp(Box::new(run));
+    }
+    solved.game = Some(reference.game);
+    Ok(solved)
+}
