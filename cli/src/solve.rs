@@ -992,6 +992,7 @@ fn present_lcp(args: &SolveArgs, solved: &Solved, st: &LcpStats) -> Result<()> {
             "general_sum": !game.is_constant_sum(),
             "start": st.start,
             "pivots": st.pivots,
+            "route": st.route,
             "lcp_rows": st.rows,
             "seconds": st.seconds,
             "output": args.output.as_ref().map(|p| p.display().to_string()),
@@ -1016,6 +1017,7 @@ fn present_lcp(args: &SolveArgs, solved: &Solved, st: &LcpStats) -> Result<()> {
         "LCP {} rows; {} Lemke pivots from {}; {:.3} s",
         st.rows, st.pivots, st.start, st.seconds
     ));
+    args.say(format!("route: {}", st.route));
     if let Some(path) = args.output.as_ref().filter(|p| !is_stdout(p)) {
         args.say(format!("wrote {}", path.display()));
     }

@@ -979,6 +979,8 @@ pub enum Detail {
 pub struct LcpStats {
     /// The start it used, in words.
     pub start: String,
+    /// The route that found it, in words (float-guided, or the exact tableau and why).
+    pub route: String,
     /// Lemke pivots.
     pub pivots: u64,
     /// Rows of the LCP.
@@ -1458,6 +1460,7 @@ fn run_lcp(
         start: lcp_start(game, start, checked.spelling)?,
         max_pivots: None,
         max_memory: checked.lp.max_memory,
+        ..LcpOptions::default()
     };
     let s = solve_lcp(game, &options).map_err(Error::from)?;
     let [v1, v2] = s.value.clone();
@@ -1480,6 +1483,7 @@ fn run_lcp(
         lock: None,
         detail: Detail::Lcp(Box::new(LcpStats {
             start: s.start.describe(),
+            route: s.route.describe(),
             pivots: s.pivots,
             rows: s.rows,
             seconds: started.elapsed().as_secs_f64(),
