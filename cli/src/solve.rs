@@ -119,8 +119,8 @@ pub struct SolveArgs {
     /// Also evaluate the final average strategy exactly in rationals.
     #[arg(long)]
     exact: bool,
-    /// Simplex method of `--algo lp`: float-guided exact (fast) or the dense exact tableau.
-    /// [default: guided]
+    /// Method of `--algo lp` and `--algo lcp`: float-guided exact (fast) or the dense exact
+    /// tableau. [default: guided]
     #[arg(long, value_enum)]
     lp_method: Option<crate::lp::LpMethod>,
     /// Memory budget of `--algo lp` (e.g. 8G, 512M; default 80% of MemAvailable): an LP whose

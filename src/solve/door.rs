@@ -278,7 +278,7 @@ pub const RULES: &[Rule] = &[
     rule(Opt::Epoch, SAMPLING),
     rule(Opt::Rules, SAMPLING),
     rule(Opt::NoEval, SAMPLING),
-    rule(Opt::LpMethod, LP),
+    rule(Opt::LpMethod, EXACT),
     rule(Opt::MaxMemory, EXACT),
     rule(Opt::LcpStart, LCP),
     rule(Opt::WriteMps, LP),
@@ -1460,7 +1460,10 @@ fn run_lcp(
         start: lcp_start(game, start, checked.spelling)?,
         max_pivots: None,
         max_memory: checked.lp.max_memory,
-        ..LcpOptions::default()
+        method: match checked.lp.method {
+            LpMethodChoice::Guided => crate::lcp::LcpMethod::Guided,
+            LpMethodChoice::Tableau => crate::lcp::LcpMethod::Tableau,
+        },
     };
     let s = solve_lcp(game, &options).map_err(Error::from)?;
     let [v1, v2] = s.value.clone();
