@@ -40,7 +40,6 @@ const LEX_TOL: f64 = 1e-9;
 /// Why the float route gave no certified equilibrium.
 pub(crate) enum GuidedFailure {
     /// An error the exact route would give too (a bad start).
-    #[allow(dead_code)]
     Fatal(LcpError),
     /// The float route failed; the exact tableau may still succeed.
     Fallback(String),
@@ -301,7 +300,7 @@ pub(crate) fn solve(
     options: &LcpOptions,
 ) -> Result<LcpSolution, GuidedFailure> {
     let n = lcp.rows();
-    let mut path = FloatLemke::new(lcp).map_err(|e| GuidedFailure::Fallback(e.into()))?;
+    let mut path = FloatLemke::new(lcp).map_err(GuidedFailure::Fallback)?;
     let budget = options
         .max_pivots
         .unwrap_or(u64::MAX)
