@@ -7,8 +7,8 @@ For each game spec: `bluff export SPEC -o OUT_DIR/<name>.efg`, then `bluff solve
 OUT_DIR/<name>.efg --algo lcp --json` (one equilibrium, exact and certified by exact best
 responses; bluff's seconds from its JSON: the LCP's build, path, exact solve and certificate,
 not reading the file), then pygambit's `lcp_solve(game, rational=True)` and
-`lcp_solve(game, rational=False)` on the .efg (sequence form, `stop_after=1`: one equilibrium,
-as bluff; the solve only, not reading the file), each in its own process, stopped at
+`lcp_solve(game, rational=False)` on the .efg (the sequence form, pygambit's default for a tree;
+it takes no `stop_after` there; the solve only, not reading the file), each in its own process, stopped at
 GAMBIT_CAP_SECONDS (600). Prints a table of seconds and ratios, and both players' values.
 """
 
@@ -29,7 +29,7 @@ import pygambit as gbt
 path, rational = sys.argv[1], sys.argv[2] == "1"
 g = gbt.read_efg(path)
 t0 = time.perf_counter()
-res = gbt.nash.lcp_solve(g, rational=rational, use_strategic=False, stop_after=1)
+res = gbt.nash.lcp_solve(g, rational=rational, use_strategic=False)
 t1 = time.perf_counter()
 eq = res.equilibria[0]
 values = [str(eq.payoff(p)) for p in g.players]
