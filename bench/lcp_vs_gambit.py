@@ -8,8 +8,9 @@ OUT_DIR/<name>.efg --algo lcp --json` (one equilibrium, exact and certified by e
 responses; bluff's seconds from its JSON: the LCP's build, path, exact solve and certificate,
 not reading the file), then pygambit's `lcp_solve(game, rational=True)` and
 `lcp_solve(game, rational=False)` on the .efg (the sequence form, pygambit's default for a tree;
-it takes no `stop_after` there; the solve only, not reading the file), each in its own process, stopped at
-GAMBIT_CAP_SECONDS (600). Prints a table of seconds and ratios, and both players' values.
+it takes no `stop_after` there; the solve only, not reading the file), each in its own
+process, stopped at GAMBIT_CAP_SECONDS (600). Prints a table of seconds and ratios, and both
+players' values.
 """
 
 import json
