@@ -124,8 +124,8 @@ pub struct SolveArgs {
     /// Also evaluate the final average strategy exactly in rationals.
     #[arg(long)]
     exact: bool,
-    /// Simplex method of `--algo lp`: float-guided exact (fast) or the dense exact tableau.
-    /// [default: guided]
+    /// Method of `--algo lp` and `--algo lcp`: float-guided exact (fast) or the dense exact
+    /// tableau. [default: guided]
     #[arg(long, value_enum)]
     lp_method: Option<crate::lp::LpMethod>,
     /// Memory budget of `--algo lp` (e.g. 8G, 512M; default 80% of MemAvailable): an LP whose
@@ -1025,6 +1025,7 @@ fn present_lcp(args: &SolveArgs, solved: &Solved, st: &LcpStats) -> Result<()> {
             "general_sum": !game.is_constant_sum(),
             "start": st.start,
             "pivots": st.pivots,
+            "route": st.route,
             "lcp_rows": st.rows,
             "seconds": st.seconds,
             "output": args.output.as_ref().map(|p| p.display().to_string()),
@@ -1049,6 +1050,7 @@ fn present_lcp(args: &SolveArgs, solved: &Solved, st: &LcpStats) -> Result<()> {
         "LCP {} rows; {} Lemke pivots from {}; {:.3} s",
         st.rows, st.pivots, st.start, st.seconds
     ));
+    args.say(format!("route: {}", st.route));
     if let Some(path) = args.output.as_ref().filter(|p| !is_stdout(p)) {
         args.say(format!("wrote {}", path.display()));
     }

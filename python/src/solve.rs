@@ -288,6 +288,7 @@ fn result(py: Python<'_>, game: Py<Game>, solved: Solved, wall: Instant) -> PyRe
             stats.set_item("start", &st.start)?;
             stats.set_item("pivots", st.pivots)?;
             stats.set_item("lcp_rows", st.rows)?;
+            stats.set_item("lcp_route", &st.route)?;
             (Some(stats.unbind()), None, 0)
         }
         Detail::Spot(_) | Detail::SpotLp(_) => {

@@ -27,6 +27,7 @@
 //! the other must equal their value (NashConv exactly 0).
 
 pub mod bimatrix;
+mod fast;
 mod lemke;
 
 use crate::eval::{exploitability, Exploitability};
@@ -96,8 +97,58 @@ pub struct LcpOptions {
     pub start: LcpStart,
     /// Stop after this many pivots (`None`: no limit; the lexicographic rule ends every path).
     pub max_pivots: Option<u64>,
-    /// Refuse, before allocating, a tableau estimated above this many bytes.
+    /// Refuse, before allocating, a route estimated above this many bytes.
     pub max_memory: u64,
+    /// The route: float-guided (the default) or the exact tableau.
+    pub method: LcpMethod,
+}
+
+/// How [`solve_lcp`] follows Lemke's path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LcpMethod {
+    /// Float pivots on a sparse LU, then the final basis solved exactly and certified; the exact
+    /// tableau takes over (saying so) when that basis does not certify.
+    #[default]
+    Guided,
+    /// The dense fraction-free integer tableau throughout (for small games; the reference).
+    Tableau,
+}
+
+/// The route that gave an [`LcpSolution`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LcpRoute {
+    /// Float Lemke pivots, the final basis solved exactly (by refinement and reconstruction,
+    /// or by an exact LU when `exact_lu`).
+    Guided {
+        /// Refinement rounds of the exact solve.
+        rounds: usize,
+        /// Whether the exact LU solved the basis (refinement did not converge).
+        exact_lu: bool,
+    },
+    /// The exact tableau, asked for.
+    Tableau,
+    /// The exact tableau after the float route failed, for the reason given.
+    TableauAfterGuided(String),
+}
+
+impl LcpRoute {
+    /// The route in words, for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            LcpRoute::Guided { rounds, exact_lu } => format!(
+                "float pivots, final basis solved exactly ({})",
+                if *exact_lu {
+                    "exact LU".to_string()
+                } else {
+                    format!("{rounds} refinement rounds")
+                }
+            ),
+            LcpRoute::Tableau => "exact tableau".into(),
+            LcpRoute::TableauAfterGuided(why) => {
+                format!("exact tableau after the float route failed: {why}")
+            }
+        }
+    }
 }
 
 impl Default for LcpOptions {
@@ -106,6 +157,7 @@ impl Default for LcpOptions {
             start: LcpStart::FirstActions,
             max_pivots: None,
             max_memory: DEFAULT_MAX_MEMORY,
+            method: LcpMethod::Guided,
         }
     }
 }
@@ -152,6 +204,22 @@ pub enum LcpError {
         /// Pivots taken.
         pivots: u64,
     },
+    /// The float route failed and the exact tableau does not fit the budget.
+    #[error(
+        "the float-guided Lemke path gave no certified equilibrium ({why}), and the exact \
+         tableau of the LCP's {rows} rows, about {bytes} bytes, is above the limit of {limit} \
+         bytes"
+    )]
+    GuidedFailed {
+        /// Why the float route failed.
+        why: String,
+        /// Rows of the LCP.
+        rows: usize,
+        /// Estimated bytes of the tableau.
+        bytes: u128,
+        /// The budget.
+        limit: u64,
+    },
     /// The complementary solution failed its exact check (a bug; never shown as an answer).
     #[error("the LCP's solution is not certified: {0}")]
     NotCertified(String),
@@ -174,6 +242,8 @@ pub struct LcpSolution {
     pub rows: usize,
     /// The start used.
     pub start: LcpStart,
+    /// The route that found it.
+    pub route: LcpRoute,
 }
 
 /// The sequence-form matrices of both players with payoffs shifted negative: `((s, t), [a, b])`
@@ -319,19 +389,35 @@ pub fn lcp_memory_estimate(game: &Game) -> u128 {
     rows * (2 * rows + 2) * u128::from(BYTES_PER_ENTRY)
 }
 
-/// One equilibrium of a two-player game (general-sum or not) by the sequence-form LCP and
-/// Lemke's algorithm from `options.start`, exact and certified.
-pub fn solve_lcp(game: &Game, options: &LcpOptions) -> Result<LcpSolution, LcpError> {
-    let rows = lcp_rows(game);
-    let bytes = lcp_memory_estimate(game);
-    if bytes > u128::from(options.max_memory) {
-        return Err(LcpError::TooBig {
-            rows,
-            bytes,
-            limit: options.max_memory,
-        });
+/// The sequence-form LCP `w = q + M z + d z0` of a game with rational data: `m` by rows of
+/// `(column, value)` (sorted, merged, no zeros), the layout of its variables.
+pub(crate) struct RationalLcp {
+    /// `M` by rows.
+    pub m: Vec<Vec<(usize, Rational)>>,
+    /// The constant vector.
+    pub q: Vec<Rational>,
+    /// The covering vector.
+    pub d: Vec<Rational>,
+    /// Sequences of each player (`x` is `z[0..n1]`, `y` is `z[n1..n1 + n2]`).
+    pub sequences: [usize; 2],
+}
+
+impl RationalLcp {
+    /// Rows (and `z` variables).
+    pub fn rows(&self) -> usize {
+        self.q.len()
     }
-    let start = start_profile(game, &options.start)?;
+
+    /// Both realization plans from the values of `z`.
+    pub fn plans(&self, z: &[Rational]) -> [Vec<Rational>; 2] {
+        let [n1, n2] = self.sequences;
+        [z[..n1].to_vec(), z[n1..n1 + n2].to_vec()]
+    }
+}
+
+/// Builds the sequence-form LCP of `game` with the covering vector of `start`.
+pub(crate) fn build_lcp(game: &Game, start: &ExactProfile) -> RationalLcp {
+    let rows = lcp_rows(game);
     let start_plans = [0, 1].map(|p| plan_of(game, p, &start.probs[p]));
     let (n1, n2) = (game.num_sequences(0), game.num_sequences(1));
     let (m1, m2) = (game.infosets[0].len() + 1, game.infosets[1].len() + 1);
@@ -350,6 +436,7 @@ pub fn solve_lcp(game: &Game, options: &LcpOptions) -> Result<LcpSolution, LcpEr
         d[ox + s] -= a * &start_plans[1][*t];
         d[oy + t] -= b * &start_plans[0][*s];
     }
+    drop(matrices);
     // E (rows: the empty sequence, then one per information set), as (row, sequence, coeff).
     let constraints = |p: usize| {
         let mut e: Vec<(usize, usize, i64)> = vec![(0, 0, 1)];
@@ -379,31 +466,102 @@ pub fn solve_lcp(game: &Game, options: &LcpOptions) -> Result<LcpSolution, LcpEr
             d[om + h] = Rational::one();
         }
     }
+    for row in &mut m {
+        row.sort_by_key(|e| e.0);
+        let mut merged: Vec<(usize, Rational)> = Vec::with_capacity(row.len());
+        for (j, v) in row.drain(..) {
+            match merged.last_mut() {
+                Some(last) if last.0 == j => last.1 += v,
+                _ => merged.push((j, v)),
+            }
+        }
+        merged.retain(|e| !e.1.is_zero());
+        *row = merged;
+    }
+    RationalLcp {
+        m,
+        q,
+        d,
+        sequences: [n1, n2],
+    }
+}
+
+/// One equilibrium of a two-player game (general-sum or not) by the sequence-form LCP and
+/// Lemke's algorithm from `options.start`, exact and certified, by `options.method`: the
+/// float-guided route ([`fast`]) falls back to the exact tableau, saying so in
+/// [`LcpSolution::route`], when its basis does not certify.
+pub fn solve_lcp(game: &Game, options: &LcpOptions) -> Result<LcpSolution, LcpError> {
+    let rows = lcp_rows(game);
+    let limit = u128::from(options.max_memory);
+    let dense_bytes = lcp_memory_estimate(game);
+    let bytes = match options.method {
+        LcpMethod::Guided => fast::memory_estimate(game),
+        LcpMethod::Tableau => dense_bytes,
+    };
+    if bytes > limit {
+        return Err(LcpError::TooBig {
+            rows,
+            bytes,
+            limit: options.max_memory,
+        });
+    }
+    let start = start_profile(game, &options.start)?;
+    let lcp = build_lcp(game, &start);
+    let mut fallback_reason = None;
+    if options.method == LcpMethod::Guided {
+        match fast::solve(game, &lcp, options) {
+            Ok(mut s) => {
+                s.start = options.start.clone();
+                return Ok(s);
+            }
+            Err(fast::GuidedFailure::Fatal(e)) => return Err(e),
+            Err(fast::GuidedFailure::Fallback(why)) => {
+                if dense_bytes > limit {
+                    return Err(LcpError::GuidedFailed {
+                        why,
+                        rows,
+                        bytes: dense_bytes,
+                        limit: options.max_memory,
+                    });
+                }
+                fallback_reason = Some(why);
+            }
+        }
+    }
+    let mut s = solve_tableau(game, &lcp, options)?;
+    if let Some(why) = fallback_reason {
+        s.route = LcpRoute::TableauAfterGuided(why);
+    }
+    Ok(s)
+}
+
+/// The exact dense tableau's route.
+fn solve_tableau(
+    game: &Game,
+    lcp: &RationalLcp,
+    options: &LcpOptions,
+) -> Result<LcpSolution, LcpError> {
+    let rows = lcp.rows();
     // One common denominator makes the system integral (the slacks are scaled with it).
     let mut den = BigInt::one();
-    for r in m.iter().flatten().map(|e| &e.1).chain(&q).chain(&d) {
+    for r in lcp
+        .m
+        .iter()
+        .flatten()
+        .map(|e| &e.1)
+        .chain(&lcp.q)
+        .chain(&lcp.d)
+    {
         den = den.lcm(r.denom());
     }
     let int = |r: &Rational| r.numer() * (&den / r.denom());
-    let mi: Vec<Vec<(usize, BigInt)>> = m
+    let mi: Vec<Vec<(usize, BigInt)>> = lcp
+        .m
         .iter()
-        .map(|row| {
-            let mut merged: Vec<(usize, BigInt)> = Vec::with_capacity(row.len());
-            let mut sorted: Vec<&(usize, Rational)> = row.iter().collect();
-            sorted.sort_by_key(|e| e.0);
-            for (j, v) in sorted {
-                match merged.last_mut() {
-                    Some(last) if last.0 == *j => last.1 += int(v),
-                    _ => merged.push((*j, int(v))),
-                }
-            }
-            merged.retain(|e| !e.1.is_zero());
-            merged
-        })
+        .map(|row| row.iter().map(|(j, v)| (*j, int(v))).collect())
         .collect();
-    let qi: Vec<BigInt> = q.iter().map(int).collect();
-    let di: Vec<BigInt> = d.iter().map(int).collect();
-    drop((m, q, d, matrices));
+    let qi: Vec<BigInt> = lcp.q.iter().map(int).collect();
+    let di: Vec<BigInt> = lcp.d.iter().map(int).collect();
     let mut tableau = LemkeTableau::new(&mi, &qi, &di);
     drop((mi, qi, di));
     match tableau.run(options.max_pivots) {
@@ -421,23 +579,29 @@ pub fn solve_lcp(game: &Game, options: &LcpOptions) -> Result<LcpSolution, LcpEr
         }
     }
     let (z, det) = tableau.z_values();
-    let value = |i: usize| crate::scalar::ratio(z[i].clone(), det.clone());
-    let plans = [
-        (0..n1).map(|s| value(ox + s)).collect::<Vec<_>>(),
-        (0..n2).map(|t| value(oy + t)).collect::<Vec<_>>(),
-    ];
-    certified(game, plans, tableau.pivots, rows, options.start.clone())
+    let z: Vec<Rational> = z
+        .into_iter()
+        .map(|v| crate::scalar::ratio(v, det.clone()))
+        .collect();
+    let mut s = certified(game, lcp.plans(&z), tableau.pivots, rows)?;
+    s.start = options.start.clone();
+    Ok(s)
 }
 
 /// Checks a pair of realization plans exactly and returns it as a certified solution.
-fn certified(
+pub(crate) fn certified(
     game: &Game,
     plans: [Vec<Rational>; 2],
     pivots: u64,
     rows: usize,
-    start: LcpStart,
 ) -> Result<LcpSolution, LcpError> {
     for p in 0..2 {
+        if let Some(v) = plans[p].iter().find(|v| v.is_negative()) {
+            return Err(LcpError::NotCertified(format!(
+                "player {}'s plan has a negative entry {v}",
+                p + 1
+            )));
+        }
         if !plans[p][0].is_one() {
             return Err(LcpError::NotCertified(format!(
                 "player {}'s plan has {} on the empty sequence",
@@ -473,6 +637,7 @@ fn certified(
         certificate,
         pivots,
         rows,
-        start,
+        start: LcpStart::FirstActions,
+        route: LcpRoute::Tableau,
     })
 }

@@ -26,7 +26,7 @@ pub mod memory;
 mod mps;
 mod presolve;
 mod reconstruct;
-mod refine;
+pub(crate) mod refine;
 pub(crate) mod revised;
 pub(crate) mod sparse_lu;
 mod tableau;

@@ -23,7 +23,7 @@ const MAX_ROUNDS: usize = 40;
 
 /// A square system over integers: equation `e` is `sum_u coeffs * z_u = rhs[e]`, and the float
 /// system the LU solves has that equation divided by `scale[e]`.
-struct IntSystem {
+pub(crate) struct IntSystem {
     eqs: Vec<Vec<(usize, i64)>>,
     rhs: Vec<BigInt>,
     scale: Vec<f64>,
@@ -67,7 +67,10 @@ impl IntSystem {
 
 /// Builds an [`IntSystem`] from rational equations `(unknown, coefficient)` and right-hand
 /// sides; `None` when some equation's scaled coefficients do not fit in `i64`.
-fn int_system(eqs: Vec<Vec<(usize, &Rational)>>, rhs: Vec<&Rational>) -> Option<IntSystem> {
+pub(crate) fn int_system(
+    eqs: Vec<Vec<(usize, &Rational)>>,
+    rhs: Vec<&Rational>,
+) -> Option<IntSystem> {
     let mut out = IntSystem {
         eqs: Vec::with_capacity(eqs.len()),
         rhs: Vec::with_capacity(eqs.len()),
@@ -85,7 +88,7 @@ fn int_system(eqs: Vec<Vec<(usize, &Rational)>>, rhs: Vec<&Rational>) -> Option<
 
 /// Refines `sys`'s solution with the float `solve` (in place: residual in, correction out)
 /// and reconstructs it exactly: `(d, n)` with `z = n / d`. Returns the rounds made too.
-fn refine(
+pub(crate) fn refine(
     sys: &IntSystem,
     solve: &mut dyn FnMut(&mut Vec<f64>),
 ) -> (Option<(BigInt, Vec<BigInt>)>, usize) {

@@ -281,7 +281,7 @@ pub const RULES: &[Rule] = &[
     rule(Opt::Epoch, SAMPLING),
     rule(Opt::Rules, SAMPLING),
     rule(Opt::NoEval, SAMPLING),
-    rule(Opt::LpMethod, LP),
+    rule(Opt::LpMethod, EXACT),
     rule(Opt::MaxMemory, EXACT),
     rule(Opt::LcpStart, LCP),
     rule(Opt::WriteMps, LP),
@@ -989,6 +989,8 @@ pub enum Detail {
 pub struct LcpStats {
     /// The start it used, in words.
     pub start: String,
+    /// The route that found it, in words (float-guided, or the exact tableau and why).
+    pub route: String,
     /// Lemke pivots.
     pub pivots: u64,
     /// Rows of the LCP.
@@ -1473,6 +1475,10 @@ fn run_lcp(
         start: lcp_start(game, start, checked.spelling)?,
         max_pivots: None,
         max_memory: checked.lp.max_memory,
+        method: match checked.lp.method {
+            LpMethodChoice::Guided => crate::lcp::LcpMethod::Guided,
+            LpMethodChoice::Tableau => crate::lcp::LcpMethod::Tableau,
+        },
     };
     let s = solve_lcp(game, &options).map_err(Error::from)?;
     let [v1, v2] = s.value.clone();
@@ -1495,6 +1501,7 @@ fn run_lcp(
         lock: None,
         detail: Detail::Lcp(Box::new(LcpStats {
             start: s.start.describe(),
+            route: s.route.describe(),
             pivots: s.pivots,
             rows: s.rows,
             seconds: started.elapsed().as_secs_f64(),

@@ -1,0 +1,388 @@
+//! Lemke's path in floats on a sparse LU, then the final basis solved exactly and certified.
+//!
+//! The exact dense tableau ([`super::lemke`]) costs `O(rows^2)` big integers per pivot. Here the
+//! path is followed as a revised method: the basis matrix `B` (columns of `[I | -M | -d]` in
+//! `w - M z - d z0 = q`) is kept as the float sparse LU of the exact LP
+//! ([`crate::lp::sparse_lu`], Forrest-Tomlin updates, refactorised every [`REFACTOR_EVERY`]
+//! updates or when an update loses accuracy), the entering column is one FTRAN, and the basic
+//! values are updated along it. Ties in the ratio test (within a tolerance: the sequence-form
+//! LCP is degenerate, `q` is zero on every sequence row) are broken by the lexicographic rule
+//! on the rows of `B^{-1}` (one BTRAN per tied row), as in the exact tableau, and the float
+//! path has a pivot budget, so it always ends.
+//!
+//! Where the path ends (`z0` leaves), the basis is solved exactly, `B x_B = q`, by iterative
+//! refinement with the float LU and rational reconstruction ([`crate::lp::refine`]; an exact
+//! sparse LU when that does not converge), and the realization plans it gives are certified
+//! by exact best responses ([`super::certified`]). Nothing from the floats is trusted: a path
+//! that stalls, a singular basis, or a basis whose exact solution does not certify is a
+//! [`GuidedFailure::Fallback`], and [`super::solve_lcp`] follows the path again in the exact
+//! tableau, saying why.
+
+use super::{certified, lcp_rows, LcpError, LcpOptions, LcpRoute, LcpSolution, RationalLcp};
+use crate::game::Game;
+use crate::lp::lu::ExactLu;
+use crate::lp::refine::{int_system, refine};
+use crate::lp::sparse_lu::{max_updates, SparseLu};
+use crate::scalar::{ratio, rational_to_f64, Rational};
+use num_traits::{One, Zero};
+use std::cmp::Ordering;
+
+/// Updates between refactorisations (the basic values are recomputed from scratch then).
+const REFACTOR_EVERY: usize = 100;
+/// Entries of the entering column at most this (relative to its largest) are not pivots.
+const PIVOT_TOL: f64 = 1e-9;
+/// Ratios within this (relative) of the minimum tie.
+const TIE_TOL: f64 = 1e-9;
+/// Entries of two scaled rows of `B^{-1}` within this (relative) are equal in the lexicographic
+/// comparison.
+const LEX_TOL: f64 = 1e-9;
+
+/// Why the float route gave no certified equilibrium.
+pub(crate) enum GuidedFailure {
+    /// An error the exact route would give too (a bad start).
+    Fatal(LcpError),
+    /// The float route failed; the exact tableau may still succeed.
+    Fallback(String),
+}
+
+/// Estimated peak bytes of the float route on `game`: the rational LCP, its float columns, the
+/// LU (at most twelve times the basis entries, as the LP's estimate allows) and the exact solve.
+pub fn memory_estimate(game: &Game) -> u128 {
+    let rows = lcp_rows(game) as u128;
+    let seqs = (game.num_sequences(0) + game.num_sequences(1)) as u128;
+    let sets = (game.infosets[0].len() + game.infosets[1].len() + 2) as u128;
+    // M: two entries per terminal (one per player's matrix), four per E entry.
+    let nonzeros = 2 * game.terminals.len() as u128 + 4 * (seqs + sets) + rows;
+    let rational = nonzeros * 96 + rows * 3 * 96;
+    let float = (nonzeros + rows) * 24 + 12 * (nonzeros + rows) * 40;
+    let work = rows * 8 * 24;
+    rational * 2 + float + work
+}
+
+/// The float state of Lemke's path.
+struct FloatLemke {
+    n: usize,
+    /// Columns of the variables: `w` (`0..n`), `z` (`n..2n`), `z0` (`2n`).
+    cols: Vec<Vec<(usize, f64)>>,
+    q: Vec<f64>,
+    /// The basic variable of each basis position.
+    basis: Vec<usize>,
+    /// Basic values by position.
+    xb: Vec<f64>,
+    lu: SparseLu,
+    pivots: u64,
+}
+
+impl FloatLemke {
+    fn new(lcp: &RationalLcp) -> Result<Self, String> {
+        let n = lcp.rows();
+        let mut cols: Vec<Vec<(usize, f64)>> = (0..n).map(|i| vec![(i, 1.0)]).collect();
+        cols.extend((0..n).map(|_| Vec::new()));
+        for (i, row) in lcp.m.iter().enumerate() {
+            for (j, v) in row {
+                cols[n + j].push((i, -rational_to_f64(v)));
+            }
+        }
+        cols.push(
+            lcp.d
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| !v.is_zero())
+                .map(|(i, v)| (i, -rational_to_f64(v)))
+                .collect(),
+        );
+        let q: Vec<f64> = lcp.q.iter().map(rational_to_f64).collect();
+        let basis: Vec<usize> = (0..n).collect();
+        let refs: Vec<&[(usize, f64)]> = basis.iter().map(|&v| cols[v].as_slice()).collect();
+        let lu = SparseLu::factor(n, &refs).map_err(|_| "the slack basis is singular")?;
+        Ok(FloatLemke {
+            n,
+            xb: q.clone(),
+            cols,
+            q,
+            basis,
+            lu,
+            pivots: 0,
+        })
+    }
+
+    /// The complement of variable `v`.
+    fn complement(&self, v: usize) -> usize {
+        if v < self.n {
+            v + self.n
+        } else {
+            v - self.n
+        }
+    }
+
+    /// Factorises the current basis afresh and recomputes the basic values.
+    fn refactor(&mut self) -> Result<(), String> {
+        let refs: Vec<&[(usize, f64)]> = self
+            .basis
+            .iter()
+            .map(|&v| self.cols[v].as_slice())
+            .collect();
+        self.lu.refactor(&refs).map_err(|_| {
+            format!(
+                "the float basis became singular after {} pivots",
+                self.pivots
+            )
+        })?;
+        let mut x = self.q.clone();
+        self.lu.ftran(&mut x);
+        self.xb = x;
+        Ok(())
+    }
+
+    /// Row `p` of `B^{-1}` (sparse, by row index, sorted), divided by `alpha`.
+    fn scaled_row(&mut self, p: usize, alpha: f64) -> Vec<(usize, f64)> {
+        let mut c = vec![0.0; self.n];
+        c[p] = 1.0;
+        let mut idx = vec![p];
+        self.lu.btran_sparse(&mut c, &mut idx);
+        idx.sort_unstable();
+        idx.into_iter()
+            .filter(|&i| c[i] != 0.0)
+            .map(|i| (i, c[i] / alpha))
+            .collect()
+    }
+
+    /// The leaving position for the entering column `alpha` (by position, non-zeros `idx`):
+    /// the minimum ratio over positive entries (`first`: the maximum over negative entries,
+    /// `z0`'s entrance), ties broken by the lexicographic rule. `None`: a ray.
+    fn leaving(&mut self, alpha: &[f64], idx: &[usize], first: bool) -> Option<usize> {
+        let big = idx.iter().fold(0.0f64, |m, &p| m.max(alpha[p].abs()));
+        let tol = PIVOT_TOL * big.max(1.0);
+        let sign = if first { -1.0 } else { 1.0 };
+        // Minimise sign * ratio over sign * alpha > tol.
+        let mut cands: Vec<(usize, f64)> = Vec::new();
+        let mut best = f64::INFINITY;
+        for &p in idx {
+            let a = alpha[p];
+            if sign * a > tol {
+                let x = if first {
+                    self.xb[p]
+                } else {
+                    self.xb[p].max(0.0)
+                };
+                let r = sign * x / a;
+                best = best.min(r);
+                cands.push((p, r));
+            }
+        }
+        if cands.is_empty() {
+            return None;
+        }
+        let slack = TIE_TOL * (1.0 + best.abs());
+        let ties: Vec<usize> = cands
+            .iter()
+            .filter(|c| c.1 <= best + slack)
+            .map(|c| c.0)
+            .collect();
+        if ties.len() == 1 {
+            return Some(ties[0]);
+        }
+        // Lexicographic minimum of sign * row / alpha.
+        let mut winner = ties[0];
+        let mut winner_row = self.scaled_row(winner, sign * alpha[winner]);
+        for &p in &ties[1..] {
+            let row = self.scaled_row(p, sign * alpha[p]);
+            let order = lex_cmp(&row, &winner_row);
+            let better = match order {
+                Ordering::Less => true,
+                Ordering::Greater => false,
+                Ordering::Equal => alpha[p].abs() > alpha[winner].abs(),
+            };
+            if better {
+                winner = p;
+                winner_row = row;
+            }
+        }
+        Some(winner)
+    }
+
+    /// Follows the path to its end: `Ok(())` when `z0` left the basis.
+    fn run(&mut self, budget: u64) -> Result<(), String> {
+        let n = self.n;
+        let z0 = 2 * n;
+        if self.xb.iter().all(|&x| x >= 0.0) {
+            return Ok(());
+        }
+        let mut entering = z0;
+        let mut alpha = vec![0.0; n];
+        let mut idx: Vec<usize> = Vec::new();
+        loop {
+            if self.pivots >= budget {
+                return Err(format!("no end within {budget} float pivots"));
+            }
+            idx.clear();
+            for &(i, v) in &self.cols[entering] {
+                alpha[i] = v;
+                idx.push(i);
+            }
+            self.lu.ftran_sparse(&mut alpha, &mut idx);
+            let first = entering == z0;
+            let Some(r) = self.leaving(&alpha, &idx, first) else {
+                for &p in &idx {
+                    alpha[p] = 0.0;
+                }
+                return Err(format!(
+                    "the float path reached a ray after {} pivots",
+                    self.pivots
+                ));
+            };
+            let t = if first {
+                self.xb[r] / alpha[r]
+            } else {
+                self.xb[r].max(0.0) / alpha[r]
+            };
+            for &p in &idx {
+                self.xb[p] -= t * alpha[p];
+            }
+            self.xb[r] = t;
+            let leaving = self.basis[r];
+            self.basis[r] = entering;
+            self.pivots += 1;
+            let accurate = self.lu.update(r, alpha[r]);
+            for &p in &idx {
+                alpha[p] = 0.0;
+            }
+            if !accurate || self.lu.updates() >= REFACTOR_EVERY.min(max_updates(n)) || first {
+                self.refactor()?;
+            }
+            if leaving == z0 {
+                return Ok(());
+            }
+            entering = self.complement(leaving);
+        }
+    }
+}
+
+/// Compares two sparse sorted vectors lexicographically, entries within [`LEX_TOL`] equal.
+fn lex_cmp(a: &[(usize, f64)], b: &[(usize, f64)]) -> Ordering {
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let ka = a.get(i).map_or(usize::MAX, |e| e.0);
+        let kb = b.get(j).map_or(usize::MAX, |e| e.0);
+        if ka == usize::MAX && kb == usize::MAX {
+            return Ordering::Equal;
+        }
+        let k = ka.min(kb);
+        let va = if ka == k {
+            i += 1;
+            a[i - 1].1
+        } else {
+            0.0
+        };
+        let vb = if kb == k {
+            j += 1;
+            b[j - 1].1
+        } else {
+            0.0
+        };
+        let scale = va.abs().max(vb.abs()).max(1.0);
+        if (va - vb).abs() > LEX_TOL * scale {
+            return va.partial_cmp(&vb).unwrap_or(Ordering::Equal);
+        }
+    }
+}
+
+/// The default float pivot budget of an `n`-row LCP.
+fn default_budget(n: usize) -> u64 {
+    100 * n as u64 + 10_000
+}
+
+/// The float-guided route: Lemke's path in floats, the final basis solved exactly, the plans
+/// certified.
+pub(crate) fn solve(
+    game: &Game,
+    lcp: &RationalLcp,
+    options: &LcpOptions,
+) -> Result<LcpSolution, GuidedFailure> {
+    let n = lcp.rows();
+    let mut path = FloatLemke::new(lcp).map_err(GuidedFailure::Fallback)?;
+    let budget = options
+        .max_pivots
+        .unwrap_or(u64::MAX)
+        .min(default_budget(n));
+    path.run(budget).map_err(GuidedFailure::Fallback)?;
+    path.refactor().map_err(GuidedFailure::Fallback)?;
+    // The basis equations `sum_k B[i][k] x_k = q_i` in rationals.
+    let one = Rational::one();
+    let mut mcols: Vec<Vec<(usize, Rational)>> = vec![Vec::new(); n];
+    for (i, row) in lcp.m.iter().enumerate() {
+        for (j, v) in row {
+            mcols[*j].push((i, -v));
+        }
+    }
+    let dneg: Vec<(usize, Rational)> = lcp
+        .d
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !v.is_zero())
+        .map(|(i, v)| (i, -v))
+        .collect();
+    let column = |v: usize| -> Vec<(usize, &Rational)> {
+        if v < n {
+            vec![(v, &one)]
+        } else if v < 2 * n {
+            mcols[v - n].iter().map(|(i, c)| (*i, c)).collect()
+        } else {
+            dneg.iter().map(|(i, c)| (*i, c)).collect()
+        }
+    };
+    let mut eqs: Vec<Vec<(usize, &Rational)>> = vec![Vec::new(); n];
+    for (k, &v) in path.basis.iter().enumerate() {
+        for (i, c) in column(v) {
+            eqs[i].push((k, c));
+        }
+    }
+    let mut rounds = 0;
+    let mut exact_lu = false;
+    let mut values: Option<Vec<Rational>> = None;
+    if let Some(sys) = int_system(eqs, lcp.q.iter().collect()) {
+        let (sol, r) = refine(&sys, &mut |r| path.lu.ftran(r));
+        rounds = r;
+        if let Some((den, nums)) = sol {
+            values = Some(
+                nums.into_iter()
+                    .map(|v| {
+                        if v.is_zero() {
+                            Rational::zero()
+                        } else {
+                            ratio(v, den.clone())
+                        }
+                    })
+                    .collect(),
+            );
+        }
+    }
+    if values.is_none() {
+        exact_lu = true;
+        let owned: Vec<Vec<(usize, Rational)>> = path
+            .basis
+            .iter()
+            .map(|&v| column(v).into_iter().map(|(i, c)| (i, c.clone())).collect())
+            .collect();
+        let refs: Vec<&[(usize, Rational)]> = owned.iter().map(Vec::as_slice).collect();
+        let lu = ExactLu::factor(n, &refs).map_err(|_| {
+            GuidedFailure::Fallback("the float path's final basis is singular".into())
+        })?;
+        values = Some(lu.solve(&lcp.q));
+    }
+    let values = values.unwrap_or_default();
+    let mut z = vec![Rational::zero(); n];
+    for (k, &v) in path.basis.iter().enumerate() {
+        if (n..2 * n).contains(&v) {
+            z[v - n] = values[k].clone();
+        }
+    }
+    let mut s = certified(game, lcp.plans(&z), path.pivots, n).map_err(|e| match e {
+        LcpError::NotCertified(why) => GuidedFailure::Fallback(format!(
+            "the float path's final basis is not an equilibrium: {why}"
+        )),
+        other => GuidedFailure::Fatal(other),
+    })?;
+    s.route = LcpRoute::Guided { rounds, exact_lu };
+    Ok(s)
+}

@@ -1,0 +1,140 @@
+//! The float-guided LCP route (float Lemke pivots on the sparse LU, the final basis solved
+//! exactly and certified) against the exact dense tableau, and zero-sum games against the LP.
+
+use bluff::eval::exploitability;
+use bluff::exact::solve_exact;
+use bluff::game::{Game, GameBuilder};
+use bluff::games::builtin;
+use bluff::lcp::{solve_lcp, LcpError, LcpMethod, LcpOptions, LcpRoute, LcpSolution, LcpStart};
+use bluff::scalar::int;
+use bluff::strategy::ExactProfile;
+use num_traits::Zero;
+
+fn run(g: &Game, method: LcpMethod, start: LcpStart) -> LcpSolution {
+    solve_lcp(
+        g,
+        &LcpOptions {
+            method,
+            start,
+            ..LcpOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+fn assert_guided(s: &LcpSolution, what: &str) {
+    assert!(
+        matches!(s.route, LcpRoute::Guided { .. }),
+        "{what}: {}",
+        s.route.describe()
+    );
+}
+
+/// Both routes follow the same lexicographic path, so they end at the same equilibrium:
+/// the same exact plans and values, each certified by the exact evaluator.
+#[test]
+fn guided_and_tableau_give_the_same_equilibrium_on_raked_games() {
+    for spec in [
+        "kuhn(rake=0.05)",
+        "kuhn(rake=0.1,rake_cap=1/4)",
+        "one-card-poker(n=4,a=2,b=1,rake=0.05)",
+        "one-card-poker(n=6,a=2,b=1,rake=0.05)",
+    ] {
+        let g = builtin(spec).unwrap();
+        let guided = run(&g, LcpMethod::Guided, LcpStart::FirstActions);
+        let tableau = run(&g, LcpMethod::Tableau, LcpStart::FirstActions);
+        assert_guided(&guided, spec);
+        assert_eq!(tableau.route, LcpRoute::Tableau);
+        assert_eq!(guided.value, tableau.value, "{spec}");
+        assert_eq!(guided.plans, tableau.plans, "{spec}");
+        let e = exploitability(&g, &guided.profile);
+        assert!(e.nash_conv.is_zero(), "{spec}");
+        assert_eq!(e.value, guided.value, "{spec}");
+    }
+}
+
+/// Raked Leduc (about 4000 LCP rows, beyond the dense tableau's reach in a test): the guided
+/// route certifies an equilibrium, checked again by the exact evaluator.
+#[test]
+fn raked_leduc_is_certified_by_the_guided_route() {
+    let g = builtin("leduc(rake=0.05)").unwrap();
+    let s = run(&g, LcpMethod::Guided, LcpStart::FirstActions);
+    assert_guided(&s, "leduc");
+    let e = exploitability(&g, &s.profile);
+    assert!(e.nash_conv.is_zero());
+    assert_eq!(e.gain, [int(0), int(0)]);
+    assert_eq!(e.value, s.value);
+}
+
+/// Zero-sum games through the guided LCP give the LP's exact value.
+#[test]
+fn zero_sum_games_through_the_guided_lcp_have_the_lp_value() {
+    for spec in ["kuhn", "one-card-poker(n=8,a=2,b=1)", "leduc"] {
+        let g = builtin(spec).unwrap();
+        let lp = solve_exact(&g).unwrap();
+        let s = run(&g, LcpMethod::Guided, LcpStart::FirstActions);
+        assert_guided(&s, spec);
+        assert_eq!(s.value[0], lp.value, "{spec}");
+        assert_eq!(s.value[1], &g.constant_sum - &lp.value, "{spec}");
+    }
+}
+
+/// Games where every ratio test ties: player 1 indifferent everywhere, player 2's payoffs
+/// equal in pairs of columns; from three starts the guided path ends, certified, at the
+/// tableau's equilibrium.
+#[test]
+fn degenerate_games_end_and_match_the_tableau() {
+    let acts = ["a", "b", "c", "d"];
+    for (name, pay) in [
+        (
+            "indifferent",
+            (|_: usize, c: usize| [0, (c % 2) as i64]) as fn(usize, usize) -> [i64; 2],
+        ),
+        ("all equal", |_, _| [1, 1]),
+        ("tied pairs", |r, c| {
+            [((r + c) % 2) as i64, ((r / 2 + c / 2) % 2) as i64]
+        }),
+    ] {
+        let mut b = GameBuilder::new(name, "P1", "P2");
+        let root = b.root();
+        let rows = b.decision(root, 0, "P1", &acts).unwrap();
+        for (r, &rn) in rows.iter().enumerate() {
+            let cols = b.decision(rn, 1, "P2", &acts).unwrap();
+            for (c, &cn) in cols.iter().enumerate() {
+                let [x, y] = pay(r, c);
+                b.terminal(cn, [int(x), int(y)]).unwrap();
+            }
+        }
+        let g = b.build().unwrap();
+        for start in [
+            LcpStart::FirstActions,
+            LcpStart::Pure([vec![2], vec![1]]),
+            LcpStart::Profile(ExactProfile::uniform(&g)),
+        ] {
+            let guided = run(&g, LcpMethod::Guided, start.clone());
+            let tableau = run(&g, LcpMethod::Tableau, start.clone());
+            assert_guided(&guided, name);
+            assert!(guided.certificate.nash_conv.is_zero(), "{name}");
+            assert_eq!(guided.value, tableau.value, "{name} {start:?}");
+            assert_eq!(guided.plans, tableau.plans, "{name} {start:?}");
+        }
+    }
+}
+
+/// The pivot budget is a typed error on both routes, never a loop.
+#[test]
+fn the_pivot_budget_is_a_typed_error() {
+    let g = builtin("kuhn(rake=0.05)").unwrap();
+    for method in [LcpMethod::Guided, LcpMethod::Tableau] {
+        let err = solve_lcp(
+            &g,
+            &LcpOptions {
+                method,
+                max_pivots: Some(2),
+                ..LcpOptions::default()
+            },
+        )
+        .unwrap_err();
+        assert!(matches!(err, LcpError::PivotLimit { pivots: 2 }), "{err}");
+    }
+}
