@@ -123,6 +123,7 @@ fn the_lcp_json_fields_are_frozen() {
             "general_sum",
             "start",
             "pivots",
+            "route",
             "lcp_rows",
             "seconds",
             "output",
