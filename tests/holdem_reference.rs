@@ -186,18 +186,7 @@ rake_cap = 3
 }
 
 /// A turn spot on a reduced deck, small enough for CFR in a test.
-const TURN_SPOT: &str = r#"
-deck = "9TJQKA/sh"
-board = "KsQhTs9h"
-oop_range = "AA,KK,QJs,AJ,JT:0.5"
-ip_range = "QQ,TT,AK,KJs,AT:0.75"
-pot = 20
-stack = 40
-turn_bet = "50%"
-turn_raise = "a"
-river_bet = "75%"
-river_raise = ""
-"#;
+const TURN_SPOT: &str = include_str!("data/spots/turn_reduced.toml");
 
 /// A turn spot on a reduced deck with a bet and an all-in raise, and no jack in either range
 /// (on this board a jack splits many pots, and split pots make exact ties: see below).

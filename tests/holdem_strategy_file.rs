@@ -13,18 +13,7 @@ use bluff::holdem::strategy_file::{
 use bluff::holdem::tree::Action;
 
 /// A turn spot on a reduced deck (small enough for the reference route).
-const TURN_SPOT: &str = r#"
-deck = "9TJQKA/sh"
-board = "KsQhTs9h"
-oop_range = "AA,KK,QJs,AJ,JT:0.5"
-ip_range = "QQ,TT,AK,KJs,AT:0.75"
-pot = 20
-stack = 40
-turn_bet = "50%"
-turn_raise = "a"
-river_bet = "75%"
-river_raise = ""
-"#;
+const TURN_SPOT: &str = include_str!("data/spots/turn_reduced.toml");
 
 fn river_spot() -> Spot {
     let text = std::fs::read_to_string(concat!(

@@ -12,18 +12,7 @@ fn river() -> String {
 }
 
 /// A turn spot on a reduced deck: a river card to name in paths, quick to solve.
-const TURN_SPOT: &str = r#"
-deck = "9TJQKA/sh"
-board = "KsQhTs9h"
-oop_range = "AA,KK,QJs,AJ,JT:0.5"
-ip_range = "QQ,TT,AK,KJs,AT:0.75"
-pot = 20
-stack = 40
-turn_bet = "50%"
-turn_raise = "a"
-river_bet = "75%"
-river_raise = ""
-"#;
+const TURN_SPOT: &str = include_str!("../../tests/data/spots/turn_reduced.toml");
 
 fn f(v: &serde_json::Value) -> f64 {
     v.as_f64().unwrap()

@@ -1219,6 +1219,29 @@ pub fn rule_kind(f: &Factors) -> u8 {
     }
 }
 
+/// Regret matching's weight of one action at the end of a set update with factors `f`: the
+/// positive part of its regret `r`, with the predictive rules' prediction from its last
+/// instantaneous regret `last` added (the one formula the tree, sequence and spot kernels
+/// share, so their strategies agree bit for bit).
+#[inline(always)]
+pub fn matched(f: &Factors, r: f64, last: f64) -> f64 {
+    if f.predictive {
+        let w = f.prediction_weight * last;
+        if f.discount_first {
+            let d = if r > 0.0 {
+                f.predict_positive
+            } else {
+                f.predict_negative
+            };
+            (r * d + w).max(0.0)
+        } else {
+            (r + w).max(0.0)
+        }
+    } else {
+        (r + 0.0).max(0.0)
+    }
+}
+
 /// Steps 1-3 of [`super::RegretParams`] (or VAD-CFR's rules) for one information set whose
 /// instantaneous regrets (player 1's sign, before `f.sign`) are `inst`: regrets, average sums
 /// and the next strategy in `arrays`; `own` is the player's reach of the set. `K` = its
@@ -1292,22 +1315,10 @@ pub fn apply_rule<const KIND: u8, const K: usize>(
             }
             regret[a] = r;
             sum[a] = sum[a] * f.average + own * sigma[a];
-            let p = if f.predictive {
+            if f.predictive {
                 last[a] = i;
-                let w = f.prediction_weight * i;
-                if f.discount_first {
-                    let d = if r > 0.0 {
-                        f.predict_positive
-                    } else {
-                        f.predict_negative
-                    };
-                    (r * d + w).max(0.0)
-                } else {
-                    (r + w).max(0.0)
-                }
-            } else {
-                (r + 0.0).max(0.0)
-            };
+            }
+            let p = matched(&f, r, i);
             sigma[a] = p;
             total += p;
         }

@@ -32,7 +32,7 @@ use super::spot::Spot;
 use super::tree::{NodeKind, Tree};
 use super::HoldemError;
 use crate::cfr::tree::{
-    apply_rule, rule_kind, ActionArrays, Factors, EXTENDED, PLAIN, STANDARD, VAD,
+    apply_rule, matched, rule_kind, ActionArrays, Factors, EXTENDED, PLAIN, STANDARD, VAD,
 };
 use crate::cfr::RegretParams;
 use rayon::prelude::*;
@@ -1249,22 +1249,8 @@ fn current_of<S: Real, const K: usize>(regret: &[S], last: &[S], f: &Factors, ou
     let (regret, out) = (&regret[..k], &mut out[..k]);
     let mut total = 0.0;
     for (a, o) in out.iter_mut().enumerate() {
-        let r = regret[a].get();
-        let p = if f.predictive {
-            let w = f.prediction_weight * last[a].get();
-            if f.discount_first {
-                let d = if r > 0.0 {
-                    f.predict_positive
-                } else {
-                    f.predict_negative
-                };
-                (r * d + w).max(0.0)
-            } else {
-                (r + w).max(0.0)
-            }
-        } else {
-            (r + 0.0).max(0.0)
-        };
+        let l = if f.predictive { last[a].get() } else { 0.0 };
+        let p = matched(f, regret[a].get(), l);
         *o = p;
         total += p;
     }
