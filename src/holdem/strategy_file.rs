@@ -27,6 +27,7 @@
 //! temporary file in the target's folder renamed over it ([`crate::format::output`]).
 
 use super::cards::{cards_of, Card};
+use super::iso::{map_card, SuitPerm};
 use super::solver::{Game, GameKind, Solver};
 use super::spot::Spot;
 use super::tree::NodeKind;
@@ -675,16 +676,88 @@ pub struct HandStrategy {
 }
 
 /// Reads one node (named by `node_path`, as [`super::tree::Tree::find`] reads paths) of the
-/// strategy file at `path` for `spot`, with each hand's reach.
+/// strategy file at `path` for `spot`, with each hand's reach. A deal the solver did not walk
+/// (one of a class of deals equivalent under a suit swap, [`super::iso`]) is read from the
+/// deal walked for it, its hands mapped back by the swap.
 pub fn node_strategy(
     path: &Path,
     spot: &Spot,
     game: &Game,
     node_path: &str,
 ) -> Result<NodeStrategy, NodePathOrFile> {
+    let (t, dealt) = game.tree.find(node_path).map_err(NodePathOrFile::Path)?;
+    let (walked, swap) = walked_deals(game, &dealt).ok_or_else(|| {
+        NodePathOrFile::Path(super::HoldemError::Path {
+            path: node_path.chars().take(200).collect(),
+            reason: "deals a card twice or a card of the board".into(),
+        })
+    })?;
+    let mut node = walked_node_strategy(path, spot, game, node_path, t, &walked)?;
+    if swap != [0, 1, 2, 3] {
+        let player = node.player;
+        let index: HashMap<(Card, Card), usize> = game.hands[player]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &(a, b))| [((a, b), i), ((b, a), i)])
+            .collect();
+        let mut mapped = node.hands.clone();
+        for (i, h) in node.hands.drain(..).enumerate() {
+            let (a, b) = game.hands[player][i];
+            let image = (map_card(&swap, a), map_card(&swap, b));
+            let j = index[&image];
+            mapped[j] = HandStrategy {
+                hand: hand_name(game.hands[player][j]),
+                weight: game.weights[player][j],
+                ..h
+            };
+        }
+        node.hands = mapped;
+        node.path = game.tree.path(t, &dealt);
+    }
+    Ok(node)
+}
+
+/// The cards the solver walked for the deals `dealt` (each the lowest card of its class under
+/// the suit swaps that fix the board so far, [`super::iso::Symmetries::classes`]) and the
+/// swap that maps the walked deals onto `dealt` (the identity when they are the same); `None`
+/// when a card is dealt twice or is on the board.
+fn walked_deals(game: &Game, dealt: &[Card]) -> Option<(Vec<Card>, SuitPerm)> {
+    let mut swap: SuitPerm = [0, 1, 2, 3];
+    let mut board = game.board;
+    let mut walked = Vec::with_capacity(dealt.len());
+    for &card in dealt {
+        // The card in the walked frame: the inverse of `swap` applied.
+        let mut inverse: SuitPerm = [0; 4];
+        for (s, &t) in swap.iter().enumerate() {
+            inverse[t as usize] = s as u8;
+        }
+        let c = map_card(&inverse, card);
+        let left = cards_of(game.deck & !board);
+        let (reps, classes) = game.symmetries.classes(board, &left);
+        let (class, k) = classes[left.iter().position(|&x| x == c)?];
+        if k > 0 {
+            // Walked frame -> previous walked frame -> the dealt cards' frame.
+            let p = game.symmetries.perms[k as usize - 1];
+            swap = [0, 1, 2, 3].map(|s| swap[p[s] as usize]);
+        }
+        let rep = reps[class as usize];
+        walked.push(rep);
+        board |= rep.bit();
+    }
+    Some((walked, swap))
+}
+
+/// [`node_strategy`] at public-tree node `t` with the deals the solver walked.
+fn walked_node_strategy(
+    path: &Path,
+    spot: &Spot,
+    game: &Game,
+    node_path: &str,
+    t: usize,
+    dealt: &[Card],
+) -> Result<NodeStrategy, NodePathOrFile> {
     let tree = &game.tree;
-    let (t, dealt) = tree.find(node_path).map_err(NodePathOrFile::Path)?;
-    let canonical = tree.path(t, &dealt);
+    let canonical = tree.path(t, dealt);
     let NodeKind::Decision(player) = tree.nodes[t].kind else {
         return Err(NodePathOrFile::Path(super::HoldemError::Path {
             path: node_path.chars().take(200).collect(),
