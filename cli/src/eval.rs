@@ -31,6 +31,11 @@ pub struct EvalArgs {
         requires = "best_response"
     )]
     output: Option<PathBuf>,
+    /// For a hold'em spot: also the exploitability in rationals, the spot played as an
+    /// ordinary game hand against hand (each stored probability read as the rational it is);
+    /// other games are always evaluated exactly.
+    #[arg(long)]
+    exact: bool,
     /// Play the strategy head to head against this strategy file: the exact value with
     /// STRATEGY first and B second, and swapped, and for each set where they differ the exact
     /// change in STRATEGY's value if it played B's strategy at that set only.
@@ -69,7 +74,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
                  give SPOT.toml STRATEGY [--json]"
             );
         }
-        return crate::spot::eval(&args.game, &args.strategy, args.json);
+        return crate::spot::eval(&args.game, &args.strategy, args.json, args.exact);
     }
     if let Some(path) = &args.output {
         let mut plan = crate::files::FilePlan::new();

@@ -150,7 +150,7 @@ fn spot_and_game(path: &str) -> Result<(Spot, Game)> {
 
 /// `bluff eval SPOT.toml S`: the strategy file's exploitability, EVs and best responses by
 /// the spot engine's walks.
-pub fn eval(spot_path: &str, strategy: &Path, json: bool) -> Result<()> {
+pub fn eval(spot_path: &str, strategy: &Path, json: bool, exact: bool) -> Result<()> {
     let (spot, game) = spot_and_game(spot_path)?;
     let threads = bluff::solve::Threads::Available
         .count()
@@ -175,8 +175,22 @@ pub fn eval(spot_path: &str, strategy: &Path, json: bool) -> Result<()> {
     let v = solver.values();
     let eval_seconds = start.elapsed().as_secs_f64();
     let pct = v.exploitability / pot * 100.0;
+    let exact = if exact {
+        let start = std::time::Instant::now();
+        let e = bluff::holdem::river_lp::exact_eval_file(
+            &spot,
+            &solver.game,
+            strategy,
+            bluff::holdem::reference::DEFAULT_MAX_NODES,
+        )
+        .with_context(|| format!("the exact evaluation of {}", strategy.display()))?;
+        Some((e, start.elapsed().as_secs_f64()))
+    } else {
+        None
+    };
+    let both = |x: &Rational| json!({"exact": format_rational(x), "float": rational_to_f64(x)});
     if json {
-        crate::print_json(&json!({
+        let mut out = json!({
             "game": spot_path,
             "strategy": strategy.display().to_string(),
             "exploitability": v.exploitability,
@@ -190,7 +204,17 @@ pub fn eval(spot_path: &str, strategy: &Path, json: bool) -> Result<()> {
             "iterations": header.iterations,
             "read_seconds": read_seconds,
             "eval_seconds": eval_seconds,
-        }));
+        });
+        if let Some((e, seconds)) = &exact {
+            out["exploitability"] = both(&e.exploitability);
+            out["exact"] = json!({
+                "nash_conv": both(&e.nash_conv),
+                "root_ev": [both(&e.value[0]), both(&e.value[1])],
+                "best_response_gain": [both(&e.gain[0]), both(&e.gain[1])],
+                "seconds": seconds,
+            });
+        }
+        crate::print_json(&out);
         return Ok(());
     }
     println!("spot          {spot_path}");
@@ -213,6 +237,23 @@ pub fn eval(spot_path: &str, strategy: &Path, json: bool) -> Result<()> {
         v.ev[0], v.ev[1]
     );
     println!("read in {read_seconds:.2} s, evaluated in {eval_seconds:.2} s");
+    if let Some((e, seconds)) = &exact {
+        let digits = |x: &Rational| {
+            format!(
+                "{}/{} digits",
+                x.numer().to_string().trim_start_matches('-').len(),
+                x.denom().to_string().len()
+            )
+        };
+        println!(
+            "exact         exploitability {:.9} chips, gains OOP {:.9} IP {:.9} (computed in \
+             rationals in {seconds:.2} s: {} for the exploitability; --json gives them exactly)",
+            rational_to_f64(&e.exploitability),
+            rational_to_f64(&e.gain[0]),
+            rational_to_f64(&e.gain[1]),
+            digits(&e.exploitability)
+        );
+    }
     println!(
         "best response OOP {:.4}  IP {:.4} (chips; gains {:.4} and {:.4})",
         v.best_response[0],

@@ -193,3 +193,83 @@ fn bad_nodes_files_and_outputs_are_refused_with_nothing_written() {
     assert!(!new.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
 }
+
+/// `bluff eval SPOT S --exact` gives the exploitability in rationals (the spot played hand
+/// against hand as an ordinary game, each stored probability read exactly): on the reduced
+/// turn spot it equals the engine's float evaluation of the same file (1e-9 relative: both
+/// read the same f32 numbers); a spot too big to play as a game is refused with its node count.
+#[test]
+fn eval_exact_agrees_with_the_engine_and_refuses_big_spots() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("turn.toml"), TURN_SPOT).unwrap();
+    let solve = bluff()
+        .current_dir(dir.path())
+        .args(["solve", "turn.toml", "--iterations", "60", "-o", "t.bin"])
+        .output()
+        .unwrap();
+    assert!(
+        solve.status.success(),
+        "{}",
+        String::from_utf8_lossy(&solve.stderr)
+    );
+    let out = bluff()
+        .current_dir(dir.path())
+        .args(["eval", "turn.toml", "t.bin", "--exact", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let exact = &v["exploitability"];
+    let (p, q) = exact["exact"].as_str().unwrap().split_once('/').unwrap();
+    assert!(!p.is_empty() && !q.is_empty());
+    let float = bluff()
+        .current_dir(dir.path())
+        .args(["eval", "turn.toml", "t.bin", "--json"])
+        .output()
+        .unwrap();
+    let f: serde_json::Value = serde_json::from_slice(&float.stdout).unwrap();
+    let engine = f["exploitability"].as_f64().unwrap();
+    let x = exact["float"].as_f64().unwrap();
+    assert!(
+        engine > 0.0 && ((x - engine) / engine).abs() < 1e-9,
+        "{x} against {engine}"
+    );
+    let gains = &v["exact"]["best_response_gain"];
+    let sum = gains[0]["float"].as_f64().unwrap() + gains[1]["float"].as_f64().unwrap();
+    assert!((sum / 2.0 - x).abs() < 1e-12, "the mean of the gains");
+
+    // QsJh2h with small ranges on the full deck: millions of nodes hand against hand.
+    let flop = r#"
+board = "QsJh2h"
+oop_range = "AA,KK,AQs"
+ip_range = "QQ,JJ,KQs"
+pot = 20
+stack = 40
+flop_bet = "50%"
+flop_raise = ""
+turn_bet = "50%"
+turn_raise = ""
+river_bet = "50%"
+river_raise = ""
+"#;
+    std::fs::write(dir.path().join("flop.toml"), flop).unwrap();
+    let solve = bluff()
+        .current_dir(dir.path())
+        .args(["solve", "flop.toml", "--iterations", "2", "-o", "f.bin"])
+        .output()
+        .unwrap();
+    assert!(solve.status.success());
+    let out = bluff()
+        .current_dir(dir.path())
+        .args(["eval", "flop.toml", "f.bin", "--exact"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nodes, above the limit of 5000000"), "{err}");
+}

@@ -317,3 +317,72 @@ pub fn exact_exploitability(
     }
     Ok(eval::exploitability(&r.game, &profile))
 }
+
+/// The exact exploitability of the strategy file at `path` (as `bluff solve SPOT.toml -o`
+/// writes it for `spot`, whose expanded `game` the solver walked): the spot built as an
+/// ordinary game hand against hand (refused above `max_nodes` nodes, with the count), each
+/// stored probability read as the rational it is and each row divided by its sum. A deal the
+/// solver did not walk plays its walked twin's strategy with the hands swapped back.
+pub fn exact_eval_file(
+    spot: &Spot,
+    game: &super::solver::Game,
+    path: &std::path::Path,
+    max_nodes: u64,
+) -> Result<Exploitability<Rational>, RiverLpError> {
+    use super::iso::map_card;
+    use super::strategy_file::{walked_deals, Reader};
+    let reference = reference::game(spot, max_nodes)?;
+    let reader =
+        Reader::open(path, spot, game).map_err(|e| RiverLpError::Strategy(e.to_string()))?;
+    let index = |p: usize| -> std::collections::HashMap<(Card, Card), usize> {
+        game.hands[p]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &(a, b))| [((a, b), i), ((b, a), i)])
+            .collect()
+    };
+    let hands = [index(0), index(1)];
+    // Resolve every (tree node, deals, hand) the reference asks for to a game node of the
+    // file and a hand there before reading it, so the records are read once, streaming, and
+    // only the rows asked for are kept; the second pass asks in the same order (the
+    // reference's sets in order, their hands in order).
+    let mut wanted: std::collections::HashMap<usize, Vec<f64>> = std::collections::HashMap::new();
+    let mut lookups: Vec<(usize, usize, Vec<Card>, (Card, Card))> = Vec::new();
+    let _ = exact_profile_from(&reference, |p, node, dealt, hand| {
+        lookups.push((p, node, dealt.to_vec(), hand));
+        vec![Rational::one()]
+    });
+    let mut at: Vec<Option<(usize, usize)>> = Vec::with_capacity(lookups.len());
+    for (p, node, dealt, hand) in &lookups {
+        let Some((walked, swap)) = walked_deals(game, dealt) else {
+            at.push(None);
+            continue;
+        };
+        let Some(g) = reader.node_at(&reference.tree.path(*node, &walked)) else {
+            at.push(None);
+            continue;
+        };
+        // The hand in the walked deal's frame: the inverse of the swap applied.
+        let mut inverse = [0u8; 4];
+        for (s, &t) in swap.iter().enumerate() {
+            inverse[t as usize] = s as u8;
+        }
+        let image = (map_card(&inverse, hand.0), map_card(&inverse, hand.1));
+        at.push(hands[*p].get(&image).map(|&i| (g, i)));
+        wanted.insert(g, Vec::new());
+    }
+    reader
+        .read(|g, probs| {
+            if let Some(row) = wanted.get_mut(&g) {
+                *row = probs.to_vec();
+            }
+        })
+        .map_err(|e| RiverLpError::Strategy(e.to_string()))?;
+    let mut next = 0usize;
+    exact_exploitability(&reference, |_, node, _, _| {
+        let k = reference.tree.nodes[node].children().len();
+        let found = at[next].and_then(|(g, i)| wanted.get(&g)?.get(i * k..i * k + k));
+        next += 1;
+        found.map_or_else(Vec::new, <[f64]>::to_vec)
+    })
+}

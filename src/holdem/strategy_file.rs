@@ -484,6 +484,12 @@ pub struct Reader {
 }
 
 impl Reader {
+    /// The game node of the decision node at `path` (as [`super::tree::Tree::path`] writes
+    /// it), if the file holds it.
+    pub fn node_at(&self, path: &str) -> Option<usize> {
+        self.index.get(path).copied()
+    }
+
     /// Opens `path` and checks it against `spot` and its `game`: the magic, version, header,
     /// spot and length, before reading any record.
     pub fn open(path: &Path, spot: &Spot, game: &Game) -> Result<Reader, StrategyFileError> {
@@ -721,7 +727,7 @@ pub fn node_strategy(
 /// the suit swaps that fix the board so far, [`super::iso::Symmetries::classes`]) and the
 /// swap that maps the walked deals onto `dealt` (the identity when they are the same); `None`
 /// when a card is dealt twice or is on the board.
-fn walked_deals(game: &Game, dealt: &[Card]) -> Option<(Vec<Card>, SuitPerm)> {
+pub(crate) fn walked_deals(game: &Game, dealt: &[Card]) -> Option<(Vec<Card>, SuitPerm)> {
     let mut swap: SuitPerm = [0, 1, 2, 3];
     let mut board = game.board;
     let mut walked = Vec::with_capacity(dealt.len());
