@@ -318,6 +318,9 @@ pub fn exact_exploitability(
     Ok(eval::exploitability(&r.game, &profile))
 }
 
+/// What the reference asks a strategy for: player, tree node, dealt cards, hand.
+type Lookup = (usize, usize, Vec<Card>, (Card, Card));
+
 /// The exact exploitability of the strategy file at `path` (as `bluff solve SPOT.toml -o`
 /// writes it for `spot`, whose expanded `game` the solver walked): the spot built as an
 /// ordinary game hand against hand (refused above `max_nodes` nodes, with the count), each
@@ -347,7 +350,7 @@ pub fn exact_eval_file(
     // only the rows asked for are kept; the second pass asks in the same order (the
     // reference's sets in order, their hands in order).
     let mut wanted: std::collections::HashMap<usize, Vec<f64>> = std::collections::HashMap::new();
-    let mut lookups: Vec<(usize, usize, Vec<Card>, (Card, Card))> = Vec::new();
+    let mut lookups: Vec<Lookup> = Vec::new();
     let _ = exact_profile_from(&reference, |p, node, dealt, hand| {
         lookups.push((p, node, dealt.to_vec(), hand));
         vec![Rational::one()]
