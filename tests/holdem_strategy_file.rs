@@ -333,19 +333,7 @@ fn truncated_corrupt_and_foreign_files_are_refused() {
 
 /// A small flop spot on the full deck whose clubs and diamonds are interchangeable (the board
 /// and both ranges are fixed by swapping them): the solver walks one deal of each such pair.
-const SYMMETRIC_FLOP: &str = r#"
-board = "QsJh2h"
-oop_range = "AA,KK,AQs"
-ip_range = "QQ,JJ,KQs"
-pot = 20
-stack = 40
-flop_bet = "50%"
-flop_raise = ""
-turn_bet = "50%"
-turn_raise = ""
-river_bet = "50%"
-river_raise = ""
-"#;
+const SYMMETRIC_FLOP: &str = include_str!("data/spots/flop_symmetric.toml");
 
 /// A deal the solver did not walk (8d, whose twin 8c was walked) is read from its twin with
 /// the hands swapped back: per hand, the strategy and reach a run that walked every deal

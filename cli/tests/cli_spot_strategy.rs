@@ -243,19 +243,7 @@ fn eval_exact_agrees_with_the_engine_and_refuses_big_spots() {
     assert!((sum / 2.0 - x).abs() < 1e-12, "the mean of the gains");
 
     // QsJh2h with small ranges on the full deck: millions of nodes hand against hand.
-    let flop = r#"
-board = "QsJh2h"
-oop_range = "AA,KK,AQs"
-ip_range = "QQ,JJ,KQs"
-pot = 20
-stack = 40
-flop_bet = "50%"
-flop_raise = ""
-turn_bet = "50%"
-turn_raise = ""
-river_bet = "50%"
-river_raise = ""
-"#;
+    let flop = include_str!("../../tests/data/spots/flop_symmetric.toml");
     std::fs::write(dir.path().join("flop.toml"), flop).unwrap();
     let solve = bluff()
         .current_dir(dir.path())
