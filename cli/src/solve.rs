@@ -928,7 +928,18 @@ fn present_lp(
     spot: Option<&SpotLp>,
 ) -> Result<()> {
     let game = game_of(solved)?;
-    write_outputs(args, solved)?;
+    // A spot's strategy is written in the spot's strategy format, as CFR's is.
+    let spot_file = match (spot, &args.output) {
+        (Some(run), Some(path)) => Some(crate::spot::write_strategy(
+            path,
+            solved,
+            run.returned.as_ref(),
+        )?),
+        _ => {
+            write_outputs(args, solved)?;
+            None
+        }
+    };
     let (Some([Value::Exact(v1), Value::Exact(v2)]), Strategy::Exact(profile)) =
         (&solved.values, &solved.strategy)
     else {
@@ -983,6 +994,14 @@ fn present_lp(
         if let Some(run) = spot {
             crate::spot::add_lp_fields(&mut summary, run);
         }
+        if let (Some(path), Some((bytes, seconds))) = (&args.output, spot_file) {
+            summary["strategy_file"] = json!({
+                "path": path.display().to_string(),
+                "bytes": bytes,
+                "write_seconds": seconds,
+                "precision": "f32",
+            });
+        }
         crate::print_json(&summary);
     } else if args.output.as_deref().is_some_and(is_stdout) {
         // Standard output carries the strategy; keep it clean.
@@ -995,6 +1014,13 @@ fn present_lp(
         print_lp_text(args, game, spec, v1, v2, st, form_name);
         if let Some(run) = spot {
             crate::spot::print_lp_lines(run);
+        }
+        if let (Some(path), Some((bytes, seconds))) = (&args.output, spot_file) {
+            println!(
+                "strategy written to {} ({}, {seconds:.2} s; probabilities rounded to f32)",
+                path.display(),
+                bluff::lp::memory::format_bytes(u128::from(bytes))
+            );
         }
     }
     if let Some(path) = &args.report {

@@ -6,7 +6,7 @@ use bluff::holdem::spot::{Spot, MAX_SPOT_BYTES};
 use bluff::holdem::strategy_file::{self, Provenance};
 use bluff::scalar::{format_rational, rational_to_f64, Rational};
 use bluff::solve::door::Solved;
-use bluff::solve::spot::SpotRun;
+use bluff::solve::spot::{Returned, SpotRun};
 use bluff::solve::spot_lp::SpotLp;
 use serde_json::json;
 use std::path::Path;
@@ -41,8 +41,12 @@ pub fn pot_of(text: &str) -> Option<f64> {
 }
 
 /// Writes a spot's returned strategy to `path` (`-o`): the bytes and seconds it took.
-fn write_strategy(path: &Path, solved: &Solved, run: &SpotRun) -> Result<(u64, f64)> {
-    let Some(returned) = &run.returned else {
+pub fn write_strategy(
+    path: &Path,
+    solved: &Solved,
+    returned: Option<&Returned>,
+) -> Result<(u64, f64)> {
+    let Some(returned) = returned else {
         bail!("this run kept no strategy to write");
     };
     let provenance = Provenance {
@@ -59,7 +63,7 @@ fn write_strategy(path: &Path, solved: &Solved, run: &SpotRun) -> Result<(u64, f
 /// Prints a spot's run as JSON or as a table, after writing the strategy to `output`.
 pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun) -> Result<()> {
     let written = match output {
-        Some(path) => Some((path, write_strategy(path, solved, run)?)),
+        Some(path) => Some((path, write_strategy(path, solved, run.returned.as_ref())?)),
         None => None,
     };
     let expl = solved

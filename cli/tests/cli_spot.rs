@@ -53,6 +53,35 @@ fn a_river_spot_is_solved_exactly_by_the_lp() {
 }
 
 #[test]
+fn the_lp_equilibrium_is_written_as_a_spot_strategy_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = dir.path().join("lp.spt");
+    let s = s.to_str().unwrap();
+    let v = solve_json(&[&river(), "--algo", "lp", "-o", s]);
+    assert_eq!(v["strategy_file"]["precision"], "f32");
+    assert!(v["strategy_file"]["bytes"].as_u64().unwrap() > 0, "{v}");
+    // The exact evaluator reads the file back on the spot built hand against hand: the
+    // equilibrium rounded to f32 is exploitable by the rounding alone, and plays the LP's EVs.
+    let out = bluff()
+        .args(["eval", &river(), s, "--exact", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let expl = e["exploitability"]["float"].as_f64().unwrap();
+    assert!((0.0..1e-5).contains(&expl), "{e}");
+    for p in 0..2 {
+        let lp = v["root_ev"]["float"][p].as_f64().unwrap();
+        let file = e["exact"]["root_ev"][p]["float"].as_f64().unwrap();
+        assert!((lp - file).abs() < 1e-5, "player {p}: LP {lp}, file {file}");
+    }
+}
+
+#[test]
 fn the_other_families_and_game_options_are_refused_with_the_reason() {
     let r = river();
     let t = data("spots/3betpot_turn.toml");
@@ -64,6 +93,10 @@ fn the_other_families_and_game_options_are_refused_with_the_reason() {
         (
             vec![r.as_str(), "--algo", "lp", "--max-memory", "1000"],
             "compatible pairs, 18439 game nodes; LP 452 rows x 898 columns",
+        ),
+        (
+            vec![r.as_str(), "--algo", "lcp", "-o", "never-written.spt"],
+            "-o on a hold'em spot is built for --algo lp and the CFR family, not for lcp yet",
         ),
         (
             vec![r.as_str(), "--algo", "es-mccfr", "--iterations", "5"],

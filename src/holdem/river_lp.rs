@@ -389,3 +389,70 @@ pub fn exact_eval_file(
         found.map_or_else(Vec::new, <[f64]>::to_vec)
     })
 }
+
+/// An evaluator of the river spot `spot` (a [`super::solver::Solver`] holding a fixed
+/// strategy, as strategy files are written from) playing `profile`, an exact profile of its
+/// reference game `r` (the LP's or the LCP's equilibrium), each probability rounded to the
+/// nearest `f64`. Every decision node of the spot's game gets the rows of the reference's
+/// information sets at its path; a hand the reference has no set for keeps the uniform row.
+pub fn profile_solver(
+    spot: &Spot,
+    r: &Reference,
+    profile: &Profile<Rational>,
+    threads: usize,
+) -> Result<super::solver::Solver, RiverLpError> {
+    use super::solver::{Game, Solver, DEFAULT_MAX_GAME_NODES};
+    use super::strategy_file::decision_paths;
+    require_river(spot)?;
+    let game = Game::build(spot, DEFAULT_MAX_GAME_NODES)?;
+    let paths = decision_paths(&game);
+    let at: std::collections::HashMap<&str, usize> =
+        paths.iter().map(|(g, p)| (p.as_str(), *g)).collect();
+    let index = |p: usize| -> std::collections::HashMap<(Card, Card), usize> {
+        game.hands[p]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &(a, b))| [((a, b), i), ((b, a), i)])
+            .collect()
+    };
+    let hands = [index(0), index(1)];
+    // Each decision node's rows, hand-major, uniform until a set gives its row.
+    let mut rows: std::collections::HashMap<usize, Vec<f64>> = std::collections::HashMap::new();
+    for (g, _) in &paths {
+        let node = game.nodes[*g];
+        if let super::solver::GameKind::Decision(a) = node.kind {
+            let k = node.num_children as usize;
+            let n = game.hands[a as usize].len();
+            rows.insert(*g, vec![1.0 / k as f64; k * n]);
+        }
+    }
+    for p in 0..2 {
+        for (set, place) in r.game.infosets[p].iter().zip(&r.places[p]) {
+            let path = r.tree.path(place.node, &place.dealt);
+            let (Some(&g), Some(&h)) = (at.get(path.as_str()), hands[p].get(&place.hand)) else {
+                return Err(RiverLpError::Strategy(format!(
+                    "player {} has no decision at {path} with {}{} in the spot's game",
+                    p + 1,
+                    place.hand.1,
+                    place.hand.0
+                )));
+            };
+            let k = set.action_range().len();
+            let row = rows.get_mut(&g).filter(|row| row.len() >= (h + 1) * k);
+            let Some(row) = row else {
+                return Err(RiverLpError::Strategy(format!(
+                    "player {} at {path}: {k} actions in the reference, not in the spot's game",
+                    p + 1
+                )));
+            };
+            for (slot, a) in row[h * k..(h + 1) * k].iter_mut().zip(set.action_range()) {
+                *slot = crate::scalar::rational_to_f64(&profile.probs[p][a]);
+            }
+        }
+    }
+    let mut solver = Solver::evaluator(game, threads);
+    for (g, row) in rows {
+        solver.set_average_at(g, &row);
+    }
+    Ok(solver)
+}

@@ -4,8 +4,10 @@
 //! own checks, so the LP's options (`--lp-method`, `--lp-form`, `--lp-primal`,
 //! `--write-mps`, `--max-memory`, `--threads`) behave as on any game.
 
+use super::door::Strategy;
 use super::door::{self, Detail, DoorHooks, Opt, Request, SolveError, Solved, Source, Spelling};
 use super::registry::{Algorithm, Family};
+use super::spot::Returned;
 use crate::exact::ExactStats;
 use crate::holdem::river_lp::{self, RiverLpError, RiverSize};
 use crate::holdem::spot::Spot;
@@ -25,6 +27,9 @@ pub struct SpotLp {
     pub root_equity: [Rational; 2],
     /// Combos, pairs, game nodes, sequences and the LP's size, counted before building.
     pub size: RiverSize,
+    /// The equilibrium as the spot's evaluator plays it (probabilities rounded to `f64`),
+    /// kept when the front end writes the strategy (`-o`).
+    pub returned: Option<Returned>,
 }
 
 /// Solves the river spot `spot` (named `name`) by the exact LP or the LCP (`algorithm`).
@@ -40,13 +45,20 @@ pub(crate) fn solve_spot_exact(
     if spot.board.len() != 5 {
         return Err(named(RiverLpError::NotRiver(spot.board.len())));
     }
-    for opt in [Opt::Output, Opt::Report, Opt::Lock, Opt::Curve, Opt::Plot] {
+    for opt in [Opt::Report, Opt::Lock, Opt::Curve, Opt::Plot] {
         if request.given(opt) {
             return Err(SolveError::Request(format!(
                 "{} does not apply to hold'em spots (not built for spots yet)",
                 opt.spelled(sp)
             )));
         }
+    }
+    if algorithm.family != Family::ExactLp && request.given(Opt::Output) {
+        return Err(SolveError::Request(format!(
+            "{} on a hold'em spot is built for --algo lp and the CFR family, not for {} yet",
+            Opt::Output.spelled(sp),
+            algorithm.name
+        )));
     }
     // Every option checked as for any game before the spot is built.
     let checked = door::check(request, sp)?;
@@ -74,15 +86,37 @@ pub(crate) fn solve_spot_exact(
             ));
         };
         let root_ev = [a.clone(), b.clone()];
+        let returned = match (&solved.strategy, request.given(Opt::Output)) {
+            (Strategy::Exact(profile), true) => {
+                let solver =
+                    river_lp::profile_solver(spot, &reference, profile, threads_of(request))
+                        .map_err(named)?;
+                Some(Returned {
+                    spot: spot.clone(),
+                    solver: std::sync::Arc::new(solver),
+                })
+            }
+            _ => None,
+        };
         let run = SpotLp {
             stats: (**stats).clone(),
             pot: reference.pot,
             root_ev,
             root_equity: river_lp::check_down_equity(&reference),
             size,
+            returned,
         };
         solved.detail = Detail::SpotLp(Box::new(run));
     }
     solved.game = Some(reference.game);
     Ok(solved)
+}
+
+/// The threads the request asks for (checked by the door before), for the evaluator that
+/// keeps the returned strategy.
+fn threads_of(request: &Request) -> usize {
+    let asked = request.threads.map_or(super::Threads::Available, |n| {
+        super::Threads::Exactly(usize::try_from(n.max(1)).unwrap_or(1))
+    });
+    asked.count().unwrap_or(1)
 }
