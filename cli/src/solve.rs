@@ -546,7 +546,7 @@ fn write_outputs(args: &SolveArgs, solved: &Solved) -> Result<()> {
 }
 
 /// The signal that stopped a run, by name.
-fn signal_name(signal: i32) -> &'static str {
+pub fn signal_name(signal: i32) -> &'static str {
     if signal == signals::SIGTERM {
         "SIGTERM"
     } else {

@@ -70,6 +70,30 @@ pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun
         .exploitability
         .as_ref()
         .map_or(f64::NAN, |v| v.to_f64());
+    if solved.interrupted() {
+        let signal = crate::signals::stop_signal().unwrap_or(crate::signals::SIGINT);
+        let mut saved: Vec<String> = Vec::new();
+        if let Some((path, _)) = &run.checkpoint {
+            saved.push(format!("checkpoint {}", path.display()));
+        }
+        if let Some((path, _)) = &written {
+            saved.push(format!("strategy {}", path.display()));
+        }
+        return Err(crate::Interrupted {
+            signal,
+            message: format!(
+                "interrupted by {} after {} iterations (exploitability {expl:.6e} chips); {}",
+                crate::solve::signal_name(signal),
+                solved.iterations,
+                if saved.is_empty() {
+                    "nothing was asked to be saved (use --checkpoint FILE and -o FILE)".to_string()
+                } else {
+                    format!("saved {}", saved.join(", "))
+                }
+            ),
+        }
+        .into());
+    }
     if json {
         let v = json!({
             "game": solved.spec,
@@ -92,6 +116,12 @@ pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun
             "peak_rss_bytes": run.peak_rss_bytes,
         });
         let mut v = v;
+        if let Some((path, bytes)) = &run.checkpoint {
+            v["checkpoint"] = json!({"path": path.display().to_string(), "bytes": bytes});
+        }
+        if let Some(at) = run.resumed_at {
+            v["resumed_at"] = json!(at);
+        }
         if let Some((path, (bytes, seconds))) = written {
             v["strategy_file"] = json!({
                 "path": path.display().to_string(),
@@ -131,6 +161,16 @@ pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun
         run.counts.terminal,
         run.game_nodes
     );
+    if let Some(at) = run.resumed_at {
+        println!("resumed from a checkpoint at iteration {at}");
+    }
+    if let Some((path, bytes)) = &run.checkpoint {
+        println!(
+            "checkpoint saved to {} ({})",
+            path.display(),
+            bluff::lp::memory::format_bytes(u128::from(*bytes))
+        );
+    }
     if let Some((path, (bytes, seconds))) = written {
         println!(
             "strategy written to {} ({}, {seconds:.2} s)",

@@ -5,6 +5,7 @@
 //! `docs/holdem.md` for what exists and what does not yet.
 
 pub mod cards;
+pub mod checkpoint;
 pub mod eval;
 pub mod iso;
 pub mod range;

@@ -40,6 +40,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 mod fixed;
+pub mod snapshot;
 
 /// The default limit on the expanded game's nodes.
 pub const DEFAULT_MAX_GAME_NODES: usize = 100_000_000;

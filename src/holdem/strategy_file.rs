@@ -163,14 +163,15 @@ pub struct Provenance {
 
 /// A word-wise FNV-1a hash of a byte stream.
 #[derive(Clone)]
-struct Hasher {
+pub(crate) struct Hasher {
     h: u64,
     pending: [u8; 8],
     len: usize,
 }
 
 impl Hasher {
-    fn new() -> Hasher {
+    /// A hasher of nothing yet.
+    pub(crate) fn new() -> Hasher {
         Hasher {
             h: 0xcbf2_9ce4_8422_2325,
             pending: [0; 8],
@@ -180,7 +181,8 @@ impl Hasher {
     fn word(&mut self, w: u64) {
         self.h = (self.h ^ w).wrapping_mul(0x0000_0100_0000_01b3);
     }
-    fn update(&mut self, mut bytes: &[u8]) {
+    /// Hashes more bytes.
+    pub(crate) fn update(&mut self, mut bytes: &[u8]) {
         if self.len > 0 {
             let take = (8 - self.len).min(bytes.len());
             self.pending[self.len..self.len + take].copy_from_slice(&bytes[..take]);
@@ -200,7 +202,8 @@ impl Hasher {
         self.pending[..rest.len()].copy_from_slice(rest);
         self.len = rest.len();
     }
-    fn finish(&self) -> u64 {
+    /// The hash of the bytes so far.
+    pub(crate) fn finish(&self) -> u64 {
         let mut s = self.clone();
         if s.len > 0 {
             s.pending[s.len..].fill(0);

@@ -185,7 +185,7 @@ impl Opt {
     }
 
     /// The option with a value, as `spelling` writes it: `--target 0` or `target=0`.
-    fn with(self, value: impl Display, spelling: Spelling) -> String {
+    pub(crate) fn with(self, value: impl Display, spelling: Spelling) -> String {
         match spelling {
             Spelling::Cli => format!("{} {value}", self.spelled(spelling)),
             Spelling::Python => format!("{}{value}", self.spelled(spelling)),
@@ -572,6 +572,13 @@ fn read_resume(request: &Request) -> Result<Resumed, SolveError> {
         path: path.display().to_string(),
         message,
     };
+    if crate::holdem::checkpoint::is_spot_checkpoint(path) {
+        return Err(unreadable(
+            "a hold'em spot's checkpoint: give the spot file too (bluff solve SPOT.toml \
+             --resume FILE)"
+                .into(),
+        ));
+    }
     if sampling::is_sampling_checkpoint(path) {
         let header = crate::mccfr::checkpoint::read_header_of(path)
             .map_err(|e| unreadable(e.to_string()))?;

@@ -8,8 +8,10 @@ use super::door::{Detail, Request, Value};
 use super::registry::{self, AlgorithmError, CfrOptions};
 use super::run::{CurvePoint, Progress, StopReason};
 use super::Threads;
+use crate::holdem::checkpoint;
 use crate::holdem::solver::{Deals, Game, Precision, Solver, DEFAULT_MAX_GAME_NODES};
 use crate::holdem::spot::Spot;
+use crate::holdem::strategy_file::{spot_key, SpotKey};
 use crate::holdem::tree::Counts;
 use crate::lp::memory;
 use std::time::{Duration, Instant};
@@ -36,6 +38,9 @@ const SPOT_OPTIONS: &[Opt] = &[
     Opt::MaxMemory,
     Opt::Precision,
     Opt::Output,
+    Opt::Checkpoint,
+    Opt::CheckpointEvery,
+    Opt::Resume,
 ];
 
 /// What only a spot's run reports.
@@ -67,6 +72,10 @@ pub struct SpotRun {
     pub precision: Precision,
     /// The spot and its solver, kept when the front end writes the strategy (`-o`).
     pub returned: Option<Returned>,
+    /// The iterations of the checkpoint the run resumed from.
+    pub resumed_at: Option<u64>,
+    /// The checkpoint saved at the end: its path and bytes.
+    pub checkpoint: Option<(std::path::PathBuf, u64)>,
 }
 
 /// The spot and the solver whose average strategy a run returns, for
@@ -96,9 +105,6 @@ fn refuse_other_options(request: &Request, sp: Spelling) -> Result<(), SolveErro
         Opt::WriteMps,
         Opt::LpForm,
         Opt::LpPrimal,
-        Opt::Checkpoint,
-        Opt::CheckpointEvery,
-        Opt::Resume,
         Opt::Seed,
         Opt::Epsilon,
         Opt::Baseline,
@@ -133,7 +139,23 @@ pub(crate) fn solve_spot(
 ) -> Result<Solved, SolveError> {
     let build_start = Instant::now();
     let spot = Spot::parse(text).map_err(|e| SolveError::Request(format!("{name}: {e}")))?;
-    let algo = request.algo.as_deref().unwrap_or(DEFAULT_SPOT_ALGORITHM);
+    // A resumed run reads its checkpoint's header first: the algorithm and the precision
+    // default to the checkpoint's.
+    let opened = match &request.resume {
+        Some(path) => Some(checkpoint::open(path).map_err(|e| {
+            SolveError::Request(format!(
+                "{} {}: {e}",
+                Opt::Resume.spelled(sp),
+                path.display()
+            ))
+        })?),
+        None => None,
+    };
+    let algo = match (&request.algo, &opened) {
+        (Some(a), _) => a.as_str(),
+        (None, Some(o)) => o.header.algo.as_str(),
+        (None, None) => DEFAULT_SPOT_ALGORITHM,
+    };
     let algorithm = registry::algorithm(algo).map_err(|e| SolveError::Request(e.to_string()))?;
     match algorithm.family {
         registry::Family::Cfr => {}
@@ -210,7 +232,11 @@ pub(crate) fn solve_spot(
     let check_every = request
         .check_every
         .map_or(DEFAULT_SPOT_CHECK_EVERY, |n| n as u64);
-    let precision = match request.precision.as_deref() {
+    let precision = match request
+        .precision
+        .as_deref()
+        .or(opened.as_ref().map(|o| o.header.precision.as_str()))
+    {
         None => Precision::default(),
         Some(name) => Precision::from_name(name).ok_or_else(|| {
             SolveError::Request(format!(
@@ -236,13 +262,71 @@ pub(crate) fn solve_spot(
             memory::format_bytes(budget as u128),
         )));
     }
+    if let Some(o) = &opened {
+        check_resumed(
+            &o.header,
+            &spot_key(&spot, &game),
+            algorithm.name,
+            &params,
+            request,
+            sp,
+        )?;
+    }
     let counts = game.tree.counts();
     let game_nodes = game.nodes.len();
     let pot = game.pot;
     let root_equity = game.root_equity();
     let mut solver = Solver::with_precision(game, params, threads, precision);
+    let mut earlier = (0.0, Vec::new());
+    let resumed_at = match opened {
+        Some(o) => {
+            earlier = (o.header.solve_seconds, o.header.points.clone());
+            let path = request
+                .resume
+                .as_ref()
+                .map_or(String::new(), |p| p.display().to_string());
+            o.restore(&mut solver).map_err(|e| {
+                SolveError::Request(format!("{} {path}: {e}", Opt::Resume.spelled(sp)))
+            })?;
+            Some(solver.iterations())
+        }
+        None => None,
+    };
     let kept_spot = request.output.then(|| spot.clone());
+    let key = spot_key(&spot, &solver.game);
     let build_seconds = build_start.elapsed().as_secs_f64();
+    let checkpoint_every = Duration::from_secs_f64(
+        request
+            .checkpoint_every
+            .unwrap_or(super::door::DEFAULT_CHECKPOINT_SECONDS),
+    );
+    let save = |solver: &Solver, curve: &[CurvePoint], seconds: f64| {
+        let Some(path) = &request.checkpoint else {
+            return Ok(None);
+        };
+        let header = checkpoint::Header {
+            spot: key.clone(),
+            algo: algorithm.name.to_string(),
+            params: format!("{params:?}"),
+            precision: String::new(),
+            iterations: 0,
+            solve_seconds: seconds,
+            points: curve
+                .iter()
+                .map(|p| (p.iteration, p.exploitability, p.seconds))
+                .collect(),
+            arrays: Vec::new(),
+        };
+        checkpoint::save(path, solver, &header)
+            .map(|bytes| Some((path.clone(), bytes)))
+            .map_err(|e| {
+                SolveError::Run(format!(
+                    "{} {}: {e}",
+                    Opt::Checkpoint.spelled(sp),
+                    path.display()
+                ))
+            })
+    };
 
     // Iterate, measuring every `check_every` iterations (the time includes measurements).
     let target = request
@@ -250,8 +334,18 @@ pub(crate) fn solve_spot(
         .or(request.target_pot_pct.map(|p| p / 100.0 * pot));
     let time = request.time.map(Duration::from_secs_f64);
     let start = Instant::now();
-    let mut curve: Vec<CurvePoint> = Vec::new();
+    let mut curve: Vec<CurvePoint> = earlier
+        .1
+        .iter()
+        .map(|&(iteration, exploitability, seconds)| CurvePoint {
+            iteration,
+            exploitability,
+            seconds,
+        })
+        .collect();
+    let solving = |start: Instant| earlier.0 + start.elapsed().as_secs_f64();
     let mut values = None;
+    let mut saved_at = Instant::now();
     let reason = loop {
         let done = solver.iterations();
         if let Some(max) = horizon {
@@ -271,7 +365,7 @@ pub(crate) fn solve_spot(
         let point = CurvePoint {
             iteration: solver.iterations(),
             exploitability: v.exploitability,
-            seconds: start.elapsed().as_secs_f64(),
+            seconds: solving(start),
         };
         curve.push(point);
         hooks.progress(Progress {
@@ -282,13 +376,18 @@ pub(crate) fn solve_spot(
         if target.is_some_and(|t| v.exploitability <= t) {
             break StopReason::Target;
         }
+        if request.checkpoint.is_some() && saved_at.elapsed() >= checkpoint_every {
+            save(&solver, &curve, solving(start))?;
+            saved_at = Instant::now();
+        }
     };
     let v = match values {
         Some(v) => v,
         None => solver.values(),
     };
-    let seconds = start.elapsed().as_secs_f64();
+    let seconds = solving(start);
     let iterations = solver.iterations();
+    let checkpoint = save(&solver, &curve, seconds)?;
     let run = SpotRun {
         pot,
         exploitability_pot_pct: v.exploitability / pot * 100.0,
@@ -306,6 +405,8 @@ pub(crate) fn solve_spot(
             spot,
             solver: std::sync::Arc::new(solver),
         }),
+        resumed_at,
+        checkpoint,
     };
     Ok(Solved {
         algorithm,
@@ -326,4 +427,71 @@ pub(crate) fn solve_spot(
         // Each player's gain is in the spot's own fields (`best_response` less `root_ev`).
         gains: None,
     })
+}
+
+/// Refuses to resume a checkpoint written for another spot, algorithm, parameters or
+/// precision, or with more iterations than the run's total.
+fn check_resumed(
+    header: &checkpoint::Header,
+    key: &SpotKey,
+    algo: &str,
+    params: &crate::cfr::RegretParams,
+    request: &Request,
+    sp: Spelling,
+) -> Result<(), SolveError> {
+    let resume = Opt::Resume.spelled(sp);
+    if &header.spot != key {
+        return Err(SolveError::Request(format!(
+            "{resume}: the checkpoint was written for another spot (board {}, pot {}, stack {}, \
+             {} + {} hands, tree of {} nodes); this one has board {}, pot {}, stack {}, {} + {} \
+             hands, tree of {} nodes",
+            header.spot.board,
+            header.spot.pot,
+            header.spot.stack,
+            header.spot.hands[0].len(),
+            header.spot.hands[1].len(),
+            header.spot.tree_nodes,
+            key.board,
+            key.pot,
+            key.stack,
+            key.hands[0].len(),
+            key.hands[1].len(),
+            key.tree_nodes,
+        )));
+    }
+    if header.algo != algo {
+        return Err(SolveError::Request(format!(
+            "{resume}: the checkpoint is a {} run; it cannot continue as {algo}",
+            header.algo
+        )));
+    }
+    let asked = format!("{params:?}");
+    if header.params != asked {
+        return Err(SolveError::Request(format!(
+            "{resume}: the checkpoint was run with {}; the options given ask for {asked}",
+            header.params
+        )));
+    }
+    if let Some(p) = request
+        .precision
+        .as_deref()
+        .filter(|p| *p != header.precision)
+    {
+        return Err(SolveError::Request(format!(
+            "{resume}: the checkpoint's state is stored in {}; it cannot continue in {p}",
+            header.precision
+        )));
+    }
+    if let Some(n) = request
+        .iterations
+        .filter(|&n| (n as u64) < header.iterations)
+    {
+        return Err(SolveError::Request(format!(
+            "{}: the checkpoint already has {} iterations ({} is the run's total)",
+            Opt::Iterations.with(n, sp),
+            header.iterations,
+            Opt::Iterations.spelled(sp)
+        )));
+    }
+    Ok(())
 }
