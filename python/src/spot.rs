@@ -584,7 +584,14 @@ pub struct SpotResult {
     #[pyo3(get)]
     strategy: Option<Py<SpotStrategy>>,
     /// The LP's equilibrium on the spot built as a game, for `node`.
-    exact_profile: Option<Box<(Py<Spot>, Reference, Profile<Rational>)>>,
+    exact_profile: Option<Box<ExactEquilibrium>>,
+}
+
+/// The exact LP's equilibrium of a spot on the spot built as a game.
+struct ExactEquilibrium {
+    spot: Py<Spot>,
+    game: Reference,
+    profile: Profile<Rational>,
 }
 
 impl SpotResult {
@@ -604,9 +611,9 @@ impl SpotResult {
     /// For the exact LP the node's rows are also given exactly (`SpotNode.exact_strategy`).
     fn node(&self, py: Python<'_>, path: &str) -> PyResult<SpotNode> {
         if let Some(exact) = &self.exact_profile {
-            let (spot, r, profile) = &**exact;
-            let node = river_lp::exact_node(&spot.get().spot, r, profile, path)
-                .map_err(|e| NodePathError::new_err(e.to_string()))?;
+            let node =
+                river_lp::exact_node(&exact.spot.get().spot, &exact.game, &exact.profile, path)
+                    .map_err(|e| NodePathError::new_err(e.to_string()))?;
             return SpotNode::of_exact(py, node);
         }
         self.strategy()?.get().node(py, path)
@@ -768,7 +775,11 @@ pub(crate) fn solve(py: Python<'_>, spot: Py<Spot>, mut request: Request) -> PyR
                 curve,
                 stats: stats.unbind(),
                 strategy: None,
-                exact_profile: Some(Box::new((spot.clone_ref(py), r, profile))),
+                exact_profile: Some(Box::new(ExactEquilibrium {
+                    spot: spot.clone_ref(py),
+                    game: r,
+                    profile,
+                })),
             })
         }
         _ => Err(PyValueError::new_err(format!(

@@ -393,9 +393,7 @@ fn exact_eval_rows(
     game: &super::solver::Game,
     max_nodes: u64,
     node_at: impl Fn(&str) -> Option<usize>,
-    fill: impl FnOnce(
-        &mut std::collections::HashMap<usize, Vec<f64>>,
-    ) -> Result<(), RiverLpError>,
+    fill: impl FnOnce(&mut std::collections::HashMap<usize, Vec<f64>>) -> Result<(), RiverLpError>,
 ) -> Result<Exploitability<Rational>, RiverLpError> {
     use super::iso::map_card;
     use super::strategy_file::walked_deals;
@@ -469,6 +467,9 @@ pub struct ExactNode {
     pub reach: Vec<Rational>,
 }
 
+/// Where a set sits: public-tree node, the cards dealt on the way, the hand.
+type SetKey<'a> = (usize, &'a [Card], (Card, Card));
+
 /// The node at `node_path` of the exact `profile` of `spot` built as the game of `r`
 /// ([`reference::game`]): each hand's row read from its information set there.
 pub fn exact_node(
@@ -510,8 +511,7 @@ pub fn exact_node(
     if deals != dealt.len() {
         return Err(err("name the card dealt after each street"));
     }
-    let sets: std::collections::HashMap<(usize, &[Card], (Card, Card)), usize> = r.places
-        [player]
+    let sets: std::collections::HashMap<SetKey<'_>, usize> = r.places[player]
         .iter()
         .enumerate()
         .map(|(i, p)| ((p.node, p.dealt.as_slice(), p.hand), i))
@@ -528,7 +528,11 @@ pub fn exact_node(
         player,
         actions: tree.nodes[t]
             .children()
-            .map(|c| tree.nodes[c].action.map_or(String::new(), |a| a.to_string()))
+            .map(|c| {
+                tree.nodes[c]
+                    .action
+                    .map_or(String::new(), |a| a.to_string())
+            })
             .collect(),
         hands: Vec::new(),
         weights: Vec::new(),
