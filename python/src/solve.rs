@@ -126,7 +126,10 @@ fn choice<T: Copy>(name: &str, given: Option<&str>, choices: &[(&str, T)]) -> Py
 /// `rm_plus` or `epoch` are set) run with `seed` (default 0) on `threads` threads (default 1:
 /// their results depend on the seed and the thread count). `kernel` (`"tree"` or
 /// `"sequence"`) picks the CFR kernel; by default the game's shape does (`SolveResult.kernel`
-/// says which ran). Ctrl-C raises `KeyboardInterrupt`.
+/// says which ran). Ctrl-C raises `KeyboardInterrupt`. A hold'em spot (`bluff.holdem.Spot`)
+/// is solved by the door's spot route with the CLI's spot options (`target_pot_pct`, in
+/// percent of the starting pot, and `precision`, `"f32"` or `"f64"`, apply to spots only) and
+/// gives a `bluff.holdem.SpotResult`.
 #[pyfunction]
 #[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = None, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None, epsilon = None, baseline = None, target_relative = None, rm_plus = false, epoch = None, max_memory = None, lp_form = None, lp_primal = None, lp_method = None, lcp_start = None, lock = None, target_pot_pct = None, precision = None))]
 #[allow(clippy::too_many_arguments)]
