@@ -385,3 +385,61 @@ fn an_unwalked_deal_reads_through_its_twin() {
         assert!(moved > 0, "{node}: no hand's strategy moved from uniform");
     }
 }
+
+/// The in-memory reads (`solver_node_strategy`, `exact_eval_solver`, for `bluff.holdem`) give
+/// what the file of the same solver gives: every node per hand within the file's f32 rounding
+/// (through a suit-swapped twin too), and the exact evaluation to the last bit.
+#[test]
+fn a_solver_in_memory_reads_as_its_file() {
+    use bluff::holdem::river_lp::{exact_eval_file, exact_eval_solver};
+    use bluff::holdem::solver::Deals;
+    use bluff::holdem::strategy_file::{path_index, solver_node_strategy};
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            river_spot(),
+            vec!["river", "river:check", "river: check, bet50"],
+        ),
+        (
+            Spot::parse(SYMMETRIC_FLOP).unwrap(),
+            vec![
+                "flop",
+                "flop:check,check;turn:8d:check,check;river:3c",
+                "flop:bet10,call;turn:8c:check,bet20",
+            ],
+        ),
+    ];
+    for (i, (spot, nodes)) in cases.iter().enumerate() {
+        let game = Game::build_with(spot, 10_000_000, Deals::Isomorphic).unwrap();
+        let mut solver = Solver::new(game, RegretParams::dcfr_plus(), 1);
+        solver.iterate(8);
+        let path = dir.path().join(format!("{i}.bin"));
+        strategy_file::write(&path, spot, &solver, &Provenance::default()).unwrap();
+        let index = path_index(&solver.game);
+        assert_eq!(index.len(), decision_paths(&solver.game).len());
+        for node in nodes {
+            let file = node_strategy(&path, spot, &solver.game, node).unwrap();
+            let mem = solver_node_strategy(&solver, &index, node).unwrap();
+            assert_eq!((&file.path, file.player), (&mem.path, mem.player));
+            assert_eq!(file.actions, mem.actions);
+            for (a, b) in file.hands.iter().zip(&mem.hands) {
+                assert_eq!((&a.hand, a.weight), (&b.hand, b.weight), "{node}");
+                assert!((a.reach - b.reach).abs() < 1e-6, "{node} {}", a.hand);
+                let sum: f64 = b.strategy.iter().sum();
+                assert!((sum - 1.0).abs() < 1e-12, "{node} {}: {sum}", a.hand);
+                for (x, y) in a.strategy.iter().zip(&b.strategy) {
+                    assert!((x - y).abs() <= 1e-7, "{node} {}: {x} {y}", a.hand);
+                }
+            }
+        }
+        let e = solver_node_strategy(&solver, &index, "river:check,bet1000").unwrap_err();
+        assert!(e.to_string().contains("bet1000"), "{e}");
+        if i == 0 {
+            let f = exact_eval_file(spot, &solver.game, &path, DEFAULT_MAX_NODES).unwrap();
+            let m = exact_eval_solver(spot, &solver, &index, DEFAULT_MAX_NODES).unwrap();
+            assert_eq!(f.exploitability, m.exploitability);
+            assert_eq!(f.value, m.value);
+            assert!(f.exploitability > bluff::scalar::Rational::from_integer(0.into()));
+        }
+    }
+}

@@ -14,6 +14,7 @@ mod openspiel;
 mod policy;
 mod rules;
 mod solve;
+mod spot;
 
 use pyo3::prelude::*;
 
@@ -43,6 +44,7 @@ fn _bluff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(policy::_unpickle_policy, m)?)?;
     m.add_function(wrap_pyfunction!(solve::_unpickle_result, m)?)?;
     distributed::register(m)?;
+    spot::register(m)?;
     m.add("GameError", py.get_type::<errors::GameError>())?;
     m.add(
         "UnsupportedGameError",

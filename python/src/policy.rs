@@ -519,10 +519,26 @@ fn same_layout(a: &bluff::game::Game, b: &bluff::game::Game) -> bool {
 
 /// Values, best responses, NashConv and exploitability of `policy` in `game`; with
 /// `exact=True` in exact rationals (float probabilities taken at their exact binary value and
-/// renormalised per information set), returned as `Fraction`s.
+/// renormalised per information set), returned as `Fraction`s. A hold'em spot
+/// (`bluff.holdem.Spot`) with a strategy of it gives a `bluff.holdem.SpotEvaluation`.
 #[pyfunction]
 #[pyo3(signature = (game, policy, exact = false))]
 pub fn evaluate(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    policy: &Bound<'_, PyAny>,
+    exact: bool,
+) -> PyResult<PyObject> {
+    if let Ok(spot) = game.downcast::<crate::spot::Spot>() {
+        let e = crate::spot::evaluate(py, spot.clone().unbind(), policy, exact)?;
+        return Ok(Py::new(py, e)?.into_any());
+    }
+    let game: Py<Game> = game.extract()?;
+    Ok(Py::new(py, evaluate_game(py, game, policy, exact)?)?.into_any())
+}
+
+/// [`evaluate`] on a game.
+fn evaluate_game(
     py: Python<'_>,
     game: Py<Game>,
     policy: &Bound<'_, PyAny>,

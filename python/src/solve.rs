@@ -126,13 +126,16 @@ fn choice<T: Copy>(name: &str, given: Option<&str>, choices: &[(&str, T)]) -> Py
 /// `rm_plus` or `epoch` are set) run with `seed` (default 0) on `threads` threads (default 1:
 /// their results depend on the seed and the thread count). `kernel` (`"tree"` or
 /// `"sequence"`) picks the CFR kernel; by default the game's shape does (`SolveResult.kernel`
-/// says which ran). Ctrl-C raises `KeyboardInterrupt`.
+/// says which ran). Ctrl-C raises `KeyboardInterrupt`. A hold'em spot (`bluff.holdem.Spot`)
+/// is solved by the door's spot route with the CLI's spot options (`target_pot_pct`, in
+/// percent of the starting pot, and `precision`, `"f32"` or `"f64"`, apply to spots only) and
+/// gives a `bluff.holdem.SpotResult`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = None, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None, epsilon = None, baseline = None, target_relative = None, rm_plus = false, epoch = None, max_memory = None, lp_form = None, lp_primal = None, lp_method = None, lcp_start = None, lock = None))]
+#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = None, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None, epsilon = None, baseline = None, target_relative = None, rm_plus = false, epoch = None, max_memory = None, lp_form = None, lp_primal = None, lp_method = None, lcp_start = None, lock = None, target_pot_pct = None, precision = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
-    game: Py<Game>,
+    game: &Bound<'_, PyAny>,
     algo: Option<&str>,
     iterations: Option<i64>,
     target: Option<f64>,
@@ -157,7 +160,9 @@ pub fn solve(
     lp_method: Option<&str>,
     lcp_start: Option<String>,
     lock: Option<Bound<'_, PyAny>>,
-) -> PyResult<SolveResult> {
+    target_pot_pct: Option<f64>,
+    precision: Option<String>,
+) -> PyResult<PyObject> {
     let lock = lock.map(|l| lock_source(py, &l)).transpose()?;
     let request = Request {
         algo: algo.map(str::to_string),
@@ -214,10 +219,17 @@ pub fn solve(
         )?,
         output: true,
         lcp_start,
-        target_pot_pct: None,
+        target_pot_pct,
+        precision,
         lock,
         ..Default::default()
     };
+    // A hold'em spot takes the door's spot route (`bluff.holdem`).
+    if let Ok(spot) = game.downcast::<crate::spot::Spot>() {
+        let result = crate::spot::solve(py, spot.clone().unbind(), request)?;
+        return Ok(Py::new(py, result)?.into_any());
+    }
+    let game: Py<Game> = game.extract()?;
     let g = game.get().inner.clone();
     let wall = Instant::now();
     let solved = py.allow_threads(|| -> PyResult<Solved> {
@@ -232,7 +244,7 @@ pub fn solve(
         }
         solved.map_err(door_err)
     })?;
-    result(py, game, solved, wall)
+    Ok(Py::new(py, result(py, game, solved, wall)?)?.into_any())
 }
 
 /// A [`Solved`] as Python's `SolveResult`.

@@ -332,11 +332,72 @@ pub fn exact_eval_file(
     path: &std::path::Path,
     max_nodes: u64,
 ) -> Result<Exploitability<Rational>, RiverLpError> {
+    let reader = super::strategy_file::Reader::open(path, spot, game)
+        .map_err(|e| RiverLpError::Strategy(e.to_string()))?;
+    // The reader answers lookups first, then is consumed by streaming its records.
+    let reader = std::cell::RefCell::new(Some(reader));
+    exact_eval_rows(
+        spot,
+        game,
+        max_nodes,
+        |p| reader.borrow().as_ref().and_then(|r| r.node_at(p)),
+        |wanted| {
+            let Some(reader) = reader.borrow_mut().take() else {
+                return Ok(());
+            };
+            reader
+                .read(|g, probs| {
+                    if let Some(row) = wanted.get_mut(&g) {
+                        *row = probs.to_vec();
+                    }
+                })
+                .map(|_| ())
+                .map_err(|e| RiverLpError::Strategy(e.to_string()))
+        },
+    )
+}
+
+/// The exact exploitability of the average strategy of `solver` (a solver or an evaluator of
+/// `spot`) as a strategy file stores it (each probability rounded to `f32`), so it equals
+/// [`exact_eval_file`] on the file [`super::strategy_file::write`] makes of `solver`;
+/// `index` is [`super::strategy_file::path_index`] of its game.
+pub fn exact_eval_solver(
+    spot: &Spot,
+    solver: &super::solver::Solver,
+    index: &std::collections::HashMap<String, usize>,
+    max_nodes: u64,
+) -> Result<Exploitability<Rational>, RiverLpError> {
+    exact_eval_rows(
+        spot,
+        &solver.game,
+        max_nodes,
+        |p| index.get(p).copied(),
+        |wanted| {
+            for (&g, row) in wanted.iter_mut() {
+                *row = solver
+                    .average_at(g)
+                    .into_iter()
+                    .map(|x| f64::from(x as f32))
+                    .collect();
+            }
+            Ok(())
+        },
+    )
+}
+
+/// [`exact_eval_file`] with the strategy's game nodes found by `node_at(path)` and the rows
+/// of the game nodes asked for filled in by `fill` (hand-major, as
+/// [`super::solver::Solver::average_at`] gives them).
+fn exact_eval_rows(
+    spot: &Spot,
+    game: &super::solver::Game,
+    max_nodes: u64,
+    node_at: impl Fn(&str) -> Option<usize>,
+    fill: impl FnOnce(&mut std::collections::HashMap<usize, Vec<f64>>) -> Result<(), RiverLpError>,
+) -> Result<Exploitability<Rational>, RiverLpError> {
     use super::iso::map_card;
-    use super::strategy_file::{walked_deals, Reader};
+    use super::strategy_file::walked_deals;
     let reference = reference::game(spot, max_nodes)?;
-    let reader =
-        Reader::open(path, spot, game).map_err(|e| RiverLpError::Strategy(e.to_string()))?;
     let index = |p: usize| -> std::collections::HashMap<(Card, Card), usize> {
         game.hands[p]
             .iter()
@@ -361,7 +422,7 @@ pub fn exact_eval_file(
             at.push(None);
             continue;
         };
-        let Some(g) = reader.node_at(&reference.tree.path(*node, &walked)) else {
+        let Some(g) = node_at(&reference.tree.path(*node, &walked)) else {
             at.push(None);
             continue;
         };
@@ -374,13 +435,7 @@ pub fn exact_eval_file(
         at.push(hands[*p].get(&image).map(|&i| (g, i)));
         wanted.insert(g, Vec::new());
     }
-    reader
-        .read(|g, probs| {
-            if let Some(row) = wanted.get_mut(&g) {
-                *row = probs.to_vec();
-            }
-        })
-        .map_err(|e| RiverLpError::Strategy(e.to_string()))?;
+    fill(&mut wanted)?;
     let mut next = 0usize;
     exact_exploitability(&reference, |_, node, _, _| {
         let k = reference.tree.nodes[node].children().len();
@@ -455,4 +510,121 @@ pub fn profile_solver(
         solver.set_average_at(g, &row);
     }
     Ok(solver)
+}
+
+/// One decision node of an exact strategy of a spot built as a game (say the exact LP's
+/// equilibrium of a river spot), per hand of the acting player's range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactNode {
+    /// The node's path, as [`Tree::path`] writes it.
+    pub path: String,
+    /// The player acting (0 OOP, 1 IP).
+    pub player: usize,
+    /// The actions' names (`check`, `bet50`, ...).
+    pub actions: Vec<String>,
+    /// The hands (`AhKh`, higher card first) in the range's order, without those holding a
+    /// board card or a card dealt on the way.
+    pub hands: Vec<String>,
+    /// Each hand's weight in the range.
+    pub weights: Vec<f64>,
+    /// Each hand's probabilities of the actions, exactly.
+    pub strategy: Vec<Vec<Rational>>,
+    /// Each hand's own probability of reaching the node (the product of its probabilities of
+    /// the actions it took on the path), exactly; the weight is not in it.
+    pub reach: Vec<Rational>,
+}
+
+/// Where a set sits: public-tree node, the cards dealt on the way, the hand.
+type SetKey<'a> = (usize, &'a [Card], (Card, Card));
+
+/// The node at `node_path` of the exact `profile` of `spot` built as the game of `r`
+/// ([`reference::game`]): each hand's row read from its information set there.
+pub fn exact_node(
+    spot: &Spot,
+    r: &Reference,
+    profile: &Profile<Rational>,
+    node_path: &str,
+) -> Result<ExactNode, HoldemError> {
+    let tree = &r.tree;
+    let (t, dealt) = tree.find(node_path)?;
+    let err = |reason: &str| HoldemError::Path {
+        path: node_path.chars().take(200).collect(),
+        reason: reason.to_string(),
+    };
+    let NodeKind::Decision(player) = tree.nodes[t].kind else {
+        return Err(err(
+            "not a decision node (a chance node or the end of the hand)",
+        ));
+    };
+    let player = player as usize;
+    // The path from the root, each node with the number of cards dealt before it.
+    let mut chain = vec![t];
+    while *chain.last().expect("one") != 0 {
+        let up = tree.nodes[*chain.last().expect("one")].parent as usize;
+        chain.push(up);
+    }
+    chain.reverse();
+    let mut own: Vec<(usize, usize, usize)> = Vec::new();
+    let mut deals = 0;
+    for w in chain.windows(2) {
+        match tree.nodes[w[0]].kind {
+            NodeKind::Decision(a) if a as usize == player => {
+                own.push((w[0], deals, w[1] - tree.nodes[w[0]].first_child as usize));
+            }
+            NodeKind::Chance => deals += 1,
+            _ => {}
+        }
+    }
+    if deals != dealt.len() {
+        return Err(err("name the card dealt after each street"));
+    }
+    let sets: std::collections::HashMap<SetKey<'_>, usize> = r.places[player]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ((p.node, p.dealt.as_slice(), p.hand), i))
+        .collect();
+    let infosets = &r.game.infosets[player];
+    let probs = &profile.probs[player];
+    let row = |node: usize, dealt: &[Card], hand: (Card, Card)| -> Option<&[Rational]> {
+        let set = &infosets[*sets.get(&(node, dealt, hand))?];
+        probs.get(set.action_range())
+    };
+    let dead = dealt.iter().fold(0u64, |s, c| s | c.bit());
+    let mut node = ExactNode {
+        path: tree.path(t, &dealt),
+        player,
+        actions: tree.nodes[t]
+            .children()
+            .map(|c| {
+                tree.nodes[c]
+                    .action
+                    .map_or(String::new(), |a| a.to_string())
+            })
+            .collect(),
+        hands: Vec::new(),
+        weights: Vec::new(),
+        strategy: Vec::new(),
+        reach: Vec::new(),
+    };
+    for combo in &spot.combos[player] {
+        if combo.set() & dead != 0 {
+            continue;
+        }
+        let hand = (combo.lo, combo.hi);
+        let Some(here) = row(t, &dealt, hand) else {
+            continue;
+        };
+        let mut reach = Rational::one();
+        for &(n, d, child) in &own {
+            reach *= row(n, &dealt[..d], hand)
+                .and_then(|r| r.get(child))
+                .cloned()
+                .unwrap_or_else(Rational::zero);
+        }
+        node.hands.push(format!("{}{}", combo.hi, combo.lo));
+        node.weights.push(combo.weight);
+        node.strategy.push(here.to_vec());
+        node.reach.push(reach);
+    }
+    Ok(node)
 }

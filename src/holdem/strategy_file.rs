@@ -694,6 +694,64 @@ pub fn node_strategy(
     game: &Game,
     node_path: &str,
 ) -> Result<NodeStrategy, NodePathOrFile> {
+    node_strategy_by(game, node_path, |t, walked| {
+        let reader = Reader::open(path, spot, game).map_err(NodePathOrFile::File)?;
+        let plan = plan_node(game, node_path, t, walked, |p| reader.node_at(p))?;
+        let mut rows: HashMap<usize, Vec<f64>> = HashMap::new();
+        reader
+            .read(|g, probs| {
+                if g == plan.target || plan.wanted.contains_key(&g) {
+                    rows.insert(g, probs.to_vec());
+                }
+            })
+            .map_err(NodePathOrFile::File)?;
+        Ok(finish_node(game, t, walked, &plan, &rows))
+    })
+}
+
+/// The path of every decision node of `game` as a map to its game node (the inverse of
+/// [`decision_paths`]), for [`solver_node_strategy`].
+pub fn path_index(game: &Game) -> HashMap<String, usize> {
+    decision_paths(game)
+        .into_iter()
+        .map(|(g, p)| (p, g))
+        .collect()
+}
+
+/// One node (named by `node_path`) of the average strategy of `solver` in memory, as
+/// [`node_strategy`] reads it from the file [`write`] makes of the same solver (there in
+/// `f32`, here in `f64`); `index` is [`path_index`] of the solver's game.
+pub fn solver_node_strategy(
+    solver: &Solver,
+    index: &HashMap<String, usize>,
+    node_path: &str,
+) -> Result<NodeStrategy, super::HoldemError> {
+    let game = &solver.game;
+    let found = node_strategy_by(game, node_path, |t, walked| {
+        let plan = plan_node(game, node_path, t, walked, |p| index.get(p).copied())?;
+        let rows: HashMap<usize, Vec<f64>> = std::iter::once(plan.target)
+            .chain(plan.wanted.keys().copied())
+            .map(|g| (g, solver.average_at(g)))
+            .collect();
+        Ok(finish_node(game, t, walked, &plan, &rows))
+    });
+    found.map_err(|e| match e {
+        NodePathOrFile::Path(e) => e,
+        NodePathOrFile::File(e) => super::HoldemError::Path {
+            path: node_path.chars().take(200).collect(),
+            reason: e.to_string(),
+        },
+    })
+}
+
+/// A node's strategy by `node_path`: `walked(public node, the deals the solver walked)` reads
+/// it at the walked deals, and the hands are mapped back by the suit swap (see
+/// [`node_strategy`]).
+fn node_strategy_by(
+    game: &Game,
+    node_path: &str,
+    walked_node: impl FnOnce(usize, &[Card]) -> Result<NodeStrategy, NodePathOrFile>,
+) -> Result<NodeStrategy, NodePathOrFile> {
     let (t, dealt) = game.tree.find(node_path).map_err(NodePathOrFile::Path)?;
     let (walked, swap) = walked_deals(game, &dealt).ok_or_else(|| {
         NodePathOrFile::Path(super::HoldemError::Path {
@@ -701,7 +759,7 @@ pub fn node_strategy(
             reason: "deals a card twice or a card of the board".into(),
         })
     })?;
-    let mut node = walked_node_strategy(path, spot, game, node_path, t, &walked)?;
+    let mut node = walked_node(t, &walked)?;
     if swap != [0, 1, 2, 3] {
         let player = node.player;
         let index: HashMap<(Card, Card), usize> = game.hands[player]
@@ -756,15 +814,24 @@ pub(crate) fn walked_deals(game: &Game, dealt: &[Card]) -> Option<(Vec<Card>, Su
     Some((walked, swap))
 }
 
-/// [`node_strategy`] at public-tree node `t` with the deals the solver walked.
-fn walked_node_strategy(
-    path: &Path,
-    spot: &Spot,
+/// What reading one node needs: its canonical path, player, game node, and the player's own
+/// decision nodes above it with the child taken at each (for the reach).
+struct NodePlan {
+    canonical: String,
+    player: usize,
+    target: usize,
+    wanted: HashMap<usize, usize>,
+}
+
+/// The plan of the node at public-tree node `t` with the deals the solver walked, its game
+/// nodes found by `node_at(path)`.
+fn plan_node(
     game: &Game,
     node_path: &str,
     t: usize,
     dealt: &[Card],
-) -> Result<NodeStrategy, NodePathOrFile> {
+    node_at: impl Fn(&str) -> Option<usize>,
+) -> Result<NodePlan, NodePathOrFile> {
     let tree = &game.tree;
     let canonical = tree.path(t, dealt);
     let NodeKind::Decision(player) = tree.nodes[t].kind else {
@@ -808,34 +875,51 @@ fn walked_node_strategy(
             _ => {}
         }
     }
-    let reader = Reader::open(path, spot, game).map_err(NodePathOrFile::File)?;
-    let target = *reader.index.get(&canonical).ok_or_else(|| {
+    let target = node_at(&canonical).ok_or_else(|| {
         NodePathOrFile::Path(super::HoldemError::Path {
             path: node_path.chars().take(200).collect(),
             reason: "names no decision node of the spot's game".into(),
         })
     })?;
-    let wanted_nodes: HashMap<usize, usize> = wanted
+    let wanted = wanted
         .iter()
-        .filter_map(|(p, &c)| reader.index.get(p).map(|&g| (g, c)))
+        .filter_map(|(p, &c)| node_at(p).map(|g| (g, c)))
         .collect();
+    Ok(NodePlan {
+        canonical,
+        player,
+        target,
+        wanted,
+    })
+}
+
+/// The node of `plan` from the probability rows of its game nodes (`rows`, by game node, as
+/// [`Solver::average_at`] gives them).
+fn finish_node(
+    game: &Game,
+    t: usize,
+    dealt: &[Card],
+    plan: &NodePlan,
+    rows: &HashMap<usize, Vec<f64>>,
+) -> NodeStrategy {
+    let tree = &game.tree;
+    let player = plan.player;
     let n = game.hands[player].len();
     let mut reach: Vec<f64> = game.weights[player].clone();
-    let mut strategy: Vec<f64> = Vec::new();
-    let k = game.nodes[target].num_children as usize;
-    reader
-        .read(|g, probs| {
-            if g == target {
-                strategy = probs.to_vec();
+    // In game-node order, the order a file's records come in.
+    let mut wanted: Vec<(usize, usize)> = plan.wanted.iter().map(|(&g, &c)| (g, c)).collect();
+    wanted.sort_unstable();
+    for (g, c) in wanted {
+        let kk = game.nodes[g].num_children as usize;
+        if let Some(probs) = rows.get(&g) {
+            for h in 0..n {
+                reach[h] *= probs[h * kk + c];
             }
-            if let Some(&c) = wanted_nodes.get(&g) {
-                let kk = game.nodes[g].num_children as usize;
-                for h in 0..n {
-                    reach[h] *= probs[h * kk + c];
-                }
-            }
-        })
-        .map_err(NodePathOrFile::File)?;
+        }
+    }
+    let k = game.nodes[plan.target].num_children as usize;
+    let empty = Vec::new();
+    let strategy = rows.get(&plan.target).unwrap_or(&empty);
     let dead = dealt.iter().fold(0u64, |s, c| s | c.bit());
     let hands = (0..n)
         .map(|h| {
@@ -845,7 +929,7 @@ fn walked_node_strategy(
                 hand: hand_name(hand),
                 weight: game.weights[player][h],
                 reach: if blocked { 0.0 } else { reach[h] },
-                strategy: strategy[h * k..h * k + k].to_vec(),
+                strategy: strategy.get(h * k..h * k + k).unwrap_or(&[]).to_vec(),
             }
         })
         .collect();
@@ -857,12 +941,12 @@ fn walked_node_strategy(
                 .map_or(String::new(), |a| a.to_string())
         })
         .collect();
-    Ok(NodeStrategy {
-        path: canonical,
+    NodeStrategy {
+        path: plan.canonical.clone(),
         player,
         actions,
         hands,
-    })
+    }
 }
 
 /// The path of `chain`'s last node with the first cards of the deck dealt (for messages).
