@@ -67,29 +67,63 @@ pub fn fold_sums(hands: &[Hand], opp: &[Hand], opp_reach: &[f64], out: &mut [f64
 #[derive(Clone, Debug)]
 pub struct Fold {
     hands: Vec<[u8; 2]>,
-    opp: Vec<[u8; 2]>,
     same: Vec<Option<u32>>,
+    /// The opponent's hands holding each card: card `c`'s are
+    /// `by_card[card_start[c]..card_start[c + 1]]`.
+    by_card: Vec<u32>,
+    card_start: Vec<u32>,
+    /// The opponent's number of hands.
+    opp_len: usize,
 }
 
 impl Fold {
     /// Pairs `hands` with `opp`.
     pub fn new(hands: &[Hand], opp: &[Hand]) -> Fold {
+        let mut lists = vec![Vec::new(); 52];
+        for (j, &h) in opp.iter().enumerate() {
+            for c in cards(h) {
+                lists[c as usize].push(j as u32);
+            }
+        }
+        let mut card_start = Vec::with_capacity(53);
+        let mut by_card = Vec::with_capacity(2 * opp.len());
+        for list in &lists {
+            card_start.push(by_card.len() as u32);
+            by_card.extend_from_slice(list);
+        }
+        card_start.push(by_card.len() as u32);
         Fold {
             same: same_combo(hands, opp),
             hands: hands.iter().map(|&h| cards(h)).collect(),
-            opp: opp.iter().map(|&h| cards(h)).collect(),
+            by_card,
+            card_start,
+            opp_len: opp.len(),
         }
     }
 
     /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`.
+    ///
+    /// Each card's sum is gathered from the list of the hands holding it (independent sums,
+    /// no chain of stores through one array), in the hands' order like the total, so that a
+    /// reach held only by hands sharing a card with `hands[i]` leaves exactly 0.
     pub fn sums(&self, opp_reach: &[f64], out: &mut [f64]) {
-        let mut sums = CardSums::new();
-        for (&h, &r) in self.opp.iter().zip(opp_reach) {
-            sums.add(h, r);
+        let mut card = [0.0f64; 52];
+        for (c, s) in card.iter_mut().enumerate() {
+            let list = &self.by_card[self.card_start[c] as usize..self.card_start[c + 1] as usize];
+            let mut acc = 0.0;
+            for &j in list {
+                acc += opp_reach[j as usize];
+            }
+            *s = acc;
+        }
+        let mut total = 0.0;
+        for &r in opp_reach.iter().take(self.opp_len) {
+            total += r;
         }
         let out = &mut out[..self.hands.len()];
         for ((o, &h), same) in out.iter_mut().zip(&self.hands).zip(&self.same) {
-            *o = sums.disjoint(h, same.map_or(0.0, |j| opp_reach[j as usize]));
+            let same = same.map_or(0.0, |j| opp_reach[j as usize]);
+            *o = total - card[h[0] as usize] - card[h[1] as usize] + same;
         }
     }
 }
@@ -158,35 +192,71 @@ impl Showdown {
     /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`,
     /// each counted +1 when `hands[i]` wins, -1 when it loses, 0 on a tie.
     pub fn sums(&self, opp_reach: &[f64], out: &mut [f64]) {
+        self.values(opp_reach, 0.0, 1.0, out);
+    }
+
+    /// `out[i] = a x total + s x (win - loss)`: over the opponent's hands sharing no card with
+    /// `hands[i]` nor with the board, `total` sums their reach ([`Showdown::totals`]) and
+    /// `win - loss` counts it +1 when `hands[i]` wins, -1 when it loses ([`Showdown::sums`]);
+    /// 0 for a hand holding a board card.
+    ///
+    /// One sweep upwards through the opponent's sorted hands: with `win` the sum over the
+    /// weaker hands and `not_above` the sum over the hands not stronger (both without the
+    /// hands sharing a card), `loss = total - not_above`, so the result is
+    /// `(a - s) x total + s x (win + not_above)`. The player's hands of one strength (the same
+    /// bounds in the opponent's list) are taken together.
+    pub fn values(&self, opp_reach: &[f64], a: f64, s: f64, out: &mut [f64]) {
         if self.order.len() < self.n {
             out[..self.n].fill(0.0);
         }
         let m = self.opp_order.len();
         let (opp_order, opp_cards) = (&self.opp_order[..m], &self.opp_cards[..m]);
         let l = self.order.len();
-        let (order, cards) = (&self.order[..l], &self.order_cards[..l]);
-        // Weaker opponent hands, sweeping upwards.
-        let mut below = CardSums::new();
+        let (order, cards, same) = (&self.order[..l], &self.order_cards[..l], &self.same[..l]);
+        let (below, not_above) = (&self.below[..l], &self.not_above[..l]);
+        let same_reach = |x: usize| {
+            let j = same[x];
+            if j == u16::MAX {
+                0.0
+            } else {
+                opp_reach[j as usize]
+            }
+        };
+        let mut sums = CardSums::new();
         let mut k = 0;
-        for (x, &end) in self.below[..l].iter().enumerate() {
-            let end = end as usize;
-            while k < end {
-                below.add(opp_cards[k], opp_reach[opp_order[k] as usize]);
+        let mut x = 0;
+        while x < l {
+            let (b, na) = (below[x], not_above[x]);
+            let mut e = x + 1;
+            while e < l && below[e] == b && not_above[e] == na {
+                e += 1;
+            }
+            while k < b as usize {
+                sums.add(opp_cards[k], opp_reach[opp_order[k] as usize]);
                 k += 1;
             }
-            // The same combo has the same strength: it is never below.
-            out[order[x] as usize] = below.disjoint(cards[x], 0.0);
-        }
-        // Stronger opponent hands, sweeping downwards.
-        let mut above = CardSums::new();
-        let mut k = m;
-        for (x, &start) in self.not_above[..l].iter().enumerate().rev() {
-            let start = start as usize;
-            while k > start {
-                k -= 1;
-                above.add(opp_cards[k], opp_reach[opp_order[k] as usize]);
+            // The same combo has the same strength: never below, always not above.
+            for y in x..e {
+                out[order[y] as usize] = sums.disjoint(cards[y], 0.0);
             }
-            out[order[x] as usize] -= above.disjoint(cards[x], 0.0);
+            while k < na as usize {
+                sums.add(opp_cards[k], opp_reach[opp_order[k] as usize]);
+                k += 1;
+            }
+            for y in x..e {
+                out[order[y] as usize] += sums.disjoint(cards[y], same_reach(y));
+            }
+            x = e;
+        }
+        while k < m {
+            sums.add(opp_cards[k], opp_reach[opp_order[k] as usize]);
+            k += 1;
+        }
+        let t = a - s;
+        for y in 0..l {
+            let total = sums.disjoint(cards[y], same_reach(y));
+            let o = &mut out[order[y] as usize];
+            *o = t * total + s * *o;
         }
     }
 

@@ -23,7 +23,8 @@
 //! and their values are summed in card order, so results are bit-identical for any number of
 //! threads.
 //!
-//! All values, reaches and state are `f64`.
+//! Values and reaches are computed in `f64`; the state arrays are stored in `f32` (the default)
+//! or `f64` ([`Precision`]), each entry read into `f64` for the set update and rounded back.
 
 use super::cards::{cards_of, Card, CardSet};
 use super::iso::Symmetries;
@@ -424,35 +425,29 @@ impl Game {
         buf: &mut [f64],
     ) {
         let n = self.hands[p].len();
-        let (tot, rest) = buf.split_at_mut(n);
-        let (diff, rest) = rest.split_at_mut(n);
-        let (t1, rest) = rest.split_at_mut(n);
-        let d1 = &mut rest[..n];
-        if let [b] = list {
-            // One river board: the opponent's hands holding a board card have no reach here
-            // (taken off when the card was dealt, or off the ranges), so the fold sums are
-            // the showdown's totals.
-            self.folds[p].sums(opp, tot);
-            self.showdowns[*b as usize][p].sums(opp, diff);
-        } else {
-            tot.fill(0.0);
-            diff.fill(0.0);
-            for &b in list {
-                let sd = &self.showdowns[b as usize][p];
-                sd.totals(opp, t1);
-                sd.sums(opp, d1);
-                for h in 0..n {
-                    tot[h] += t1[h];
-                    diff[h] += d1[h];
-                }
-            }
-        }
         let final_pot = self.pot + 2.0 * c;
         let r = rake_of(final_pot, self.rake, self.rake_cap);
         let scale = self.runout_scale(board);
         let (a, s) = ((self.pot - r) / 2.0, self.pot / 2.0 + c - r / 2.0);
-        for h in 0..n {
-            out[h] = scale * (a * tot[h] + s * diff[h]);
+        let out = &mut out[..n];
+        if let [b] = list {
+            // One river board: the opponent's hands holding a board card have no reach here
+            // (taken off when the card was dealt, or off the ranges).
+            self.showdowns[*b as usize][p].values(opp, a, s, out);
+        } else {
+            let one = &mut buf[..n];
+            out.fill(0.0);
+            for &b in list {
+                self.showdowns[b as usize][p].values(opp, a, s, one);
+                for (o, x) in out.iter_mut().zip(one.iter()) {
+                    *o += x;
+                }
+            }
+        }
+        if scale != 1.0 {
+            for o in out.iter_mut() {
+                *o *= scale;
+            }
         }
     }
 
@@ -1112,11 +1107,7 @@ impl Solver {
                         &mut res[..np],
                         tmp,
                     );
-                    for card in cards_of(node.board & !g.board) {
-                        for &h in &g.blocked[p][card.0 as usize] {
-                            res[h as usize] = 0.0;
-                        }
-                    }
+                    // The hands holding a card of the board are 0 in every showdown on it.
                 }
             }
             stack.pop();
@@ -1277,8 +1268,10 @@ const MAX_K: usize = 64;
 
 /// The set update of every hand at one of the traverser's nodes: `v` holds the children's
 /// values (row `c` at `c * n`), `r` the node's; `own` the traverser's reach; `st` the
-/// node's current strategy (overwritten with the next). Each hand's entries are read into
-/// f64, updated by [`apply_rule`] and stored back in the state's precision.
+/// node's current strategy. Each hand's entries are read into f64, updated by
+/// [`apply_rule`] and stored back in the state's precision; the next strategy the rule
+/// computes is stored only where the walks read it back (VAD-CFR's stored strategy), and
+/// otherwise dropped: the next visit recomputes it from the regrets ([`current_of`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn update_node<S: Real, const KIND: u8>(
@@ -1288,14 +1281,41 @@ fn update_node<S: Real, const KIND: u8>(
     v: &[f64],
     r: &[f64],
     own: &[f64],
-    st: &mut [f64],
+    st: &[f64],
     f: Factors,
 ) {
-    let NodeAt { off, k, n } = at;
+    if sh.current == Current::Stored {
+        return update_hands::<S, KIND, 0, true>(sh, a, at, v, r, own, st, f);
+    }
+    match at.k {
+        2 => update_hands::<S, KIND, 2, false>(sh, a, at, v, r, own, st, f),
+        3 => update_hands::<S, KIND, 3, false>(sh, a, at, v, r, own, st, f),
+        _ => update_hands::<S, KIND, 0, false>(sh, a, at, v, r, own, st, f),
+    }
+}
+
+/// [`update_node`] with `K` actions (0: `at.k`), storing the next strategy when `STORE`.
+#[allow(clippy::needless_range_loop)]
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn update_hands<S: Real, const KIND: u8, const K: usize, const STORE: bool>(
+    sh: Shared<S>,
+    a: usize,
+    at: NodeAt,
+    v: &[f64],
+    r: &[f64],
+    own: &[f64],
+    st: &[f64],
+    f: Factors,
+) {
+    let NodeAt { off, n, .. } = at;
+    let k = if K > 0 { K } else { at.k };
     let mut inst = [0.0f64; MAX_K];
     let mut regret = [0.0f64; MAX_K];
     let mut sum = [0.0f64; MAX_K];
     let mut last = [0.0f64; MAX_K];
+    let mut sigma = [0.0f64; MAX_K];
+    let keeps_last = sh.keeps_last;
     for h in 0..r.len() {
         for c in 0..k {
             inst[c] = v[c * n + h] - r[h];
@@ -1303,13 +1323,12 @@ fn update_node<S: Real, const KIND: u8>(
         let e = off + h * k;
         // SAFETY: the entries of this node and hand; no other walk touches them.
         let (sr, ss) = unsafe { (slice_mut(sh.regret[a], e, k), slice_mut(sh.sum[a], e, k)) };
-        for (x, y) in regret.iter_mut().zip(sr.iter()) {
-            *x = y.get();
+        for c in 0..k {
+            regret[c] = sr[c].get();
+            sum[c] = ss[c].get();
+            sigma[c] = st[h * k + c];
         }
-        for (x, y) in sum.iter_mut().zip(ss.iter()) {
-            *x = y.get();
-        }
-        let sl: &mut [S] = if sh.keeps_last {
+        let sl: &mut [S] = if keeps_last {
             unsafe { slice_mut(sh.last[a], e, k) }
         } else {
             &mut []
@@ -1321,26 +1340,20 @@ fn update_node<S: Real, const KIND: u8>(
             regret: &mut regret[..k],
             sum: &mut sum[..k],
             last: &mut last[..sl.len()],
-            sigma: &mut st[h * k..h * k + k],
+            sigma: &mut sigma[..k],
         };
-        match k {
-            2 => apply_rule::<KIND, 2>(&inst[..k], own[h], arrays, f),
-            3 => apply_rule::<KIND, 3>(&inst[..k], own[h], arrays, f),
-            _ => apply_rule::<KIND, 0>(&inst[..k], own[h], arrays, f),
-        }
-        for (y, &x) in sr.iter_mut().zip(regret.iter()) {
-            *y = S::of(x);
-        }
-        for (y, &x) in ss.iter_mut().zip(sum.iter()) {
-            *y = S::of(x);
+        apply_rule::<KIND, K>(&inst[..k], own[h], arrays, f);
+        for c in 0..k {
+            sr[c] = S::of(regret[c]);
+            ss[c] = S::of(sum[c]);
         }
         for (s, &l) in sl.iter_mut().zip(last.iter()) {
             *s = S::of(l);
         }
-        if sh.current == Current::Stored {
+        if STORE {
             let sg = unsafe { slice_mut(sh.sigma[a], e, k) };
-            for (y, &x) in sg.iter_mut().zip(&st[h * k..h * k + k]) {
-                *y = S::of(x);
+            for c in 0..k {
+                sg[c] = S::of(sigma[c]);
             }
         }
     }
