@@ -53,10 +53,25 @@ pub struct ReportArgs {
     /// Play the strategy head to head against this strategy file: where it loses and how much.
     #[arg(long, value_name = "B")]
     against: Option<PathBuf>,
+    /// Hold'em spots: the most decision nodes with per-hand data in the page (breadth first
+    /// from the root).
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<usize>,
 }
 
 /// Runs `bluff report`.
 pub fn run(args: ReportArgs) -> Result<()> {
+    if crate::spot::is_spot(&args.game) {
+        return crate::spot_report::run(
+            &args.game,
+            args.strategy.as_deref(),
+            &args.output,
+            args.max_nodes,
+        );
+    }
+    if args.max_nodes.is_some() {
+        bail!("--max-nodes is for hold'em spots (a .toml spot file)");
+    }
     if args.max_rows == 0 {
         bail!("--max-rows 0: expected at least 1");
     }

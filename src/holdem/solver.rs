@@ -40,6 +40,9 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 mod fixed;
+mod node_values;
+
+pub use node_values::NodeValues;
 
 /// The default limit on the expanded game's nodes.
 pub const DEFAULT_MAX_GAME_NODES: usize = 100_000_000;
