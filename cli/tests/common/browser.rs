@@ -35,7 +35,7 @@ impl Browser {
         let (we_read, chrome_writes) = pipe();
         let (r, w) = (chrome_reads.as_raw_fd(), chrome_writes.as_raw_fd());
         let mut cmd = Command::new(chrome);
-        cmd.args(common::HEADLESS)
+        cmd.args(super::HEADLESS)
             .args(["--remote-debugging-pipe", "--window-size=1500,1100"])
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg("about:blank")
