@@ -83,7 +83,12 @@ fn check_spot(spot_name: &str, max_nodes: Option<&str>) -> Value {
     let step = nodes.len().div_ceil(12);
     for n in nodes.iter().step_by(step) {
         let path = n["path"].as_str().unwrap();
-        let x = json_of(bluff().args(["export-strategy", &spot]).arg(&s).args(["--node", path]));
+        let x = json_of(
+            bluff()
+                .args(["export-strategy", &spot])
+                .arg(&s)
+                .args(["--node", path]),
+        );
         let p = n["player"].as_u64().unwrap() as usize;
         assert_eq!(x["player"], ["oop", "ip"][p], "{path}");
         let actions: Vec<String> = x["actions"]

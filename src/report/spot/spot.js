@@ -126,6 +126,7 @@
       if (!s || s.reach <= 0) {
         cell.classList.add('empty'); vc.classList.add('empty');
         fill.style.height = '0'; vfill.style.height = '0';
+        fill.style.background = ''; vfill.style.background = '';
         w.textContent = ''; vw.textContent = '';
         cell.title = ''; vc.title = '';
         continue;
@@ -296,5 +297,6 @@
   buildGrid('grid', 'strat');
   buildGrid('value-grid', 'value');
   draw();
+  el('js-status').dataset.ms = performance.now().toFixed(0);
   el('js-status').textContent = 'ready';
 })();
