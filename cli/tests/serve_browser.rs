@@ -14,11 +14,9 @@ use common::browser::Browser;
 use common::chromium;
 use common::serve::Server;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Write};
-use std::os::fd::{FromRawFd, OwnedFd};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 const HOSTILE: &str = "<img src=x onerror=alert(1)>";
 

@@ -196,7 +196,9 @@ pub fn build(
         reach: [Vec<f64>; 2],
     }
     let mut nodes: Vec<ReportNode> = Vec::new();
-    let mut queue: VecDeque<(Item, Option<(usize, usize, bool)>)> = VecDeque::new();
+    // The parent's report index, the child's slot, and whether the parent deals.
+    type Parent = Option<(usize, usize, bool)>;
+    let mut queue: VecDeque<(Item, Parent)> = VecDeque::new();
     queue.push_back((
         Item {
             g: 0,
