@@ -19,10 +19,11 @@ use std::time::Duration;
 /// Arguments of `bluff report`.
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Game spec (see `bluff games`) or a .efg/.nfg file.
+    /// Game spec (see `bluff games`), a .efg/.nfg file, or a hold'em spot file (.toml: its
+    /// range grids, from the strategy file `bluff solve SPOT.toml -o S` wrote).
     game: String,
     /// Strategy JSON file; without it the game is solved first (exact LP where it fits, else
-    /// the default CFR algorithm to --target-relative).
+    /// the default CFR algorithm to --target-relative). A spot needs its strategy file.
     strategy: Option<PathBuf>,
     /// Convergence curve CSV (as written by `bluff solve --curve`), drawn log-log.
     #[arg(long, value_name = "FILE")]

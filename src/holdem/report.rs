@@ -435,3 +435,45 @@ fn node_data(solver: &mut Solver, g: usize, a: usize, reach: &[Vec<f64>; 2]) -> 
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::holdem::range::{combo_cards, NUM_COMBOS};
+
+    #[test]
+    fn the_1326_combos_fill_the_169_cells_as_the_grid_says() {
+        let mut count = [0usize; 169];
+        for i in 0..NUM_COMBOS {
+            let (a, b) = combo_cards(i);
+            let cell = cell_of(a, b);
+            count[cell as usize] += 1;
+            // The cell's name is the hand's class: ranks high first, `s` or `o`.
+            let name = cell_name(cell);
+            let (hi, lo) = if a.rank() >= b.rank() { (a, b) } else { (b, a) };
+            let ranks = format!("{}{}", hi.to_string().remove(0), lo.to_string().remove(0));
+            assert!(name.starts_with(&ranks), "{a}{b} in {name}");
+            match name.len() {
+                2 => assert_eq!(a.rank(), b.rank()),
+                _ => assert_eq!(
+                    name.ends_with('s'),
+                    a.suit() == b.suit(),
+                    "{a}{b} in {name}"
+                ),
+            }
+        }
+        for (i, &n) in count.iter().enumerate() {
+            let (r, c) = (i / 13, i % 13);
+            let expected = match r.cmp(&c) {
+                std::cmp::Ordering::Equal => 6,
+                std::cmp::Ordering::Less => 4,
+                std::cmp::Ordering::Greater => 12,
+            };
+            assert_eq!(n, expected, "cell {}", cell_name(i as u16));
+        }
+        assert_eq!(cell_name(0), "AA");
+        assert_eq!(cell_name(1), "AKs");
+        assert_eq!(cell_name(13), "AKo");
+        assert_eq!(cell_name(168), "22");
+    }
+}
