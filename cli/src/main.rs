@@ -15,6 +15,7 @@ mod shrek_donkey;
 pub mod signals;
 pub(crate) mod solve;
 mod spot;
+mod spot_report;
 mod study;
 
 use clap::{Parser, Subcommand};

@@ -19,10 +19,11 @@ use std::time::Duration;
 /// Arguments of `bluff report`.
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Game spec (see `bluff games`) or a .efg/.nfg file.
+    /// Game spec (see `bluff games`), a .efg/.nfg file, or a hold'em spot file (.toml: its
+    /// range grids, from the strategy file `bluff solve SPOT.toml -o S` wrote).
     game: String,
     /// Strategy JSON file; without it the game is solved first (exact LP where it fits, else
-    /// the default CFR algorithm to --target-relative).
+    /// the default CFR algorithm to --target-relative). A spot needs its strategy file.
     strategy: Option<PathBuf>,
     /// Convergence curve CSV (as written by `bluff solve --curve`), drawn log-log.
     #[arg(long, value_name = "FILE")]
@@ -53,10 +54,25 @@ pub struct ReportArgs {
     /// Play the strategy head to head against this strategy file: where it loses and how much.
     #[arg(long, value_name = "B")]
     against: Option<PathBuf>,
+    /// Hold'em spots: the most decision nodes with per-hand data in the page (breadth first
+    /// from the root).
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<usize>,
 }
 
 /// Runs `bluff report`.
 pub fn run(args: ReportArgs) -> Result<()> {
+    if crate::spot::is_spot(&args.game) {
+        return crate::spot_report::run(
+            &args.game,
+            args.strategy.as_deref(),
+            &args.output,
+            args.max_nodes,
+        );
+    }
+    if args.max_nodes.is_some() {
+        bail!("--max-nodes is for hold'em spots (a .toml spot file)");
+    }
     if args.max_rows == 0 {
         bail!("--max-rows 0: expected at least 1");
     }

@@ -184,7 +184,7 @@ pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun
 /// Reads and parses a spot file and expands its game (no solver state) as `bluff solve`
 /// does: one subtree per group of deals equivalent under a suit swap, so a strategy file holds
 /// the nodes the solver walked.
-fn spot_and_game(path: &str) -> Result<(Spot, Game)> {
+pub fn spot_and_game(path: &str) -> Result<(Spot, Game)> {
     let text = read(path)?;
     let spot = Spot::parse(&text).with_context(|| format!("spot file {path}"))?;
     let game = Game::build_with(&spot, DEFAULT_MAX_GAME_NODES, Deals::Isomorphic)

@@ -10,6 +10,7 @@ pub mod eval;
 pub mod iso;
 pub mod range;
 pub mod reference;
+pub mod report;
 pub mod river_lp;
 pub mod showdown;
 pub mod solver;

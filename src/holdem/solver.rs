@@ -42,6 +42,9 @@ use std::sync::Mutex;
 
 mod fixed;
 pub mod snapshot;
+mod node_values;
+
+pub use node_values::NodeValues;
 
 /// The default limit on the expanded game's nodes.
 pub const DEFAULT_MAX_GAME_NODES: usize = 100_000_000;

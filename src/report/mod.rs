@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod charts;
 mod html;
 pub mod scene;
+pub mod spot;
 
 use crate::curve::CurvePoint;
 #[cfg(feature = "png")]

@@ -1,6 +1,7 @@
 //! Helpers shared by the command line's integration tests (each test file uses some of them).
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod cli;
 pub mod serve;
 
