@@ -41,8 +41,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 mod fixed;
-pub mod snapshot;
 mod node_values;
+pub mod snapshot;
 
 pub use node_values::NodeValues;
 
