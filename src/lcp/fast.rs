@@ -253,7 +253,7 @@ impl FloatLemke {
                     "no end within {budget} float pivots"
                 )));
             }
-            if self.pivots % POLL_EVERY == 0 && interrupted() {
+            if self.pivots.is_multiple_of(POLL_EVERY) && interrupted() {
                 return Err(GuidedFailure::Fatal(LcpError::Interrupted {
                     pivots: self.pivots,
                 }));
