@@ -233,18 +233,6 @@ impl FloatLemke {
             return Ok(());
         }
         let mut entering = z0;
-        // Lemke's path never visits a basis twice: a repeat (by a Zobrist hash of the basic
-        // variables) means the float path went wrong, and it stops at once.
-        let keys: Vec<u64> = (0..=2 * n as u64)
-            .map(|v| {
-                let mut x = (v + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                x ^= x >> 31;
-                x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                x ^ (x >> 29)
-            })
-            .collect();
-        let mut hash = self.basis.iter().fold(0u64, |h, &v| h ^ keys[v]);
-        let mut seen = std::collections::HashSet::new();
         let mut alpha = vec![0.0; n];
         let mut idx: Vec<usize> = Vec::new();
         loop {
@@ -286,13 +274,6 @@ impl FloatLemke {
             let leaving = self.basis[r];
             self.basis[r] = entering;
             self.pivots += 1;
-            hash ^= keys[leaving] ^ keys[entering];
-            if !seen.insert(hash) {
-                return Err(GuidedFailure::Fallback(format!(
-                    "the float path came back to a basis after {} pivots",
-                    self.pivots
-                )));
-            }
             let accurate = self.lu.update(r, alpha[r]);
             for &p in &idx {
                 alpha[p] = 0.0;
