@@ -138,3 +138,18 @@ fn the_pivot_budget_is_a_typed_error() {
         assert!(matches!(err, LcpError::PivotLimit { pivots: 2 }), "{err}");
     }
 }
+
+/// The smallest raked one-card poker whose lexicographic float path goes wrong (41 cards,
+/// 1318 rows: near-equal rows of `B^-1` compared in floats send it to a ray): the guided route
+/// follows a second float path on a perturbed `q`, whose final basis, solved exactly on the
+/// true `q`, certifies, with no exact tableau. Checked again by the exact evaluator.
+#[test]
+fn a_wrong_lexicographic_float_path_is_recovered_by_the_perturbed_one() {
+    let g = builtin("one-card-poker(n=41,a=2,b=1,rake=0.05)").unwrap();
+    let s = run(&g, LcpMethod::Guided, LcpStart::FirstActions);
+    assert_guided(&s, "n=41");
+    let e = exploitability(&g, &s.profile);
+    assert!(e.nash_conv.is_zero());
+    assert!(e.gain.iter().all(Zero::is_zero));
+    assert_eq!(e.value, s.value);
+}

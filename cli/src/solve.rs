@@ -381,7 +381,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     };
     let solved = door::solve(source, &request, Spelling::Cli, &mut hooks);
     hooks.finish();
-    let solved = solved?;
+    let solved = solved.map_err(lcp_interrupted)?;
     if !args.json {
         say_locked(&solved);
     }
@@ -543,6 +543,29 @@ fn write_outputs(args: &SolveArgs, solved: &Solved) -> Result<()> {
         write_output(path, plot_svg(&title, &solved.curve)?.as_bytes())?;
     }
     Ok(())
+}
+
+/// An LCP run stopped by SIGINT/SIGTERM as [`crate::Interrupted`] (exit 130/143, nothing
+/// written); any other error as it is.
+fn lcp_interrupted(e: bluff::solve::door::SolveError) -> anyhow::Error {
+    use bluff::lcp::LcpError;
+    match (&e, signals::stop_signal()) {
+        (
+            bluff::solve::door::SolveError::Game(bluff::Error::Lcp(LcpError::Interrupted {
+                pivots,
+            })),
+            Some(signal),
+        ) => crate::Interrupted {
+            signal,
+            message: format!(
+                "interrupted by {} after {pivots} Lemke pivots, with no equilibrium; nothing \
+                     was written",
+                signal_name(signal)
+            ),
+        }
+        .into(),
+        _ => e.into(),
+    }
 }
 
 /// The signal that stopped a run, by name.

@@ -18,7 +18,9 @@
 //! [`GuidedFailure::Fallback`], and [`super::solve_lcp`] follows the path again in the exact
 //! tableau, saying why.
 
-use super::{certified, lcp_rows, LcpError, LcpOptions, LcpRoute, LcpSolution, RationalLcp};
+use super::{
+    certified, lcp_rows, LcpError, LcpOptions, LcpRoute, LcpSolution, RationalLcp, POLL_EVERY,
+};
 use crate::game::Game;
 use crate::lp::lu::ExactLu;
 use crate::lp::refine::{int_system, refine};
@@ -33,6 +35,9 @@ const REFACTOR_EVERY: usize = 100;
 const PIVOT_TOL: f64 = 1e-9;
 /// Ratios within this (relative) of the minimum tie.
 const TIE_TOL: f64 = 1e-9;
+/// The size of the perturbation of `q` on the second float path (the first follows the
+/// lexicographic rule on the true `q`).
+const PERTURBATION: f64 = 1e-9;
 /// Entries of two scaled rows of `B^{-1}` within this (relative) are equal in the lexicographic
 /// comparison.
 const LEX_TOL: f64 = 1e-9;
@@ -74,7 +79,9 @@ struct FloatLemke {
 }
 
 impl FloatLemke {
-    fn new(lcp: &RationalLcp) -> Result<Self, String> {
+    /// The path's state at the slack basis; `perturb`: `q` raised by [`PERTURBATION`] times a
+    /// pseudo-random factor in `[1, 2)` on every row (seeded), so that no two ratios tie.
+    fn new(lcp: &RationalLcp, perturb: Option<u64>) -> Result<Self, String> {
         let n = lcp.rows();
         let mut cols: Vec<Vec<(usize, f64)>> = (0..n).map(|i| vec![(i, 1.0)]).collect();
         cols.extend((0..n).map(|_| Vec::new()));
@@ -91,7 +98,19 @@ impl FloatLemke {
                 .map(|(i, v)| (i, -rational_to_f64(v)))
                 .collect(),
         );
-        let q: Vec<f64> = lcp.q.iter().map(rational_to_f64).collect();
+        let mut q: Vec<f64> = lcp.q.iter().map(rational_to_f64).collect();
+        if let Some(seed) = perturb {
+            let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            for qi in &mut q {
+                // xorshift64*: a reproducible factor in [1, 2).
+                state ^= state >> 12;
+                state ^= state << 25;
+                state ^= state >> 27;
+                let u =
+                    (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64;
+                *qi += PERTURBATION * (1.0 + u);
+            }
+        }
         let basis: Vec<usize> = (0..n).collect();
         let refs: Vec<&[(usize, f64)]> = basis.iter().map(|&v| cols[v].as_slice()).collect();
         let lu = SparseLu::factor(n, &refs).map_err(|_| "the slack basis is singular")?;
@@ -201,8 +220,13 @@ impl FloatLemke {
         Some(winner)
     }
 
-    /// Follows the path to its end: `Ok(())` when `z0` left the basis.
-    fn run(&mut self, budget: u64) -> Result<(), String> {
+    /// Follows the path to its end: `Ok(())` when `z0` left the basis; polls `interrupted`
+    /// every [`POLL_EVERY`] pivots.
+    fn run(
+        &mut self,
+        budget: u64,
+        interrupted: &mut dyn FnMut() -> bool,
+    ) -> Result<(), GuidedFailure> {
         let n = self.n;
         let z0 = 2 * n;
         if self.xb.iter().all(|&x| x >= 0.0) {
@@ -213,7 +237,14 @@ impl FloatLemke {
         let mut idx: Vec<usize> = Vec::new();
         loop {
             if self.pivots >= budget {
-                return Err(format!("no end within {budget} float pivots"));
+                return Err(GuidedFailure::Fallback(format!(
+                    "no end within {budget} float pivots"
+                )));
+            }
+            if self.pivots.is_multiple_of(POLL_EVERY) && interrupted() {
+                return Err(GuidedFailure::Fatal(LcpError::Interrupted {
+                    pivots: self.pivots,
+                }));
             }
             idx.clear();
             for &(i, v) in &self.cols[entering] {
@@ -226,10 +257,10 @@ impl FloatLemke {
                 for &p in &idx {
                     alpha[p] = 0.0;
                 }
-                return Err(format!(
+                return Err(GuidedFailure::Fallback(format!(
                     "the float path reached a ray after {} pivots",
                     self.pivots
-                ));
+                )));
             };
             let t = if first {
                 self.xb[r] / alpha[r]
@@ -248,7 +279,7 @@ impl FloatLemke {
                 alpha[p] = 0.0;
             }
             if !accurate || self.lu.updates() >= REFACTOR_EVERY.min(max_updates(n)) || first {
-                self.refactor()?;
+                self.refactor().map_err(GuidedFailure::Fallback)?;
             }
             if leaving == z0 {
                 return Ok(());
@@ -298,14 +329,40 @@ pub(crate) fn solve(
     game: &Game,
     lcp: &RationalLcp,
     options: &LcpOptions,
+    interrupted: &mut dyn FnMut() -> bool,
+) -> Result<LcpSolution, GuidedFailure> {
+    let first = match attempt(game, lcp, options, None, interrupted) {
+        Err(GuidedFailure::Fallback(why)) => why,
+        other => return other,
+    };
+    let mut s = attempt(game, lcp, options, Some(1), interrupted).map_err(|e| match e {
+        GuidedFailure::Fallback(why) => {
+            GuidedFailure::Fallback(format!("{first}; on a perturbed q: {why}"))
+        }
+        fatal => fatal,
+    })?;
+    if let LcpRoute::Guided { perturbed, .. } = &mut s.route {
+        *perturbed = Some(first);
+    }
+    Ok(s)
+}
+
+/// One float path (on the true `q` by the lexicographic rule, or on `q` perturbed with
+/// `perturb`'s seed), its final basis solved exactly on the true `q` and certified.
+fn attempt(
+    game: &Game,
+    lcp: &RationalLcp,
+    options: &LcpOptions,
+    perturb: Option<u64>,
+    interrupted: &mut dyn FnMut() -> bool,
 ) -> Result<LcpSolution, GuidedFailure> {
     let n = lcp.rows();
-    let mut path = FloatLemke::new(lcp).map_err(GuidedFailure::Fallback)?;
+    let mut path = FloatLemke::new(lcp, perturb).map_err(GuidedFailure::Fallback)?;
     let budget = options
         .max_pivots
         .unwrap_or(u64::MAX)
         .min(default_budget(n));
-    path.run(budget).map_err(GuidedFailure::Fallback)?;
+    path.run(budget, interrupted)?;
     path.refactor().map_err(GuidedFailure::Fallback)?;
     // The basis equations `sum_k B[i][k] x_k = q_i` in rationals.
     let one = Rational::one();
@@ -383,6 +440,10 @@ pub(crate) fn solve(
         )),
         other => GuidedFailure::Fatal(other),
     })?;
-    s.route = LcpRoute::Guided { rounds, exact_lu };
+    s.route = LcpRoute::Guided {
+        rounds,
+        exact_lu,
+        perturbed: None,
+    };
     Ok(s)
 }

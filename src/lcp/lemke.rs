@@ -21,6 +21,8 @@ pub(crate) enum LemkeEnd {
     Ray,
     /// The pivot budget ran out.
     Budget,
+    /// The caller's interrupt said stop.
+    Interrupted,
 }
 
 /// A dense fraction-free Lemke tableau.
@@ -139,7 +141,11 @@ impl LemkeTableau {
     }
 
     /// Runs Lemke's algorithm from the all-`w` basis, at most `budget` pivots.
-    pub(crate) fn run(&mut self, budget: Option<u64>) -> LemkeEnd {
+    pub(crate) fn run(
+        &mut self,
+        budget: Option<u64>,
+        interrupted: &mut dyn FnMut() -> bool,
+    ) -> LemkeEnd {
         let n = self.n;
         let z0 = 2 * n;
         let rhs = 2 * n + 1;
@@ -176,6 +182,9 @@ impl LemkeTableau {
             }
             if budget.is_some_and(|b| self.pivots >= b) {
                 return LemkeEnd::Budget;
+            }
+            if interrupted() {
+                return LemkeEnd::Interrupted;
             }
             let entering = self.complement(leaving_var);
             let Some(r) = self.leaving(entering) else {
@@ -228,7 +237,7 @@ mod tests {
             vec![(0, BigInt::from(1)), (1, BigInt::from(2))],
         ];
         let mut t = LemkeTableau::new(&m, &ints(&[-5, -6]), &ints(&[1, 1]));
-        assert_eq!(t.run(None), LemkeEnd::Solution);
+        assert_eq!(t.run(None, &mut || false), LemkeEnd::Solution);
         let (z, den) = t.z_values();
         assert_eq!(&z[0] * 3, &den * 4);
         assert_eq!(&z[1] * 3, &den * 7);
@@ -238,7 +247,7 @@ mod tests {
     fn nonnegative_q_is_solved_at_once() {
         let m = vec![vec![(0, BigInt::from(1))]];
         let mut t = LemkeTableau::new(&m, &ints(&[3]), &ints(&[1]));
-        assert_eq!(t.run(None), LemkeEnd::Solution);
+        assert_eq!(t.run(None, &mut || false), LemkeEnd::Solution);
         assert_eq!(t.pivots, 0);
     }
 }

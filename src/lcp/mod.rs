@@ -27,6 +27,9 @@
 //! the other must equal their value (NashConv exactly 0).
 
 pub mod bimatrix;
+
+/// Float pivots between two polls of the caller's interrupt.
+pub const POLL_EVERY: u64 = 32;
 mod fast;
 mod lemke;
 
@@ -124,6 +127,10 @@ pub enum LcpRoute {
         rounds: usize,
         /// Whether the exact LU solved the basis (refinement did not converge).
         exact_lu: bool,
+        /// `Some(why)`: the lexicographic float path failed for `why`, and the basis came from
+        /// a float path on `q` perturbed by tiny positive amounts (no ties), solved exactly on
+        /// the true `q`.
+        perturbed: Option<String>,
     },
     /// The exact tableau, asked for.
     Tableau,
@@ -135,8 +142,17 @@ impl LcpRoute {
     /// The route in words, for messages.
     pub fn describe(&self) -> String {
         match self {
-            LcpRoute::Guided { rounds, exact_lu } => format!(
-                "float pivots, final basis solved exactly ({})",
+            LcpRoute::Guided {
+                rounds,
+                exact_lu,
+                perturbed,
+            } => format!(
+                "float pivots{}, final basis solved exactly ({})",
+                match perturbed {
+                    Some(why) =>
+                        format!(" on a perturbed q (the lexicographic float path failed: {why})"),
+                    None => String::new(),
+                },
                 if *exact_lu {
                     "exact LU".to_string()
                 } else {
@@ -223,6 +239,12 @@ pub enum LcpError {
     /// The complementary solution failed its exact check (a bug; never shown as an answer).
     #[error("the LCP's solution is not certified: {0}")]
     NotCertified(String),
+    /// The caller's interrupt stopped the path (nothing is an answer).
+    #[error("Lemke's path was interrupted after {pivots} pivots, with no equilibrium")]
+    Interrupted {
+        /// Pivots taken before the interrupt.
+        pivots: u64,
+    },
 }
 
 /// A certified equilibrium of a two-player game from [`solve_lcp`].
@@ -491,6 +513,17 @@ pub(crate) fn build_lcp(game: &Game, start: &ExactProfile) -> RationalLcp {
 /// float-guided route ([`fast`]) falls back to the exact tableau, saying so in
 /// [`LcpSolution::route`], when its basis does not certify.
 pub fn solve_lcp(game: &Game, options: &LcpOptions) -> Result<LcpSolution, LcpError> {
+    solve_lcp_with(game, options, &mut || false)
+}
+
+/// [`solve_lcp`], polling `interrupted` between pivots (every pivot of the exact tableau,
+/// every [`POLL_EVERY`] float pivots): once it says `true` the path stops with
+/// [`LcpError::Interrupted`] and no route takes over.
+pub fn solve_lcp_with(
+    game: &Game,
+    options: &LcpOptions,
+    interrupted: &mut dyn FnMut() -> bool,
+) -> Result<LcpSolution, LcpError> {
     let rows = lcp_rows(game);
     let limit = u128::from(options.max_memory);
     let dense_bytes = lcp_memory_estimate(game);
@@ -509,7 +542,7 @@ pub fn solve_lcp(game: &Game, options: &LcpOptions) -> Result<LcpSolution, LcpEr
     let lcp = build_lcp(game, &start);
     let mut fallback_reason = None;
     if options.method == LcpMethod::Guided {
-        match fast::solve(game, &lcp, options) {
+        match fast::solve(game, &lcp, options, interrupted) {
             Ok(mut s) => {
                 s.start = options.start.clone();
                 return Ok(s);
@@ -528,7 +561,7 @@ pub fn solve_lcp(game: &Game, options: &LcpOptions) -> Result<LcpSolution, LcpEr
             }
         }
     }
-    let mut s = solve_tableau(game, &lcp, options)?;
+    let mut s = solve_tableau(game, &lcp, options, interrupted)?;
     if let Some(why) = fallback_reason {
         s.route = LcpRoute::TableauAfterGuided(why);
     }
@@ -540,6 +573,7 @@ fn solve_tableau(
     game: &Game,
     lcp: &RationalLcp,
     options: &LcpOptions,
+    interrupted: &mut dyn FnMut() -> bool,
 ) -> Result<LcpSolution, LcpError> {
     let rows = lcp.rows();
     // One common denominator makes the system integral (the slacks are scaled with it).
@@ -564,8 +598,13 @@ fn solve_tableau(
     let di: Vec<BigInt> = lcp.d.iter().map(int).collect();
     let mut tableau = LemkeTableau::new(&mi, &qi, &di);
     drop((mi, qi, di));
-    match tableau.run(options.max_pivots) {
+    match tableau.run(options.max_pivots, interrupted) {
         LemkeEnd::Solution => {}
+        LemkeEnd::Interrupted => {
+            return Err(LcpError::Interrupted {
+                pivots: tableau.pivots,
+            })
+        }
         LemkeEnd::Ray => {
             return Err(LcpError::Ray {
                 start: options.start.describe(),

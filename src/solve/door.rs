@@ -24,7 +24,7 @@ use crate::exact::sequence_form::{LpForm, LpPrimal};
 use crate::exact::{solve_exact_with, ExactError, ExactOptions, ExactStats};
 use crate::format::lock_json::lock_from_json;
 use crate::game::Game;
-use crate::lcp::{solve_lcp, LcpOptions, LcpStart};
+use crate::lcp::{solve_lcp_with, LcpOptions, LcpStart};
 use crate::lock::Lock;
 use crate::lp::{memory, LinearProgram, Method, ProgressFn, SolveOptions};
 use crate::scalar::{rational_to_f64, Rational};
@@ -1187,7 +1187,7 @@ pub fn solve(
         Kind::Lcp => {
             let game = game.expect("loaded for the LCP");
             let spec = spec.expect("named");
-            let mut solved = run_lcp(game, &spec, &checked, request.lcp_start.as_deref())?;
+            let mut solved = run_lcp(game, &spec, &checked, request.lcp_start.as_deref(), hooks)?;
             solved.game = loaded;
             solved
         }
@@ -1476,6 +1476,7 @@ fn run_lcp(
     spec: &str,
     checked: &Checked,
     start: Option<&str>,
+    hooks: &mut dyn DoorHooks,
 ) -> Result<Solved, SolveError> {
     let started = std::time::Instant::now();
     let options = LcpOptions {
@@ -1487,7 +1488,9 @@ fn run_lcp(
             LpMethodChoice::Tableau => crate::lcp::LcpMethod::Tableau,
         },
     };
-    let s = solve_lcp(game, &options).map_err(Error::from)?;
+    // Both routes poll the caller's interrupt between pivots; an interrupted path is
+    // `LcpError::Interrupted`, with nothing to write.
+    let s = solve_lcp_with(game, &options, &mut || hooks.interrupted()).map_err(Error::from)?;
     let [v1, v2] = s.value.clone();
     let nash_conv = s.certificate.nash_conv.clone();
     Ok(Solved {
