@@ -214,12 +214,7 @@ fn a_signal_saves_the_run_which_then_resumes_exactly() {
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
-        let killed = std::process::Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let out = child.wait_with_output().unwrap();
+        let out = common::cli::signal_and_wait(child, signal);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(status), "{stderr}");
         assert!(stderr.contains("interrupted by SIG"), "{stderr}");

@@ -29,12 +29,7 @@ fn a_signal_stops_the_lcp_cleanly_with_nothing_written() {
             .spawn()
             .unwrap();
         std::thread::sleep(std::time::Duration::from_secs(2));
-        let killed = std::process::Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let out = child.wait_with_output().unwrap();
+        let out = common::cli::signal_and_wait(child, signal);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(status), "{stderr}");
         assert!(

@@ -318,6 +318,18 @@ pub fn exact_exploitability(
     Ok(eval::exploitability(&r.game, &profile))
 }
 
+/// Each player's hands of the spot's game by their two cards, in either order: the hand's
+/// index in `game.hands[p]`.
+fn hand_indices(game: &super::solver::Game) -> [std::collections::HashMap<(Card, Card), usize>; 2] {
+    [0, 1].map(|p| {
+        game.hands[p]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &(a, b))| [((a, b), i), ((b, a), i)])
+            .collect()
+    })
+}
+
 /// What the reference asks a strategy for: player, tree node, dealt cards, hand.
 type Lookup = (usize, usize, Vec<Card>, (Card, Card));
 
@@ -398,14 +410,7 @@ fn exact_eval_rows(
     use super::iso::map_card;
     use super::strategy_file::walked_deals;
     let reference = reference::game(spot, max_nodes)?;
-    let index = |p: usize| -> std::collections::HashMap<(Card, Card), usize> {
-        game.hands[p]
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &(a, b))| [((a, b), i), ((b, a), i)])
-            .collect()
-    };
-    let hands = [index(0), index(1)];
+    let hands = hand_indices(game);
     // Resolve every (tree node, deals, hand) the reference asks for to a game node of the
     // file and a hand there before reading it, so the records are read once, streaming, and
     // only the rows asked for are kept; the second pass asks in the same order (the
@@ -463,14 +468,7 @@ pub fn profile_solver(
     let paths = decision_paths(&game);
     let at: std::collections::HashMap<&str, usize> =
         paths.iter().map(|(g, p)| (p.as_str(), *g)).collect();
-    let index = |p: usize| -> std::collections::HashMap<(Card, Card), usize> {
-        game.hands[p]
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &(a, b))| [((a, b), i), ((b, a), i)])
-            .collect()
-    };
-    let hands = [index(0), index(1)];
+    let hands = hand_indices(&game);
     // Each decision node's rows, hand-major, uniform until a set gives its row.
     let mut rows: std::collections::HashMap<usize, Vec<f64>> = std::collections::HashMap::new();
     for (g, _) in &paths {

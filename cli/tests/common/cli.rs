@@ -53,6 +53,17 @@ pub fn stop_signals(cmd: &mut std::process::Command, how: StopSignals) {
     }
 }
 
+/// Sends `signal` (`-INT`, `-TERM`) to `child` with `kill`, then waits for its output.
+#[cfg(unix)]
+pub fn signal_and_wait(child: std::process::Child, signal: &str) -> std::process::Output {
+    let killed = std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success(), "kill {signal} failed");
+    child.wait_with_output().unwrap()
+}
+
 /// The command's stderr as text (lossy).
 pub fn stderr_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
