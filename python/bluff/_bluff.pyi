@@ -114,6 +114,9 @@ class Evaluation:
     best_response_value: tuple[float | Fraction, float | Fraction]
     nash_conv: float | Fraction
     exploitability: float | Fraction
+    gain_p1: float | Fraction
+    gain_p2: float | Fraction
+    general_sum: bool
     exact: bool
 
 class SolveResult:

@@ -457,6 +457,13 @@ pub struct Evaluation {
     pub nash_conv: PyObject,
     /// NashConv / 2 (OpenSpiel's definition).
     pub exploitability: PyObject,
+    /// What player 1 gains by best-responding (`best_response_value[0] - value[0]`).
+    pub gain_p1: PyObject,
+    /// What player 2 gains by best-responding (`best_response_value[1] - value[1]`).
+    pub gain_p2: PyObject,
+    /// True for a general-sum game (NashConv is then the sum of the gains, and no equilibrium
+    /// value is shared by the players).
+    pub general_sum: bool,
     /// True when computed in exact rationals (the numbers are then `Fraction`s).
     pub exact: bool,
 }
@@ -546,6 +553,7 @@ fn evaluate_game(
 ) -> PyResult<Evaluation> {
     let policy = as_policy(py, &game, policy)?;
     let g = game.get().inner.clone();
+    let general_sum = !g.is_constant_sum();
     let pol = policy.get();
     if exact {
         let profile = pol.exact_profile();
@@ -556,6 +564,9 @@ fn evaluate_game(
             best_response_value: (f(&e.best_response_value[0])?, f(&e.best_response_value[1])?),
             nash_conv: f(&e.nash_conv)?,
             exploitability: f(&e.exploitability)?,
+            gain_p1: f(&e.gain[0])?,
+            gain_p2: f(&e.gain[1])?,
+            general_sum,
             exact: true,
         })
     } else {
@@ -567,6 +578,9 @@ fn evaluate_game(
             best_response_value: (f(e.best_response_value[0])?, f(e.best_response_value[1])?),
             nash_conv: f(e.nash_conv)?,
             exploitability: f(e.exploitability)?,
+            gain_p1: f(e.gain[0])?,
+            gain_p2: f(e.gain[1])?,
+            general_sum,
             exact: false,
         })
     }

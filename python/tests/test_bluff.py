@@ -592,3 +592,27 @@ def test_a_game_in_python_resumes_from_its_checkpoint(tmp_path):
     # A checkpoint of another game (by name) is refused.
     with pytest.raises(ValueError, match="checkpoint"):
         bluff.solve_rules(_KuhnState(), iterations=2500, resume=ckpt, name="other")
+
+
+def test_a_general_sum_evaluation_gives_each_players_gain(cli, tmp_path):
+    """Raked Kuhn: the LCP's equilibrium gives neither player a gain (its exact certificate),
+    and a CFR run's gains are `bluff eval --json`'s on the same strategy file."""
+    game = bluff.game("kuhn(rake=0.05)")
+    eq = bluff.evaluate(game, bluff.solve(game, algo="lcp").policy, exact=True)
+    assert eq.general_sum and eq.exact
+    assert (eq.gain_p1, eq.gain_p2, eq.nash_conv) == (0, 0, 0)
+    path = tmp_path / "cfr.json"
+    bluff.solve(game, algo="cfr+", iterations=30).policy.write_json(path)
+    out = subprocess.run(
+        [cli, "eval", "kuhn(rake=0.05)", path, "--json"], capture_output=True, check=True
+    )
+    c = json.loads(out.stdout)
+    e = bluff.evaluate(game, bluff.Policy.read_json(game, path), exact=True)
+    assert e.gain_p1 == Fraction(c["gain_p1"]["exact"])
+    assert e.gain_p2 == Fraction(c["gain_p2"]["exact"])
+    assert e.nash_conv == Fraction(c["nash_conv"]["exact"]) == e.gain_p1 + e.gain_p2 > 0
+    f = bluff.evaluate(game, bluff.Policy.read_json(game, path))
+    assert abs(f.gain_p1 - float(e.gain_p1)) < 1e-12 and not isinstance(f.gain_p1, Fraction)
+    assert not bluff.evaluate(
+        bluff.game("kuhn"), bluff.solve(bluff.game("kuhn"), algo="lp").policy
+    ).general_sum
