@@ -14,6 +14,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import cfr as os_cfr
+from open_spiel.python.algorithms import expected_game_score
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
 import bluff
@@ -400,3 +401,22 @@ def test_import_equals_a_plain_python_traversal(name, tmp_path):
         ours = tmp_path / f"rust-{native}.efg"
         bluff.from_openspiel(og, native=native).write_efg(ours)
         assert ours.read_text() == theirs.read_text()
+
+
+@pytest.mark.parametrize(
+    "name", ["first_sealed_auction(max_value=3)", "sheriff(max_bribe=1,max_items=1)"]
+)
+def test_openspiel_general_sum_games_are_solved_exactly_by_the_lcp(name):
+    """OpenSpiel's two-player general-sum games through `from_openspiel`: the LCP's certified
+    equilibrium, played back in OpenSpiel, has OpenSpiel's values equal to bluff's and
+    OpenSpiel's NashConv 0."""
+    og = pyspiel.load_game(name)
+    game = bluff.from_openspiel(og)
+    assert game.general_sum
+    r = bluff.solve(game, algo="lcp")
+    assert r.nash_conv == 0 and isinstance(r.value, Fraction)
+    tab = r.policy.to_openspiel(og)
+    values = expected_game_score.policy_value(og.new_initial_state(), [tab, tab])
+    assert abs(values[0] - float(r.value)) < 1e-12
+    assert abs(values[1] - float(r.value_p2)) < 1e-12
+    assert os_exploitability.nash_conv(og, tab) < 1e-12
