@@ -113,13 +113,7 @@ pub fn save(path: &Path, solver: &Solver, header: &Header) -> Result<u64, SpotCh
     header.iterations = solver.iterations();
     header.arrays = arrays
         .iter()
-        .map(|(n, a)| {
-            let len = match a {
-                ArrayRef::F32(x) => x.len(),
-                ArrayRef::F64(x) => x.len(),
-            };
-            (n.clone(), len as u64)
-        })
+        .map(|(n, a)| (n.clone(), a.len() as u64))
         .collect();
     let json = serde_json::to_vec(&header).map_err(|e| SpotCheckpointError::Io(e.to_string()))?;
     let json_len = u32::try_from(json.len())
@@ -262,13 +256,7 @@ impl Opened {
             let mut arrays = solver.state_arrays_mut();
             let theirs: Vec<(String, u64)> = arrays
                 .iter()
-                .map(|(n, a)| {
-                    let len = match a {
-                        ArrayMut::F32(x) => x.len(),
-                        ArrayMut::F64(x) => x.len(),
-                    };
-                    (n.clone(), len as u64)
-                })
+                .map(|(n, a)| (n.clone(), a.len() as u64))
                 .collect();
             if theirs != self.header.arrays {
                 return Err(SpotCheckpointError::Malformed(format!(

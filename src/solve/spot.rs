@@ -222,13 +222,7 @@ pub(crate) fn solve_spot(
             )),
             e => SolveError::Request(e.to_string()),
         })?;
-    let threads = match request.threads {
-        Some(n) if n < 1 => return Err(refuse(Opt::Threads, n, "at least 1", sp)),
-        Some(n) => Threads::Exactly(usize::try_from(n).unwrap_or(usize::MAX)),
-        None => Threads::Available,
-    }
-    .count()
-    .map_err(|e| SolveError::Request(e.to_string()))?;
+    let threads = spot_threads(request, sp)?;
     let check_every = request
         .check_every
         .map_or(DEFAULT_SPOT_CHECK_EVERY, |n| n as u64);
@@ -494,4 +488,17 @@ fn check_resumed(
         )));
     }
     Ok(())
+}
+
+/// The worker threads a spot's run asks for (`--threads`, else every core available).
+pub(crate) fn spot_threads(request: &Request, sp: Spelling) -> Result<usize, SolveError> {
+    match request.threads {
+        Some(n) if n < 1 => Err(refuse(Opt::Threads, n, "at least 1", sp)),
+        Some(n) => Threads::Exactly(usize::try_from(n).unwrap_or(usize::MAX))
+            .count()
+            .map_err(|e| SolveError::Request(e.to_string())),
+        None => Threads::Available
+            .count()
+            .map_err(|e| SolveError::Request(e.to_string())),
+    }
 }

@@ -88,9 +88,13 @@ pub(crate) fn solve_spot_exact(
         let root_ev = [a.clone(), b.clone()];
         let returned = match (&solved.strategy, request.given(Opt::Output)) {
             (Strategy::Exact(profile), true) => {
-                let solver =
-                    river_lp::profile_solver(spot, &reference, profile, threads_of(request))
-                        .map_err(named)?;
+                let solver = river_lp::profile_solver(
+                    spot,
+                    &reference,
+                    profile,
+                    super::spot::spot_threads(request, sp)?,
+                )
+                .map_err(named)?;
                 Some(Returned {
                     spot: spot.clone(),
                     solver: std::sync::Arc::new(solver),
@@ -110,13 +114,4 @@ pub(crate) fn solve_spot_exact(
     }
     solved.game = Some(reference.game);
     Ok(solved)
-}
-
-/// The threads the request asks for (checked by the door before), for the evaluator that
-/// keeps the returned strategy.
-fn threads_of(request: &Request) -> usize {
-    let asked = request.threads.map_or(super::Threads::Available, |n| {
-        super::Threads::Exactly(usize::try_from(n.max(1)).unwrap_or(1))
-    });
-    asked.count().unwrap_or(1)
 }

@@ -20,18 +20,46 @@ pub enum ArrayMut<'a> {
     F64(&'a mut [f64]),
 }
 
+impl ArrayRef<'_> {
+    /// Its entries.
+    pub fn len(&self) -> usize {
+        match self {
+            ArrayRef::F32(x) => x.len(),
+            ArrayRef::F64(x) => x.len(),
+        }
+    }
+
+    /// Whether it has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl ArrayMut<'_> {
+    /// Its entries.
+    pub fn len(&self) -> usize {
+        match self {
+            ArrayMut::F32(x) => x.len(),
+            ArrayMut::F64(x) => x.len(),
+        }
+    }
+
+    /// Whether it has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The names of the kept arrays, in file order (each followed by the player, `regret0`).
+const KEPT: [&str; 4] = ["regret", "sum", "last", "sigma"];
+
 /// The arrays a run continues from, by name: regrets, average sums, the last instantaneous
 /// regrets (predictive rules, VAD-CFR) and VAD-CFR's stored strategy, per player; empty ones
 /// (a rule that keeps none) left out. The simultaneous updates' `play` copy is refilled at
 /// the start of every iteration, so it is not kept.
 fn named<S>(s: &State<S>) -> Vec<(String, &Vec<S>)> {
     let mut out = Vec::new();
-    for (name, arrays) in [
-        ("regret", &s.regret),
-        ("sum", &s.sum),
-        ("last", &s.last),
-        ("sigma", &s.sigma),
-    ] {
+    for (name, arrays) in KEPT.into_iter().zip([&s.regret, &s.sum, &s.last, &s.sigma]) {
         for (p, a) in arrays.iter().enumerate() {
             if !a.is_empty() {
                 out.push((format!("{name}{p}"), a));
@@ -63,12 +91,8 @@ impl Solver {
             wrap: impl Fn(&'a mut [S]) -> ArrayMut<'a>,
         ) -> Vec<(String, ArrayMut<'a>)> {
             let mut out = Vec::new();
-            for (name, arrays) in [
-                ("regret", &mut s.regret),
-                ("sum", &mut s.sum),
-                ("last", &mut s.last),
-                ("sigma", &mut s.sigma),
-            ] {
+            let arrays = [&mut s.regret, &mut s.sum, &mut s.last, &mut s.sigma];
+            for (name, arrays) in KEPT.into_iter().zip(arrays) {
                 for (p, a) in arrays.iter_mut().enumerate() {
                     if !a.is_empty() {
                         out.push((format!("{name}{p}"), wrap(a)));
