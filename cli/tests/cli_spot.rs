@@ -124,7 +124,7 @@ fn the_other_families_and_game_options_are_refused_with_the_reason() {
         ),
         (
             vec![r.as_str(), "--iterations", "5", "--precision", "f16"],
-            "--precision: `f16` is not a precision (f32 or f64)",
+            "--precision f16: expected f32 or f64",
         ),
         (
             vec![r.as_str(), "--iterations", "5", "--max-memory", "1000"],

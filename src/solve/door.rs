@@ -592,6 +592,28 @@ fn read_resume(request: &Request) -> Result<Resumed, SolveError> {
         .map_err(|e| unreadable(e.to_string()))
 }
 
+/// Refuses the first option of `request` (in the table's order) that does not apply to
+/// `algorithm`, saying where it applies; the options in `taken` are taken whatever the table
+/// says (a route of its own, such as spots, decides them).
+pub(crate) fn refuse_inapplicable(
+    request: &Request,
+    algorithm: &Algorithm,
+    taken: &[Opt],
+    sp: Spelling,
+) -> Result<(), SolveError> {
+    for r in RULES {
+        if request.given(r.opt) && !r.applies(algorithm) && !taken.contains(&r.opt) {
+            return Err(SolveError::Request(format!(
+                "{} does not apply to {}; it applies to {}",
+                r.opt.spelled(sp),
+                algorithm.name,
+                r.where_()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Checks `request` (after the game's support) and decides everything the run needs: the
 /// family, the options that apply to it, their values, the stop rule, the defaults. Messages
 /// spell options as `spelling` does.
@@ -630,17 +652,7 @@ fn check_resumed(request: &Request, sp: Spelling, resumed: Resumed) -> Result<Ch
             )))
         }
     }
-    // Options that do not apply, in the table's order.
-    for r in RULES {
-        if request.given(r.opt) && !r.applies(algorithm) {
-            return Err(SolveError::Request(format!(
-                "{} does not apply to {}; it applies to {}",
-                r.opt.spelled(sp),
-                algorithm.name,
-                r.where_()
-            )));
-        }
-    }
+    refuse_inapplicable(request, algorithm, &[], sp)?;
     for opt in [Opt::TargetPotPct, Opt::Precision] {
         if request.given(opt) {
             return Err(SolveError::Request(format!(

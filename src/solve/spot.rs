@@ -94,37 +94,55 @@ impl std::fmt::Debug for Returned {
     }
 }
 
-/// Every option given of `request` that spots do not take, in the table's order.
-fn refuse_other_options(request: &Request, sp: Spelling) -> Result<(), SolveError> {
+/// Refuses the first option of `request` that spots do not take: one of another family by
+/// the door's words, one of the CFR family's tree engines with the reason spots differ.
+fn refuse_other_options(
+    request: &Request,
+    algorithm: &registry::Algorithm,
+    sp: Spelling,
+) -> Result<(), SolveError> {
+    super::door::refuse_inapplicable(request, algorithm, SPOT_OPTIONS, sp)?;
+    let exact = match sp {
+        Spelling::Cli => "`bluff eval SPOT.toml STRATEGY --exact`",
+        Spelling::Python => "`bluff.evaluate(spot, strategy, exact=True)`",
+    };
     for opt in [
         Opt::TargetRelative,
         Opt::AlwaysThreads,
         Opt::Kernel,
         Opt::Exact,
-        Opt::LpMethod,
-        Opt::WriteMps,
-        Opt::LpForm,
-        Opt::LpPrimal,
-        Opt::Seed,
-        Opt::Epsilon,
-        Opt::Baseline,
-        Opt::RmPlus,
-        Opt::Epoch,
-        Opt::Rules,
-        Opt::NoEval,
         Opt::Curve,
         Opt::Plot,
         Opt::Report,
-        Opt::LcpStart,
         Opt::Lock,
     ] {
         debug_assert!(!SPOT_OPTIONS.contains(&opt));
-        if request.given(opt) {
-            return Err(SolveError::Request(format!(
-                "{} does not apply to hold'em spots (not built for spots yet)",
-                opt.spelled(sp)
-            )));
+        if !request.given(opt) {
+            continue;
         }
+        let why = match opt {
+            Opt::TargetRelative => format!(
+                "a spot's target is in chips ({}) or in percent of the pot ({})",
+                Opt::Target.spelled(sp),
+                Opt::TargetPotPct.spelled(sp)
+            ),
+            Opt::AlwaysThreads => format!(
+                "the spot engine splits the cards of every chance node over {} threads at any size",
+                Opt::Threads.spelled(sp)
+            ),
+            Opt::Kernel => "spots have one engine, the vector-form CFR over the public tree".into(),
+            Opt::Exact => format!(
+                "a spot is measured in f64; a strategy file of a spot small enough is evaluated exactly by {exact}"
+            ),
+            Opt::Report if sp == Spelling::Cli => {
+                "a spot's report is written by `bluff report SPOT.toml STRATEGY`".into()
+            }
+            _ => "not built for spots yet".into(),
+        };
+        return Err(SolveError::Request(format!(
+            "{} does not apply to hold'em spots: {why}",
+            opt.spelled(sp)
+        )));
     }
     Ok(())
 }
@@ -171,7 +189,7 @@ pub(crate) fn solve_spot(
             return super::spot_lp::solve_spot_exact(&spot, name, algorithm, request, sp, hooks);
         }
     }
-    refuse_other_options(request, sp)?;
+    refuse_other_options(request, algorithm, sp)?;
     check_values(request, sp)?;
     if let Some(x) = request
         .target_pot_pct
@@ -232,12 +250,8 @@ pub(crate) fn solve_spot(
         .or(opened.as_ref().map(|o| o.header.precision.as_str()))
     {
         None => Precision::default(),
-        Some(name) => Precision::from_name(name).ok_or_else(|| {
-            SolveError::Request(format!(
-                "{}: `{name}` is not a precision (f32 or f64)",
-                Opt::Precision.spelled(sp)
-            ))
-        })?,
+        Some(name) => Precision::from_name(name)
+            .ok_or_else(|| refuse(Opt::Precision, name, "f32 or f64", sp))?,
     };
     let game = Game::build_with(&spot, DEFAULT_MAX_GAME_NODES, Deals::Isomorphic)
         .map_err(|e| SolveError::Request(format!("{name}: {e}")))?;

@@ -48,7 +48,7 @@ pub(crate) fn solve_spot_exact(
     for opt in [Opt::Report, Opt::Lock, Opt::Curve, Opt::Plot] {
         if request.given(opt) {
             return Err(SolveError::Request(format!(
-                "{} does not apply to hold'em spots (not built for spots yet)",
+                "{} does not apply to hold'em spots: not built for spots yet",
                 opt.spelled(sp)
             )));
         }
