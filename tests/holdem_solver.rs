@@ -82,7 +82,7 @@ impl Reference<'_> {
             NodeKind::Fold(f) => {
                 let c = [tn.committed[0] as f64, tn.committed[1] as f64];
                 let pot = self.game.pot;
-                let r = (self.rake * (pot + c[0] + c[1])).min(self.cap);
+                let r = (self.rake * (pot + 2.0 * c[0].min(c[1]))).min(self.cap);
                 let pay = if f as usize == p {
                     -c[p]
                 } else {

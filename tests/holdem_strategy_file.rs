@@ -11,6 +11,7 @@ use bluff::holdem::strategy_file::{
     self, decision_paths, node_strategy, Provenance, Reader, StrategyFileError,
 };
 use bluff::holdem::tree::Action;
+use bluff::scalar::Scalar;
 
 /// A turn spot on a reduced deck (small enough for the reference route).
 const TURN_SPOT: &str = include_str!("data/spots/turn_reduced.toml");
@@ -440,6 +441,45 @@ fn a_solver_in_memory_reads_as_its_file() {
             assert_eq!(f.exploitability, m.exploitability);
             assert_eq!(f.value, m.value);
             assert!(f.exploitability > bluff::scalar::Rational::from_integer(0.into()));
+        }
+    }
+}
+
+/// Raked, the engine's values are the reference route's: a CFR strategy evaluated by the
+/// engine in f64 and by the spot played hand against hand in rationals gives each player the
+/// same EV and best-response value, to the f32 rounding of the strategy the exact route reads
+/// (folds leave an uncalled bet out of the raked pot, calls reach the cap).
+#[test]
+fn raked_values_of_the_engine_are_the_reference_routes() {
+    use bluff::holdem::river_lp::exact_eval_solver;
+    use bluff::holdem::solver::Deals;
+    use bluff::holdem::strategy_file::path_index;
+    let base = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/spots/river.toml"
+    ))
+    .unwrap();
+    for (rake, cap) in [("0.1", "1000"), ("0.05", "8")] {
+        let spot = Spot::parse(&format!("{base}rake = {rake}\nrake_cap = {cap}\n")).unwrap();
+        let game = Game::build_with(&spot, 10_000_000, Deals::Isomorphic).unwrap();
+        let mut solver = Solver::new(game, RegretParams::dcfr_plus(), 1);
+        solver.iterate(12);
+        let values = solver.values();
+        let index = path_index(&solver.game);
+        let exact = exact_eval_solver(&spot, &solver, &index, DEFAULT_MAX_NODES).unwrap();
+        for p in 0..2 {
+            let ev = exact.value[p].to_f64();
+            let br = exact.best_response_value[p].to_f64();
+            assert!(
+                (values.ev[p] - ev).abs() < 1e-6,
+                "rake {rake} cap {cap} P{p}: {} {ev}",
+                values.ev[p]
+            );
+            assert!(
+                (values.best_response[p] - br).abs() < 1e-6,
+                "rake {rake} cap {cap} P{p}: {} {br}",
+                values.best_response[p]
+            );
         }
     }
 }

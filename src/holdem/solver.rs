@@ -14,7 +14,8 @@
 //! Terminal values take linear time per node with card removal ([`super::showdown`]): a
 //! fold's sums over the opponent's hands sharing no card, a river showdown's win-minus-loss
 //! sums over hands sorted by strength once per board, an all-in before the river averaged
-//! over every runout. The rake is `min(rake x final pot, cap)`, paid by the winner at folds
+//! over every runout. The rake is `min(rake x final pot, cap)` (the final pot holding the
+//! called chips: an uncalled bet goes back), paid by the winner at folds
 //! and showdowns, shared on a tie.
 //!
 //! Walks do not recurse on the game's depth: one street's subtree is walked with an explicit
@@ -1075,7 +1076,8 @@ impl Solver {
                 GameKind::Fold(f) => {
                     let t = &g.tree.nodes[node.tree_node as usize];
                     let c = [t.committed[0] as f64, t.committed[1] as f64];
-                    let final_pot = g.pot + c[0] + c[1];
+                    // An uncalled bet goes back: the raked pot holds the called chips.
+                    let final_pot = g.pot + 2.0 * c[0].min(c[1]);
                     let r = rake_of(final_pot, g.rake, g.rake_cap);
                     let coef = if f as usize == p {
                         -c[p]
