@@ -112,7 +112,13 @@ def table(done: dict[tuple, dict], games: list[str], sizes: list[int], seeds: in
     return ok
 
 
-def range_table(done: dict[tuple, dict], games, sizes, algos, ranges: list[range]) -> None:
+def range_table(
+    done: dict[tuple, dict],
+    games: list[str],
+    sizes: list[int],
+    algos: list[str],
+    ranges: list[range],
+) -> None:
     """Prints, per game, solver, size and seed range, the two sides' means over the range's seeds
     that both have run, and their difference in combined standard errors."""
     print(
