@@ -15,6 +15,11 @@ Rows run smallest N first. Not for CI.
 
 usage: python bench/mccfr_equal_traversals.py BLUFF [--out FILE] [--iterations 10000,40000]
        [--seeds 8] [--games leduc,liars-dice-1x5,goofspiel-4] [--algos es,os] [--table-only]
+       [--ranges 0-63,64-191]
+
+`--ranges` adds a table over seed ranges (each row: the seeds of the range both sides have run,
+each side's mean and standard deviation, the combined standard error and the difference of the
+means in standard errors), for the rows run with more seeds than the first table's.
 (needs pyspiel: python/.venv has open_spiel 2.0.2)
 """
 
@@ -107,6 +112,39 @@ def table(done: dict[tuple, dict], games: list[str], sizes: list[int], seeds: in
     return ok
 
 
+def range_table(
+    done: dict[tuple, dict],
+    games: list[str],
+    sizes: list[int],
+    algos: list[str],
+    ranges: list[range],
+) -> None:
+    """Prints, per game, solver, size and seed range, the two sides' means over the range's seeds
+    that both have run, and their difference in combined standard errors."""
+    print(
+        "| game | solver | iterations | seeds | bluff NashConv | OpenSpiel NashConv "
+        "| combined SE | difference / SE |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for n in sizes:
+        for g in games:
+            for a in algos:
+                for r in ranges:
+                    seeds = [i for i in r if all(key(g, a, n, i, s) in done for s in SOLVERS)]
+                    if len(seeds) < 2:
+                        continue
+                    vals = {
+                        s: [done[key(g, a, n, i, s)]["nash_conv"] for i in seeds] for s in SOLVERS
+                    }
+                    (mb, sb), (mo, so) = stats(vals["bluff"]), stats(vals["openspiel"])
+                    se = math.sqrt((sb**2 + so**2) / len(seeds))
+                    print(
+                        f"| {g} | {a.upper()} | {n:,} | {r.start}-{r.stop - 1} ({len(seeds)}) "
+                        f"| {mb:.4f} ± {sb:.4f} | {mo:.4f} ± {so:.4f} | {se:.4f} "
+                        f"| {(mb - mo) / se:+.2f} |".replace(",", " ")
+                    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("binary")
@@ -119,6 +157,7 @@ def main() -> None:
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--algos", default=",".join(ALGOS))
     ap.add_argument("--table-only", action="store_true")
+    ap.add_argument("--ranges", default="", help="seed ranges for a second table: 0-63,64-191")
     args = ap.parse_args()
     sizes = [int(x) for x in args.iterations.split(",")]
     games = args.games.split(",")
@@ -154,6 +193,12 @@ def main() -> None:
                             print(json.dumps(row), flush=True)
     kept = table(done, games, sizes, args.seeds)
     print("\nbluff's mean <= OpenSpiel's + combined SE on every complete row:", kept)
+    if args.ranges:
+        lo_hi = [tuple(int(x) for x in r.split("-")) for r in args.ranges.split(",")]
+        print()
+        range_table(
+            done, games, sizes, args.algos.split(","), [range(lo, hi + 1) for lo, hi in lo_hi]
+        )
 
 
 if __name__ == "__main__":
