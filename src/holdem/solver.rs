@@ -619,7 +619,7 @@ struct Scratch {
     own: Vec<f64>,
     opp: Vec<f64>,
     vals: Vec<f64>,
-    /// The strategy of the node at each depth (hand-major, `k` per hand).
+    /// The strategy of the node at each depth (action-major: `k` rows of the actor's hands).
     strat: Vec<f64>,
     out: Vec<f64>,
     tmp: Vec<f64>,
@@ -973,12 +973,7 @@ impl Solver {
                             Mode::BestResponse if a == p => {}
                             _ => {
                                 let sum = unsafe { slice(sh.sum[a], off, k * na) };
-                                for h in 0..na {
-                                    average_of_stored(
-                                        &sum[h * k..h * k + k],
-                                        &mut st[h * k..h * k + k],
-                                    );
-                                }
+                                average_rows(sum, k, st);
                             }
                         }
                     }
@@ -993,16 +988,18 @@ impl Solver {
                         opp_c.copy_from_slice(opp_d);
                         match mode {
                             Mode::Train(..) => {
+                                let s = &st[ia * np..ia * np + np];
                                 for h in 0..np {
-                                    own_c[h] = own_d[h] * st[h * k + ia];
+                                    own_c[h] = own_d[h] * s[h];
                                 }
                             }
                             _ => own_c.copy_from_slice(own_d),
                         }
                     } else {
                         own_c.copy_from_slice(own_d);
+                        let s = &st[ia * no..ia * no + no];
                         for h in 0..no {
-                            opp_c[h] = opp_d[h] * st[h * k + ia];
+                            opp_c[h] = opp_d[h] * s[h];
                         }
                     }
                     stack.push((child as u32, 0));
@@ -1025,13 +1022,7 @@ impl Solver {
                         let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
                         match mode {
                             Mode::Train(f, kind) => {
-                                for h in 0..np {
-                                    let mut x = 0.0;
-                                    for c in 0..k {
-                                        x += st[h * k + c] * v[c * n + h];
-                                    }
-                                    r[h] = x;
-                                }
+                                weighted_sum(st, v, n, k, r);
                                 let node_at = NodeAt { off, k, n };
                                 let own_d = &sown[d * n..d * n + np];
                                 match kind {
@@ -1055,15 +1046,7 @@ impl Solver {
                                     }
                                 }
                             }
-                            Mode::Average => {
-                                for h in 0..np {
-                                    let mut x = 0.0;
-                                    for c in 0..k {
-                                        x += st[h * k + c] * v[c * n + h];
-                                    }
-                                    r[h] = x;
-                                }
-                            }
+                            Mode::Average => weighted_sum(st, v, n, k, r),
                         }
                     }
                 }
@@ -1182,7 +1165,8 @@ impl Solver {
 }
 
 /// The current strategy of player `a` at the node whose entries start at `off` (`k`
-/// actions per hand), into `out` (hand-major).
+/// actions per hand), into `out` (action-major: action `c` of hand `h` at `c * n + h`, `n`
+/// the player's hands).
 #[inline]
 fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut [f64]) {
     let len = out.len();
@@ -1209,14 +1193,18 @@ fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut
                 sh.sigma[a] as *const S
             };
             let src = unsafe { slice(src, off, len) };
-            for (o, s) in out.iter_mut().zip(src) {
-                *o = s.get();
+            let n = len / k;
+            for (h, row) in src.chunks_exact(k).enumerate() {
+                for (c, s) in row.iter().enumerate() {
+                    out[c * n + h] = s.get();
+                }
             }
         }
     }
 }
 
-/// [`current_of`] for every hand of a node (`k` actions per hand; `K` = `k`, or 0).
+/// [`current_of`] for every hand of a node (`k` actions per hand; `K` = `k`, or 0), from
+/// hand-major stored entries into action-major `out`.
 #[inline(always)]
 fn rows_of<S: Real, const K: usize>(
     regret: &[S],
@@ -1225,13 +1213,46 @@ fn rows_of<S: Real, const K: usize>(
     k: usize,
     out: &mut [f64],
 ) {
-    for (h, row) in out.chunks_exact_mut(k).enumerate() {
+    let n = out.len() / k;
+    let mut row = [0.0f64; MAX_K];
+    for h in 0..n {
         let l = if last.is_empty() {
             last
         } else {
             &last[h * k..h * k + k]
         };
-        current_of::<S, K>(&regret[h * k..h * k + k], l, f, row);
+        current_of::<S, K>(&regret[h * k..h * k + k], l, f, &mut row[..k]);
+        for c in 0..k {
+            out[c * n + h] = row[c];
+        }
+    }
+}
+
+/// The average strategy of every hand of a node from its stored sums (hand-major, `k` per
+/// hand) into action-major `out` ([`average_of_stored`] per hand).
+fn average_rows<S: Real>(sum: &[S], k: usize, out: &mut [f64]) {
+    let n = out.len() / k;
+    let mut row = [0.0f64; MAX_K];
+    for (h, s) in sum.chunks_exact(k).enumerate() {
+        average_of_stored(s, &mut row[..k]);
+        for c in 0..k {
+            out[c * n + h] = row[c];
+        }
+    }
+}
+
+/// `r[h]`: the sum over actions `c` (in order, from 0) of `st[c * m + h] x v[c * n + h]`,
+/// `m = r.len()`: a node's value under the action-major strategy `st`, the same sum per
+/// hand as a hand-major loop, taken action by action over every hand.
+#[inline]
+fn weighted_sum(st: &[f64], v: &[f64], n: usize, k: usize, r: &mut [f64]) {
+    let m = r.len();
+    r.fill(0.0);
+    for c in 0..k {
+        let (s, v) = (&st[c * m..c * m + m], &v[c * n..c * n + m]);
+        for h in 0..m {
+            r[h] += s[h] * v[h];
+        }
     }
 }
 
@@ -1319,7 +1340,8 @@ fn update_hands<S: Real, const KIND: u8, const K: usize, const STORE: bool>(
     let mut last = [0.0f64; MAX_K];
     let mut sigma = [0.0f64; MAX_K];
     let keeps_last = sh.keeps_last;
-    for h in 0..r.len() {
+    let np = r.len();
+    for h in 0..np {
         for c in 0..k {
             inst[c] = v[c * n + h] - r[h];
         }
@@ -1329,7 +1351,7 @@ fn update_hands<S: Real, const KIND: u8, const K: usize, const STORE: bool>(
         for c in 0..k {
             regret[c] = sr[c].get();
             sum[c] = ss[c].get();
-            sigma[c] = st[h * k + c];
+            sigma[c] = st[c * np + h];
         }
         let sl: &mut [S] = if keeps_last {
             unsafe { slice_mut(sh.last[a], e, k) }
