@@ -67,7 +67,8 @@ pub fn fold_sums(hands: &[Hand], opp: &[Hand], opp_reach: &[f64], out: &mut [f64
 #[derive(Clone, Debug)]
 pub struct Fold {
     hands: Vec<[u8; 2]>,
-    same: Vec<Option<u32>>,
+    /// For each hand, the opponent's index of the same combo (`u32::MAX`: none).
+    same: Vec<u32>,
     /// The opponent's hands holding each card: card `c`'s are
     /// `by_card[card_start[c]..card_start[c + 1]]`.
     by_card: Vec<u32>,
@@ -93,7 +94,10 @@ impl Fold {
         }
         card_start.push(by_card.len() as u32);
         Fold {
-            same: same_combo(hands, opp),
+            same: same_combo(hands, opp)
+                .into_iter()
+                .map(|j| j.unwrap_or(u32::MAX))
+                .collect(),
             hands: hands.iter().map(|&h| cards(h)).collect(),
             by_card,
             card_start,
@@ -107,6 +111,11 @@ impl Fold {
     /// no chain of stores through one array), in the hands' order like the total, so that a
     /// reach held only by hands sharing a card with `hands[i]` leaves exactly 0.
     pub fn sums(&self, opp_reach: &[f64], out: &mut [f64]) {
+        self.sums_times(opp_reach, 1.0, out);
+    }
+
+    /// [`Fold::sums`] each multiplied by `coef` (a fold's chips), in the same pass.
+    pub fn sums_times(&self, opp_reach: &[f64], coef: f64, out: &mut [f64]) {
         let mut card = [0.0f64; 52];
         for (c, s) in card.iter_mut().enumerate() {
             let list = &self.by_card[self.card_start[c] as usize..self.card_start[c + 1] as usize];
@@ -117,13 +126,17 @@ impl Fold {
             *s = acc;
         }
         let mut total = 0.0;
-        for &r in opp_reach.iter().take(self.opp_len) {
+        for &r in &opp_reach[..self.opp_len] {
             total += r;
         }
         let out = &mut out[..self.hands.len()];
-        for ((o, &h), same) in out.iter_mut().zip(&self.hands).zip(&self.same) {
-            let same = same.map_or(0.0, |j| opp_reach[j as usize]);
-            *o = total - card[h[0] as usize] - card[h[1] as usize] + same;
+        for ((o, &h), &j) in out.iter_mut().zip(&self.hands).zip(&self.same) {
+            let same = if j == u32::MAX {
+                0.0
+            } else {
+                opp_reach[j as usize]
+            };
+            *o = coef * (total - card[h[0] as usize] - card[h[1] as usize] + same);
         }
     }
 }

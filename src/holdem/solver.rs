@@ -1065,10 +1065,7 @@ impl Solver {
                     } else {
                         g.pot + c[o] - r
                     };
-                    g.folds[p].sums(&sopp[d * n..d * n + no], &mut tmp[..np]);
-                    for h in 0..np {
-                        res[h] = coef * tmp[h];
-                    }
+                    g.folds[p].sums_times(&sopp[d * n..d * n + no], coef, &mut res[..np]);
                     for card in cards_of(node.board & !g.board) {
                         for &h in &g.blocked[p][card.0 as usize] {
                             res[h as usize] = 0.0;
@@ -1194,10 +1191,12 @@ fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut
             };
             let src = unsafe { slice(src, off, len) };
             let n = len / k;
-            for (h, row) in src.chunks_exact(k).enumerate() {
-                for (c, s) in row.iter().enumerate() {
-                    out[c * n + h] = s.get();
+            let mut row = [0.0f64; MAX_K];
+            for (h, s) in src.chunks_exact(k).enumerate() {
+                for (r, x) in row.iter_mut().zip(s) {
+                    *r = x.get();
                 }
+                put_column(out, n, h, &row[..k]);
             }
         }
     }
@@ -1214,17 +1213,16 @@ fn rows_of<S: Real, const K: usize>(
     out: &mut [f64],
 ) {
     let n = out.len() / k;
+    let (regret, out) = (&regret[..k * n], &mut out[..k * n]);
     let mut row = [0.0f64; MAX_K];
-    for h in 0..n {
+    for (h, reg) in regret.chunks_exact(k).enumerate() {
         let l = if last.is_empty() {
             last
         } else {
             &last[h * k..h * k + k]
         };
-        current_of::<S, K>(&regret[h * k..h * k + k], l, f, &mut row[..k]);
-        for c in 0..k {
-            out[c * n + h] = row[c];
-        }
+        current_of::<S, K>(reg, l, f, &mut row[..k]);
+        put_column(out, n, h, &row[..k]);
     }
 }
 
@@ -1233,11 +1231,19 @@ fn rows_of<S: Real, const K: usize>(
 fn average_rows<S: Real>(sum: &[S], k: usize, out: &mut [f64]) {
     let n = out.len() / k;
     let mut row = [0.0f64; MAX_K];
-    for (h, s) in sum.chunks_exact(k).enumerate() {
+    for (h, s) in sum.chunks_exact(k).enumerate().take(n) {
         average_of_stored(s, &mut row[..k]);
-        for c in 0..k {
-            out[c * n + h] = row[c];
-        }
+        put_column(out, n, h, &row[..k]);
+    }
+}
+
+/// Stores hand `h`'s row into the action-major `out` (`n` hands per action).
+#[inline(always)]
+fn put_column(out: &mut [f64], n: usize, h: usize, row: &[f64]) {
+    assert!(h < n && row.len() * n <= out.len());
+    for (c, &x) in row.iter().enumerate() {
+        // SAFETY: c * n + h < row.len() * n <= out.len(), checked above.
+        unsafe { *out.get_unchecked_mut(c * n + h) = x };
     }
 }
 
