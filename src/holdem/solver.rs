@@ -25,6 +25,9 @@
 //!
 //! Values and reaches are computed in `f64`; the state arrays are stored in `f32` (the default)
 //! or `f64` ([`Precision`]), each entry read into `f64` for the set update and rounded back.
+//! A node's current (or average) strategy is computed once per visit into an action-major
+//! scratch (for each action, the actor's hands contiguous), so the children's reaches and the
+//! node's value are loops over contiguous hands; the stored arrays stay hand-major.
 
 use super::cards::{cards_of, Card, CardSet};
 use super::iso::Symmetries;
