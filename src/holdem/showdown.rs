@@ -67,7 +67,8 @@ pub fn fold_sums(hands: &[Hand], opp: &[Hand], opp_reach: &[f64], out: &mut [f64
 #[derive(Clone, Debug)]
 pub struct Fold {
     hands: Vec<[u8; 2]>,
-    same: Vec<Option<u32>>,
+    /// For each hand, the opponent's index of the same combo (`u32::MAX`: none).
+    same: Vec<u32>,
     /// The opponent's hands holding each card: card `c`'s are
     /// `by_card[card_start[c]..card_start[c + 1]]`.
     by_card: Vec<u32>,
@@ -93,7 +94,10 @@ impl Fold {
         }
         card_start.push(by_card.len() as u32);
         Fold {
-            same: same_combo(hands, opp),
+            same: same_combo(hands, opp)
+                .into_iter()
+                .map(|j| j.unwrap_or(u32::MAX))
+                .collect(),
             hands: hands.iter().map(|&h| cards(h)).collect(),
             by_card,
             card_start,
@@ -107,6 +111,11 @@ impl Fold {
     /// no chain of stores through one array), in the hands' order like the total, so that a
     /// reach held only by hands sharing a card with `hands[i]` leaves exactly 0.
     pub fn sums(&self, opp_reach: &[f64], out: &mut [f64]) {
+        self.sums_times(opp_reach, 1.0, out);
+    }
+
+    /// [`Fold::sums`] each multiplied by `coef` (a fold's chips), in the same pass.
+    pub fn sums_times(&self, opp_reach: &[f64], coef: f64, out: &mut [f64]) {
         let mut card = [0.0f64; 52];
         for (c, s) in card.iter_mut().enumerate() {
             let list = &self.by_card[self.card_start[c] as usize..self.card_start[c + 1] as usize];
@@ -117,13 +126,17 @@ impl Fold {
             *s = acc;
         }
         let mut total = 0.0;
-        for &r in opp_reach.iter().take(self.opp_len) {
+        for &r in &opp_reach[..self.opp_len] {
             total += r;
         }
         let out = &mut out[..self.hands.len()];
-        for ((o, &h), same) in out.iter_mut().zip(&self.hands).zip(&self.same) {
-            let same = same.map_or(0.0, |j| opp_reach[j as usize]);
-            *o = total - card[h[0] as usize] - card[h[1] as usize] + same;
+        for ((o, &h), &j) in out.iter_mut().zip(&self.hands).zip(&self.same) {
+            let same = if j == u32::MAX {
+                0.0
+            } else {
+                opp_reach[j as usize]
+            };
+            *o = coef * (total - card[h[0] as usize] - card[h[1] as usize] + same);
         }
     }
 }
@@ -147,6 +160,11 @@ pub struct Showdown {
     opp_cards: Vec<[u8; 2]>,
     /// For each entry of `order`, the opponent's index of the same combo (`u16::MAX`: none).
     same: Vec<u16>,
+    /// The ends (in `order`) of its runs of hands with the same bounds (`below`,
+    /// `not_above`): the groups a sweep takes together, found once.
+    group_end: Vec<u16>,
+    /// The player's hands holding a board card (0 in every evaluation).
+    off_board: Vec<u16>,
 }
 
 impl Showdown {
@@ -166,16 +184,28 @@ impl Showdown {
         };
         let (order, opp_order) = (sorted(hands), sorted(opp));
         let same = same_combo(hands, opp);
-        let below = order
+        let below: Vec<u16> = order
             .iter()
             .map(|&(s, _)| opp_order.partition_point(|o| o.0 < s) as u16)
             .collect();
-        let not_above = order
+        let not_above: Vec<u16> = order
             .iter()
             .map(|&(s, _)| opp_order.partition_point(|o| o.0 <= s) as u16)
             .collect();
+        let group_end = (1..=order.len())
+            .filter(|&e| {
+                e == order.len() || below[e] != below[e - 1] || not_above[e] != not_above[e - 1]
+            })
+            .map(|e| e as u16)
+            .collect();
+        let off_board = (0..hands.len())
+            .filter(|&i| (hands[i].0.bit() | hands[i].1.bit()) & board != 0)
+            .map(|i| i as u16)
+            .collect();
         Showdown {
             n: hands.len(),
+            group_end,
+            off_board,
             order_cards: order.iter().map(|&(_, i)| cards(hands[i])).collect(),
             same: order
                 .iter()
@@ -206,8 +236,9 @@ impl Showdown {
     /// `(a - s) x total + s x (win + not_above)`. The player's hands of one strength (the same
     /// bounds in the opponent's list) are taken together.
     pub fn values(&self, opp_reach: &[f64], a: f64, s: f64, out: &mut [f64]) {
-        if self.order.len() < self.n {
-            out[..self.n].fill(0.0);
+        let out = &mut out[..self.n];
+        for &i in &self.off_board {
+            out[i as usize] = 0.0;
         }
         let m = self.opp_order.len();
         let (opp_order, opp_cards) = (&self.opp_order[..m], &self.opp_cards[..m]);
@@ -225,32 +256,30 @@ impl Showdown {
         let mut sums = CardSums::new();
         let mut k = 0;
         let mut x = 0;
-        while x < l {
-            let (b, na) = (below[x], not_above[x]);
-            let mut e = x + 1;
-            while e < l && below[e] == b && not_above[e] == na {
-                e += 1;
+        for &e in &self.group_end {
+            let e = e as usize;
+            // Bounds never go down along `order`.
+            let b = (below[x] as usize).max(k);
+            for (&c, &j) in opp_cards[k..b].iter().zip(&opp_order[k..b]) {
+                sums.add(c, opp_reach[j as usize]);
             }
-            while k < b as usize {
-                sums.add(opp_cards[k], opp_reach[opp_order[k] as usize]);
-                k += 1;
-            }
+            k = b;
             // The same combo has the same strength: never below, always not above.
             for y in x..e {
                 out[order[y] as usize] = sums.disjoint(cards[y], 0.0);
             }
-            while k < na as usize {
-                sums.add(opp_cards[k], opp_reach[opp_order[k] as usize]);
-                k += 1;
+            let na = (not_above[x] as usize).max(k);
+            for (&c, &j) in opp_cards[k..na].iter().zip(&opp_order[k..na]) {
+                sums.add(c, opp_reach[j as usize]);
             }
+            k = na;
             for y in x..e {
                 out[order[y] as usize] += sums.disjoint(cards[y], same_reach(y));
             }
             x = e;
         }
-        while k < m {
-            sums.add(opp_cards[k], opp_reach[opp_order[k] as usize]);
-            k += 1;
+        for (&c, &j) in opp_cards[k..].iter().zip(&opp_order[k..]) {
+            sums.add(c, opp_reach[j as usize]);
         }
         let t = a - s;
         for y in 0..l {
@@ -267,8 +296,8 @@ impl Showdown {
         for (&j, &c) in self.opp_order.iter().zip(&self.opp_cards) {
             all.add(c, opp_reach[j as usize]);
         }
-        if self.order.len() < self.n {
-            out[..self.n].fill(0.0);
+        for &i in &self.off_board {
+            out[i as usize] = 0.0;
         }
         // The same combo, when the opponent holds it, counts in both card sums.
         for ((&i, &c), &j) in self.order.iter().zip(&self.order_cards).zip(&self.same) {

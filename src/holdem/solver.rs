@@ -26,6 +26,9 @@
 //!
 //! Values and reaches are computed in `f64`; the state arrays are stored in `f32` (the default)
 //! or `f64` ([`Precision`]), each entry read into `f64` for the set update and rounded back.
+//! A node's current (or average) strategy is computed once per visit into an action-major
+//! scratch (for each action, the actor's hands contiguous), so the children's reaches and the
+//! node's value are loops over contiguous hands; the stored arrays stay hand-major.
 
 use super::cards::{cards_of, Card, CardSet};
 use super::iso::Symmetries;
@@ -620,7 +623,7 @@ struct Scratch {
     own: Vec<f64>,
     opp: Vec<f64>,
     vals: Vec<f64>,
-    /// The strategy of the node at each depth (hand-major, `k` per hand).
+    /// The strategy of the node at each depth (action-major: `k` rows of the actor's hands).
     strat: Vec<f64>,
     out: Vec<f64>,
     tmp: Vec<f64>,
@@ -974,12 +977,7 @@ impl Solver {
                             Mode::BestResponse if a == p => {}
                             _ => {
                                 let sum = unsafe { slice(sh.sum[a], off, k * na) };
-                                for h in 0..na {
-                                    average_of_stored(
-                                        &sum[h * k..h * k + k],
-                                        &mut st[h * k..h * k + k],
-                                    );
-                                }
+                                average_rows(sum, k, st);
                             }
                         }
                     }
@@ -994,16 +992,18 @@ impl Solver {
                         opp_c.copy_from_slice(opp_d);
                         match mode {
                             Mode::Train(..) => {
+                                let s = &st[ia * np..ia * np + np];
                                 for h in 0..np {
-                                    own_c[h] = own_d[h] * st[h * k + ia];
+                                    own_c[h] = own_d[h] * s[h];
                                 }
                             }
                             _ => own_c.copy_from_slice(own_d),
                         }
                     } else {
                         own_c.copy_from_slice(own_d);
+                        let s = &st[ia * no..ia * no + no];
                         for h in 0..no {
-                            opp_c[h] = opp_d[h] * st[h * k + ia];
+                            opp_c[h] = opp_d[h] * s[h];
                         }
                     }
                     stack.push((child as u32, 0));
@@ -1026,13 +1026,7 @@ impl Solver {
                         let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
                         match mode {
                             Mode::Train(f, kind) => {
-                                for h in 0..np {
-                                    let mut x = 0.0;
-                                    for c in 0..k {
-                                        x += st[h * k + c] * v[c * n + h];
-                                    }
-                                    r[h] = x;
-                                }
+                                weighted_sum(st, v, n, k, r);
                                 let node_at = NodeAt { off, k, n };
                                 let own_d = &sown[d * n..d * n + np];
                                 match kind {
@@ -1056,15 +1050,7 @@ impl Solver {
                                     }
                                 }
                             }
-                            Mode::Average => {
-                                for h in 0..np {
-                                    let mut x = 0.0;
-                                    for c in 0..k {
-                                        x += st[h * k + c] * v[c * n + h];
-                                    }
-                                    r[h] = x;
-                                }
-                            }
+                            Mode::Average => weighted_sum(st, v, n, k, r),
                         }
                     }
                 }
@@ -1084,10 +1070,7 @@ impl Solver {
                     } else {
                         g.pot + c[o] - r
                     };
-                    g.folds[p].sums(&sopp[d * n..d * n + no], &mut tmp[..np]);
-                    for h in 0..np {
-                        res[h] = coef * tmp[h];
-                    }
+                    g.folds[p].sums_times(&sopp[d * n..d * n + no], coef, &mut res[..np]);
                     for card in cards_of(node.board & !g.board) {
                         for &h in &g.blocked[p][card.0 as usize] {
                             res[h as usize] = 0.0;
@@ -1184,7 +1167,8 @@ impl Solver {
 }
 
 /// The current strategy of player `a` at the node whose entries start at `off` (`k`
-/// actions per hand), into `out` (hand-major).
+/// actions per hand), into `out` (action-major: action `c` of hand `h` at `c * n + h`, `n`
+/// the player's hands).
 #[inline]
 fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut [f64]) {
     let len = out.len();
@@ -1211,14 +1195,20 @@ fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut
                 sh.sigma[a] as *const S
             };
             let src = unsafe { slice(src, off, len) };
-            for (o, s) in out.iter_mut().zip(src) {
-                *o = s.get();
+            let n = len / k;
+            let mut row = [0.0f64; MAX_K];
+            for (h, s) in src.chunks_exact(k).enumerate() {
+                for (r, x) in row.iter_mut().zip(s) {
+                    *r = x.get();
+                }
+                put_column(out, n, h, &row[..k]);
             }
         }
     }
 }
 
-/// [`current_of`] for every hand of a node (`k` actions per hand; `K` = `k`, or 0).
+/// [`current_of`] for every hand of a node (`k` actions per hand; `K` = `k`, or 0), from
+/// hand-major stored entries into action-major `out`.
 #[inline(always)]
 fn rows_of<S: Real, const K: usize>(
     regret: &[S],
@@ -1227,13 +1217,53 @@ fn rows_of<S: Real, const K: usize>(
     k: usize,
     out: &mut [f64],
 ) {
-    for (h, row) in out.chunks_exact_mut(k).enumerate() {
+    let n = out.len() / k;
+    let (regret, out) = (&regret[..k * n], &mut out[..k * n]);
+    let mut row = [0.0f64; MAX_K];
+    for (h, reg) in regret.chunks_exact(k).enumerate() {
         let l = if last.is_empty() {
             last
         } else {
             &last[h * k..h * k + k]
         };
-        current_of::<S, K>(&regret[h * k..h * k + k], l, f, row);
+        current_of::<S, K>(reg, l, f, &mut row[..k]);
+        put_column(out, n, h, &row[..k]);
+    }
+}
+
+/// The average strategy of every hand of a node from its stored sums (hand-major, `k` per
+/// hand) into action-major `out` ([`average_of_stored`] per hand).
+fn average_rows<S: Real>(sum: &[S], k: usize, out: &mut [f64]) {
+    let n = out.len() / k;
+    let mut row = [0.0f64; MAX_K];
+    for (h, s) in sum.chunks_exact(k).enumerate().take(n) {
+        average_of_stored(s, &mut row[..k]);
+        put_column(out, n, h, &row[..k]);
+    }
+}
+
+/// Stores hand `h`'s row into the action-major `out` (`n` hands per action).
+#[inline(always)]
+fn put_column(out: &mut [f64], n: usize, h: usize, row: &[f64]) {
+    assert!(h < n && row.len() * n <= out.len());
+    for (c, &x) in row.iter().enumerate() {
+        // SAFETY: c * n + h < row.len() * n <= out.len(), checked above.
+        unsafe { *out.get_unchecked_mut(c * n + h) = x };
+    }
+}
+
+/// `r[h]`: the sum over actions `c` (in order, from 0) of `st[c * m + h] x v[c * n + h]`,
+/// `m = r.len()`: a node's value under the action-major strategy `st`, the same sum per
+/// hand as a hand-major loop, taken action by action over every hand.
+#[inline]
+fn weighted_sum(st: &[f64], v: &[f64], n: usize, k: usize, r: &mut [f64]) {
+    let m = r.len();
+    r.fill(0.0);
+    for c in 0..k {
+        let (s, v) = (&st[c * m..c * m + m], &v[c * n..c * n + m]);
+        for h in 0..m {
+            r[h] += s[h] * v[h];
+        }
     }
 }
 
@@ -1321,7 +1351,8 @@ fn update_hands<S: Real, const KIND: u8, const K: usize, const STORE: bool>(
     let mut last = [0.0f64; MAX_K];
     let mut sigma = [0.0f64; MAX_K];
     let keeps_last = sh.keeps_last;
-    for h in 0..r.len() {
+    let np = r.len();
+    for h in 0..np {
         for c in 0..k {
             inst[c] = v[c * n + h] - r[h];
         }
@@ -1331,7 +1362,7 @@ fn update_hands<S: Real, const KIND: u8, const K: usize, const STORE: bool>(
         for c in 0..k {
             regret[c] = sr[c].get();
             sum[c] = ss[c].get();
-            sigma[c] = st[h * k + c];
+            sigma[c] = st[c * np + h];
         }
         let sl: &mut [S] = if keeps_last {
             unsafe { slice_mut(sh.last[a], e, k) }
