@@ -4,7 +4,7 @@
 
 use crate::convert::to_fraction;
 use crate::hooks::PythonHooks;
-use bluff::holdem::reference::{self, Reference};
+use bluff::holdem::reference::Reference;
 use bluff::holdem::river_lp;
 use bluff::holdem::solver::{Deals, Game as SpotGame, Solver, DEFAULT_MAX_GAME_NODES};
 use bluff::holdem::spot::{Spot as LibSpot, MAX_SPOT_BYTES};
@@ -658,7 +658,7 @@ pub(crate) fn solve(py: Python<'_>, spot: Py<Spot>, mut request: Request) -> PyR
     // in the engine's evaluator (rounded, as strategy files store it).
     request.output = !lcp;
     let s = spot.get();
-    let solved = py.allow_threads(|| -> PyResult<Solved> {
+    let mut solved = py.allow_threads(|| -> PyResult<Solved> {
         let mut hooks = PythonHooks::new();
         let source = Source::Spot {
             text: &s.text,
@@ -747,10 +747,13 @@ pub(crate) fn solve(py: Python<'_>, spot: Py<Spot>, mut request: Request) -> PyR
                     "the exact LP returned no exact strategy",
                 ));
             };
-            // The spot built as a game again (the door keeps the game, not where its sets
-            // sit), for the equilibrium's nodes by path.
-            let built = py.allow_threads(|| reference::game(&s.spot, u64::MAX));
-            let r = built.map_err(|e| PyValueError::new_err(format!("{}: {e}", s.name)))?;
+            // The game the door solved with where its sets sit, for the equilibrium's nodes
+            // by path.
+            let game = solved
+                .game
+                .take()
+                .ok_or_else(|| PyValueError::new_err("the exact LP returned no game"))?;
+            let r = run.reference(game);
             if r.game.num_actions != [profile.probs[0].len(), profile.probs[1].len()] {
                 return Err(PyValueError::new_err(
                     "the LP's equilibrium does not fit the spot built as a game",

@@ -9,8 +9,10 @@ use super::door::{self, Detail, DoorHooks, Opt, Request, SolveError, Solved, Sou
 use super::registry::{Algorithm, Family};
 use super::spot::Returned;
 use crate::exact::ExactStats;
+use crate::holdem::reference::{Reference, SetPlace};
 use crate::holdem::river_lp::{self, RiverLpError, RiverSize};
 use crate::holdem::spot::Spot;
+use crate::holdem::tree::Tree;
 use crate::lp::Method;
 use crate::scalar::Rational;
 
@@ -30,6 +32,24 @@ pub struct SpotLp {
     /// The equilibrium as the spot's evaluator plays it (probabilities rounded to `f64`),
     /// kept when the front end writes the strategy (`-o`).
     pub returned: Option<Returned>,
+    /// The spot's public tree, as the game ([`Solved::game`]) was built from it.
+    pub tree: Tree,
+    /// Where each information set of the game sits in the spot (per player, by set id), so
+    /// a front end finds the equilibrium's nodes by path without building the game again.
+    pub places: [Vec<SetPlace>; 2],
+}
+
+impl SpotLp {
+    /// The spot built as a game again from `game` (the [`Solved::game`] of this run), with
+    /// the tree and set places this run kept.
+    pub fn reference(&self, game: crate::game::Game) -> Reference {
+        Reference {
+            game,
+            tree: self.tree.clone(),
+            places: self.places.clone(),
+            pot: self.pot,
+        }
+    }
 }
 
 /// Solves the river spot `spot` (named `name`) by the exact LP or the LCP (`algorithm`).
@@ -109,8 +129,12 @@ pub(crate) fn solve_spot_exact(
             root_equity: river_lp::check_down_equity(&reference),
             size,
             returned,
+            tree: reference.tree,
+            places: reference.places,
         };
         solved.detail = Detail::SpotLp(Box::new(run));
+        solved.game = Some(reference.game);
+        return Ok(solved);
     }
     solved.game = Some(reference.game);
     Ok(solved)
