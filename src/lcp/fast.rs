@@ -7,8 +7,10 @@
 //! updates or when an update loses accuracy), the entering column is one FTRAN, and the basic
 //! values are updated along it. Ties in the ratio test (within a tolerance: the sequence-form
 //! LCP is degenerate, `q` is zero on every sequence row) are broken by the lexicographic rule
-//! on the rows of `B^{-1}` (one BTRAN per tied row), as in the exact tableau, and the float
-//! path has a pivot budget, so it always ends.
+//! on the rows of `B^{-1}` (one BTRAN per tied row, entries compared to the rows' norms), as in
+//! the exact tableau. The float path has a pivot budget, so it always ends, and it ends at once
+//! when it comes back to a basis it has visited ([`BasisHistory`]), which proves a tie broken
+//! wrongly in floats.
 //!
 //! Where the path ends (`z0` leaves), the basis is solved exactly, `B x_B = q`, by iterative
 //! refinement with the float LU and rational reconstruction ([`crate::lp::refine`]; an exact
