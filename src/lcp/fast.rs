@@ -7,8 +7,10 @@
 //! updates or when an update loses accuracy), the entering column is one FTRAN, and the basic
 //! values are updated along it. Ties in the ratio test (within a tolerance: the sequence-form
 //! LCP is degenerate, `q` is zero on every sequence row) are broken by the lexicographic rule
-//! on the rows of `B^{-1}` (one BTRAN per tied row), as in the exact tableau, and the float
-//! path has a pivot budget, so it always ends.
+//! on the rows of `B^{-1}` (one BTRAN per tied row, entries compared to the rows' norms), as in
+//! the exact tableau. The float path has a pivot budget, so it always ends, and it ends at once
+//! when it comes back to a basis it has visited ([`BasisHistory`]), which proves a tie broken
+//! wrongly in floats.
 //!
 //! Where the path ends (`z0` leaves), the basis is solved exactly, `B x_B = q`, by iterative
 //! refinement with the float LU and rational reconstruction ([`crate::lp::refine`]; an exact
@@ -28,6 +30,7 @@ use crate::lp::sparse_lu::{max_updates, SparseLu};
 use crate::scalar::{ratio, rational_to_f64, Rational};
 use num_traits::{One, Zero};
 use std::cmp::Ordering;
+use std::collections::hash_map::{Entry, HashMap};
 
 /// Updates between refactorisations (the basic values are recomputed from scratch then).
 const REFACTOR_EVERY: usize = 100;
@@ -38,9 +41,10 @@ const TIE_TOL: f64 = 1e-9;
 /// The size of the perturbation of `q` on the second float path (the first follows the
 /// lexicographic rule on the true `q`).
 const PERTURBATION: f64 = 1e-9;
-/// Entries of two scaled rows of `B^{-1}` within this (relative) are equal in the lexicographic
-/// comparison.
-const LEX_TOL: f64 = 1e-9;
+/// Entries of two scaled rows of `B^{-1}` closer than this times the larger row's largest entry
+/// are equal in the lexicographic comparison (the rows' float error grows with their norm: an
+/// entry that is zero in rationals comes out as a small multiple of it).
+const LEX_TOL: f64 = 1e-6;
 
 /// Why the float route gave no certified equilibrium.
 pub(crate) enum GuidedFailure {
@@ -60,7 +64,8 @@ pub fn memory_estimate(game: &Game) -> u128 {
     let nonzeros = 2 * game.terminals.len() as u128 + 4 * (seqs + sets) + rows;
     let rational = nonzeros * 96 + rows * 3 * 96;
     let float = (nonzeros + rows) * 24 + 12 * (nonzeros + rows) * 40;
-    let work = rows * 8 * 24;
+    // The basis history: a hash and a pivot count per pivot of the budget, with the map's slack.
+    let work = rows * 8 * 24 + u128::from(default_budget(lcp_rows(game))) * 32;
     rational * 2 + float + work
 }
 
@@ -76,12 +81,14 @@ struct FloatLemke {
     xb: Vec<f64>,
     lu: SparseLu,
     pivots: u64,
+    /// The lexicographic comparison's tolerance ([`LEX_TOL`]).
+    lex_tol: f64,
 }
 
 impl FloatLemke {
     /// The path's state at the slack basis; `perturb`: `q` raised by [`PERTURBATION`] times a
     /// pseudo-random factor in `[1, 2)` on every row (seeded), so that no two ratios tie.
-    fn new(lcp: &RationalLcp, perturb: Option<u64>) -> Result<Self, String> {
+    fn new(lcp: &RationalLcp, perturb: Option<u64>, lex_tol: f64) -> Result<Self, String> {
         let n = lcp.rows();
         let mut cols: Vec<Vec<(usize, f64)>> = (0..n).map(|i| vec![(i, 1.0)]).collect();
         cols.extend((0..n).map(|_| Vec::new()));
@@ -122,6 +129,7 @@ impl FloatLemke {
             basis,
             lu,
             pivots: 0,
+            lex_tol,
         })
     }
 
@@ -206,7 +214,7 @@ impl FloatLemke {
         let mut winner_row = self.scaled_row(winner, sign * alpha[winner]);
         for &p in &ties[1..] {
             let row = self.scaled_row(p, sign * alpha[p]);
-            let order = lex_cmp(&row, &winner_row);
+            let order = lex_cmp(&row, &winner_row, self.lex_tol);
             let better = match order {
                 Ordering::Less => true,
                 Ordering::Greater => false,
@@ -235,6 +243,7 @@ impl FloatLemke {
         let mut entering = z0;
         let mut alpha = vec![0.0; n];
         let mut idx: Vec<usize> = Vec::new();
+        let mut history = BasisHistory::new(2 * n + 1, &self.basis);
         loop {
             if self.pivots >= budget {
                 return Err(GuidedFailure::Fallback(format!(
@@ -284,13 +293,67 @@ impl FloatLemke {
             if leaving == z0 {
                 return Ok(());
             }
+            if let Some(before) = history.pivot(leaving, entering, self.pivots) {
+                return Err(GuidedFailure::Fallback(format!(
+                    "the float path came back after {} pivots to the basis of pivot {before} \
+                     (ties broken wrongly in floats)",
+                    self.pivots
+                )));
+            }
             entering = self.complement(leaving);
         }
     }
 }
 
-/// Compares two sparse sorted vectors lexicographically, entries within [`LEX_TOL`] equal.
-fn lex_cmp(a: &[(usize, f64)], b: &[(usize, f64)]) -> Ordering {
+/// The bases a float path has visited, each kept as a 64-bit hash of its set of basic
+/// variables (the XOR of one pseudo-random key per variable, updated in `O(1)` per pivot).
+/// Neither the lexicographic path nor a path on a perturbed `q` without ties can visit a basis
+/// twice, so a repeat proves that float ties were broken wrongly and the path is lost: it is
+/// ended at once rather than left to cycle to its pivot budget.
+struct BasisHistory {
+    keys: Vec<u64>,
+    hash: u64,
+    /// The pivot count at which each basis was first seen, by hash.
+    seen: HashMap<u64, u64>,
+}
+
+impl BasisHistory {
+    /// The history of a path over `vars` variables starting at `basis`.
+    fn new(vars: usize, basis: &[usize]) -> Self {
+        let keys: Vec<u64> = (0..vars as u64).map(splitmix64).collect();
+        let hash = basis.iter().fold(0, |h, &v| h ^ keys[v]);
+        let mut seen = HashMap::new();
+        seen.insert(hash, 0);
+        BasisHistory { keys, hash, seen }
+    }
+
+    /// Records the pivot `pivots` (`leaving` out of the basis, `entering` in); `Some(p)`: the
+    /// new basis was first seen after `p` pivots.
+    fn pivot(&mut self, leaving: usize, entering: usize, pivots: u64) -> Option<u64> {
+        self.hash ^= self.keys[leaving] ^ self.keys[entering];
+        match self.seen.entry(self.hash) {
+            Entry::Occupied(e) => Some(*e.get()),
+            Entry::Vacant(e) => {
+                e.insert(pivots);
+                None
+            }
+        }
+    }
+}
+
+/// SplitMix64's output function: a well-mixed 64-bit key of `x`.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Compares two sparse sorted vectors lexicographically, entries closer than `tol` times the
+/// largest entry of either equal.
+fn lex_cmp(a: &[(usize, f64)], b: &[(usize, f64)], tol: f64) -> Ordering {
+    let norm = a.iter().chain(b).fold(0.0f64, |m, e| m.max(e.1.abs()));
+    let tol = tol * norm;
     let (mut i, mut j) = (0, 0);
     loop {
         let ka = a.get(i).map_or(usize::MAX, |e| e.0);
@@ -311,8 +374,7 @@ fn lex_cmp(a: &[(usize, f64)], b: &[(usize, f64)]) -> Ordering {
         } else {
             0.0
         };
-        let scale = va.abs().max(vb.abs()).max(1.0);
-        if (va - vb).abs() > LEX_TOL * scale {
+        if (va - vb).abs() > tol {
             return va.partial_cmp(&vb).unwrap_or(Ordering::Equal);
         }
     }
@@ -331,16 +393,29 @@ pub(crate) fn solve(
     options: &LcpOptions,
     interrupted: &mut dyn FnMut() -> bool,
 ) -> Result<LcpSolution, GuidedFailure> {
-    let first = match attempt(game, lcp, options, None, interrupted) {
+    solve_tuned(game, lcp, options, LEX_TOL, interrupted)
+}
+
+/// [`solve`] with the first path's lexicographic tolerance `lex_tol` (the perturbed path keeps
+/// [`LEX_TOL`]); the tests give a tolerance that sends the first path astray.
+fn solve_tuned(
+    game: &Game,
+    lcp: &RationalLcp,
+    options: &LcpOptions,
+    lex_tol: f64,
+    interrupted: &mut dyn FnMut() -> bool,
+) -> Result<LcpSolution, GuidedFailure> {
+    let first = match attempt(game, lcp, options, None, lex_tol, interrupted) {
         Err(GuidedFailure::Fallback(why)) => why,
         other => return other,
     };
-    let mut s = attempt(game, lcp, options, Some(1), interrupted).map_err(|e| match e {
-        GuidedFailure::Fallback(why) => {
-            GuidedFailure::Fallback(format!("{first}; on a perturbed q: {why}"))
-        }
-        fatal => fatal,
-    })?;
+    let mut s =
+        attempt(game, lcp, options, Some(1), LEX_TOL, interrupted).map_err(|e| match e {
+            GuidedFailure::Fallback(why) => {
+                GuidedFailure::Fallback(format!("{first}; on a perturbed q: {why}"))
+            }
+            fatal => fatal,
+        })?;
     if let LcpRoute::Guided { perturbed, .. } = &mut s.route {
         *perturbed = Some(first);
     }
@@ -354,10 +429,11 @@ fn attempt(
     lcp: &RationalLcp,
     options: &LcpOptions,
     perturb: Option<u64>,
+    lex_tol: f64,
     interrupted: &mut dyn FnMut() -> bool,
 ) -> Result<LcpSolution, GuidedFailure> {
     let n = lcp.rows();
-    let mut path = FloatLemke::new(lcp, perturb).map_err(GuidedFailure::Fallback)?;
+    let mut path = FloatLemke::new(lcp, perturb, lex_tol).map_err(GuidedFailure::Fallback)?;
     let budget = options
         .max_pivots
         .unwrap_or(u64::MAX)
@@ -446,4 +522,57 @@ fn attempt(
         perturbed: None,
     };
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::exploitability;
+    use crate::games::builtin;
+
+    #[test]
+    fn the_history_sees_a_basis_again_and_nothing_else() {
+        let mut h = BasisHistory::new(7, &[0, 1, 2]);
+        // {0,1,2} -> {3,1,2} -> {3,4,2} -> {3,4,5}: all new.
+        assert_eq!(h.pivot(0, 3, 1), None);
+        assert_eq!(h.pivot(1, 4, 2), None);
+        assert_eq!(h.pivot(2, 5, 3), None);
+        // {3,4,5} -> {3,1,5}: new; -> {3,1,2}: the basis of pivot 1.
+        assert_eq!(h.pivot(4, 1, 4), None);
+        assert_eq!(h.pivot(5, 2, 5), Some(1));
+        // Back to the start, in another order of positions.
+        assert_eq!(h.pivot(3, 0, 6), Some(0));
+    }
+
+    /// With no tolerance in the lexicographic comparison (float noise decides ties), the first
+    /// path on raked one-card poker with 30 cards (966 rows) comes back to a basis within
+    /// about 640 pivots: it is ended there, and the path on a perturbed `q` gives a basis whose
+    /// exact solution certifies, checked again by the exact evaluator.
+    #[test]
+    fn a_first_path_that_revisits_a_basis_is_ended_and_the_perturbed_one_certifies() {
+        let game = builtin("one-card-poker(n=30,a=2,b=1,rake=0.05)").unwrap();
+        let options = LcpOptions::default();
+        let start = super::super::start_profile(&game, &options.start).unwrap();
+        let lcp = super::super::build_lcp(&game, &start);
+        let rows = lcp.rows();
+        let Ok(s) = solve_tuned(&game, &lcp, &options, 0.0, &mut || false) else {
+            panic!("no certified equilibrium");
+        };
+        let LcpRoute::Guided {
+            perturbed: Some(why),
+            ..
+        } = &s.route
+        else {
+            panic!("{}", s.route.describe());
+        };
+        let after: u64 = why
+            .strip_prefix("the float path came back after ")
+            .and_then(|w| w.split(' ').next())
+            .and_then(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("{why}"));
+        assert!(after < rows as u64, "{why}");
+        let e = exploitability(&game, &s.profile);
+        assert!(e.gain.iter().all(Zero::is_zero));
+        assert_eq!(e.value, s.value);
+    }
 }
