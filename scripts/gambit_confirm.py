@@ -22,6 +22,8 @@ files are GPL: they are read from pygambit's installed package or from a fetched
 written to temporary files only, never copied into bluff.
 
 usage: gambit_confirm.py ci BLUFF OUT_DIR     prints one JSON document of per-file records
+       gambit_confirm.py file BLUFF FILE WORK_DIR CAP_SECONDS MAX_VERTICES
+                                             prints one file's record (bench/gambit_sweep.py)
 """
 
 from __future__ import annotations
@@ -457,9 +459,17 @@ def export(bluff: str, game: str, path: str) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) != 4 or sys.argv[1] != "ci":
-        sys.exit("usage: gambit_confirm.py ci BLUFF OUT_DIR")
-    json.dump(ci(sys.argv[2], sys.argv[3]), sys.stdout)
+    args = sys.argv[1:]
+    if len(args) == 3 and args[0] == "ci":
+        json.dump(ci(args[1], args[2]), sys.stdout)
+    elif len(args) == 6 and args[0] == "file":
+        _, bluff, path, work, cap, max_vertices = args
+        json.dump(check_file(bluff, path, work, float(cap), int(max_vertices)), sys.stdout)
+    else:
+        sys.exit(
+            "usage: gambit_confirm.py ci BLUFF OUT_DIR\n"
+            "       gambit_confirm.py file BLUFF FILE WORK_DIR CAP_SECONDS MAX_VERTICES"
+        )
 
 
 if __name__ == "__main__":
