@@ -71,8 +71,9 @@ def preorder(game: gbt.Game) -> list[Any]:
     return out
 
 
-def tokens(text: str) -> list[tuple[str, str]]:
-    """A Gambit file's tokens: ("s", text) for a quoted string, ("w", word) otherwise."""
+def tokens(text: str) -> list[tuple[str, str, int, int]]:
+    """A Gambit file's tokens: ("s", text, start, end) for a quoted string, ("w", word, ...)
+    otherwise, with the token's span in `text`."""
     out, i, n = [], 0, len(text)
     while i < n:
         c = text[i]
@@ -85,29 +86,46 @@ def tokens(text: str) -> list[tuple[str, str]]:
                     j += 1
                 buf.append(text[j])
                 j += 1
-            out.append(("s", "".join(buf)))
+            out.append(("s", "".join(buf), i, j + 1))
             i = j + 1
         elif c in "{},":
-            out.append(("w", c))
+            out.append(("w", c, i, i + 1))
             i += 1
         else:
             j = i
             while j < n and not text[j].isspace() and text[j] not in '{},"':
                 j += 1
-            out.append(("w", text[i:j]))
+            out.append(("w", text[i:j], i, j))
             i = j
     return out
+
+
+def record_starts(toks: list[tuple[str, str, int, int]]) -> list[int]:
+    """Indices of the tokens that start node records: unquoted `p`, `c`, `t` (labels are quoted,
+    payoffs are numbers)."""
+    return [k for k, t in enumerate(toks) if t[0] == "w" and t[1] in ("p", "c", "t")]
+
+
+def without_node_names(text: str) -> str:
+    """The .efg text with every node's name emptied (pygambit 16.7 refuses repeated ones)."""
+    toks = tokens(text)
+    out, at = [], 0
+    for k in record_starts(toks):
+        if k + 1 < len(toks) and toks[k + 1][0] == "s":
+            _, _, start, end = toks[k + 1]
+            out += [text[at:start], '""']
+            at = end
+    return "".join(out) + text[at:]
 
 
 def file_infoset_ids(text: str, game: gbt.Game) -> dict[tuple[int, int], int]:
     """(player index, pygambit set number) -> the set's number in the .efg file.
 
     Pygambit numbers a player's sets in order of first appearance; the file may use any numbers.
-    Unquoted `p`, `c`, `t` words start node records (labels are quoted, payoffs are numbers),
-    in the same depth-first order as `preorder`.
+    The node records come in the same depth-first order as `preorder`.
     """
     toks = tokens(text)
-    records = [k for k, t in enumerate(toks) if t[0] == "w" and t[1] in ("p", "c", "t")]
+    records = record_starts(toks)
     nodes = preorder(game)
     if len(records) != len(nodes):
         raise ValueError(f"{len(records)} node records in the file, pygambit has {len(nodes)}")
@@ -372,13 +390,26 @@ def check_file(
 ) -> dict[str, Any]:
     """Every check of one Gambit file; the record says what was done and what agreed."""
     rec: dict[str, Any] = {"file": path}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
     try:
         game = read_game(path)
     except Exception as exc:  # pygambit refuses it: bluff is still run on it
         game = None
         rec["gambit_error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    with open(path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
+    if (
+        game is None
+        and path.endswith(".efg")
+        and "Node label must be unique" in rec["gambit_error"]
+    ):
+        # pygambit 16.7 refuses repeated node names (which name nothing the game depends on):
+        # it reads a copy with the names emptied, same tree, same set numbers.
+        copy = os.path.join(work, "unnamed_nodes.efg")
+        with open(copy, "w", encoding="utf-8") as f:
+            f.write(without_node_names(text))
+        game = read_game(copy)
+        rec["gambit_read"] = "a copy with node names emptied"
+        del rec["gambit_error"]
     if game is not None:
         rec["players"] = len(game.players)
         rec["tree"] = bool(game.is_tree)
@@ -392,12 +423,13 @@ def check_file(
             rec["read"] = not r["timeout"] and REFUSED_READ in r["stderr"]
             rec["refused_ok"] = not r["timeout"] and r["code"] == 1 and refusal_ok(why, r["stderr"])
             return rec
-    rec.update(confirm_solve(bluff, path, game, text, work, cap) if game else {})
     if game is None:
         r = run_bluff(bluff, ["solve", path, "--algo", "lcp"], cap)
         rec["bluff_message"] = "timeout" if r["timeout"] else r["stderr"]
         rec["read"] = not r["timeout"] and (r["code"] == 0 or REFUSED_READ in r["stderr"])
         return rec
+    rec.update(confirm_solve(bluff, path, game, text, work, cap))
+    # A run stopped at the cap had read the file (bluff reads before it solves).
     rec["read"] = rec["solve"] in ("solved", "timeout") or REFUSED_READ in rec.get("error", "")
     if not game.is_tree:
         rec.update(confirm_all(bluff, path, game, cap, max_vertices))
