@@ -106,23 +106,33 @@ def record_starts(toks: list[tuple[str, str, int, int]]) -> list[int]:
     return [k for k, t in enumerate(toks) if t[0] == "w" and t[1] in ("p", "c", "t")]
 
 
-def without_node_names(text: str) -> str:
-    """The .efg text with every node's name emptied (pygambit 16.7 refuses repeated ones)."""
+def plain_labels(text: str) -> str:
+    """The .efg text with plain labels, for pygambit 16.7, which refuses repeated node names or
+    set labels and labels with two spaces or other characters: node names, set labels and outcome
+    names emptied, actions named a1, a2, ... within each set. Same tree, numbers and payoffs."""
     toks = tokens(text)
-    out, at = [], 0
-    for k in record_starts(toks):
-        if k + 1 < len(toks) and toks[k + 1][0] == "s":
-            _, _, start, end = toks[k + 1]
-            out += [text[at:start], '""']
+    starts = record_starts(toks)
+    if not starts:
+        return text
+    out, at, depth, k = [], 0, 0, 0
+    for kind, word, start, end in toks[starts[0] :]:
+        if kind == "w" and word == "{":
+            depth, k = depth + 1, 0
+        elif kind == "w" and word == "}":
+            depth -= 1
+        elif kind == "s":
+            k += 1
+            out += [text[at:start], f'"a{k}"' if depth else '""']
             at = end
     return "".join(out) + text[at:]
 
 
-def file_infoset_ids(text: str, game: gbt.Game) -> dict[tuple[int, int], int]:
-    """(player index, pygambit set number) -> the set's number in the .efg file.
+def file_infosets(text: str, game: gbt.Game) -> dict[tuple[int, int], tuple[int, str]]:
+    """(player index, pygambit set number) -> (the set's number in the .efg file, its label there).
 
     Pygambit numbers a player's sets in order of first appearance; the file may use any numbers.
-    The node records come in the same depth-first order as `preorder`.
+    The node records come in the same depth-first order as `preorder`. The label is the file's
+    (pygambit may have read a copy with plain labels): the first one given for the set.
     """
     toks = tokens(text)
     records = record_starts(toks)
@@ -130,13 +140,15 @@ def file_infoset_ids(text: str, game: gbt.Game) -> dict[tuple[int, int], int]:
     if len(records) != len(nodes):
         raise ValueError(f"{len(records)} node records in the file, pygambit has {len(nodes)}")
     players = list(game.players)
-    ids = {}
+    sets: dict[tuple[int, int], tuple[int, str]] = {}
     for k, node in zip(records, nodes):
         if toks[k][1] != "p":
             continue
-        p = players.index(node.player)
-        ids[(p, node.infoset.number)] = int(toks[k + 3][1])
-    return ids
+        key = (players.index(node.player), node.infoset.number)
+        label = toks[k + 4][1] if k + 4 < len(toks) and toks[k + 4][0] == "s" else None
+        if key not in sets or (sets[key][1] is None and label is not None):
+            sets[key] = (int(toks[k + 3][1]), label)
+    return {key: (fid, label or "") for key, (fid, label) in sets.items()}
 
 
 def bluff_set_names(sets: list[tuple[str, int]]) -> list[str]:
@@ -187,11 +199,11 @@ def gambit_profile(game: gbt.Game, text: str, strategy_path: str) -> Any:
             for s, v in zip(strategies, probs):
                 prof[s] = gbt.Rational(v.numerator, v.denominator)
         return prof
-    ids = file_infoset_ids(text, game)
+    file_sets = file_infosets(text, game)
     prof = game.mixed_behavior_profile(rational=True)
     for p, player in enumerate(players):
         sets = list(player.infosets)
-        names = bluff_set_names([(s.label, ids[(p, s.number)]) for s in sets])
+        names = bluff_set_names([file_sets[(p, s.number)][::-1] for s in sets])
         by_name = dict(ours[p])
         if len(by_name) != len(sets):
             raise ValueError(
@@ -397,19 +409,18 @@ def check_file(
     except Exception as exc:  # pygambit refuses it: bluff is still run on it
         game = None
         rec["gambit_error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if (
-        game is None
-        and path.endswith(".efg")
-        and "Node label must be unique" in rec["gambit_error"]
-    ):
-        # pygambit 16.7 refuses repeated node names (which name nothing the game depends on):
-        # it reads a copy with the names emptied, same tree, same set numbers.
-        copy = os.path.join(work, "unnamed_nodes.efg")
+    if game is None and path.endswith(".efg") and "label" in rec["gambit_error"]:
+        # pygambit 16.7 refuses some labels Gambit's format allows (repeated node names or set
+        # labels, two spaces): it reads a copy with plain labels (`plain_labels`).
+        copy = os.path.join(work, "plain_labels.efg")
         with open(copy, "w", encoding="utf-8") as f:
-            f.write(without_node_names(text))
-        game = read_game(copy)
-        rec["gambit_read"] = "a copy with node names emptied"
-        del rec["gambit_error"]
+            f.write(plain_labels(text))
+        try:
+            game = read_game(copy)
+            rec["gambit_read"] = "a copy with plain labels"
+            del rec["gambit_error"]
+        except Exception as exc:
+            rec["gambit_error"] += f"; with plain labels: {str(exc).splitlines()[0]}"
     if game is not None:
         rec["players"] = len(game.players)
         rec["tree"] = bool(game.is_tree)
