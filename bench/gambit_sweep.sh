@@ -12,13 +12,18 @@
 #   LEMKE_SNAPSHOT=PATH also runs bench/lemke_games.py on a gambitproject/lemke snapshot.
 # Writes bench/out/gambit_sweep.json (a row per file) and prints the table of counts.
 set -euo pipefail
+if [ $# -ne 1 ]; then
+  echo "usage: bench/gambit_sweep.sh GAMBIT_SNAPSHOT" >&2
+  exit 2
+fi
+snapshot="$(cd "$1" && pwd)"
 cd "$(dirname "$0")/.."
 . bench/venv.sh
 cargo build --release -q -p bluff-cli --bin bluff
 bluff="${CARGO_TARGET_DIR:-target}/release/bluff"
 mkdir -p bench/out
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
-nice -n 10 "$venv/bin/python" bench/gambit_sweep.py "$bluff" "$1" bench/out
+nice -n 10 "$venv/bin/python" bench/gambit_sweep.py "$bluff" "$snapshot" bench/out
 if [ -n "${LEMKE_SNAPSHOT:-}" ]; then
   nice -n 10 "$venv/bin/python" bench/lemke_games.py "$bluff" "$LEMKE_SNAPSHOT" bench/out
 fi

@@ -382,14 +382,16 @@ def confirm_all(bluff: str, path: str, game: gbt.Game, cap: float, max_vertices:
     def norm(v):
         return [str(Fraction(x)) for x in v]
 
-    ours = sorted([[norm(e["p1"]), norm(e["p2"])] for e in j["equilibria"]])
+    ours = [[norm(e["p1"]), norm(e["p2"])] for e in j["equilibria"]]
     players = list(game.players)
-    theirs = sorted(
-        [
-            [norm([str(eq[s]) for s in pl.strategies]) for pl in players]
-            for eq in gbt.nash.enummixed_solve(game, rational=True).equilibria
-        ]
-    )
+    listed = [
+        [norm([str(eq[s]) for s in pl.strategies]) for pl in players]
+        for eq in gbt.nash.enummixed_solve(game, rational=True).equilibria
+    ]
+    # enummixed lists a vertex pair of a degenerate game once per basis that reaches it: as sets.
+    theirs = sorted({json.dumps(e): e for e in listed}.values())
+    rec["gambit_listed"] = len(listed)
+    ours = sorted(ours)
     rec["all"] = "done"
     rec["bluff_equilibria"] = ours
     rec["gambit_equilibria"] = theirs
