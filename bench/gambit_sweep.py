@@ -2,6 +2,7 @@
 """Every .efg and .nfg file of a Gambit snapshot through bluff, each answer confirmed by pygambit.
 
 Usage: gambit_sweep.py BLUFF_BIN SNAPSHOT OUT_DIR
+       gambit_sweep.py --table OUT_DIR/gambit_sweep.json     (the table again, from the rows)
 
 SNAPSHOT is a checkout of gambitproject/gambit or its git directory (as the `fetch` tool gives
 it; its HEAD is extracted to a temporary directory, never into bluff). The files swept are those
@@ -84,7 +85,8 @@ def category(rec: dict) -> str:
         return f"check {rec['check']}"
     if "must_refuse" in rec:
         ok = "refused with the reason" if rec["refused_ok"] else "NOT refused as expected"
-        return f"{ok}: {rec['must_refuse']}"
+        why = {"players": "other than two players"}.get(rec["must_refuse"], rec["must_refuse"])
+        return f"{ok}: {why}"
     if "gambit_error" in rec:
         return "pygambit cannot read it; bluff " + ("reads it" if rec["read"] else "refuses it")
     solve = rec.get("solve")
@@ -95,7 +97,49 @@ def category(rec: dict) -> str:
     return "solve failed: " + rec.get("error", "")
 
 
+def table(commit: str, rows: list[dict]) -> str:
+    """The Markdown table of counts over the rows."""
+    two = [r for r in rows if r.get("players") == 2]
+    nfg = [r for r in rows if "all" in r]
+    timed_out = sum(
+        r["check"] == "timeout" or r.get("solve") == "timeout" or r.get("all") == "timeout"
+        for r in rows
+    )
+    counts = [
+        ("files (.efg, .nfg)", len(rows)),
+        ("read by bluff", sum(bool(r.get("read")) for r in rows)),
+        ("read by pygambit", sum(r["check"] == "done" and "gambit_error" not in r for r in rows)),
+        ("... from a copy with plain labels", sum("gambit_read" in r for r in rows)),
+        ("two-player", len(two)),
+        ("two-player with perfect recall", sum("must_refuse" not in r for r in two)),
+        ("solved by `--algo lcp`", sum(r.get("solve") == "solved" for r in rows)),
+        ("confirmed by pygambit", sum(bool(r.get("confirmed")) for r in rows)),
+        ("... of them by `max_regret`", sum(r.get("max_regret") == "0" for r in rows)),
+        ("two-player .nfg through `normal-form --all`", len(nfg)),
+        ("... same set as `enummixed_solve`", sum(bool(r.get("all_confirmed")) for r in nfg)),
+        ("timed out (bluff 60 s, a file's checks 300 s)", timed_out),
+    ]
+    for outcome, n in sorted(Counter(category(r) for r in rows).items()):
+        counts.append((outcome, n))
+    for what, n in sorted(Counter(r["all"] for r in nfg if r["all"] != "done").items()):
+        counts.append((f"`normal-form --all` {what}", n))
+    slow = max(rows, key=lambda r: r.get("solve_seconds", 0))
+    lines = [f"Gambit snapshot {commit[:12]}, {len(rows)} files", "", "| | files |", "|---|---:|"]
+    lines += [f"| {what} | {n} |" for what, n in counts]
+    lines += [
+        "",
+        f"Slowest `bluff solve --algo lcp` (wall, with startup): {slow.get('solve_seconds')} s "
+        f"({slow['file']}).",
+    ]
+    return "\n".join(lines)
+
+
 def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--table":
+        with open(sys.argv[2]) as f:
+            doc = json.load(f)
+        print(table(doc["commit"], doc["rows"]))
+        return
     bluff, snapshot, out_dir = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(out_dir, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -111,28 +155,7 @@ def main() -> None:
             print(f"{rel}: {rec['outcome']}", file=sys.stderr, flush=True)
     with open(os.path.join(out_dir, "gambit_sweep.json"), "w") as f:
         json.dump({"commit": commit, "rows": rows}, f, indent=1)
-    two = [r for r in rows if r.get("players") == 2]
-    nfg = [r for r in rows if "all" in r]
-    counts = [
-        ("files (.efg, .nfg)", len(rows)),
-        ("read by bluff", sum(bool(r.get("read")) for r in rows)),
-        ("read by pygambit", sum(r["check"] == "done" and "gambit_error" not in r for r in rows)),
-        ("two-player", len(two)),
-        ("two-player with perfect recall", sum("must_refuse" not in r for r in two)),
-        ("solved by `--algo lcp`", sum(r.get("solve") == "solved" for r in rows)),
-        ("confirmed by pygambit", sum(bool(r.get("confirmed")) for r in rows)),
-        ("... of them by `max_regret`", sum(r.get("max_regret") == "0" for r in rows)),
-        ("two-player .nfg through `normal-form --all`", len(nfg)),
-        ("... same set as `enummixed_solve`", sum(bool(r.get("all_confirmed")) for r in nfg)),
-    ]
-    for outcome, n in sorted(Counter(r["outcome"] for r in rows).items()):
-        counts.append((outcome, n))
-    for what, n in sorted(Counter(r["all"] for r in nfg if r["all"] != "done").items()):
-        counts.append((f"`normal-form --all` {what}", n))
-    print(f"Gambit snapshot {commit[:12]}, {len(rows)} files\n")
-    print("| | files |\n|---|---:|")
-    for what, n in counts:
-        print(f"| {what} | {n} |")
+    print(table(commit, rows))
 
 
 if __name__ == "__main__":
