@@ -2,9 +2,9 @@
 //! writes it back; bluff reads Gambit's files (its catalog and a game built in Python) and agrees
 //! with Gambit's exact LP on the value, and its exact best responses certify Gambit's strategies.
 //!
-//! Uses the Python in `BLUFF_PYGAMBIT_PYTHON`, else `bench/.venv/bin/python`; skips (saying why)
-//! when neither can import pygambit, unless `BLUFF_REQUIRE_PYGAMBIT` is set (as `.ci/run` does),
-//! in which case that is a failure. `scripts/install-pygambit.sh` makes the venv.
+//! Uses the Python `common::pygambit::python` finds (a failure under `BLUFF_REQUIRE_PYGAMBIT`).
+
+mod common;
 
 use bluff::eval::exploitability;
 use bluff::exact::solve_exact;
@@ -16,38 +16,7 @@ use bluff::scalar::{parse_rational, Rational};
 use bluff::strategy::ExactProfile;
 use num_traits::Zero;
 use serde_json::Value;
-use std::path::PathBuf;
 use std::process::Command;
-
-fn python() -> Option<PathBuf> {
-    let candidates: Vec<PathBuf> = match std::env::var_os("BLUFF_PYGAMBIT_PYTHON") {
-        Some(p) => vec![PathBuf::from(p)],
-        None => vec![PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../bench/.venv/bin/python"
-        ))],
-    };
-    for py in candidates {
-        let ok = Command::new(&py)
-            .args(["-c", "import pygambit"])
-            .output()
-            .map(|o| o.status.success())
-            .unwrap_or(false);
-        if ok {
-            return Some(py);
-        }
-        assert!(
-            std::env::var_os("BLUFF_REQUIRE_PYGAMBIT").is_none(),
-            "BLUFF_REQUIRE_PYGAMBIT is set but {} cannot import pygambit",
-            py.display()
-        );
-        println!(
-            "skipping pygambit conformance: {} cannot import pygambit (run scripts/install-pygambit.sh or set BLUFF_PYGAMBIT_PYTHON)",
-            py.display()
-        );
-    }
-    None
-}
 
 fn rational(v: &Value) -> Rational {
     parse_rational(v.as_str().expect("a string")).expect("a number")
@@ -137,7 +106,9 @@ fn check(path: &str, rec: &Value, ours: Option<&Game>) {
 
 #[test]
 fn gambit_reads_our_files_and_we_read_gambits() {
-    let Some(py) = python() else { return };
+    let Some(py) = common::pygambit::python() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let mut files = Vec::new();
     let mut games = Vec::new();

@@ -3,6 +3,7 @@
 
 pub mod browser;
 pub mod cli;
+pub mod pygambit;
 pub mod serve;
 
 /// A file of the library's test data (`tests/data/` at the workspace root).
