@@ -21,7 +21,7 @@ use bluff::solve::door::{
 use bluff::solve::registry::{self, Updates};
 use bluff::solve::run::{CfrRun, CurvePoint, Hooks, Progress};
 use bluff::solve::sampling::SamplingOutcome;
-use bluff::solve::spot_lp::SpotLp;
+use bluff::solve::spot_lp::{SpotExactStats, SpotLp};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -389,8 +389,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Detail::Cfr(run) => present_cfr(&args, &solved, run),
         Detail::Sampling(outcome) => present_sampling(&args, &solved, outcome),
         Detail::Exact(stats) => present_lp(&args, &solved, stats, None),
-        Detail::SpotLp(run) => present_lp(&args, &solved, &run.stats, Some(run)),
-        Detail::Lcp(stats) => present_lcp(&args, &solved, stats),
+        Detail::SpotLp(run) => match &run.stats {
+            SpotExactStats::Lp(st) => present_lp(&args, &solved, st, Some(run)),
+            SpotExactStats::Lcp(st) => present_lcp(&args, &solved, st, Some(run)),
+        },
+        Detail::Lcp(stats) => present_lcp(&args, &solved, stats, None),
         Detail::Spot(run) => crate::spot::present(args.json, args.output.as_deref(), &solved, run),
     }
 }
@@ -1054,9 +1057,25 @@ fn present_lp(
 }
 
 /// The LCP: the strategy and the summary (table or JSON).
-fn present_lcp(args: &SolveArgs, solved: &Solved, st: &LcpStats) -> Result<()> {
+fn present_lcp(
+    args: &SolveArgs,
+    solved: &Solved,
+    st: &LcpStats,
+    spot: Option<&SpotLp>,
+) -> Result<()> {
     let game = game_of(solved)?;
-    write_outputs(args, solved)?;
+    // A spot's strategy is written in the spot's strategy format, as CFR's is.
+    let spot_file = match (spot, &args.output) {
+        (Some(run), Some(path)) => Some(crate::spot::write_strategy(
+            path,
+            solved,
+            run.returned.as_ref(),
+        )?),
+        _ => {
+            write_outputs(args, solved)?;
+            None
+        }
+    };
     let (Some([Value::Exact(v1), Value::Exact(v2)]), Some(Value::Exact(nash_conv))) =
         (&solved.values, &solved.nash_conv)
     else {
@@ -1064,7 +1083,7 @@ fn present_lcp(args: &SolveArgs, solved: &Solved, st: &LcpStats) -> Result<()> {
     };
     let exact = |r: &bluff::scalar::Rational| json!({"exact": format_rational(r), "float": rational_to_f64(r)});
     if args.json {
-        crate::print_json(&json!({
+        let mut summary = json!({
             "game": solved.spec,
             "algo": solved.algorithm.name,
             "value_p1": exact(v1),
@@ -1079,7 +1098,19 @@ fn present_lcp(args: &SolveArgs, solved: &Solved, st: &LcpStats) -> Result<()> {
             "seconds": st.seconds,
             "output": args.output.as_ref().map(|p| p.display().to_string()),
             "peak_rss_bytes": bluff::solve::sampling::peak_rss(),
-        }));
+        });
+        if let Some(run) = spot {
+            crate::spot::add_lp_fields(&mut summary, run);
+        }
+        if let (Some(path), Some((bytes, seconds))) = (&args.output, spot_file) {
+            summary["strategy_file"] = json!({
+                "path": path.display().to_string(),
+                "bytes": bytes,
+                "write_seconds": seconds,
+                "precision": "f32",
+            });
+        }
+        crate::print_json(&summary);
         return Ok(());
     }
     let names = &game.player_names;
@@ -1100,6 +1131,17 @@ fn present_lcp(args: &SolveArgs, solved: &Solved, st: &LcpStats) -> Result<()> {
         st.rows, st.pivots, st.start, st.seconds
     ));
     args.say(format!("route: {}", st.route));
+    if let Some(run) = spot {
+        crate::spot::print_lp_lines(run);
+    }
+    if let (Some(path), Some((bytes, seconds))) = (&args.output, spot_file) {
+        println!(
+            "strategy written to {} ({}, {seconds:.2} s; probabilities rounded to f32)",
+            path.display(),
+            bluff::lp::memory::format_bytes(u128::from(bytes))
+        );
+        return Ok(());
+    }
     if let Some(path) = args.output.as_ref().filter(|p| !is_stdout(p)) {
         args.say(format!("wrote {}", path.display()));
     }

@@ -7,7 +7,7 @@ use bluff::holdem::strategy_file::{self, Provenance};
 use bluff::scalar::{format_rational, rational_to_f64, Rational};
 use bluff::solve::door::Solved;
 use bluff::solve::spot::{Returned, SpotRun};
-use bluff::solve::spot_lp::SpotLp;
+use bluff::solve::spot_lp::{SpotExactStats, SpotLp};
 use serde_json::json;
 use std::path::Path;
 
@@ -403,7 +403,10 @@ pub fn add_lp_fields(summary: &mut serde_json::Value, run: &SpotLp) {
         "combos": run.size.combos,
         "compatible_pairs": run.size.pairs,
         "game_nodes": run.size.game_nodes,
-        "payoff_nonzeros": run.stats.payoff_nonzeros,
+        "payoff_nonzeros": match &run.stats {
+            SpotExactStats::Lp(st) => Some(st.payoff_nonzeros),
+            SpotExactStats::Lcp(_) => None,
+        },
         "memory_estimate_bytes": u64::try_from(run.size.bytes).unwrap_or(u64::MAX),
     });
     if let Some(f) = fields.as_object() {

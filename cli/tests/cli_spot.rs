@@ -95,10 +95,6 @@ fn the_other_families_and_game_options_are_refused_with_the_reason() {
             "compatible pairs, 18439 game nodes; LP 452 rows x 898 columns",
         ),
         (
-            vec![r.as_str(), "--algo", "lcp", "-o", "never-written.spt"],
-            "-o on a hold'em spot is built for --algo lp and the CFR family, not for lcp yet",
-        ),
-        (
             vec![r.as_str(), "--algo", "es-mccfr", "--iterations", "5"],
             "es-mccfr samples the game tree",
         ),
@@ -181,5 +177,64 @@ fn the_state_is_f32_by_default_and_f64_on_request() {
         for (x, y) in pairs {
             assert!((x - y).abs() <= 1e-5 * pot, "{key}: {x} in f32, {y} in f64");
         }
+    }
+}
+
+/// A raked river spot through the LCP: each player's exact value is its root EV, the JSON
+/// carries the spot's fields, and the equilibrium written with `-o` is one in the engine's own
+/// evaluator (f64, its probabilities rounded to f32): both best-response gains near 0 and the
+/// same EVs, checked by `bluff eval` rather than by the LCP's certificate.
+#[test]
+fn a_raked_river_spot_is_solved_by_the_lcp_and_its_file_evaluates_as_an_equilibrium() {
+    let dir = tempfile::tempdir().unwrap();
+    let spot = dir.path().join("raked.toml");
+    let text = std::fs::read_to_string(river()).unwrap() + "rake = 0.05\nrake_cap = 8\n";
+    std::fs::write(&spot, text).unwrap();
+    let s = dir.path().join("eq.spt");
+    let v = solve_json(&[
+        spot.to_str().unwrap(),
+        "--algo",
+        "lcp",
+        "-o",
+        s.to_str().unwrap(),
+    ]);
+    assert_eq!(v["algo"], "lcp", "{v}");
+    assert_eq!(v["general_sum"], true, "{v}");
+    assert_eq!(v["nash_conv"], "0", "{v}");
+    assert_eq!(v["root_ev"]["exact"][0], v["value_p1"]["exact"], "{v}");
+    assert_eq!(v["root_ev"]["exact"][1], v["value_p2"]["exact"], "{v}");
+    // The rake left out, the check-down shares are the unraked spot's (the LP's).
+    let lp = solve_json(&[&river(), "--algo", "lp"]);
+    assert_eq!(
+        v["root_equity"]["exact"], lp["root_equity"]["exact"],
+        "{v} {lp}"
+    );
+    let ev = [
+        v["value_p1"]["float"].as_f64().unwrap(),
+        v["value_p2"]["float"].as_f64().unwrap(),
+    ];
+    // The rake leaves the players less than the pot.
+    let pot = v["pot"].as_f64().unwrap();
+    assert!(ev[0] + ev[1] < pot, "{v}");
+    assert!(v["strategy_file"]["bytes"].as_u64().unwrap() > 0, "{v}");
+    let out = bluff()
+        .args([
+            "eval",
+            spot.to_str().unwrap(),
+            s.to_str().unwrap(),
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = |x: &serde_json::Value| x.as_f64().unwrap();
+    assert!(f(&e["exploitability"]) < 1e-4, "{e}");
+    for p in 0..2 {
+        assert!((f(&e["root_ev"][p]) - ev[p]).abs() < 1e-4, "{e} {ev:?}");
     }
 }

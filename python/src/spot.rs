@@ -13,7 +13,7 @@ use bluff::holdem::strategy_file::{
 };
 use bluff::scalar::Rational;
 use bluff::solve::door::{self, Detail, Request, SolveError, Solved, Source, Spelling, Value};
-use bluff::solve::registry::{self, Family};
+use bluff::solve::spot_lp::SpotExactStats;
 use bluff::strategy::Profile;
 use numpy::{PyArray1, PyArray2};
 use pyo3::create_exception;
@@ -649,14 +649,9 @@ fn fraction(py: Python<'_>, r: &Rational) -> PyResult<PyObject> {
 /// `bluff.solve(spot, ...)`: the spot through the door with `request` (built by
 /// `bluff.solve` from its keywords), the GIL released, Ctrl-C honoured.
 pub(crate) fn solve(py: Python<'_>, spot: Py<Spot>, mut request: Request) -> PyResult<SpotResult> {
-    let lcp = request
-        .algo
-        .as_deref()
-        .and_then(|a| registry::algorithm(a).ok())
-        .is_some_and(|a| a.family == Family::Lcp);
-    // The CFR route keeps its solver for the strategy (`-o`), the exact LP its equilibrium
-    // in the engine's evaluator (rounded, as strategy files store it).
-    request.output = !lcp;
+    // The CFR route keeps its solver for the strategy (`-o`), the exact LP and the LCP their
+    // equilibrium in the engine's evaluator (rounded, as strategy files store it).
+    request.output = true;
     let s = spot.get();
     let mut solved = py.allow_threads(|| -> PyResult<Solved> {
         let mut hooks = PythonHooks::new();
@@ -728,16 +723,29 @@ pub(crate) fn solve(py: Python<'_>, spot: Py<Spot>, mut request: Request) -> PyR
         }
         Detail::SpotLp(mut run) => {
             let returned = run.returned.take();
-            let st = &run.stats;
-            stats.set_item("sequences", (st.sequences[0], st.sequences[1]))?;
-            stats.set_item("lp_vars", st.lp_vars)?;
-            stats.set_item("lp_rows", st.lp_rows)?;
-            stats.set_item("float_pivots", st.lp.float_pivots)?;
-            stats.set_item("exact_pivots", st.lp.exact_pivots)?;
-            stats.set_item("exact_route", st.lp.route.name())?;
-            stats.set_item("build_seconds", st.build_time.as_secs_f64())?;
-            stats.set_item("solve_seconds", st.solve_time.as_secs_f64())?;
-            stats.set_item("certify_seconds", st.certify_time.as_secs_f64())?;
+            match &run.stats {
+                SpotExactStats::Lp(st) => {
+                    stats.set_item("sequences", (st.sequences[0], st.sequences[1]))?;
+                    stats.set_item("lp_vars", st.lp_vars)?;
+                    stats.set_item("lp_rows", st.lp_rows)?;
+                    stats.set_item("float_pivots", st.lp.float_pivots)?;
+                    stats.set_item("exact_pivots", st.lp.exact_pivots)?;
+                    stats.set_item("exact_route", st.lp.route.name())?;
+                    stats.set_item("build_seconds", st.build_time.as_secs_f64())?;
+                    stats.set_item("solve_seconds", st.solve_time.as_secs_f64())?;
+                    stats.set_item("certify_seconds", st.certify_time.as_secs_f64())?;
+                }
+                SpotExactStats::Lcp(st) => {
+                    stats.set_item("start", &st.start)?;
+                    stats.set_item("route", &st.route)?;
+                    stats.set_item("pivots", st.pivots)?;
+                    stats.set_item("lcp_rows", st.rows)?;
+                    stats.set_item(
+                        "general_sum",
+                        !solved.game.as_ref().is_some_and(|g| g.is_constant_sum()),
+                    )?;
+                }
+            }
             stats.set_item("combos", run.size.combos)?;
             stats.set_item("compatible_pairs", run.size.pairs)?;
             stats.set_item("game_nodes", run.size.game_nodes)?;

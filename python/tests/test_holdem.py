@@ -198,6 +198,30 @@ def test_the_river_lp_is_exact_and_equals_the_cli_and_bounds_cfr(cli, river, tmp
         assert abs(float(e.root_ev[p]) - float(lp.root_ev[p])) < 1e-5
 
 
+def test_a_raked_river_through_the_lcp_equals_the_cli_and_evaluates_as_an_equilibrium(
+    cli, tmp_path
+):
+    raked = holdem.Spot(**RIVER_KEYS, rake=0.05, rake_cap=8)
+    path = tmp_path / "raked.toml"
+    path.write_text(RIVER.read_text() + "rake = 0.05\nrake_cap = 8\n")
+    r = bluff.solve(raked, algo="lcp")
+    assert r.exact and r.exploitability == 0
+    assert r.stats["general_sum"] is True
+    c = cli_json(cli, "solve", path, "--algo", "lcp")
+    assert [str(v) for v in r.root_ev] == c["root_ev"]["exact"]
+    assert [str(v) for v in r.root_equity] == c["root_equity"]["exact"]
+    assert r.root_ev[0] + r.root_ev[1] < r.pot
+    assert sum(r.root_equity) == 1
+    node = r.node("river:check,bet50")
+    assert all(sum(row) == 1 for row in node.exact_strategy)
+    # Independent of the LCP's certificate: the engine's evaluator finds no gain.
+    r.write_strategy(tmp_path / "lcp.bin")
+    e = bluff.evaluate(raked, str(tmp_path / "lcp.bin"))
+    assert e.exploitability < 1e-4
+    for p in range(2):
+        assert abs(e.root_ev[p] - float(r.root_ev[p])) < 1e-4
+
+
 def test_evaluate_equals_the_cli_eval_and_the_exact_route(cli, river, tmp_path):
     r = bluff.solve(river, iterations=50, threads=1)
     path = tmp_path / "river.bin"

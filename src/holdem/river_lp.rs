@@ -237,7 +237,7 @@ pub fn solve(spot: &Spot, options: &ExactOptions) -> Result<RiverSolution, River
 }
 
 /// Each player's share of the pot if both ranges check the hand down, exactly (ties split;
-/// the rake left out only if the spot has none).
+/// the rake left out: the shares add to 1).
 pub fn check_down_equity(r: &Reference) -> [Rational; 2] {
     let profile = exact_profile_from(r, |_, node, _, _| {
         let kids: Vec<usize> = r.tree.nodes[node].children().collect();
@@ -253,8 +253,17 @@ pub fn check_down_equity(r: &Reference) -> [Rational; 2] {
             })
             .collect()
     });
-    let pot = int(r.pot);
-    eval::values(&r.game, &profile).map(|v| v / &pot)
+    // Checked down, every pair reaches a showdown of the starting pot, whose rake is the same
+    // at each: the players' values add to the pot less that rake and split it as the pot
+    // would be split, so each share is its value over their sum (the rake left out).
+    let v = eval::values(&r.game, &profile);
+    let sum = &v[0] + &v[1];
+    let whole = if sum > Rational::zero() {
+        sum
+    } else {
+        int(r.pot)
+    };
+    v.map(|x| x / &whole)
 }
 
 /// An exact profile of the spot as a game, given per (player, tree node, dealt cards, hand)

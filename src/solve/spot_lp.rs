@@ -5,7 +5,9 @@
 //! `--write-mps`, `--max-memory`, `--threads`) behave as on any game.
 
 use super::door::Strategy;
-use super::door::{self, Detail, DoorHooks, Opt, Request, SolveError, Solved, Source, Spelling};
+use super::door::{
+    self, Detail, DoorHooks, LcpStats, Opt, Request, SolveError, Solved, Source, Spelling,
+};
 use super::registry::{Algorithm, Family};
 use super::spot::Returned;
 use crate::exact::ExactStats;
@@ -16,11 +18,20 @@ use crate::holdem::tree::Tree;
 use crate::lp::Method;
 use crate::scalar::Rational;
 
-/// What a spot's exact LP run reports besides the LP's own statistics.
+/// Which exact solver ran on a spot, with its own statistics.
+#[derive(Clone, Debug)]
+pub enum SpotExactStats {
+    /// The exact LP (a constant-sum spot): sizes, pivots and timings.
+    Lp(ExactStats),
+    /// The LCP (a raked spot, or any with `--algo lcp`): start, route, pivots.
+    Lcp(LcpStats),
+}
+
+/// What a spot's exact run (LP or LCP) reports besides the solver's own statistics.
 #[derive(Clone, Debug)]
 pub struct SpotLp {
-    /// The LP's sizes, pivots and timings.
-    pub stats: ExactStats,
+    /// The solver's statistics.
+    pub stats: SpotExactStats,
     /// The starting pot, chips.
     pub pot: i64,
     /// Each player's EV in chips under the equilibrium (OOP, IP), exactly.
@@ -73,13 +84,6 @@ pub(crate) fn solve_spot_exact(
             )));
         }
     }
-    if algorithm.family != Family::ExactLp && request.given(Opt::Output) {
-        return Err(SolveError::Request(format!(
-            "{} on a hold'em spot is built for --algo lp and the CFR family, not for {} yet",
-            Opt::Output.spelled(sp),
-            algorithm.name
-        )));
-    }
     // Every option checked as for any game before the spot is built.
     let checked = door::check(request, sp)?;
     let method = match checked.lp.method {
@@ -99,11 +103,17 @@ pub(crate) fn solve_spot_exact(
         sp,
         hooks,
     )?;
-    if let Detail::Exact(stats) = &solved.detail {
+    let stats = match &solved.detail {
+        Detail::Exact(stats) => Some(SpotExactStats::Lp((**stats).clone())),
+        Detail::Lcp(stats) => Some(SpotExactStats::Lcp((**stats).clone())),
+        _ => None,
+    };
+    if let Some(stats) = stats {
         let Some([door::Value::Exact(a), door::Value::Exact(b)]) = &solved.values else {
-            return Err(SolveError::Run(
-                "the exact LP returned no exact values".into(),
-            ));
+            return Err(SolveError::Run(format!(
+                "{} returned no exact values",
+                algorithm.name
+            )));
         };
         let root_ev = [a.clone(), b.clone()];
         let returned = match (&solved.strategy, request.given(Opt::Output)) {
@@ -123,7 +133,7 @@ pub(crate) fn solve_spot_exact(
             _ => None,
         };
         let run = SpotLp {
-            stats: (**stats).clone(),
+            stats,
             pot: reference.pot,
             root_ev,
             root_equity: river_lp::check_down_equity(&reference),
