@@ -954,18 +954,7 @@ fn present_lp(
     spot: Option<&SpotLp>,
 ) -> Result<()> {
     let game = game_of(solved)?;
-    // A spot's strategy is written in the spot's strategy format, as CFR's is.
-    let spot_file = match (spot, &args.output) {
-        (Some(run), Some(path)) => Some(crate::spot::write_strategy(
-            path,
-            solved,
-            run.returned.as_ref(),
-        )?),
-        _ => {
-            write_outputs(args, solved)?;
-            None
-        }
-    };
+    let spot_file = write_exact_outputs(args, solved, spot)?;
     let (Some([Value::Exact(v1), Value::Exact(v2)]), Strategy::Exact(profile)) =
         (&solved.values, &solved.strategy)
     else {
@@ -1017,17 +1006,7 @@ fn present_lp(
             "peak_rss_bytes": bluff::solve::sampling::peak_rss(),
         });
         add_locked(&mut summary, solved);
-        if let Some(run) = spot {
-            crate::spot::add_lp_fields(&mut summary, run);
-        }
-        if let (Some(path), Some((bytes, seconds))) = (&args.output, spot_file) {
-            summary["strategy_file"] = json!({
-                "path": path.display().to_string(),
-                "bytes": bytes,
-                "write_seconds": seconds,
-                "precision": "f32",
-            });
-        }
+        crate::spot::add_exact_fields(&mut summary, spot, args.output.as_deref(), spot_file);
         crate::print_json(&summary);
     } else if args.output.as_deref().is_some_and(is_stdout) {
         // Standard output carries the strategy; keep it clean.
@@ -1038,16 +1017,7 @@ fn present_lp(
         );
     } else {
         print_lp_text(args, game, spec, v1, v2, st, form_name);
-        if let Some(run) = spot {
-            crate::spot::print_lp_lines(run);
-        }
-        if let (Some(path), Some((bytes, seconds))) = (&args.output, spot_file) {
-            println!(
-                "strategy written to {} ({}, {seconds:.2} s; probabilities rounded to f32)",
-                path.display(),
-                bluff::lp::memory::format_bytes(u128::from(bytes))
-            );
-        }
+        crate::spot::print_exact_lines(spot, args.output.as_deref(), spot_file);
     }
     if let Some(path) = &args.report {
         let locked = solved.lock.as_ref().map(|l| l.labels(game));
@@ -1056,6 +1026,22 @@ fn present_lp(
     Ok(())
 }
 
+/// Writes `-o` of an exact run: a spot's in the spot's strategy format (its bytes and
+/// seconds), any other game's as JSON.
+fn write_exact_outputs(
+    args: &SolveArgs,
+    solved: &Solved,
+    spot: Option<&SpotLp>,
+) -> Result<Option<(u64, f64)>> {
+    match (spot, &args.output) {
+        (Some(run), Some(path)) => Ok(Some(crate::spot::write_strategy(
+            path,
+            solved,
+            run.returned.as_ref(),
+        )?)),
+        _ => write_outputs(args, solved).map(|()| None),
+    }
+}
 /// The LCP: the strategy and the summary (table or JSON).
 fn present_lcp(
     args: &SolveArgs,
@@ -1064,18 +1050,7 @@ fn present_lcp(
     spot: Option<&SpotLp>,
 ) -> Result<()> {
     let game = game_of(solved)?;
-    // A spot's strategy is written in the spot's strategy format, as CFR's is.
-    let spot_file = match (spot, &args.output) {
-        (Some(run), Some(path)) => Some(crate::spot::write_strategy(
-            path,
-            solved,
-            run.returned.as_ref(),
-        )?),
-        _ => {
-            write_outputs(args, solved)?;
-            None
-        }
-    };
+    let spot_file = write_exact_outputs(args, solved, spot)?;
     let (Some([Value::Exact(v1), Value::Exact(v2)]), Some(Value::Exact(nash_conv))) =
         (&solved.values, &solved.nash_conv)
     else {
@@ -1099,17 +1074,7 @@ fn present_lcp(
             "output": args.output.as_ref().map(|p| p.display().to_string()),
             "peak_rss_bytes": bluff::solve::sampling::peak_rss(),
         });
-        if let Some(run) = spot {
-            crate::spot::add_lp_fields(&mut summary, run);
-        }
-        if let (Some(path), Some((bytes, seconds))) = (&args.output, spot_file) {
-            summary["strategy_file"] = json!({
-                "path": path.display().to_string(),
-                "bytes": bytes,
-                "write_seconds": seconds,
-                "precision": "f32",
-            });
-        }
+        crate::spot::add_exact_fields(&mut summary, spot, args.output.as_deref(), spot_file);
         crate::print_json(&summary);
         return Ok(());
     }
@@ -1131,15 +1096,7 @@ fn present_lcp(
         st.rows, st.pivots, st.start, st.seconds
     ));
     args.say(format!("route: {}", st.route));
-    if let Some(run) = spot {
-        crate::spot::print_lp_lines(run);
-    }
-    if let (Some(path), Some((bytes, seconds))) = (&args.output, spot_file) {
-        println!(
-            "strategy written to {} ({}, {seconds:.2} s; probabilities rounded to f32)",
-            path.display(),
-            bluff::lp::memory::format_bytes(u128::from(bytes))
-        );
+    if crate::spot::print_exact_lines(spot, args.output.as_deref(), spot_file) {
         return Ok(());
     }
     if let Some(path) = args.output.as_ref().filter(|p| !is_stdout(p)) {

@@ -416,6 +416,48 @@ pub fn add_lp_fields(summary: &mut serde_json::Value, run: &SpotLp) {
     }
 }
 
+/// [`add_lp_fields`] for a spot's exact run (nothing for another game), and the strategy
+/// file written to `output` (its bytes and seconds) if any.
+pub fn add_exact_fields(
+    summary: &mut serde_json::Value,
+    run: Option<&SpotLp>,
+    output: Option<&Path>,
+    file: Option<(u64, f64)>,
+) {
+    if let Some(run) = run {
+        add_lp_fields(summary, run);
+    }
+    if let (Some(path), Some((bytes, seconds))) = (output, file) {
+        summary["strategy_file"] = json!({
+            "path": path.display().to_string(),
+            "bytes": bytes,
+            "write_seconds": seconds,
+            "precision": "f32",
+        });
+    }
+}
+
+/// [`print_lp_lines`] for a spot's exact run, and the strategy file's line; whether a
+/// strategy file was written.
+pub fn print_exact_lines(
+    run: Option<&SpotLp>,
+    output: Option<&Path>,
+    file: Option<(u64, f64)>,
+) -> bool {
+    if let Some(run) = run {
+        print_lp_lines(run);
+    }
+    let (Some(path), Some((bytes, seconds))) = (output, file) else {
+        return false;
+    };
+    println!(
+        "strategy written to {} ({}, {seconds:.2} s; probabilities rounded to f32)",
+        path.display(),
+        bluff::lp::memory::format_bytes(u128::from(bytes))
+    );
+    true
+}
+
 /// Prints a river spot's lines after the exact LP's table.
 pub fn print_lp_lines(run: &SpotLp) {
     println!(
