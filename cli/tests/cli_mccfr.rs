@@ -223,12 +223,28 @@ fn bad_sampling_options_are_refused() {
     }
 }
 
-/// The default engine follows the game's shape (docs/mccfr.md): the arena up to 500 000
-/// histories (liar's dice 1x6: 294 883), the rules above (liar's dice 2x3: 663 511; goofspiel
-/// 5: 3 346 656); `--rules` forces the rules; a resumed run stays on the engine its checkpoint
-/// was written on, whatever the default.
+/// The default engine follows the game's shape and the solver (docs/mccfr.md): the arena up to
+/// 2 000 000 histories under external sampling (liar's dice 1x7: 1 605 591), 500 000 under
+/// outcome sampling (liar's dice 1x6: 294 883), the rules above (goofspiel 5: 3 346 656; liar's
+/// dice 2x3, 663 511, under outcome sampling); `--rules` forces the rules; a resumed run stays
+/// on the engine its checkpoint was written on, whatever the default.
 #[test]
 fn the_default_engine_follows_the_games_size_and_a_resume_keeps_its_engine() {
+    let os_engine = |game: &str| {
+        json(&[
+            "solve",
+            game,
+            "--algo",
+            "os-mccfr",
+            "--iterations",
+            "10",
+            "--no-eval",
+            "--json",
+        ])["engine"]
+            .clone()
+    };
+    assert_eq!(os_engine("liars-dice"), "arena");
+    assert_eq!(os_engine("liars-dice(dice=2,sides=3)"), "rules");
     let engine = |game: &str, extra: &[&str]| {
         let base = [
             "solve",
@@ -246,11 +262,10 @@ fn the_default_engine_follows_the_games_size_and_a_resume_keeps_its_engine() {
         assert_eq!(engine(game, &[]), "arena", "{game}");
         assert_eq!(engine(game, &["--rules"]), "rules", "{game}");
     }
-    for game in [
-        "liars-dice(dice=2,sides=3)",
-        "goofspiel(cards=5)",
-        "liars-dice(dice=2,sides=4)",
-    ] {
+    for game in ["liars-dice(dice=2,sides=3)", "liars-dice(dice=1,sides=7)"] {
+        assert_eq!(engine(game, &[]), "arena", "{game}");
+    }
+    for game in ["goofspiel(cards=5)", "liars-dice(dice=2,sides=4)"] {
         assert_eq!(engine(game, &[]), "rules", "{game}");
     }
     let dir = tempfile::tempdir().unwrap();

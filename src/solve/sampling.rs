@@ -7,8 +7,9 @@
 //! reach gigabytes on games that never fit the arena), and it may play a game's rules with no
 //! arena at all, measuring exploitability by the streaming best response
 //! ([`crate::streaming`]). The decisions the front ends must not make live here: which engine
-//! plays (the faster one by the game's shape: the arena up to 500 000 histories, the rules
-//! above or when asked), when exploitability is measured (at iterations growing by half on an
+//! plays (the faster one by the game's shape and the solver: the arena up to 2 000 000
+//! histories for external sampling and 500 000 for outcome sampling, the rules above or when
+//! asked), when exploitability is measured (at iterations growing by half on an
 //! arena; on rules only at the end, or on the way when a target needs it), the default seed (0)
 //! and thread count (1: results depend on it), what a resumed run must match.
 
@@ -18,7 +19,7 @@ use crate::games::{self, WithRules};
 use crate::lock::Lock;
 use crate::mccfr::checkpoint::{self, Header, RunInfo};
 use crate::mccfr::{MccfrParams, MccfrSolver, MccfrState, Point, RunLimits, Stop};
-use crate::solve::registry::{self, Algorithm, Family, SamplingOptions};
+use crate::solve::registry::{self, Algorithm, Family, SamplingKind, SamplingOptions};
 use crate::strategy::{LabelledSet, LabelledStrategy, Profile};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -48,8 +49,9 @@ pub fn is_sampling_checkpoint(path: &Path) -> bool {
 /// Which engine plays the game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
-    /// The faster engine by the game's shape: the arena for a built-in game of at most 500 000
-    /// histories, its rules above (`docs/mccfr.md`); the arena for any other game.
+    /// The faster engine by the game's shape and the solver: the arena for a built-in game of
+    /// at most 2 000 000 histories under external sampling and 500 000 under outcome sampling,
+    /// its rules above (`docs/mccfr.md`); the arena for any other game.
     #[default]
     Auto,
     /// The built-in game's rules, even where its arena could be built.
@@ -320,7 +322,7 @@ pub fn solve_spec(
     let rules = games::rules(&spec)?;
     let on_rules = rules
         .as_ref()
-        .is_some_and(|r| plays_rules(r, request.engine, plan.header.as_ref()));
+        .is_some_and(|r| plays_rules(r, request.engine, request.algorithm, plan.header.as_ref()));
     match rules {
         Some(r) if on_rules => r.with(OnRules(&mut plan)),
         _ if request.engine == Engine::Rules => fail!(
@@ -338,16 +340,29 @@ pub fn solve_spec(
 
 /// Whether a run of the built-in game `rules` plays them rather than their arena: with
 /// [`Engine::Rules`]; when resuming, on the engine the checkpoint was written on; otherwise by
-/// the game's shape, never by timing: the rules when the game has more than `RULES_ABOVE`
-/// histories (the arena, some 125 bytes a history, then misses the cache at most steps, while
-/// the rules keep only the path's state; measured on every built-in game in `docs/mccfr.md`),
-/// the arena otherwise.
-fn plays_rules(rules: &games::BuiltinRules, engine: Engine, resumed: Option<&Header>) -> bool {
-    const RULES_ABOVE: u64 = 500_000;
+/// the game's shape and the solver, never by timing: the rules when the game has more
+/// histories than the solver's threshold, the arena otherwise (measured on every built-in game
+/// in `docs/mccfr.md`). The arena reads some 125 bytes a history and, past a few hundred
+/// thousand histories, misses the cache at most steps, while the rules keep only the path's
+/// state; external sampling walks every action of the traverser, so it comes back to the
+/// nodes it read and the arena pays off up to a larger tree than for outcome sampling, which
+/// follows one path.
+fn plays_rules(
+    rules: &games::BuiltinRules,
+    engine: Engine,
+    algorithm: Option<&Algorithm>,
+    resumed: Option<&Header>,
+) -> bool {
+    const ES_RULES_ABOVE: u64 = 2_000_000;
+    const OS_RULES_ABOVE: u64 = 500_000;
+    let above = match algorithm.map(|a| a.family) {
+        Some(Family::Sampling(SamplingKind::External)) => ES_RULES_ABOVE,
+        _ => OS_RULES_ABOVE,
+    };
     match (engine, resumed) {
         (Engine::Rules, _) => true,
         (Engine::Auto, Some(h)) => h.info.game_id.starts_with("rules:"),
-        (Engine::Auto, None) => rules.num_nodes().is_none_or(|n| n > RULES_ABOVE),
+        (Engine::Auto, None) => rules.num_nodes().is_none_or(|n| n > above),
     }
 }
 
