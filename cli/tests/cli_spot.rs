@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::cli::{assert_refused, bluff, solve_json};
+use common::cli::{assert_refused, bluff, json_of, solve_json};
 use common::data;
 
 fn river() -> String {
@@ -62,16 +62,7 @@ fn the_lp_equilibrium_is_written_as_a_spot_strategy_file() {
     assert!(v["strategy_file"]["bytes"].as_u64().unwrap() > 0, "{v}");
     // The exact evaluator reads the file back on the spot built hand against hand: the
     // equilibrium rounded to f32 is exploitable by the rounding alone, and plays the LP's EVs.
-    let out = bluff()
-        .args(["eval", &river(), s, "--exact", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let e = json_of(bluff().args(["eval", &river(), s, "--exact"]));
     let expl = e["exploitability"]["float"].as_f64().unwrap();
     assert!((0.0..1e-5).contains(&expl), "{e}");
     for p in 0..2 {
@@ -217,21 +208,7 @@ fn a_raked_river_spot_is_solved_by_the_lcp_and_its_file_evaluates_as_an_equilibr
     let pot = v["pot"].as_f64().unwrap();
     assert!(ev[0] + ev[1] < pot, "{v}");
     assert!(v["strategy_file"]["bytes"].as_u64().unwrap() > 0, "{v}");
-    let out = bluff()
-        .args([
-            "eval",
-            spot.to_str().unwrap(),
-            s.to_str().unwrap(),
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let e = json_of(bluff().args(["eval", spot.to_str().unwrap(), s.to_str().unwrap()]));
     let f = |x: &serde_json::Value| x.as_f64().unwrap();
     assert!(f(&e["exploitability"]) < 1e-4, "{e}");
     for p in 0..2 {

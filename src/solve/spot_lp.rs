@@ -104,48 +104,49 @@ pub(crate) fn solve_spot_exact(
         hooks,
     )?;
     let stats = match &solved.detail {
-        Detail::Exact(stats) => Some(SpotExactStats::Lp((**stats).clone())),
-        Detail::Lcp(stats) => Some(SpotExactStats::Lcp((**stats).clone())),
+        Detail::Exact(stats) => SpotExactStats::Lp((**stats).clone()),
+        Detail::Lcp(stats) => SpotExactStats::Lcp((**stats).clone()),
+        _ => {
+            return Err(SolveError::Run(format!(
+                "{} returned no exact statistics",
+                algorithm.name
+            )))
+        }
+    };
+    let Some([door::Value::Exact(a), door::Value::Exact(b)]) = &solved.values else {
+        return Err(SolveError::Run(format!(
+            "{} returned no exact values",
+            algorithm.name
+        )));
+    };
+    let root_ev = [a.clone(), b.clone()];
+    let returned = match (&solved.strategy, request.given(Opt::Output)) {
+        (Strategy::Exact(profile), true) => {
+            let solver = river_lp::profile_solver(
+                spot,
+                &reference,
+                profile,
+                super::spot::spot_threads(request, sp)?,
+            )
+            .map_err(named)?;
+            Some(Returned {
+                spot: spot.clone(),
+                solver: std::sync::Arc::new(solver),
+            })
+        }
         _ => None,
     };
-    if let Some(stats) = stats {
-        let Some([door::Value::Exact(a), door::Value::Exact(b)]) = &solved.values else {
-            return Err(SolveError::Run(format!(
-                "{} returned no exact values",
-                algorithm.name
-            )));
-        };
-        let root_ev = [a.clone(), b.clone()];
-        let returned = match (&solved.strategy, request.given(Opt::Output)) {
-            (Strategy::Exact(profile), true) => {
-                let solver = river_lp::profile_solver(
-                    spot,
-                    &reference,
-                    profile,
-                    super::spot::spot_threads(request, sp)?,
-                )
-                .map_err(named)?;
-                Some(Returned {
-                    spot: spot.clone(),
-                    solver: std::sync::Arc::new(solver),
-                })
-            }
-            _ => None,
-        };
-        let run = SpotLp {
-            stats,
-            pot: reference.pot,
-            root_ev,
-            root_equity: river_lp::check_down_equity(&reference),
-            size,
-            returned,
-            tree: reference.tree,
-            places: reference.places,
-        };
-        solved.detail = Detail::SpotLp(Box::new(run));
-        solved.game = Some(reference.game);
-        return Ok(solved);
-    }
+    let run = SpotLp {
+        stats,
+        pot: reference.pot,
+        root_ev,
+        root_equity: river_lp::check_down_equity(&reference),
+        size,
+        returned,
+        tree: reference.tree,
+        places: reference.places,
+    };
+    solved.detail = Detail::SpotLp(Box::new(run));
     solved.game = Some(reference.game);
     Ok(solved)
 }
