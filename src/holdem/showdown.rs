@@ -11,6 +11,7 @@
 
 use super::cards::{Card, CardSet};
 use super::eval::{evaluate, Strength};
+use super::solver::kernels;
 
 /// A two-card hand.
 pub type Hand = (Card, Card);
@@ -18,27 +19,33 @@ pub type Hand = (Card, Card);
 /// Per-card sums of a reach vector, and its total.
 struct CardSums {
     total: f64,
-    card: [f64; 52],
+    /// Indexed by card (below 52), padded to 64 entries: indices are taken modulo 64.
+    card: [f64; 64],
 }
 
 impl CardSums {
     fn new() -> CardSums {
         CardSums {
             total: 0.0,
-            card: [0.0; 52],
+            card: [0.0; 64],
         }
     }
     #[inline(always)]
     fn add(&mut self, h: [u8; 2], r: f64) {
         self.total += r;
-        self.card[h[0] as usize] += r;
-        self.card[h[1] as usize] += r;
+        self.card[(h[0] & 63) as usize] += r;
+        self.card[(h[1] & 63) as usize] += r;
     }
     /// The sum over the hands sharing no card with `h`, less `same` (the reach of `h` itself,
     /// counted in both card sums).
     #[inline(always)]
     fn disjoint(&self, h: [u8; 2], same: f64) -> f64 {
-        self.total - self.card[h[0] as usize] - self.card[h[1] as usize] + same
+        self.minus(h) + same
+    }
+    /// The total less the sums of `h`'s two cards.
+    #[inline(always)]
+    fn minus(&self, h: [u8; 2]) -> f64 {
+        self.total - self.card[(h[0] & 63) as usize] - self.card[(h[1] & 63) as usize]
     }
 }
 
@@ -66,7 +73,10 @@ pub fn fold_sums(hands: &[Hand], opp: &[Hand], opp_reach: &[f64], out: &mut [f64
 /// The fold sums of two fixed lists of hands, the same-combo pairs found once.
 #[derive(Clone, Debug)]
 pub struct Fold {
-    hands: Vec<[u8; 2]>,
+    /// The hands' first cards.
+    c0: Vec<u8>,
+    /// Their second cards.
+    c1: Vec<u8>,
     /// For each hand, the opponent's index of the same combo (`u32::MAX`: none).
     same: Vec<u32>,
     /// The opponent's hands holding each card: card `c`'s are
@@ -98,7 +108,8 @@ impl Fold {
                 .into_iter()
                 .map(|j| j.unwrap_or(u32::MAX))
                 .collect(),
-            hands: hands.iter().map(|&h| cards(h)).collect(),
+            c0: hands.iter().map(|h| h.0 .0).collect(),
+            c1: hands.iter().map(|h| h.1 .0).collect(),
             by_card,
             card_start,
             opp_len: opp.len(),
@@ -116,8 +127,8 @@ impl Fold {
 
     /// [`Fold::sums`] each multiplied by `coef` (a fold's chips), in the same pass.
     pub fn sums_times(&self, opp_reach: &[f64], coef: f64, out: &mut [f64]) {
-        let mut card = [0.0f64; 52];
-        for (c, s) in card.iter_mut().enumerate() {
+        let mut card = [0.0f64; 64];
+        for (c, s) in card.iter_mut().take(52).enumerate() {
             let list = &self.by_card[self.card_start[c] as usize..self.card_start[c + 1] as usize];
             let mut acc = 0.0;
             for &j in list {
@@ -129,15 +140,14 @@ impl Fold {
         for &r in &opp_reach[..self.opp_len] {
             total += r;
         }
-        let out = &mut out[..self.hands.len()];
-        for ((o, &h), &j) in out.iter_mut().zip(&self.hands).zip(&self.same) {
-            let same = if j == u32::MAX {
-                0.0
-            } else {
-                opp_reach[j as usize]
-            };
-            *o = coef * (total - card[h[0] as usize] - card[h[1] as usize] + same);
-        }
+        let out = &mut out[..self.c0.len()];
+        let reach = &opp_reach[..self.opp_len];
+        // SAFETY: the same combos are indices into the opponent's hands (`same_combo`).
+        unsafe {
+            kernels::fold_combine(
+                total, &card, &self.c0, &self.c1, &self.same, reach, coef, out,
+            )
+        };
     }
 }
 
@@ -146,25 +156,32 @@ impl Fold {
 pub struct Showdown {
     /// The player's number of hands.
     n: usize,
+    /// The opponent's number of hands.
+    opp_n: usize,
     /// The player's hands not blocked by the board, weakest first.
     order: Vec<u16>,
-    /// Their cards.
-    order_cards: Vec<[u8; 2]>,
-    /// For each of them, how many of the opponent's sorted hands are weaker.
-    below: Vec<u16>,
-    /// For each of them, how many of the opponent's sorted hands are not stronger.
-    not_above: Vec<u16>,
+    /// Their first cards.
+    c0: Vec<u8>,
+    /// Their second cards.
+    c1: Vec<u8>,
     /// The opponent's hands not blocked by the board, weakest first.
     opp_order: Vec<u16>,
     /// Their cards.
     opp_cards: Vec<[u8; 2]>,
     /// For each entry of `order`, the opponent's index of the same combo (`u16::MAX`: none).
     same: Vec<u16>,
-    /// The ends (in `order`) of its runs of hands with the same bounds (`below`,
-    /// `not_above`): the groups a sweep takes together, found once.
-    group_end: Vec<u16>,
+    /// The runs of `order` with the same bounds in the opponent's sorted list, the groups a
+    /// sweep takes together: `[end, below, not_above]`, the run ending (in `order`) at `end`,
+    /// its hands beating the opponent's first `below` hands and not losing to the first
+    /// `not_above`.
+    groups: Vec<[u16; 3]>,
     /// The player's hands holding a board card (0 in every evaluation).
     off_board: Vec<u16>,
+}
+
+thread_local! {
+    /// A sweep's scratch: its partial sums and the same combos' reaches, in strength order.
+    static SWEEP: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Showdown {
@@ -184,36 +201,36 @@ impl Showdown {
         };
         let (order, opp_order) = (sorted(hands), sorted(opp));
         let same = same_combo(hands, opp);
-        let below: Vec<u16> = order
-            .iter()
-            .map(|&(s, _)| opp_order.partition_point(|o| o.0 < s) as u16)
-            .collect();
-        let not_above: Vec<u16> = order
-            .iter()
-            .map(|&(s, _)| opp_order.partition_point(|o| o.0 <= s) as u16)
-            .collect();
-        let group_end = (1..=order.len())
-            .filter(|&e| {
-                e == order.len() || below[e] != below[e - 1] || not_above[e] != not_above[e - 1]
-            })
-            .map(|e| e as u16)
-            .collect();
+        let bounds = |s: Strength| {
+            [
+                opp_order.partition_point(|o| o.0 < s) as u16,
+                opp_order.partition_point(|o| o.0 <= s) as u16,
+            ]
+        };
+        let mut groups: Vec<[u16; 3]> = Vec::new();
+        for (e, &(s, _)) in order.iter().enumerate() {
+            let [b, na] = bounds(s);
+            match groups.last_mut() {
+                Some(g) if g[1] == b && g[2] == na => g[0] = e as u16 + 1,
+                _ => groups.push([e as u16 + 1, b, na]),
+            }
+        }
         let off_board = (0..hands.len())
             .filter(|&i| (hands[i].0.bit() | hands[i].1.bit()) & board != 0)
             .map(|i| i as u16)
             .collect();
         Showdown {
             n: hands.len(),
-            group_end,
+            opp_n: opp.len(),
+            groups,
             off_board,
-            order_cards: order.iter().map(|&(_, i)| cards(hands[i])).collect(),
+            c0: order.iter().map(|&(_, i)| hands[i].0 .0).collect(),
+            c1: order.iter().map(|&(_, i)| hands[i].1 .0).collect(),
             same: order
                 .iter()
                 .map(|&(_, i)| same[i].map_or(u16::MAX, |j| j as u16))
                 .collect(),
             order: order.iter().map(|&(_, i)| i as u16).collect(),
-            below,
-            not_above,
             opp_cards: opp_order.iter().map(|&(_, j)| cards(opp[j])).collect(),
             opp_order: opp_order.iter().map(|&(_, j)| j as u16).collect(),
         }
@@ -234,8 +251,31 @@ impl Showdown {
     /// weaker hands and `not_above` the sum over the hands not stronger (both without the
     /// hands sharing a card), `loss = total - not_above`, so the result is
     /// `(a - s) x total + s x (win + not_above)`. The player's hands of one strength (the same
-    /// bounds in the opponent's list) are taken together.
+    /// bounds in the opponent's list) are taken together, their partial sums kept in strength
+    /// order; the last step ([`kernels::showdown_combine`]) and the same combos' reaches
+    /// ([`kernels::gather_same`]) are vector loops.
     pub fn values(&self, opp_reach: &[f64], a: f64, s: f64, out: &mut [f64]) {
+        let l = self.order.len();
+        SWEEP.with(|cell| {
+            let mut buf = cell.borrow_mut();
+            if buf.len() < 2 * l {
+                buf.resize(2 * l, 0.0);
+            }
+            let (w, same) = buf.split_at_mut(l);
+            self.values_in(opp_reach, a, s, out, w, &mut same[..l]);
+        });
+    }
+
+    /// [`Showdown::values`] with its scratch: `w` and `same` of `order`'s length.
+    fn values_in(
+        &self,
+        opp_reach: &[f64],
+        a: f64,
+        s: f64,
+        out: &mut [f64],
+        w: &mut [f64],
+        same: &mut [f64],
+    ) {
         let out = &mut out[..self.n];
         for &i in &self.off_board {
             out[i as usize] = 0.0;
@@ -243,49 +283,51 @@ impl Showdown {
         let m = self.opp_order.len();
         let (opp_order, opp_cards) = (&self.opp_order[..m], &self.opp_cards[..m]);
         let l = self.order.len();
-        let (order, cards, same) = (&self.order[..l], &self.order_cards[..l], &self.same[..l]);
-        let (below, not_above) = (&self.below[..l], &self.not_above[..l]);
-        let same_reach = |x: usize| {
-            let j = same[x];
-            if j == u16::MAX {
-                0.0
-            } else {
-                opp_reach[j as usize]
-            }
-        };
+        let (c0, c1) = (&self.c0[..l], &self.c1[..l]);
+        let reach = &opp_reach[..self.opp_n];
+        // SAFETY: the same combos are indices into the opponent's hands (`same_combo`).
+        unsafe { kernels::gather_same(&self.same, reach, same) };
         let mut sums = CardSums::new();
         let mut k = 0;
         let mut x = 0;
-        for &e in &self.group_end {
+        for &[e, b, na] in &self.groups {
             let e = e as usize;
             // Bounds never go down along `order`.
-            let b = (below[x] as usize).max(k);
+            let b = (b as usize).max(k);
             for (&c, &j) in opp_cards[k..b].iter().zip(&opp_order[k..b]) {
                 sums.add(c, opp_reach[j as usize]);
             }
             k = b;
+            let (wg, sg) = (&mut w[x..e], &same[x..e]);
+            let (g0, g1) = (&c0[x..e], &c1[x..e]);
             // The same combo has the same strength: never below, always not above.
-            for y in x..e {
-                out[order[y] as usize] = sums.disjoint(cards[y], 0.0);
-            }
-            let na = (not_above[x] as usize).max(k);
-            for (&c, &j) in opp_cards[k..na].iter().zip(&opp_order[k..na]) {
-                sums.add(c, opp_reach[j as usize]);
-            }
-            k = na;
-            for y in x..e {
-                out[order[y] as usize] += sums.disjoint(cards[y], same_reach(y));
+            let na = (na as usize).max(k);
+            if na == k {
+                // No opponent hand ties: both partial sums from the same card sums.
+                for (((o, &p), &q), &r) in wg.iter_mut().zip(g0).zip(g1).zip(sg) {
+                    let d = sums.minus([p, q]);
+                    *o = (d + 0.0) + (d + r);
+                }
+            } else {
+                for ((o, &p), &q) in wg.iter_mut().zip(g0).zip(g1) {
+                    *o = sums.disjoint([p, q], 0.0);
+                }
+                for (&c, &j) in opp_cards[k..na].iter().zip(&opp_order[k..na]) {
+                    sums.add(c, opp_reach[j as usize]);
+                }
+                k = na;
+                for (((o, &p), &q), &r) in wg.iter_mut().zip(g0).zip(g1).zip(sg) {
+                    *o += sums.disjoint([p, q], r);
+                }
             }
             x = e;
         }
         for (&c, &j) in opp_cards[k..].iter().zip(&opp_order[k..]) {
             sums.add(c, opp_reach[j as usize]);
         }
-        let t = a - s;
-        for y in 0..l {
-            let total = sums.disjoint(cards[y], same_reach(y));
-            let o = &mut out[order[y] as usize];
-            *o = t * total + s * *o;
+        kernels::showdown_combine(sums.total, &sums.card, c0, c1, same, a - s, s, w);
+        for (&i, &v) in self.order.iter().zip(w.iter()) {
+            out[i as usize] = v;
         }
     }
 
@@ -300,13 +342,13 @@ impl Showdown {
             out[i as usize] = 0.0;
         }
         // The same combo, when the opponent holds it, counts in both card sums.
-        for ((&i, &c), &j) in self.order.iter().zip(&self.order_cards).zip(&self.same) {
+        for (y, (&i, &j)) in self.order.iter().zip(&self.same).enumerate() {
             let same = if j == u16::MAX {
                 0.0
             } else {
                 opp_reach[j as usize]
             };
-            out[i as usize] = all.disjoint(c, same);
+            out[i as usize] = all.disjoint([self.c0[y], self.c1[y]], same);
         }
     }
 }

@@ -45,6 +45,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 mod fixed;
+pub(crate) mod kernels;
 mod node_values;
 pub mod snapshot;
 
@@ -446,15 +447,11 @@ impl Game {
             out.fill(0.0);
             for &b in list {
                 self.showdowns[b as usize][p].values(opp, a, s, one);
-                for (o, x) in out.iter_mut().zip(one.iter()) {
-                    *o += x;
-                }
+                kernels::add_assign(out, one);
             }
         }
         if scale != 1.0 {
-            for o in out.iter_mut() {
-                *o *= scale;
-            }
+            kernels::scale(out, scale);
         }
     }
 
@@ -992,19 +989,13 @@ impl Solver {
                         opp_c.copy_from_slice(opp_d);
                         match mode {
                             Mode::Train(..) => {
-                                let s = &st[ia * np..ia * np + np];
-                                for h in 0..np {
-                                    own_c[h] = own_d[h] * s[h];
-                                }
+                                kernels::mul(own_c, own_d, &st[ia * np..ia * np + np]);
                             }
                             _ => own_c.copy_from_slice(own_d),
                         }
                     } else {
                         own_c.copy_from_slice(own_d);
-                        let s = &st[ia * no..ia * no + no];
-                        for h in 0..no {
-                            opp_c[h] = opp_d[h] * s[h];
-                        }
+                        kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
                     }
                     stack.push((child as u32, 0));
                     continue;
@@ -1018,9 +1009,7 @@ impl Solver {
                     if a != p {
                         r.copy_from_slice(&v[..np]);
                         for c in 1..k {
-                            for h in 0..np {
-                                r[h] += v[c * n + h];
-                            }
+                            kernels::add_assign(r, &v[c * n..c * n + np]);
                         }
                     } else {
                         let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
@@ -1045,9 +1034,7 @@ impl Solver {
                             Mode::BestResponse => {
                                 r.copy_from_slice(&v[..np]);
                                 for c in 1..k {
-                                    for h in 0..np {
-                                        r[h] = r[h].max(v[c * n + h]);
-                                    }
+                                    kernels::max_assign(r, &v[c * n..c * n + np]);
                                 }
                             }
                             Mode::Average => weighted_sum(st, v, n, k, r),
@@ -1149,9 +1136,7 @@ impl Solver {
         for &(child, k) in &g.deals[node.aux as usize] {
             let part = &parts[child as usize];
             if k == 0 {
-                for (x, y) in out.iter_mut().zip(part) {
-                    *x += y;
-                }
+                kernels::add_assign(out, part);
             } else {
                 let map = &g.symmetries.hand_maps[k as usize - 1][p];
                 for (&j, y) in map.iter().zip(part) {
@@ -1159,10 +1144,7 @@ impl Solver {
                 }
             }
         }
-        let scale = 1.0 / g.cards_left(node.board);
-        for x in out.iter_mut() {
-            *x *= scale;
-        }
+        kernels::scale(out, 1.0 / g.cards_left(node.board));
     }
 }
 
@@ -1260,10 +1242,7 @@ fn weighted_sum(st: &[f64], v: &[f64], n: usize, k: usize, r: &mut [f64]) {
     let m = r.len();
     r.fill(0.0);
     for c in 0..k {
-        let (s, v) = (&st[c * m..c * m + m], &v[c * n..c * n + m]);
-        for h in 0..m {
-            r[h] += s[h] * v[h];
-        }
+        kernels::mul_add_assign(r, &st[c * m..c * m + m], &v[c * n..c * n + m]);
     }
 }
 
