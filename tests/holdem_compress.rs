@@ -40,10 +40,11 @@ fn evaluated(s: &Spot, solver: &Solver) -> SpotValues {
 /// the thread and resume tests below; its solve takes longer).
 const SPOTS: [&str; 2] = ["turn_reduced.toml", "river.toml"];
 
-/// The compressed solve reaches the f32 solve's exploitability (within 25% of it, or 0.05%
-/// of the pot: half the 0.1% target) and root EVs (within 0.05% of the pot) after the same iterations, for the
-/// default dcfr+, a predictive rule (its last regrets kept f32) and simultaneous updates; and
-/// its values are those an evaluator computes from its average strategy in f64.
+/// The compressed solve reaches the f32 solve's exploitability (within twice it, or 0.05% of
+/// the pot: half the 0.1% target) and root EVs (within 0.05% of the pot) after the
+/// same iterations, for the default dcfr+, a predictive rule (its last regrets kept f32) and
+/// simultaneous updates; and its values are those an evaluator computes from its average
+/// strategy in f64.
 #[test]
 fn compressed_solves_reach_the_f32_exploitability_and_evs() {
     let mut simultaneous = RegretParams::cfr_plus();
@@ -63,7 +64,7 @@ fn compressed_solves_reach_the_f32_exploitability_and_evs() {
             // Far from the uniform start (cfr+ with simultaneous updates converges slowest).
             assert!(a.exploitability < 0.03 * pot, "{what}");
             assert!(
-                b.exploitability <= (1.25 * a.exploitability).max(5e-4 * pot),
+                b.exploitability <= (2.0 * a.exploitability).max(5e-4 * pot),
                 "{what}"
             );
             for p in 0..2 {

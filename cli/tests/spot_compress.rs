@@ -61,7 +61,7 @@ fn a_compressed_solve_is_sized_and_solved_as_the_f32_one() {
     let pot = f(&a["pot"]);
     let (ea, eb) = (f(&a["exploitability"]), f(&b["exploitability"]));
     assert!(
-        eb <= (1.25 * ea).max(5e-4 * pot),
+        eb <= (2.0 * ea).max(5e-4 * pot),
         "f32 {ea}, compressed {eb}"
     );
     for p in 0..2 {
@@ -72,7 +72,7 @@ fn a_compressed_solve_is_sized_and_solved_as_the_f32_one() {
         );
     }
     // The file holds the average strategy (probabilities as f32): the same exploitability.
-    let e = common::cli::json_of(bluff().args(["eval", &spot, &s, "--json"]));
+    let e = common::cli::json_of(bluff().args(["eval", &spot, &s]));
     assert!(
         (f(&e["exploitability"]) - eb).abs() <= 1e-6 * pot,
         "{e} {b}"

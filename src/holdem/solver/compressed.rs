@@ -57,22 +57,32 @@ pub(super) fn state_bytes(game: &Game, params: &RegretParams) -> u64 {
     entries * (2 + 2 + 4 * extra) + game.nodes.len() as u64 * 8
 }
 
-/// A number in `[0, 1)` from `seed` and `i` (SplitMix64's finaliser): the dither of entry `i`
-/// of the block encoded with `seed`.
-#[inline(always)]
-fn dither(seed: u64, i: usize) -> f64 {
-    let mut z = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+/// The dither of a block's entries, one after another: numbers in `[0, 1)` from a 64-bit
+/// linear congruential generator (Knuth's MMIX constants; its top 53 bits).
+struct Dither(u64);
+
+impl Dither {
+    /// The next number.
+    #[inline(always)]
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
 }
 
 /// The seed of the dither of game node `g`'s block of array `array` (0: regrets, 1: sums) at
-/// iteration `t`: the same in every run, whatever the thread count.
+/// iteration `t` (SplitMix64's finaliser of the three): the same in every run, whatever the
+/// thread count.
 fn seed_of(t: f64, g: usize, array: u64) -> u64 {
-    let t = t as u64;
-    t.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ (g as u64).wrapping_mul(0xA076_1D64_78BD_642F) ^ array
+    let mut z = (t as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+        ^ (g as u64).wrapping_mul(0xA076_1D64_78BD_642F)
+        ^ array;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Encodes `x` as `i16` steps of its largest magnitude into `out`, each entry rounded down
@@ -87,9 +97,10 @@ fn encode_signed(x: &[f64], out: &mut [i16], seed: u64) -> f32 {
         return 0.0;
     }
     let mul = SIGNED_STEPS / f64::from(scale);
-    for (i, (o, &v)) in out.iter_mut().zip(x).enumerate() {
+    let mut d = Dither(seed);
+    for (o, &v) in out.iter_mut().zip(x) {
         // Floor of a positive number by the truncating cast.
-        let y = (v * mul + dither(seed, i) + 32768.0) as i32 - 32768;
+        let y = (v * mul + d.next() + 32768.0) as i32 - 32768;
         *o = y.clamp(-(SIGNED_STEPS as i32), SIGNED_STEPS as i32) as i16;
     }
     scale
@@ -105,8 +116,9 @@ fn encode_unsigned(x: &[f64], out: &mut [u16], seed: u64) -> f32 {
         return 0.0;
     }
     let mul = UNSIGNED_STEPS / f64::from(scale);
-    for (i, (o, &v)) in out.iter_mut().zip(x).enumerate() {
-        *o = (v * mul + dither(seed, i)).clamp(0.0, UNSIGNED_STEPS) as u16;
+    let mut d = Dither(seed);
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = (v * mul + d.next()).clamp(0.0, UNSIGNED_STEPS) as u16;
     }
     scale
 }
