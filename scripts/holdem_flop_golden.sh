@@ -4,6 +4,8 @@
 # 40) and its root equity against 0.55347 (+-1e-5). With --raked, the same spot with rake 5%
 # capped at 30 chips (bench/spots/3betpot_fast_flop_raked.toml): EV OOP 95.57, IP 66.98
 # (+-0.2; general-sum, so Pio's and postflop-solver's values, not guaranteed unique).
+# With --compress, the state is stored in 16 bits (bluff solve --compress; its own
+# checkpoint, bench/out/golden_<name>_compressed.ckpt).
 # Too big for CI: the solver's state is 6.2 GB in f64 (256 288 708 entries) and an iteration
 # takes seconds. Needs a release build (cargo build --release); BLUFF overrides the binary.
 # A checkpoint is saved every 5 minutes under bench/out; running the script again resumes it.
@@ -15,14 +17,26 @@ spot=tests/data/spots/3betpot_flop.toml
 ev_oop=105.11
 ev_ip=74.89
 name=flop
-if [ "${1:-}" = "--raked" ]; then
-  spot=bench/spots/3betpot_fast_flop_raked.toml
-  ev_oop=95.57
-  ev_ip=66.98
-  name=flop_raked
-elif [ -n "${1:-}" ]; then
-  echo "usage: $0 [--raked]" >&2
-  exit 2
+storage=()
+for arg in "$@"; do
+  case "$arg" in
+    --raked)
+      spot=bench/spots/3betpot_fast_flop_raked.toml
+      ev_oop=95.57
+      ev_ip=66.98
+      name=flop_raked
+      ;;
+    --compress)
+      storage=(--compress)
+      ;;
+    *)
+      echo "usage: $0 [--raked] [--compress]" >&2
+      exit 2
+      ;;
+  esac
+done
+if [ ${#storage[@]} -gt 0 ]; then
+  name=${name}_compressed
 fi
 mkdir -p bench/out
 ckpt=bench/out/golden_$name.ckpt
@@ -31,7 +45,7 @@ if [ -f "$ckpt" ]; then
   resume=(--resume "$ckpt")
 fi
 out=$("$BLUFF" solve "$spot" --target-pot-pct 0.1 --threads "$THREADS" \
-  --checkpoint "$ckpt" --checkpoint-every 300 "${resume[@]}" --json)
+  --checkpoint "$ckpt" --checkpoint-every 300 "${storage[@]}" "${resume[@]}" --json)
 echo "$out"
 python3 - "$out" "$ev_oop" "$ev_ip" <<'PY'
 import json, sys

@@ -77,6 +77,11 @@ pub struct SolveArgs {
     /// or f64.
     #[arg(long, value_name = "P")]
     precision: Option<String>,
+    /// Hold'em spots: store the regrets and average sums in 16 bits with one f32 scale per
+    /// node (about half the f32 state; the rules' other arrays stay f32). Not with
+    /// --precision f64.
+    #[arg(long)]
+    compress: bool,
     /// Stop once exploitability is at most F times the payoff range (max - min payoff).
     #[arg(long, value_name = "F", allow_negative_numbers = true)]
     target_relative: Option<f64>,
@@ -253,6 +258,7 @@ impl SolveArgs {
             lcp_start: self.lcp_start.clone(),
             target_pot_pct: self.target_pot_pct,
             precision: self.precision.clone(),
+            compress: self.compress,
             lock: self.lock.clone().map(door::LockSource::File),
         }
     }

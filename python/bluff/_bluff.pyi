@@ -236,6 +236,7 @@ def solve(
     lock: str | os.PathLike[str] | Policy | dict[str, Any] | None = None,
     target_pot_pct: None = None,
     precision: None = None,
+    compress: Literal[False] = False,
 ) -> SolveResult: ...
 @overload
 def solve(
@@ -266,6 +267,7 @@ def solve(
     lock: None = None,
     target_pot_pct: float | None = None,
     precision: Literal["f32", "f64"] | None = None,
+    compress: bool = False,
 ) -> SpotResult: ...
 def algorithms() -> tuple[list[tuple[str, str]], str]: ...
 def solve_rules(

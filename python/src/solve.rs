@@ -128,10 +128,10 @@ fn choice<T: Copy>(name: &str, given: Option<&str>, choices: &[(&str, T)]) -> Py
 /// `"sequence"`) picks the CFR kernel; by default the game's shape does (`SolveResult.kernel`
 /// says which ran). Ctrl-C raises `KeyboardInterrupt`. A hold'em spot (`bluff.holdem.Spot`)
 /// is solved by the door's spot route with the CLI's spot options (`target_pot_pct`, in
-/// percent of the starting pot, and `precision`, `"f32"` or `"f64"`, apply to spots only) and
-/// gives a `bluff.holdem.SpotResult`.
+/// percent of the starting pot, `precision`, `"f32"` or `"f64"`, and `compress`, 16-bit
+/// regrets and sums, apply to spots only) and gives a `bluff.holdem.SpotResult`.
 #[pyfunction]
-#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = None, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None, epsilon = None, baseline = None, target_relative = None, rm_plus = false, epoch = None, max_memory = None, lp_form = None, lp_primal = None, lp_method = None, lcp_start = None, lock = None, target_pot_pct = None, precision = None))]
+#[pyo3(signature = (game, algo = None, iterations = None, target = None, time = None, threads = None, check_every = None, always_threads = false, alpha = None, beta = None, gamma = None, updates = None, seed = None, kernel = None, epsilon = None, baseline = None, target_relative = None, rm_plus = false, epoch = None, max_memory = None, lp_form = None, lp_primal = None, lp_method = None, lcp_start = None, lock = None, target_pot_pct = None, precision = None, compress = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -162,6 +162,7 @@ pub fn solve(
     lock: Option<Bound<'_, PyAny>>,
     target_pot_pct: Option<f64>,
     precision: Option<String>,
+    compress: bool,
 ) -> PyResult<PyObject> {
     let lock = lock.map(|l| lock_source(py, &l)).transpose()?;
     let request = Request {
@@ -221,6 +222,7 @@ pub fn solve(
         lcp_start,
         target_pot_pct,
         precision,
+        compress,
         lock,
         ..Default::default()
     };

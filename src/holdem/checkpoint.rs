@@ -8,8 +8,9 @@
 //! header   u32 length, then that many bytes of JSON (Header: the spot's key, the algorithm,
 //!          its parameters, the precision, iterations, the run's solving time and curve, and
 //!          each state array's name and length)
-//! arrays   each array of the header in order, every entry little-endian in the precision
-//!          (4 or 8 bytes)
+//! arrays   each array of the header in order, every entry little-endian in its array's width
+//!          (4 or 8 bytes; compressed16: 2-byte regrets and sums, 4-byte scales and the
+//!          rules' other arrays)
 //! trailer  FNV-1a (word-wise) u64 of everything between the version and the trailer
 //! ```
 //! The header is checked against the spot and the solver the caller built before any entry is
@@ -18,7 +19,7 @@
 //! iterates, so a truncated or corrupted file is an error, never a run.
 
 use super::solver::snapshot::{ArrayMut, ArrayRef};
-use super::solver::{Precision, Solver};
+use super::solver::Solver;
 use super::strategy_file::{Hasher, SpotKey};
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
@@ -41,7 +42,7 @@ pub struct Header {
     pub algo: String,
     /// Its parameters (their debug form: a resumed run must ask for the same).
     pub params: String,
-    /// The precision of the stored state (`f32`, `f64`).
+    /// The precision of the stored state (`f32`, `f64`, `compressed16`).
     pub precision: String,
     /// Iterations done.
     pub iterations: u64,
@@ -97,10 +98,65 @@ impl Hashing<'_> {
     }
 }
 
-/// The bytes of the arrays and the header, as a file of `header_len` header bytes holds them.
-fn file_len(header_len: u64, arrays: &[(String, u64)], precision: Precision) -> u64 {
-    let entries: u64 = arrays.iter().map(|(_, n)| n).sum();
-    8 + 4 + 4 + header_len + entries * precision.bytes() + 8
+/// The bytes of a file of `header_len` header bytes and `array_bytes` bytes of arrays.
+fn file_len(header_len: u64, array_bytes: u64) -> u64 {
+    8 + 4 + 4 + header_len + array_bytes + 8
+}
+
+/// An entry as the file holds it: little-endian, `W` bytes.
+trait Le: Copy {
+    /// Bytes per entry.
+    const W: usize;
+    /// Appends its bytes.
+    fn put(self, out: &mut Vec<u8>);
+    /// Reads it from `W` bytes.
+    fn get(b: &[u8]) -> Self;
+}
+
+macro_rules! le {
+    ($($t:ty),*) => {$(
+        impl Le for $t {
+            const W: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(b: &[u8]) -> Self {
+                <$t>::from_le_bytes(b.try_into().expect("an entry's bytes"))
+            }
+        }
+    )*};
+}
+le!(f32, f64, i16, u16);
+
+/// Writes an array's entries, a chunk at a time.
+fn put_all<T: Le>(o: &mut Hashing, x: &[T], buf: &mut Vec<u8>) -> std::io::Result<()> {
+    for c in x.chunks(CHUNK) {
+        buf.clear();
+        for v in c {
+            v.put(buf);
+        }
+        o.put(buf)?;
+    }
+    Ok(())
+}
+
+/// Reads an array's entries (named `name` in errors), a chunk at a time, hashing the bytes.
+fn get_all<T: Le>(
+    r: &mut dyn Read,
+    hasher: &mut Hasher,
+    x: &mut [T],
+    buf: &mut [u8],
+    name: &str,
+) -> Result<(), SpotCheckpointError> {
+    for c in x.chunks_mut(CHUNK) {
+        let bytes = &mut buf[..c.len() * T::W];
+        take(r, bytes, name)?;
+        hasher.update(bytes);
+        for (v, b) in c.iter_mut().zip(bytes.chunks_exact(T::W)) {
+            *v = T::get(b);
+        }
+    }
+    Ok(())
 }
 
 /// Saves `solver`'s state (atomically: a temporary sibling, then a rename) with `header`'s
@@ -134,30 +190,17 @@ pub fn save(path: &Path, solver: &Solver, header: &Header) -> Result<u64, SpotCh
         let mut buf: Vec<u8> = Vec::with_capacity(CHUNK * 8);
         for (_, a) in &arrays {
             match a {
-                ArrayRef::F32(x) => {
-                    for c in x.chunks(CHUNK) {
-                        buf.clear();
-                        buf.extend(c.iter().flat_map(|v| v.to_le_bytes()));
-                        o.put(&buf)?;
-                    }
-                }
-                ArrayRef::F64(x) => {
-                    for c in x.chunks(CHUNK) {
-                        buf.clear();
-                        buf.extend(c.iter().flat_map(|v| v.to_le_bytes()));
-                        o.put(&buf)?;
-                    }
-                }
+                ArrayRef::F32(x) => put_all(&mut o, x, &mut buf)?,
+                ArrayRef::F64(x) => put_all(&mut o, x, &mut buf)?,
+                ArrayRef::I16(x) => put_all(&mut o, x, &mut buf)?,
+                ArrayRef::U16(x) => put_all(&mut o, x, &mut buf)?,
             }
         }
         let sum = o.h.finish();
         o.w.write_all(&sum.to_le_bytes())
     })?;
-    Ok(file_len(
-        u64::from(json_len),
-        &header.arrays,
-        solver.precision(),
-    ))
+    let array_bytes = arrays.iter().map(|(_, a)| a.len() as u64 * a.width()).sum();
+    Ok(file_len(u64::from(json_len), array_bytes))
 }
 
 /// Whether the file at `path` starts as a spot checkpoint does.
@@ -244,13 +287,6 @@ impl Opened {
                 precision.name()
             )));
         }
-        let expected = file_len(self.header_len, &self.header.arrays, precision);
-        if expected != self.file_len {
-            return Err(SpotCheckpointError::Malformed(format!(
-                "the file has {} bytes, its header says {expected}",
-                self.file_len
-            )));
-        }
         let iterations = self.header.iterations;
         {
             let mut arrays = solver.state_arrays_mut();
@@ -264,29 +300,22 @@ impl Opened {
                     self.header.arrays, theirs
                 )));
             }
+            let array_bytes = arrays.iter().map(|(_, a)| a.len() as u64 * a.width()).sum();
+            let expected = file_len(self.header_len, array_bytes);
+            if expected != self.file_len {
+                return Err(SpotCheckpointError::Malformed(format!(
+                    "the file has {} bytes, its header says {expected}",
+                    self.file_len
+                )));
+            }
             let mut buf = vec![0u8; CHUNK * 8];
+            let (file, hasher) = (&mut self.file, &mut self.hasher);
             for (name, a) in arrays.iter_mut() {
                 match a {
-                    ArrayMut::F32(x) => {
-                        for c in x.chunks_mut(CHUNK) {
-                            let bytes = &mut buf[..c.len() * 4];
-                            take(&mut self.file, bytes, name)?;
-                            self.hasher.update(bytes);
-                            for (v, b) in c.iter_mut().zip(bytes.chunks_exact(4)) {
-                                *v = f32::from_le_bytes(b.try_into().expect("4 bytes"));
-                            }
-                        }
-                    }
-                    ArrayMut::F64(x) => {
-                        for c in x.chunks_mut(CHUNK) {
-                            let bytes = &mut buf[..c.len() * 8];
-                            take(&mut self.file, bytes, name)?;
-                            self.hasher.update(bytes);
-                            for (v, b) in c.iter_mut().zip(bytes.chunks_exact(8)) {
-                                *v = f64::from_le_bytes(b.try_into().expect("8 bytes"));
-                            }
-                        }
-                    }
+                    ArrayMut::F32(x) => get_all(file, hasher, x, &mut buf, name)?,
+                    ArrayMut::F64(x) => get_all(file, hasher, x, &mut buf, name)?,
+                    ArrayMut::I16(x) => get_all(file, hasher, x, &mut buf, name)?,
+                    ArrayMut::U16(x) => get_all(file, hasher, x, &mut buf, name)?,
                 }
             }
         }

@@ -40,10 +40,13 @@ use crate::cfr::tree::{
     apply_rule, matched, rule_kind, ActionArrays, Factors, EXTENDED, PLAIN, STANDARD, VAD,
 };
 use crate::cfr::RegretParams;
+use access::Access;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+mod access;
+mod compressed;
 mod fixed;
 pub(crate) mod kernels;
 mod node_values;
@@ -395,7 +398,12 @@ impl Game {
     /// the last instantaneous regrets of the predictive rules (VAD-CFR's moving averages),
     /// the current strategy for VAD-CFR (whose next strategy is not a function of the
     /// stored arrays), and a copy of the current strategy with simultaneous updates.
+    /// Compressed: 2 bytes per regret and per sum, 4 per entry of the other arrays, and two
+    /// f32 scales per node of the expanded game.
     pub fn state_bytes_in(&self, params: &RegretParams, precision: Precision) -> u64 {
+        if precision == Precision::Compressed16 {
+            return compressed::state_bytes(self, params);
+        }
         let entries = (self.state_len[0] + self.state_len[1]) as u64;
         let f = params.factors(1, 0);
         let arrays = 2
@@ -479,6 +487,9 @@ pub enum Precision {
     F32,
     /// 8-byte floats (the library's [`Solver::new`]).
     F64,
+    /// 16-bit regrets and average sums with one f32 scale per node and array, the rules'
+    /// other arrays in f32 (`--compress`; see `compressed.rs`).
+    Compressed16,
 }
 
 impl Precision {
@@ -487,6 +498,7 @@ impl Precision {
         match self {
             Precision::F32 => 4,
             Precision::F64 => 8,
+            Precision::Compressed16 => 2,
         }
     }
 
@@ -499,11 +511,20 @@ impl Precision {
         }
     }
 
-    /// Its name: `f32` or `f64`.
+    /// The storage named as [`Precision::name`] names it (`f32`, `f64`, `compressed16`).
+    pub fn from_stored_name(name: &str) -> Option<Precision> {
+        match name {
+            "compressed16" => Some(Precision::Compressed16),
+            _ => Precision::from_name(name),
+        }
+    }
+
+    /// Its name: `f32`, `f64` or `compressed16`.
     pub fn name(self) -> &'static str {
         match self {
             Precision::F32 => "f32",
             Precision::F64 => "f64",
+            Precision::Compressed16 => "compressed16",
         }
     }
 }
@@ -588,6 +609,8 @@ enum Stored {
     F32(State<f32>),
     /// 8-byte entries.
     F64(State<f64>),
+    /// 16-bit regrets and sums with per-node scales.
+    Compressed(compressed::Compressed),
 }
 
 /// The state arrays, shared by the walks of different cards (which write disjoint entries).
@@ -654,6 +677,11 @@ pub struct SpotValues {
 
 impl<S: Real> State<S> {
     fn new(game: &Game, params: &RegretParams) -> State<S> {
+        State::with(game, params, true)
+    }
+
+    /// [`State::new`], with the regret and sum arrays left empty unless `main`.
+    fn with(game: &Game, params: &RegretParams, main: bool) -> State<S> {
         let f = params.factors(1, 0);
         let sized = |p: usize, on: bool| {
             if on {
@@ -678,8 +706,8 @@ impl<S: Real> State<S> {
             v
         };
         State {
-            regret: [sized(0, true), sized(1, true)],
-            sum: [sized(0, true), sized(1, true)],
+            regret: [sized(0, main), sized(1, main)],
+            sum: [sized(0, main), sized(1, main)],
             last: [sized(0, f.keeps_last()), sized(1, f.keeps_last())],
             play: [sized(0, !params.alternating), sized(1, !params.alternating)],
             sigma: [uniform(0), uniform(1)],
@@ -754,6 +782,7 @@ impl<S: Real> State<S> {
 enum AnyShared {
     F32(Shared<f32>),
     F64(Shared<f64>),
+    Compressed(compressed::CShared),
 }
 
 impl Solver {
@@ -773,6 +802,9 @@ impl Solver {
         let state = match precision {
             Precision::F32 => Stored::F32(State::new(&game, &params)),
             Precision::F64 => Stored::F64(State::new(&game, &params)),
+            Precision::Compressed16 => {
+                Stored::Compressed(compressed::Compressed::new(&game, &params))
+            }
         };
         let pool = (threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()
@@ -807,6 +839,7 @@ impl Solver {
         match &mut self.state {
             Stored::F32(s) => AnyShared::F32(s.shared(&self.params, self.factors)),
             Stored::F64(s) => AnyShared::F64(s.shared(&self.params, self.factors)),
+            Stored::Compressed(s) => AnyShared::Compressed(s.shared(&self.params, self.factors)),
         }
     }
 
@@ -825,6 +858,7 @@ impl Solver {
         match sh {
             AnyShared::F32(sh) => self.run(|| self.walk(sh, 0, p, mode, own, opp, &mut out)),
             AnyShared::F64(sh) => self.run(|| self.walk(sh, 0, p, mode, own, opp, &mut out)),
+            AnyShared::Compressed(sh) => self.run(|| self.walk(sh, 0, p, mode, own, opp, &mut out)),
         }
         out
     }
@@ -840,6 +874,7 @@ impl Solver {
                 match &mut self.state {
                     Stored::F32(s) => s.fill_play(&self.game, self.factors),
                     Stored::F64(s) => s.fill_play(&self.game, self.factors),
+                    Stored::Compressed(s) => s.fill_play(&self.game, self.factors),
                 }
             }
             for p in 0..2 {
@@ -899,6 +934,7 @@ impl Solver {
         match &self.state {
             Stored::F32(s) => s.average_at(a, off, k, n),
             Stored::F64(s) => s.average_at(a, off, k, n),
+            Stored::Compressed(s) => s.average_at(a, off, k, n),
         }
     }
 
@@ -927,9 +963,9 @@ impl Solver {
     /// The traverser `p`'s counterfactual values at node `root` (a street's subtree walked
     /// with an explicit stack), given the reaches `own` and `opp`; into `out`.
     #[allow(clippy::too_many_arguments)]
-    fn walk<S: Real>(
+    fn walk<B: Access>(
         &self,
-        sh: Shared<S>,
+        sh: B,
         root: usize,
         p: usize,
         mode: Mode,
@@ -970,12 +1006,9 @@ impl Solver {
                     if i == 0 {
                         // The node's strategy, once per visit.
                         match mode {
-                            Mode::Train(..) => strategy_of(sh, a, off, k, st),
+                            Mode::Train(..) => sh.current(gi as usize, a, off, k, st),
                             Mode::BestResponse if a == p => {}
-                            _ => {
-                                let sum = unsafe { slice(sh.sum[a], off, k * na) };
-                                average_rows(sum, k, st);
-                            }
+                            _ => sh.average(gi as usize, a, off, k, st),
                         }
                     }
                     stack.last_mut().expect("top").1 += 1;
@@ -1018,17 +1051,16 @@ impl Solver {
                                 weighted_sum(st, v, n, k, r);
                                 let node_at = NodeAt { off, k, n };
                                 let own_d = &sown[d * n..d * n + np];
+                                let g = gi as usize;
                                 match kind {
-                                    PLAIN => {
-                                        update_node::<S, PLAIN>(sh, a, node_at, v, r, own_d, st, f)
+                                    PLAIN => sh.update::<PLAIN>(g, a, node_at, v, r, own_d, st, f),
+                                    STANDARD => {
+                                        sh.update::<STANDARD>(g, a, node_at, v, r, own_d, st, f)
                                     }
-                                    STANDARD => update_node::<S, STANDARD>(
-                                        sh, a, node_at, v, r, own_d, st, f,
-                                    ),
-                                    EXTENDED => update_node::<S, EXTENDED>(
-                                        sh, a, node_at, v, r, own_d, st, f,
-                                    ),
-                                    _ => update_node::<S, VAD>(sh, a, node_at, v, r, own_d, st, f),
+                                    EXTENDED => {
+                                        sh.update::<EXTENDED>(g, a, node_at, v, r, own_d, st, f)
+                                    }
+                                    _ => sh.update::<VAD>(g, a, node_at, v, r, own_d, st, f),
                                 }
                             }
                             Mode::BestResponse => {
@@ -1099,9 +1131,9 @@ impl Solver {
 
     /// A chance node's values: one walk per card (in parallel), summed in card order.
     #[allow(clippy::too_many_arguments)]
-    fn chance<S: Real>(
+    fn chance<B: Access>(
         &self,
-        sh: Shared<S>,
+        sh: B,
         node: &GameNode,
         p: usize,
         mode: Mode,

@@ -128,6 +128,8 @@ pub enum Opt {
     Lock,
     /// The precision of a hold'em spot's stored state (`f32`, `f64`).
     Precision,
+    /// A hold'em spot's state in 16 bits with per-node scales.
+    Compress,
 }
 
 impl Opt {
@@ -171,6 +173,7 @@ impl Opt {
             Opt::TargetPotPct => "target-pot-pct",
             Opt::Lock => "lock",
             Opt::Precision => "precision",
+            Opt::Compress => "compress",
         }
     }
 
@@ -404,6 +407,8 @@ pub struct Request {
     pub lock: Option<LockSource>,
     /// The precision of a hold'em spot's stored state: `f32` (the default) or `f64`.
     pub precision: Option<String>,
+    /// A hold'em spot's regrets and average sums stored in 16 bits with per-node scales.
+    pub compress: bool,
 }
 
 /// Where a request's lock comes from; read and checked once, by the door, against the game.
@@ -456,6 +461,7 @@ impl Request {
             Opt::TargetPotPct => self.target_pot_pct.is_some(),
             Opt::Lock => self.lock.is_some(),
             Opt::Precision => self.precision.is_some(),
+            Opt::Compress => self.compress,
         }
     }
 }
@@ -653,7 +659,7 @@ fn check_resumed(request: &Request, sp: Spelling, resumed: Resumed) -> Result<Ch
         }
     }
     refuse_inapplicable(request, algorithm, &[], sp)?;
-    for opt in [Opt::TargetPotPct, Opt::Precision] {
+    for opt in [Opt::TargetPotPct, Opt::Precision, Opt::Compress] {
         if request.given(opt) {
             return Err(SolveError::Request(format!(
                 "{} applies to hold'em spots (a SPOT.toml file) only",

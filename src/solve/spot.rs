@@ -37,6 +37,7 @@ const SPOT_OPTIONS: &[Opt] = &[
     Opt::CheckEvery,
     Opt::MaxMemory,
     Opt::Precision,
+    Opt::Compress,
     Opt::Output,
     Opt::Checkpoint,
     Opt::CheckpointEvery,
@@ -244,15 +245,7 @@ pub(crate) fn solve_spot(
     let check_every = request
         .check_every
         .map_or(DEFAULT_SPOT_CHECK_EVERY, |n| n as u64);
-    let precision = match request
-        .precision
-        .as_deref()
-        .or(opened.as_ref().map(|o| o.header.precision.as_str()))
-    {
-        None => Precision::default(),
-        Some(name) => Precision::from_name(name)
-            .ok_or_else(|| refuse(Opt::Precision, name, "f32 or f64", sp))?,
-    };
+    let precision = spot_precision(request, opened.as_ref().map(|o| &o.header), sp)?;
     let game = Game::build_with(&spot, DEFAULT_MAX_GAME_NODES, Deals::Isomorphic)
         .map_err(|e| SolveError::Request(format!("{name}: {e}")))?;
     let state_bytes = game.state_bytes_in(&params, precision);
@@ -480,14 +473,18 @@ fn check_resumed(
             header.params
         )));
     }
-    if let Some(p) = request
-        .precision
-        .as_deref()
-        .filter(|p| *p != header.precision)
-    {
+    if let Some(p) = asked_precision(request).filter(|p| *p != header.precision) {
         return Err(SolveError::Request(format!(
-            "{resume}: the checkpoint's state is stored in {}; it cannot continue in {p}",
-            header.precision
+            "{resume}: the checkpoint's state is stored in {}; it cannot continue in {p}{}",
+            header.precision,
+            if header.precision == Precision::Compressed16.name() {
+                format!(
+                    " (give {} or leave the storage out)",
+                    Opt::Compress.spelled(sp)
+                )
+            } else {
+                String::new()
+            }
         )));
     }
     if let Some(n) = request
@@ -502,6 +499,47 @@ fn check_resumed(
         )));
     }
     Ok(())
+}
+
+/// The storage the request names, if any: `compressed16` for the compress option, else the
+/// precision given (checked by [`spot_precision`]).
+fn asked_precision(request: &Request) -> Option<&str> {
+    if request.compress {
+        Some(Precision::Compressed16.name())
+    } else {
+        request.precision.as_deref()
+    }
+}
+
+/// The storage of a spot's state: the compress option's, the precision given, the resumed
+/// checkpoint's, or `f32`. The compress option keeps the rules' other arrays in f32, so it is
+/// refused beside the f64 precision.
+fn spot_precision(
+    request: &Request,
+    resumed: Option<&checkpoint::Header>,
+    sp: Spelling,
+) -> Result<Precision, SolveError> {
+    if let Some(name) = &request.precision {
+        let p = Precision::from_name(name)
+            .ok_or_else(|| refuse(Opt::Precision, name, "f32 or f64", sp))?;
+        if request.compress && p == Precision::F64 {
+            return Err(SolveError::Request(format!(
+                "give {} or {}, not both: the compressed state stores regrets and average \
+                 sums in 16 bits and the rules' other arrays in f32",
+                Opt::Compress.spelled(sp),
+                Opt::Precision.with("f64", sp)
+            )));
+        }
+    }
+    match asked_precision(request).or(resumed.map(|h| h.precision.as_str())) {
+        None => Ok(Precision::default()),
+        Some(name) => Precision::from_stored_name(name).ok_or_else(|| {
+            SolveError::Request(format!(
+                "{}: the checkpoint's state is stored in {name}, which this bluff does not read",
+                Opt::Resume.spelled(sp)
+            ))
+        }),
+    }
 }
 
 /// The worker threads a spot's run asks for (`--threads`, else every core available).

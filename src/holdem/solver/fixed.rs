@@ -56,6 +56,7 @@ impl Solver {
                     *x = p as f32;
                 }
             }
+            Stored::Compressed(c) => c.set_average(g, a, at, &probs[..len]),
         }
     }
 }

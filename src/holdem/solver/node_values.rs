@@ -33,6 +33,9 @@ impl Solver {
             match sh {
                 AnyShared::F32(sh) => this.run(|| this.walk(sh, g, p, mode, own, opp, &mut out)),
                 AnyShared::F64(sh) => this.run(|| this.walk(sh, g, p, mode, own, opp, &mut out)),
+                AnyShared::Compressed(sh) => {
+                    this.run(|| this.walk(sh, g, p, mode, own, opp, &mut out))
+                }
             }
             out
         };

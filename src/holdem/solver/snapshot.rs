@@ -10,6 +10,10 @@ pub enum ArrayRef<'a> {
     F32(&'a [f32]),
     /// 8-byte entries.
     F64(&'a [f64]),
+    /// Compressed regrets: 2-byte signed steps.
+    I16(&'a [i16]),
+    /// Compressed sums: 2-byte unsigned steps.
+    U16(&'a [u16]),
 }
 
 /// A state array in its stored precision, to be overwritten.
@@ -18,6 +22,10 @@ pub enum ArrayMut<'a> {
     F32(&'a mut [f32]),
     /// 8-byte entries.
     F64(&'a mut [f64]),
+    /// Compressed regrets: 2-byte signed steps.
+    I16(&'a mut [i16]),
+    /// Compressed sums: 2-byte unsigned steps.
+    U16(&'a mut [u16]),
 }
 
 impl ArrayRef<'_> {
@@ -26,6 +34,17 @@ impl ArrayRef<'_> {
         match self {
             ArrayRef::F32(x) => x.len(),
             ArrayRef::F64(x) => x.len(),
+            ArrayRef::I16(x) => x.len(),
+            ArrayRef::U16(x) => x.len(),
+        }
+    }
+
+    /// Bytes per entry.
+    pub fn width(&self) -> u64 {
+        match self {
+            ArrayRef::F32(_) => 4,
+            ArrayRef::F64(_) => 8,
+            ArrayRef::I16(_) | ArrayRef::U16(_) => 2,
         }
     }
 
@@ -41,6 +60,17 @@ impl ArrayMut<'_> {
         match self {
             ArrayMut::F32(x) => x.len(),
             ArrayMut::F64(x) => x.len(),
+            ArrayMut::I16(x) => x.len(),
+            ArrayMut::U16(x) => x.len(),
+        }
+    }
+
+    /// Bytes per entry.
+    pub fn width(&self) -> u64 {
+        match self {
+            ArrayMut::F32(_) => 4,
+            ArrayMut::F64(_) => 8,
+            ArrayMut::I16(_) | ArrayMut::U16(_) => 2,
         }
     }
 
@@ -81,6 +111,7 @@ impl Solver {
                 .into_iter()
                 .map(|(n, a)| (n, ArrayRef::F64(a)))
                 .collect(),
+            Stored::Compressed(c) => c.arrays(),
         }
     }
 
@@ -104,6 +135,7 @@ impl Solver {
         match &mut self.state {
             Stored::F32(s) => split(s, ArrayMut::F32),
             Stored::F64(s) => split(s, ArrayMut::F64),
+            Stored::Compressed(c) => c.arrays_mut(),
         }
     }
 

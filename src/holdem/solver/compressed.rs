@@ -1,0 +1,525 @@
+//! The compressed storage of `--compress` ([`Precision::Compressed16`]): cumulative regrets
+//! and average-strategy sums in 16 bits, with one `f32` scale per decision node and array.
+//!
+//! A decision node's regrets are stored as `i16` steps of `scale / 32767`, `scale` the largest
+//! magnitude among the node's regrets (all its hands and actions); its average sums, which
+//! are never negative, as `u16` steps of `scale / 65535`, `scale` the node's largest sum. At
+//! the traverser's node the set update decodes each hand's entries into `f64`, runs the same
+//! [`apply_rule`] as the other storages, and the node's whole block is encoded again with the
+//! new scales, each entry rounded to the nearest step (ties away from zero). The rounding is
+//! a function of the node's values only and a node is updated by one walk, so the results
+//! are the same bits for any thread count. The current strategy (regret matching) decodes the
+//! regrets the same way; the average strategy divides each hand's sums by their total, where
+//! the scale cancels. Reaches, values and best responses stay `f64`, as with every storage.
+//!
+//! Why the error is acceptable: an entry is off by at most half a step, 1/65534 of the node's
+//! largest regret and 1/131070 of its largest sum. Regrets are counterfactual, scaled by the
+//! opponent's reach, which is of one size for every hand at a node, so the regret matching of
+//! the hands that matter sees them to about four and a half digits. A hand's sums are its own
+//! reach times its strategy, summed: the hands whose sums are small beside the node's largest
+//! (and so stored in few steps) are the hands that rarely reach the node, and each hand's
+//! contribution to every value is weighted by that same reach. What this costs in iterations
+//! and in the exploitability reached is measured in `docs/holdem.md` (the turn spot to 0.1%
+//! of the pot with and without compression) and held by the tests (`tests/holdem_compress.rs`).
+//!
+//! Where it is not used: the rules' other arrays — the predictive rules' last instantaneous
+//! regrets, VAD-CFR's moving averages and its stored strategy, the simultaneous updates' copy
+//! of the strategy played — stay `f32`, as the `f32` storage keeps them. They hold one
+//! iteration's values, rewritten rather than summed, and enter the strategy played directly
+//! (a prediction is added to the regret before matching; VAD-CFR's stored strategy is the one
+//! played), so a node-wide scale would move the played strategy itself by up to a step; at
+//! 4 bytes they keep every rule runnable compressed, and the memory estimate counts them.
+
+use super::access::Access;
+use super::snapshot::{ArrayMut, ArrayRef};
+use super::{
+    average_of_stored, current_of, put_column, slice, slice_mut, strategy_of, Current, Game,
+    GameKind, NodeAt, Shared, State, MAX_K,
+};
+use crate::cfr::tree::{apply_rule, ActionArrays, Factors};
+use crate::cfr::RegretParams;
+use std::cell::RefCell;
+
+/// A node's largest regret magnitude is stored as this many steps.
+const SIGNED_STEPS: f64 = 32767.0;
+/// A node's largest average sum is stored as this many steps.
+const UNSIGNED_STEPS: f64 = 65535.0;
+
+/// Bytes of the compressed state for `params` on `game`: 2 per regret and per sum, 4 per
+/// entry of the rules' other arrays (kept `f32`), and two `f32` scales per game node (a
+/// node's index is its scales' index; only decision nodes' are used).
+pub(super) fn state_bytes(game: &Game, params: &RegretParams) -> u64 {
+    let entries = (game.state_len[0] + game.state_len[1]) as u64;
+    let f = params.factors(1, 0);
+    let extra = u64::from(f.keeps_last())
+        + u64::from(f.volatility.is_some())
+        + u64::from(!params.alternating);
+    entries * (2 + 2 + 4 * extra) + game.nodes.len() as u64 * 8
+}
+
+/// The dither of a block's entries, one after another: numbers in `[0, 1)` from a 64-bit
+/// linear congruential generator (Knuth's MMIX constants; its top 53 bits).
+struct Dither(u64);
+
+impl Dither {
+    /// The next number.
+    #[inline(always)]
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// The seed of the dither of game node `g`'s block of array `array` (0: regrets, 1: sums) at
+/// iteration `t` (SplitMix64's finaliser of the three): the same in every run, whatever the
+/// thread count.
+fn seed_of(t: f64, g: usize, array: u64) -> u64 {
+    let mut z = (t as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+        ^ (g as u64).wrapping_mul(0xA076_1D64_78BD_642F)
+        ^ array;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Encodes `x` as `i16` steps of its largest magnitude into `out`, each entry rounded down
+/// or up with the probability that makes its expected step its value (the dither of `seed`);
+/// returns that scale (0 when every entry is 0, or the largest is not a finite `f32`: then
+/// every step is 0).
+fn encode_signed(x: &[f64], out: &mut [i16], seed: u64) -> f32 {
+    let m = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let scale = m as f32;
+    if !(scale > 0.0 && scale.is_finite()) {
+        out.fill(0);
+        return 0.0;
+    }
+    let mul = SIGNED_STEPS / f64::from(scale);
+    let mut d = Dither(seed);
+    for (o, &v) in out.iter_mut().zip(x) {
+        // Floor of a positive number by the truncating cast.
+        let y = (v * mul + d.next() + 32768.0) as i32 - 32768;
+        *o = y.clamp(-(SIGNED_STEPS as i32), SIGNED_STEPS as i32) as i16;
+    }
+    scale
+}
+
+/// Encodes the non-negative `x` as `u16` steps of its largest entry into `out` (a negative
+/// entry as 0), rounded as [`encode_signed`] rounds; returns that scale, as it does.
+fn encode_unsigned(x: &[f64], out: &mut [u16], seed: u64) -> f32 {
+    let m = x.iter().fold(0.0f64, |m, &v| m.max(v));
+    let scale = m as f32;
+    if !(scale > 0.0 && scale.is_finite()) {
+        out.fill(0);
+        return 0.0;
+    }
+    let mul = UNSIGNED_STEPS / f64::from(scale);
+    let mut d = Dither(seed);
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = (v * mul + d.next()).clamp(0.0, UNSIGNED_STEPS) as u16;
+    }
+    scale
+}
+
+/// The value of one regret step at a node of regret scale `scale`.
+#[inline(always)]
+fn signed_unit(scale: f32) -> f64 {
+    f64::from(scale) / SIGNED_STEPS
+}
+
+/// The value of one sum step at a node of sum scale `scale`.
+#[inline(always)]
+fn unsigned_unit(scale: f32) -> f64 {
+    f64::from(scale) / UNSIGNED_STEPS
+}
+
+/// The compressed state of both players.
+pub(super) struct Compressed {
+    /// Cumulative regrets, in steps of their node's regret scale / 32767.
+    regret: [Vec<i16>; 2],
+    /// Average-strategy sums, in steps of their node's sum scale / 65535.
+    sum: [Vec<u16>; 2],
+    /// Each game node's regret scale (its largest regret magnitude; decision nodes only).
+    regret_scale: Vec<f32>,
+    /// Each game node's sum scale (its largest sum; decision nodes only).
+    sum_scale: Vec<f32>,
+    /// The rules' other arrays in `f32` (`last`, `sigma`, `play`; its regrets and sums are
+    /// empty).
+    rest: State<f32>,
+}
+
+/// The compressed state's pointers, shared by the walks of different cards (which write
+/// disjoint nodes' entries and scales).
+#[derive(Clone, Copy)]
+pub(super) struct CShared {
+    regret: [*mut i16; 2],
+    sum: [*mut u16; 2],
+    regret_scale: *mut f32,
+    sum_scale: *mut f32,
+    /// The `f32` arrays of [`Compressed::rest`], with the strategy's source and factors.
+    rest: Shared<f32>,
+}
+
+// SAFETY: as for `Shared`: the walks of a chance node's cards touch the entries and scales
+// of disjoint subtrees only; nothing else runs while they do.
+unsafe impl Send for CShared {}
+unsafe impl Sync for CShared {}
+
+thread_local! {
+    /// A node's decoded block during its update: the new regrets, then the new sums.
+    static BLOCK: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Compressed {
+    /// The zero state of `game` for `params` (VAD-CFR's stored strategy uniform).
+    pub(super) fn new(game: &Game, params: &RegretParams) -> Compressed {
+        Compressed {
+            regret: [0, 1].map(|p| vec![0i16; game.state_len[p]]),
+            sum: [0, 1].map(|p| vec![0u16; game.state_len[p]]),
+            regret_scale: vec![0.0; game.nodes.len()],
+            sum_scale: vec![0.0; game.nodes.len()],
+            rest: State::with(game, params, false),
+        }
+    }
+
+    /// The pointers the walks use.
+    pub(super) fn shared(&mut self, params: &RegretParams, factors: [Factors; 2]) -> CShared {
+        CShared {
+            regret: [self.regret[0].as_mut_ptr(), self.regret[1].as_mut_ptr()],
+            sum: [self.sum[0].as_mut_ptr(), self.sum[1].as_mut_ptr()],
+            regret_scale: self.regret_scale.as_mut_ptr(),
+            sum_scale: self.sum_scale.as_mut_ptr(),
+            rest: self.rest.shared(params, factors),
+        }
+    }
+
+    /// Simultaneous updates: the current strategies copied into `play` (`f32`) before an
+    /// iteration, from the decoded regrets.
+    pub(super) fn fill_play(&mut self, game: &Game, factors: [Factors; 2]) {
+        if factors[0].volatility.is_some() {
+            for a in 0..2 {
+                let (src, dst) = (&self.rest.sigma[a], &mut self.rest.play[a]);
+                dst.copy_from_slice(src);
+            }
+            return;
+        }
+        let mut reg = [0.0f64; MAX_K];
+        let mut last = [0.0f64; MAX_K];
+        let mut row = [0.0f64; MAX_K];
+        for (gi, g) in game.nodes.iter().enumerate() {
+            let GameKind::Decision(a) = g.kind else {
+                continue;
+            };
+            let a = a as usize;
+            let k = g.num_children as usize;
+            let off = g.aux as usize;
+            let len = k * game.hands[a].len();
+            let unit = signed_unit(self.regret_scale[gi]);
+            let keeps_last = !self.rest.last[a].is_empty();
+            for e in (off..off + len).step_by(k) {
+                for c in 0..k {
+                    reg[c] = f64::from(self.regret[a][e + c]) * unit;
+                }
+                let l: &[f64] = if keeps_last {
+                    for c in 0..k {
+                        last[c] = f64::from(self.rest.last[a][e + c]);
+                    }
+                    &last[..k]
+                } else {
+                    &[]
+                };
+                current_of::<f64, 0>(&reg[..k], l, &factors[a], &mut row[..k]);
+                for (d, &x) in self.rest.play[a][e..e + k].iter_mut().zip(&row) {
+                    *d = x as f32;
+                }
+            }
+        }
+    }
+
+    /// The average strategy of player `a`'s node at `off` (`k` actions, `n` hands),
+    /// hand-major.
+    pub(super) fn average_at(&self, a: usize, off: usize, k: usize, n: usize) -> Vec<f64> {
+        let s = &self.sum[a][off..off + k * n];
+        let mut out = vec![0.0; k * n];
+        let mut row = [0.0f64; MAX_K];
+        for (q, o) in s.chunks_exact(k).zip(out.chunks_exact_mut(k)) {
+            for (r, &x) in row.iter_mut().zip(q) {
+                *r = f64::from(x);
+            }
+            average_of_stored(&row[..k], o);
+        }
+        out
+    }
+
+    /// Sets the average sums of game node `g` (player `a`'s entries from `off`) to `probs`.
+    pub(super) fn set_average(&mut self, g: usize, a: usize, off: usize, probs: &[f64]) {
+        let out = &mut self.sum[a][off..off + probs.len()];
+        self.sum_scale[g] = encode_unsigned(probs, out, seed_of(0.0, g, 1));
+    }
+
+    /// The arrays a checkpoint keeps, by name, in file order: the regrets and sums of each
+    /// player, the rules' other kept arrays (as the `f32` storage names them), then the
+    /// scales of every game node.
+    pub(super) fn arrays(&self) -> Vec<(String, ArrayRef<'_>)> {
+        let mut out = Vec::new();
+        for (p, a) in self.regret.iter().enumerate() {
+            out.push((format!("regret{p}"), ArrayRef::I16(a)));
+        }
+        for (p, a) in self.sum.iter().enumerate() {
+            out.push((format!("sum{p}"), ArrayRef::U16(a)));
+        }
+        for (name, arrays) in [("last", &self.rest.last), ("sigma", &self.rest.sigma)] {
+            for (p, a) in arrays.iter().enumerate() {
+                if !a.is_empty() {
+                    out.push((format!("{name}{p}"), ArrayRef::F32(a)));
+                }
+            }
+        }
+        out.push(("regret_scale".into(), ArrayRef::F32(&self.regret_scale)));
+        out.push(("sum_scale".into(), ArrayRef::F32(&self.sum_scale)));
+        out
+    }
+
+    /// [`Compressed::arrays`], to be overwritten.
+    pub(super) fn arrays_mut(&mut self) -> Vec<(String, ArrayMut<'_>)> {
+        let mut out = Vec::new();
+        for (p, a) in self.regret.iter_mut().enumerate() {
+            out.push((format!("regret{p}"), ArrayMut::I16(a)));
+        }
+        for (p, a) in self.sum.iter_mut().enumerate() {
+            out.push((format!("sum{p}"), ArrayMut::U16(a)));
+        }
+        let rest = &mut self.rest;
+        for (name, arrays) in [("last", &mut rest.last), ("sigma", &mut rest.sigma)] {
+            for (p, a) in arrays.iter_mut().enumerate() {
+                if !a.is_empty() {
+                    out.push((format!("{name}{p}"), ArrayMut::F32(a)));
+                }
+            }
+        }
+        out.push(("regret_scale".into(), ArrayMut::F32(&mut self.regret_scale)));
+        out.push(("sum_scale".into(), ArrayMut::F32(&mut self.sum_scale)));
+        out
+    }
+}
+
+impl CShared {
+    /// [`Access::current`] from the decoded regrets, `K` actions (0: `k`).
+    #[inline(always)]
+    fn current_rows<const K: usize>(
+        self,
+        g: usize,
+        a: usize,
+        off: usize,
+        k: usize,
+        out: &mut [f64],
+    ) {
+        let len = out.len();
+        let n = len / k;
+        // SAFETY: the node's entries and scale; no walk writes them while this one reads.
+        let (q, unit) = unsafe {
+            (
+                slice(self.regret[a], off, len),
+                signed_unit(*self.regret_scale.add(g)),
+            )
+        };
+        let sh = self.rest;
+        let last: &[f32] = if sh.keeps_last {
+            unsafe { slice(sh.last[a], off, len) }
+        } else {
+            &[]
+        };
+        let f = &sh.factors[a];
+        let mut reg = [0.0f64; MAX_K];
+        let mut prev = [0.0f64; MAX_K];
+        let mut row = [0.0f64; MAX_K];
+        for (h, qh) in q.chunks_exact(k).enumerate() {
+            for (r, &x) in reg.iter_mut().zip(qh) {
+                *r = f64::from(x) * unit;
+            }
+            let l: &[f64] = if last.is_empty() {
+                &[]
+            } else {
+                for (p, &x) in prev.iter_mut().zip(&last[h * k..h * k + k]) {
+                    *p = f64::from(x);
+                }
+                &prev[..k]
+            };
+            current_of::<f64, K>(&reg[..k], l, f, &mut row[..k]);
+            put_column(out, n, h, &row[..k]);
+        }
+    }
+
+    /// [`Access::update`] with `K` actions (0: `at.k`): each hand decoded, updated by
+    /// [`apply_rule`] into `block` (regrets, then sums), the block encoded with its new scales.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn update_hands<const KIND: u8, const K: usize>(
+        self,
+        g: usize,
+        a: usize,
+        at: NodeAt,
+        v: &[f64],
+        r: &[f64],
+        own: &[f64],
+        st: &[f64],
+        f: Factors,
+        block: &mut [f64],
+    ) {
+        let NodeAt { off, n, .. } = at;
+        let k = if K > 0 { K } else { at.k };
+        let np = r.len();
+        let len = k * np;
+        let (new_regret, new_sum) = block[..2 * len].split_at_mut(len);
+        let sh = self.rest;
+        // SAFETY: this node's entries and scales; no other walk touches them.
+        let (rq, sq, rs, ss) = unsafe {
+            (
+                slice_mut(self.regret[a], off, len),
+                slice_mut(self.sum[a], off, len),
+                &mut *self.regret_scale.add(g),
+                &mut *self.sum_scale.add(g),
+            )
+        };
+        let (ru, su) = (signed_unit(*rs), unsigned_unit(*ss));
+        let mut inst = [0.0f64; MAX_K];
+        let mut last = [0.0f64; MAX_K];
+        let mut sigma = [0.0f64; MAX_K];
+        for h in 0..np {
+            for c in 0..k {
+                inst[c] = v[c * n + h] - r[h];
+            }
+            let e = h * k;
+            let (regret, sum) = (&mut new_regret[e..e + k], &mut new_sum[e..e + k]);
+            for c in 0..k {
+                regret[c] = f64::from(rq[e + c]) * ru;
+                sum[c] = f64::from(sq[e + c]) * su;
+                sigma[c] = st[c * np + h];
+            }
+            let sl: &mut [f32] = if sh.keeps_last {
+                unsafe { slice_mut(sh.last[a], off + e, k) }
+            } else {
+                &mut []
+            };
+            for (l, s) in last.iter_mut().zip(sl.iter()) {
+                *l = f64::from(*s);
+            }
+            let arrays = ActionArrays {
+                regret,
+                sum,
+                last: &mut last[..sl.len()],
+                sigma: &mut sigma[..k],
+            };
+            apply_rule::<KIND, K>(&inst[..k], own[h], arrays, f);
+            for (s, &l) in sl.iter_mut().zip(last.iter()) {
+                *s = l as f32;
+            }
+            if sh.current == Current::Stored {
+                let sg = unsafe { slice_mut(sh.sigma[a], off + e, k) };
+                for c in 0..k {
+                    sg[c] = sigma[c] as f32;
+                }
+            }
+        }
+        *rs = encode_signed(new_regret, rq, seed_of(f.t, g, 0));
+        *ss = encode_unsigned(new_sum, sq, seed_of(f.t, g, 1));
+    }
+}
+
+impl Access for CShared {
+    #[inline(always)]
+    fn current(self, g: usize, a: usize, off: usize, k: usize, out: &mut [f64]) {
+        if self.rest.current != Current::Regrets {
+            // VAD-CFR's stored strategy or the simultaneous updates' copy: f32 arrays.
+            return strategy_of(self.rest, a, off, k, out);
+        }
+        match k {
+            2 => self.current_rows::<2>(g, a, off, k, out),
+            3 => self.current_rows::<3>(g, a, off, k, out),
+            _ => self.current_rows::<0>(g, a, off, k, out),
+        }
+    }
+
+    #[inline(always)]
+    fn average(self, _g: usize, a: usize, off: usize, k: usize, out: &mut [f64]) {
+        // The scale cancels: each hand's sums over their total.
+        // SAFETY: the node's entries; no walk writes them while this one reads.
+        let q = unsafe { slice(self.sum[a], off, out.len()) };
+        let n = out.len() / k;
+        let mut row = [0.0f64; MAX_K];
+        let mut avg = [0.0f64; MAX_K];
+        for (h, qh) in q.chunks_exact(k).enumerate() {
+            for (r, &x) in row.iter_mut().zip(qh) {
+                *r = f64::from(x);
+            }
+            average_of_stored(&row[..k], &mut avg[..k]);
+            put_column(out, n, h, &avg[..k]);
+        }
+    }
+
+    #[inline(always)]
+    fn update<const KIND: u8>(
+        self,
+        g: usize,
+        a: usize,
+        at: NodeAt,
+        v: &[f64],
+        r: &[f64],
+        own: &[f64],
+        st: &[f64],
+        f: Factors,
+    ) {
+        BLOCK.with(|b| {
+            let mut block = b.borrow_mut();
+            let need = 2 * at.k * r.len();
+            if block.len() < need {
+                block.resize(need, 0.0);
+            }
+            match at.k {
+                2 => self.update_hands::<KIND, 2>(g, a, at, v, r, own, st, f, &mut block),
+                3 => self.update_hands::<KIND, 3>(g, a, at, v, r, own, st, f, &mut block),
+                _ => self.update_hands::<KIND, 0>(g, a, at, v, r, own, st, f, &mut block),
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signed_entries_are_within_a_step_and_unbiased() {
+        let x = [-3.0, 1.5, 0.0, 1e-9, 2.9999];
+        let mut q = [0i16; 5];
+        let scale = encode_signed(&x, &mut q, 7);
+        assert_eq!(scale, 3.0);
+        assert_eq!((q[0], q[2]), (-32767, 0));
+        let unit = signed_unit(scale);
+        for (&v, &s) in x.iter().zip(&q) {
+            assert!((f64::from(s) * unit - v).abs() < unit);
+        }
+        // 1.5 / 3 * 32767 = 16383.5: up or down, half the time each over many seeds.
+        let ups = (0..10_000u64)
+            .filter(|&seed| {
+                encode_signed(&x, &mut q, seed);
+                q[1] == 16384
+            })
+            .count();
+        assert!((4_800..5_200).contains(&ups), "{ups}");
+    }
+
+    #[test]
+    fn unsigned_entries_use_every_step_up_to_the_largest() {
+        let x = [0.0, 7.0, 3.5, -1e-12];
+        let mut q = [1u16; 4];
+        let scale = encode_unsigned(&x, &mut q, 3);
+        assert_eq!(scale, 7.0);
+        assert_eq!((q[0], q[1], q[3]), (0, 65535, 0));
+        assert!(q[2] == 32767 || q[2] == 32768);
+        assert_eq!(encode_unsigned(&[0.0, 0.0], &mut q[..2], 3), 0.0);
+        assert_eq!(q[..2], [0, 0]);
+    }
+}
