@@ -698,5 +698,10 @@ mod tests {
         let e = exploitability(&game, &s.profile);
         assert!(e.gain.iter().all(Zero::is_zero));
         assert_eq!(e.value, s.value);
+        // The counters are the path's: its pivots, each tie solve for a tied row.
+        let stats = s.path_stats.as_ref().expect("the float path's counters");
+        assert_eq!(stats.pivots, s.pivots);
+        assert!(stats.tied_pivots > 0 && stats.tie_solves <= stats.tied_rows);
+        assert!(stats.degenerate <= stats.pivots && stats.refactors > 0);
     }
 }
