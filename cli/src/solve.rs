@@ -1056,6 +1056,9 @@ fn present_lcp(
     spot: Option<&SpotLp>,
 ) -> Result<()> {
     let game = game_of(solved)?;
+    if let (Some(path), Some(_)) = (&st.path_stats, std::env::var_os("BLUFF_LCP_STATS")) {
+        eprintln!("lcp float path: {path}");
+    }
     let spot_file = write_exact_outputs(args, solved, spot)?;
     let (Some([Value::Exact(v1), Value::Exact(v2)]), Some(Value::Exact(nash_conv))) =
         (&solved.values, &solved.nash_conv)

@@ -83,6 +83,59 @@ struct FloatLemke {
     pivots: u64,
     /// The lexicographic comparison's tolerance ([`LEX_TOL`]).
     lex_tol: f64,
+    /// The basis position of each variable (`usize::MAX`: non-basic).
+    position: Vec<usize>,
+    /// Two work rows of `n` zeros (left zero between uses).
+    scratch: Vec<f64>,
+    /// The second work row.
+    lex_best: Vec<f64>,
+    /// The columns of `B^{-1}` (rows of the LCP) in the lexicographic comparison's order.
+    lex_order: Vec<usize>,
+    /// The rank of each row in `lex_order`.
+    lex_rank: Vec<usize>,
+    /// Counters of the path (`BLUFF_LCP_STATS`).
+    stats: PathStats,
+}
+
+/// Counters of one float path, for measurement (`bluff solve --algo lcp` prints them on
+/// standard error when `BLUFF_LCP_STATS` is set).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathStats {
+    /// Pivots taken.
+    pub pivots: u64,
+    /// Pivots whose step was zero.
+    pub degenerate: u64,
+    /// Pivots whose ratio test tied.
+    pub tied_pivots: u64,
+    /// Tied rows over all pivots.
+    pub tied_rows: u64,
+    /// Solves (BTRAN or FTRAN) made to break ties.
+    pub tie_solves: u64,
+    /// Non-zeros of the entering columns after FTRAN.
+    pub ftran_nonzeros: u64,
+    /// Refactorisations.
+    pub refactors: u64,
+    /// Seconds in the entering FTRAN, the ratio test and tie-breaking, refactorisations.
+    pub seconds: [f64; 3],
+}
+
+impl PathStats {
+    /// The counters in one line.
+    pub fn describe(&self) -> String {
+        let [ftran, ratio, refactor] = self.seconds;
+        format!(
+            "{} pivots ({} degenerate, {} tied: {} tied rows, {} solves to break ties), \
+             {:.0} non-zeros per entering column, {} refactorisations; seconds: FTRAN {ftran:.3}, \
+             ratio test and ties {ratio:.3}, refactorisation {refactor:.3}",
+            self.pivots,
+            self.degenerate,
+            self.tied_pivots,
+            self.tied_rows,
+            self.tie_solves,
+            self.ftran_nonzeros as f64 / self.pivots.max(1) as f64,
+            self.refactors,
+        )
+    }
 }
 
 impl FloatLemke {
@@ -121,7 +174,24 @@ impl FloatLemke {
         let basis: Vec<usize> = (0..n).collect();
         let refs: Vec<&[(usize, f64)]> = basis.iter().map(|&v| cols[v].as_slice()).collect();
         let lu = SparseLu::factor(n, &refs).map_err(|_| "the slack basis is singular")?;
+        let order: Vec<usize> = (0..n).collect();
+        let mut position = vec![usize::MAX; 2 * n + 1];
+        for (k, &v) in basis.iter().enumerate() {
+            position[v] = k;
+        }
         Ok(FloatLemke {
+            position,
+            scratch: vec![0.0; n],
+            lex_best: vec![0.0; n],
+            lex_rank: {
+                let mut rank = vec![0; n];
+                for (k, &j) in order.iter().enumerate() {
+                    rank[j] = k;
+                }
+                rank
+            },
+            lex_order: order,
+            stats: PathStats::default(),
             n,
             xb: q.clone(),
             cols,
@@ -144,6 +214,8 @@ impl FloatLemke {
 
     /// Factorises the current basis afresh and recomputes the basic values.
     fn refactor(&mut self) -> Result<(), String> {
+        let t0 = std::time::Instant::now();
+        self.stats.refactors += 1;
         let refs: Vec<&[(usize, f64)]> = self
             .basis
             .iter()
@@ -158,20 +230,21 @@ impl FloatLemke {
         let mut x = self.q.clone();
         self.lu.ftran(&mut x);
         self.xb = x;
+        self.stats.seconds[2] += t0.elapsed().as_secs_f64();
         Ok(())
     }
 
-    /// Row `p` of `B^{-1}` (sparse, by row index, sorted), divided by `alpha`.
-    fn scaled_row(&mut self, p: usize, alpha: f64) -> Vec<(usize, f64)> {
-        let mut c = vec![0.0; self.n];
-        c[p] = 1.0;
-        let mut idx = vec![p];
-        self.lu.btran_sparse(&mut c, &mut idx);
-        idx.sort_unstable();
-        idx.into_iter()
-            .filter(|&i| c[i] != 0.0)
-            .map(|i| (i, c[i] / alpha))
-            .collect()
+    /// Row `p` of `B^{-1}` divided by `alpha` into `row` (dense, zero outside `idx` on entry;
+    /// on return `idx` lists its non-zeros).
+    fn scaled_row(&mut self, p: usize, alpha: f64, row: &mut [f64], idx: &mut Vec<usize>) {
+        self.stats.tie_solves += 1;
+        idx.clear();
+        idx.push(p);
+        row[p] = 1.0;
+        self.lu.btran_sparse(row, idx);
+        for &i in idx.iter() {
+            row[i] /= alpha;
+        }
     }
 
     /// The leaving position for the entering column `alpha` (by position, non-zeros `idx`):
@@ -209,12 +282,46 @@ impl FloatLemke {
         if ties.len() == 1 {
             return Some(ties[0]);
         }
-        // Lexicographic minimum of sign * row / alpha.
+        self.stats.tied_pivots += 1;
+        self.stats.tied_rows += ties.len() as u64;
+        // The columns of `B^{-1}` of basic slacks are unit columns: the row of a slack `w_j`'s
+        // position has 1 / alpha at column `j` and 0 at every other basic slack's column, any
+        // other row 0 at all of them. So a tied slack whose column comes before the first
+        // non-basic slack's loses to every other tie, exactly, without a solve (the last such
+        // slack wins if only they tie).
+        let first_open = self
+            .lex_order
+            .iter()
+            .position(|&j| self.position[j] == usize::MAX)
+            .unwrap_or(self.n);
+        let early = |s: &Self, p: usize| {
+            let v = s.basis[p];
+            v < s.n && s.lex_rank[v] < first_open
+        };
+        let mut ties = ties;
+        if ties.iter().all(|&p| early(self, p)) {
+            return ties
+                .into_iter()
+                .max_by_key(|&p| self.lex_rank[self.basis[p]]);
+        }
+        ties.retain(|&p| !early(self, p));
+        if ties.len() == 1 {
+            return Some(ties[0]);
+        }
+        // Lexicographic minimum of sign * row / alpha, rows compared in `lex_order`.
+        let mut best = std::mem::take(&mut self.lex_best);
+        let mut row = std::mem::take(&mut self.scratch);
+        let (mut best_idx, mut row_idx) = (Vec::new(), Vec::new());
         let mut winner = ties[0];
-        let mut winner_row = self.scaled_row(winner, sign * alpha[winner]);
+        self.scaled_row(winner, sign * alpha[winner], &mut best, &mut best_idx);
         for &p in &ties[1..] {
-            let row = self.scaled_row(p, sign * alpha[p]);
-            let order = lex_cmp(&row, &winner_row, self.lex_tol);
+            self.scaled_row(p, sign * alpha[p], &mut row, &mut row_idx);
+            let order = lex_cmp_dense(
+                (&row, &row_idx),
+                (&best, &best_idx),
+                &self.lex_rank,
+                self.lex_tol,
+            );
             let better = match order {
                 Ordering::Less => true,
                 Ordering::Greater => false,
@@ -222,9 +329,18 @@ impl FloatLemke {
             };
             if better {
                 winner = p;
-                winner_row = row;
+                std::mem::swap(&mut best, &mut row);
+                std::mem::swap(&mut best_idx, &mut row_idx);
+            }
+            for &i in &row_idx {
+                row[i] = 0.0;
             }
         }
+        for &i in &best_idx {
+            best[i] = 0.0;
+        }
+        self.lex_best = best;
+        self.scratch = row;
         Some(winner)
     }
 
@@ -260,9 +376,15 @@ impl FloatLemke {
                 alpha[i] = v;
                 idx.push(i);
             }
+            let t0 = std::time::Instant::now();
             self.lu.ftran_sparse(&mut alpha, &mut idx);
+            self.stats.ftran_nonzeros += idx.len() as u64;
+            let t1 = std::time::Instant::now();
+            self.stats.seconds[0] += (t1 - t0).as_secs_f64();
             let first = entering == z0;
-            let Some(r) = self.leaving(&alpha, &idx, first) else {
+            let leave = self.leaving(&alpha, &idx, first);
+            self.stats.seconds[1] += t1.elapsed().as_secs_f64();
+            let Some(r) = leave else {
                 for &p in &idx {
                     alpha[p] = 0.0;
                 }
@@ -282,7 +404,13 @@ impl FloatLemke {
             self.xb[r] = t;
             let leaving = self.basis[r];
             self.basis[r] = entering;
+            self.position[leaving] = usize::MAX;
+            self.position[entering] = r;
             self.pivots += 1;
+            self.stats.pivots += 1;
+            if t == 0.0 {
+                self.stats.degenerate += 1;
+            }
             let accurate = self.lu.update(r, alpha[r]);
             for &p in &idx {
                 alpha[p] = 0.0;
@@ -349,34 +477,29 @@ fn splitmix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Compares two sparse sorted vectors lexicographically, entries closer than `tol` times the
-/// largest entry of either equal.
-fn lex_cmp(a: &[(usize, f64)], b: &[(usize, f64)], tol: f64) -> Ordering {
-    let norm = a.iter().chain(b).fold(0.0f64, |m, e| m.max(e.1.abs()));
-    let tol = tol * norm;
-    let (mut i, mut j) = (0, 0);
-    loop {
-        let ka = a.get(i).map_or(usize::MAX, |e| e.0);
-        let kb = b.get(j).map_or(usize::MAX, |e| e.0);
-        if ka == usize::MAX && kb == usize::MAX {
-            return Ordering::Equal;
+/// Compares two dense rows (with their non-zeros listed) lexicographically in the order of
+/// `rank`, entries closer than `tol` times the largest entry of either equal: the order at
+/// the first index (by rank) where they differ by more.
+fn lex_cmp_dense(
+    a: (&[f64], &[usize]),
+    b: (&[f64], &[usize]),
+    rank: &[usize],
+    tol: f64,
+) -> Ordering {
+    let norm =
+        a.1.iter()
+            .map(|&i| a.0[i].abs())
+            .chain(b.1.iter().map(|&i| b.0[i].abs()));
+    let tol = tol * norm.fold(0.0f64, f64::max);
+    let mut first: Option<usize> = None;
+    for &i in a.1.iter().chain(b.1) {
+        if (a.0[i] - b.0[i]).abs() > tol && first.is_none_or(|f| rank[i] < rank[f]) {
+            first = Some(i);
         }
-        let k = ka.min(kb);
-        let va = if ka == k {
-            i += 1;
-            a[i - 1].1
-        } else {
-            0.0
-        };
-        let vb = if kb == k {
-            j += 1;
-            b[j - 1].1
-        } else {
-            0.0
-        };
-        if (va - vb).abs() > tol {
-            return va.partial_cmp(&vb).unwrap_or(Ordering::Equal);
-        }
+    }
+    match first {
+        Some(i) => a.0[i].partial_cmp(&b.0[i]).unwrap_or(Ordering::Equal),
+        None => Ordering::Equal,
     }
 }
 
@@ -521,6 +644,7 @@ fn attempt(
         exact_lu,
         perturbed: None,
     };
+    s.path_stats = Some(path.stats.clone());
     Ok(s)
 }
 
@@ -574,5 +698,10 @@ mod tests {
         let e = exploitability(&game, &s.profile);
         assert!(e.gain.iter().all(Zero::is_zero));
         assert_eq!(e.value, s.value);
+        // The counters are the path's: its pivots, each tie solve for a tied row.
+        let stats = s.path_stats.as_ref().expect("the float path's counters");
+        assert_eq!(stats.pivots, s.pivots);
+        assert!(stats.tied_pivots > 0 && stats.tie_solves <= stats.tied_rows);
+        assert!(stats.degenerate <= stats.pivots && stats.refactors > 0);
     }
 }

@@ -33,6 +33,8 @@ pub const POLL_EVERY: u64 = 32;
 mod fast;
 mod lemke;
 
+pub use fast::PathStats;
+
 use crate::eval::{exploitability, Exploitability};
 use crate::exact::sequence_form::behavioural_from_plan;
 use crate::game::{Game, NodeKind};
@@ -266,6 +268,8 @@ pub struct LcpSolution {
     pub start: LcpStart,
     /// The route that found it.
     pub route: LcpRoute,
+    /// The counters of the float path that found it (`None`: the exact tableau).
+    pub path_stats: Option<PathStats>,
 }
 
 /// The sequence-form matrices of both players with payoffs shifted negative: `((s, t), [a, b])`
@@ -678,5 +682,6 @@ pub(crate) fn certified(
         rows,
         start: LcpStart::FirstActions,
         route: LcpRoute::Tableau,
+        path_stats: None,
     })
 }

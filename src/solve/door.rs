@@ -1022,6 +1022,8 @@ pub struct LcpStats {
     pub rows: usize,
     /// Seconds of the solve, certificate included.
     pub seconds: f64,
+    /// The float path's counters in words (`None`: the exact tableau).
+    pub path_stats: Option<String>,
 }
 
 /// The result of every solve, whatever the family.
@@ -1533,6 +1535,7 @@ fn run_lcp(
             pivots: s.pivots,
             rows: s.rows,
             seconds: started.elapsed().as_secs_f64(),
+            path_stats: s.path_stats.as_ref().map(crate::lcp::PathStats::describe),
         })),
     })
 }
