@@ -61,6 +61,24 @@ def run_bluff(bluff: str, args: list[str], cap: float | None) -> dict[str, Any]:
     }
 
 
+def run_step(
+    bluff: str, args: list[str], cap: float | None, step: str, error_key: str
+) -> tuple[dict[str, Any], Any]:
+    """Runs one bluff step of a file's check: its record (`STEP_seconds`; `STEP` "timeout" or
+    "failed" with the last line of stderr under `error_key`) and its parsed JSON, `None` when
+    it did not succeed."""
+    r = run_bluff(bluff, args, cap)
+    rec: dict[str, Any] = {f"{step}_seconds": round(r["seconds"], 3)}
+    if r["timeout"]:
+        rec[step] = "timeout"
+        return rec, None
+    if r["code"] != 0:
+        rec[step] = "failed"
+        rec[error_key] = r["stderr"].splitlines()[-1] if r["stderr"] else f"exit {r['code']}"
+        return rec, None
+    return rec, json.loads(r["stdout"])
+
+
 def preorder(game: gbt.Game) -> list[Any]:
     """The game's nodes in the order a Gambit file lists them (depth first, children in order)."""
     out, stack = [], [game.root]
@@ -331,16 +349,10 @@ def confirm_solve(bluff: str, path: str, game: gbt.Game, text: str, work: str, c
     out = os.path.join(work, "strategy.json")
     if os.path.exists(out):
         os.remove(out)
-    r = run_bluff(bluff, ["solve", path, "--algo", "lcp", "--json", "-o", out], cap)
-    rec: dict[str, Any] = {"solve_seconds": round(r["seconds"], 3)}
-    if r["timeout"]:
-        rec["solve"] = "timeout"
+    args = ["solve", path, "--algo", "lcp", "--json", "-o", out]
+    rec, j = run_step(bluff, args, cap, "solve", "error")
+    if j is None:
         return rec
-    if r["code"] != 0:
-        rec["solve"] = "failed"
-        rec["error"] = r["stderr"].splitlines()[-1] if r["stderr"] else f"exit {r['code']}"
-        return rec
-    j = json.loads(r["stdout"])
     rec["solve"] = "solved"
     rec["bluff_values"] = [j["value_p1"]["exact"], j["value_p2"]["exact"]]
     rec["nash_conv"] = j["nash_conv"]
@@ -366,18 +378,10 @@ def confirm_solve(bluff: str, path: str, game: gbt.Game, text: str, work: str, c
 
 def confirm_all(bluff: str, path: str, game: gbt.Game, cap: float, max_vertices: int):
     """`bluff normal-form --all` on `path` against pygambit's `enummixed_solve`."""
-    r = run_bluff(
-        bluff, ["normal-form", path, "--all", "--json", "--max-vertices", str(max_vertices)], cap
-    )
-    rec: dict[str, Any] = {"all_seconds": round(r["seconds"], 3)}
-    if r["timeout"]:
-        rec["all"] = "timeout"
+    args = ["normal-form", path, "--all", "--json", "--max-vertices", str(max_vertices)]
+    rec, j = run_step(bluff, args, cap, "all", "all_error")
+    if j is None:
         return rec
-    if r["code"] != 0:
-        rec["all"] = "failed"
-        rec["all_error"] = r["stderr"].splitlines()[-1] if r["stderr"] else f"exit {r['code']}"
-        return rec
-    j = json.loads(r["stdout"])
 
     def norm(v):
         return [str(Fraction(x)) for x in v]
