@@ -550,26 +550,11 @@ pub fn profile_solver(
 }
 
 /// One decision node of an exact strategy of a spot built as a game (say the exact LP's
-/// equilibrium of a river spot), per hand of the acting player's range.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExactNode {
-    /// The node's path, as [`Tree::path`] writes it.
-    pub path: String,
-    /// The player acting (0 OOP, 1 IP).
-    pub player: usize,
-    /// The actions' names (`check`, `bet50`, ...).
-    pub actions: Vec<String>,
-    /// The hands (`AhKh`, higher card first) in the range's order, without those holding a
-    /// board card or a card dealt on the way.
-    pub hands: Vec<String>,
-    /// Each hand's weight in the range.
-    pub weights: Vec<f64>,
-    /// Each hand's probabilities of the actions, exactly.
-    pub strategy: Vec<Vec<Rational>>,
-    /// Each hand's own probability of reaching the node (the product of its probabilities of
-    /// the actions it took on the path), exactly; the weight is not in it.
-    pub reach: Vec<Rational>,
-}
+/// equilibrium of a river spot), per hand of the acting player's range (higher card first, in
+/// the range's order, without the hands holding a board card or a card dealt on the way): the
+/// probabilities and the reach (the weight times the hand's own probabilities of the actions
+/// on the path) exactly.
+pub type ExactNode = super::strategy_file::NodeStrategy<Rational>;
 
 /// Where a set sits: public-tree node, the cards dealt on the way, the hand.
 type SetKey<'a> = (usize, &'a [Card], (Card, Card));
@@ -639,9 +624,6 @@ pub fn exact_node(
             })
             .collect(),
         hands: Vec::new(),
-        weights: Vec::new(),
-        strategy: Vec::new(),
-        reach: Vec::new(),
     };
     for combo in &spot.combos[player] {
         if combo.set() & dead != 0 {
@@ -651,17 +633,19 @@ pub fn exact_node(
         let Some(here) = row(t, &dealt, hand) else {
             continue;
         };
-        let mut reach = Rational::one();
+        let mut reach = f64_to_rational(combo.weight).unwrap_or_else(Rational::zero);
         for &(n, d, child) in &own {
             reach *= row(n, &dealt[..d], hand)
                 .and_then(|r| r.get(child))
                 .cloned()
                 .unwrap_or_else(Rational::zero);
         }
-        node.hands.push(format!("{}{}", combo.hi, combo.lo));
-        node.weights.push(combo.weight);
-        node.strategy.push(here.to_vec());
-        node.reach.push(reach);
+        node.hands.push(super::strategy_file::HandStrategy {
+            hand: format!("{}{}", combo.hi, combo.lo),
+            weight: combo.weight,
+            reach,
+            strategy: here.to_vec(),
+        });
     }
     Ok(node)
 }

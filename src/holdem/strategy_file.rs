@@ -656,9 +656,11 @@ pub fn load(
     Ok((solver, header))
 }
 
-/// One node of a strategy file, per hand: what `bluff export-strategy` prints.
+/// One node of a strategy, per hand: of a strategy file, what `bluff export-strategy` prints
+/// (`T = f64`), or of an exact strategy of a spot built as a game (`T = Rational`,
+/// [`super::river_lp::exact_node`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct NodeStrategy {
+pub struct NodeStrategy<T = f64> {
     /// The node's path, as the file keys it.
     pub path: String,
     /// The player acting (0 OOP, 1 IP).
@@ -668,20 +670,20 @@ pub struct NodeStrategy {
     /// Each hand's name, weight in the range, reach (the weight times the player's own
     /// probabilities of the actions on the path, 0 for a hand holding a dealt card), and
     /// probabilities of the actions.
-    pub hands: Vec<HandStrategy>,
+    pub hands: Vec<HandStrategy<T>>,
 }
 
 /// One hand at one node.
 #[derive(Clone, Debug, PartialEq)]
-pub struct HandStrategy {
+pub struct HandStrategy<T = f64> {
     /// `AhKh`.
     pub hand: String,
     /// The hand's weight in the range.
     pub weight: f64,
     /// The weight times the player's own probabilities of reaching the node.
-    pub reach: f64,
+    pub reach: T,
     /// The probabilities of the node's actions.
-    pub strategy: Vec<f64>,
+    pub strategy: Vec<T>,
 }
 
 /// Reads one node (named by `node_path`, as [`super::tree::Tree::find`] reads paths) of the
