@@ -580,12 +580,7 @@ pub fn exact_node(
     };
     let player = player as usize;
     // The path from the root, each node with the number of cards dealt before it.
-    let mut chain = vec![t];
-    while *chain.last().expect("one") != 0 {
-        let up = tree.nodes[*chain.last().expect("one")].parent as usize;
-        chain.push(up);
-    }
-    chain.reverse();
+    let chain = super::strategy_file::root_chain(tree, t);
     let mut own: Vec<(usize, usize, usize)> = Vec::new();
     let mut deals = 0;
     for w in chain.windows(2) {

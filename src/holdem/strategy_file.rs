@@ -786,6 +786,17 @@ fn node_strategy_by(
     Ok(node)
 }
 
+/// The public-tree nodes from the root down to `t`, the root first.
+pub(crate) fn root_chain(tree: &super::tree::Tree, t: usize) -> Vec<usize> {
+    let mut chain = vec![t];
+    while *chain.last().expect("one") != 0 {
+        let up = tree.nodes[*chain.last().expect("one")].parent as usize;
+        chain.push(up);
+    }
+    chain.reverse();
+    chain
+}
+
 /// The cards the solver walked for the deals `dealt` (each the lowest card of its class under
 /// the suit swaps that fix the board so far, [`super::iso::Symmetries::classes`]) and the
 /// swap that maps the walked deals onto `dealt` (the identity when they are the same); `None`
@@ -845,12 +856,7 @@ fn plan_node(
     let player = player as usize;
     // The player's own decision nodes on the way (with the cards dealt by then) and the
     // child taken at each.
-    let mut chain = vec![t];
-    while *chain.last().expect("one") != 0 {
-        let up = tree.nodes[*chain.last().expect("one")].parent as usize;
-        chain.push(up);
-    }
-    chain.reverse();
+    let chain = root_chain(tree, t);
     let deals_needed = chain
         .iter()
         .filter(|&&n| tree.nodes[n].kind == NodeKind::Chance)
