@@ -200,6 +200,15 @@ def read_strategy_file(path: str) -> list[list[tuple[str, list[Fraction]]]]:
     ]
 
 
+def assign(prof: Any, items: list[Any], probs: list[Fraction], where: str, what: str) -> None:
+    """Sets `prof[item]` to each probability exactly (`items`: a player's strategies or a
+    set's actions, in order); a count that differs raises, naming `where`."""
+    if len(probs) != len(items):
+        raise ValueError(f"{where}: {len(probs)} probabilities, {len(items)} {what}")
+    for item, v in zip(items, probs):
+        prof[item] = gbt.Rational(v.numerator, v.denominator)
+
+
 def gambit_profile(game: gbt.Game, text: str, strategy_path: str) -> Any:
     """The profile of bluff's strategy file as a pygambit rational profile of `game`."""
     ours = read_strategy_file(strategy_path)
@@ -211,11 +220,7 @@ def gambit_profile(game: gbt.Game, text: str, strategy_path: str) -> Any:
         prof = game.mixed_strategy_profile(rational=True)
         for p, player in enumerate(players):
             ((_, probs),) = ours[p]
-            strategies = list(player.strategies)
-            if len(probs) != len(strategies):
-                raise ValueError(f"player {p + 1}: {len(probs)} probabilities")
-            for s, v in zip(strategies, probs):
-                prof[s] = gbt.Rational(v.numerator, v.denominator)
+            assign(prof, list(player.strategies), probs, f"player {p + 1}", "strategies")
         return prof
     file_sets = file_infosets(text, game)
     prof = game.mixed_behavior_profile(rational=True)
@@ -228,12 +233,7 @@ def gambit_profile(game: gbt.Game, text: str, strategy_path: str) -> Any:
                 f"player {p + 1}: {len(by_name)} sets in the file, {len(sets)} in Gambit"
             )
         for name, s in zip(names, sets):
-            probs = by_name[name]
-            actions = list(s.actions)
-            if len(probs) != len(actions):
-                raise ValueError(f"set {name}: {len(probs)} probabilities, {len(actions)} actions")
-            for a, v in zip(actions, probs):
-                prof[a] = gbt.Rational(v.numerator, v.denominator)
+            assign(prof, list(s.actions), by_name[name], f"set {name}", "actions")
     return prof
 
 
