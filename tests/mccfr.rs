@@ -459,7 +459,7 @@ fn uniform_chance_is_exact_in_every_constructor() {
             .collect()
     };
     assert_eq!(chance_flags(&game), [(true, 2), (true, 3), (false, 3)]);
-    assert_eq!(Rules::chance_is_uniform(&game, &0), true);
+    assert!(Rules::chance_is_uniform(&game, &0));
     let text = bluff::format::efg::write_efg(&bluff::format::efg::game_to_efg(&game)).unwrap();
     let (read, _) = bluff::format::efg::load_efg(text.as_bytes(), |_| {}).unwrap();
     assert_eq!(flags(&read), flags(&game));
