@@ -15,54 +15,31 @@ players' values.
 
 import json
 import os
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import slug  # noqa: E402
+from common import (  # noqa: E402
+    export_efg,
+    gambit_solve,
+    ratio_cell,
+    run_capped,
+    timing_cell,
+)
 
 CAP = float(os.environ.get("GAMBIT_CAP_SECONDS", "600"))
-
-GAMBIT_CHILD = r"""
-import sys, time, json
-import pygambit as gbt
-path, rational = sys.argv[1], sys.argv[2] == "1"
-g = gbt.read_efg(path)
-t0 = time.perf_counter()
-res = gbt.nash.lcp_solve(g, rational=rational, use_strategic=False)
-t1 = time.perf_counter()
-eq = res.equilibria[0]
-values = [str(eq.payoff(p)) for p in g.players]
-print(json.dumps({"solve": t1 - t0, "values": values}))
-"""
-
-
-def run_timed(cmd, cap=None):
-    """Runs `cmd`; returns (stdout, seconds, error or None)."""
-    t0 = time.perf_counter()
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=cap)
-    except subprocess.TimeoutExpired:
-        return None, time.perf_counter() - t0, "timeout"
-    dt = time.perf_counter() - t0
-    if p.returncode != 0:
-        return None, dt, (p.stderr.strip().splitlines() or ["failed"])[-1]
-    return p.stdout, dt, None
 
 
 def main():
     bluff, out_dir = sys.argv[1], sys.argv[2]
     rows = []
     for spec in sys.argv[3:]:
-        efg = os.path.join(out_dir, slug(spec) + ".efg")
         row = {"game": spec}
-        _, _, err = run_timed([bluff, "export", spec, "-o", efg])
+        efg, err = export_efg(bluff, spec, out_dir)
         if err:
             row["bluff"] = f"no .efg: {err}"
             rows.append(row)
             continue
-        out, _, err = run_timed([bluff, "solve", efg, "--algo", "lcp", "--json"])
+        out, _, err = run_capped([bluff, "solve", efg, "--algo", "lcp", "--json"])
         if err:
             row["bluff"] = err
         else:
@@ -73,31 +50,18 @@ def main():
             row["rows"] = r["lcp_rows"]
             row["pivots"] = r["pivots"]
             row["route"] = r.get("route", "")
-        for key, flag in (("gambit_rational", "1"), ("gambit_float", "0")):
-            out, _, err = run_timed([sys.executable, "-c", GAMBIT_CHILD, efg, flag], CAP)
+        for key, rational in (("gambit_rational", True), ("gambit_float", False)):
+            r, err = gambit_solve(efg, "lcp_solve", rational, CAP)
             if err:
-                row[key] = f"> {CAP:.0f} s" if err == "timeout" else err
+                row[key] = err
                 continue
-            r = json.loads(out)
             row[key + "_s"] = r["solve"]
             row[key + "_values"] = r["values"]
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
 
-    def seconds(t):
-        return f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
-
     def cell(row, key):
-        return seconds(row[key + "_s"]) if key + "_s" in row else row.get(key, "-")
-
-    def ratio(row, key):
-        if "bluff_s" not in row:
-            return "-"
-        if key + "_s" in row:
-            return f"{row[key + '_s'] / row['bluff_s']:.0f}x"
-        if str(row.get(key, "")).startswith(">"):
-            return f"> {CAP / row['bluff_s']:.0f}x"
-        return "-"
+        return timing_cell(row, key, 1, f"> {CAP:.0f} s")
 
     print(
         "| game | LCP rows | bluff exact (pivots) | Gambit rational | Gambit float | "
@@ -109,7 +73,7 @@ def main():
         print(
             f"| {row['game']} | {row.get('rows', '-')} | {cell(row, 'bluff')}{pivots} | "
             f"{cell(row, 'gambit_rational')} | {cell(row, 'gambit_float')} | "
-            f"{ratio(row, 'gambit_rational')} | {ratio(row, 'gambit_float')} |"
+            f"{ratio_cell(row, 'gambit_rational', CAP)} | {ratio_cell(row, 'gambit_float', CAP)} |"
         )
     print()
     for row in rows:

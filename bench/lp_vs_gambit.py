@@ -13,40 +13,12 @@ best time kept. Prints a table of seconds and ratios, and the game values each f
 
 import json
 import os
-import subprocess
 import sys
-import time
 
-from common import slug
+from common import DID_NOT_FINISH, export_efg, gambit_solve, ratio_cell, run_capped, timing_cell
 
 CAP = float(os.environ.get("GAMBIT_CAP_SECONDS", "300"))
 REPEAT_BELOW = 10.0
-
-GAMBIT_CHILD = r"""
-import sys, time, json
-import pygambit as gbt
-path, rational = sys.argv[1], sys.argv[2] == "1"
-t0 = time.perf_counter()
-g = gbt.read_efg(path) if hasattr(gbt, "read_efg") else gbt.Game.read_game(path)
-t1 = time.perf_counter()
-res = gbt.nash.lp_solve(g, rational=rational, use_strategic=False)
-t2 = time.perf_counter()
-eq = res.equilibria[0]
-value = eq.payoff(list(g.players)[0])
-print(json.dumps({"read": t1 - t0, "solve": t2 - t1, "value": str(value)}))
-"""
-
-
-def run_timed(cmd, cap=None):
-    t0 = time.perf_counter()
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=cap)
-    except subprocess.TimeoutExpired:
-        return None, time.perf_counter() - t0, "did not finish"
-    dt = time.perf_counter() - t0
-    if p.returncode != 0:
-        return None, dt, (p.stderr.strip().splitlines() or ["failed"])[-1]
-    return p.stdout, dt, None
 
 
 def main():
@@ -54,9 +26,8 @@ def main():
     specs = sys.argv[3:]
     rows = []
     for spec in specs:
-        efg = os.path.join(out_dir, slug(spec) + ".efg")
         row = {"game": spec}
-        _, _, err = run_timed([bluff, "export", spec, "-o", efg])
+        efg, err = export_efg(bluff, spec, out_dir)
         if err:
             row["bluff"] = row["gambit_exact"] = row["gambit_float"] = f"no .efg: {err}"
             rows.append(row)
@@ -64,7 +35,7 @@ def main():
         # Runs under REPEAT_BELOW seconds are repeated (3 in all) and the best time kept, for
         # both tools alike.
         for _ in range(3):
-            out, _, err = run_timed([bluff, "solve", efg, "--algo", "lp", "--json"])
+            out, _, err = run_capped([bluff, "solve", efg, "--algo", "lp", "--json"])
             if err:
                 row["bluff"] = err
                 break
@@ -76,34 +47,21 @@ def main():
             row["sequences"] = r["sequences"]
             if t >= REPEAT_BELOW:
                 break
-        for key, flag in (("gambit_exact", "1"), ("gambit_float", "0")):
+        for key, rational in (("gambit_exact", True), ("gambit_float", False)):
             for _ in range(3):
-                out, _, err = run_timed([sys.executable, "-c", GAMBIT_CHILD, efg, flag], CAP)
+                r, err = gambit_solve(efg, "lp_solve", rational, CAP)
                 if err:
                     row[key] = err
                     break
-                r = json.loads(out)
                 row[key + "_s"] = min(r["solve"], row.get(key + "_s", r["solve"]))
-                row[key + "_value"] = r["value"]
+                row[key + "_value"] = r["values"][0]
                 if r["solve"] >= REPEAT_BELOW:
                     break
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
 
-    def seconds(t):
-        return f"{t * 1000:.2f} ms" if t < 1 else f"{t:.2f} s"
-
     def cell(row, key):
-        return seconds(row[key + "_s"]) if key + "_s" in row else row.get(key, "-")
-
-    def ratio(row, key):
-        if "bluff_s" not in row:
-            return "-"
-        if key + "_s" in row:
-            return f"{row[key + '_s'] / row['bluff_s']:.0f}x"
-        if row.get(key) == "did not finish":
-            return f"> {CAP / row['bluff_s']:.0f}x"
-        return "-"
+        return timing_cell(row, key, 2, DID_NOT_FINISH)
 
     print(
         "| game | sequences | bluff exact LP | Gambit LP rational | Gambit LP float | "
@@ -117,8 +75,8 @@ def main():
             agree = "yes" if row["gambit_exact_value"] == row["bluff_value"] else "NO"
         print(
             f"| {row['game']} | {seqs} | {cell(row, 'bluff')} | {cell(row, 'gambit_exact')} | "
-            f"{cell(row, 'gambit_float')} | {ratio(row, 'gambit_exact')} | "
-            f"{ratio(row, 'gambit_float')} | {agree} |"
+            f"{cell(row, 'gambit_float')} | {ratio_cell(row, 'gambit_exact', CAP)} | "
+            f"{ratio_cell(row, 'gambit_float', CAP)} | {agree} |"
         )
     print()
     for row in rows:

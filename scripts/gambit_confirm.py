@@ -61,6 +61,24 @@ def run_bluff(bluff: str, args: list[str], cap: float | None) -> dict[str, Any]:
     }
 
 
+def run_step(
+    bluff: str, args: list[str], cap: float | None, step: str, error_key: str
+) -> tuple[dict[str, Any], Any]:
+    """Runs one bluff step of a file's check: its record (`STEP_seconds`; `STEP` "timeout" or
+    "failed" with the last line of stderr under `error_key`) and its parsed JSON, `None` when
+    it did not succeed."""
+    r = run_bluff(bluff, args, cap)
+    rec: dict[str, Any] = {f"{step}_seconds": round(r["seconds"], 3)}
+    if r["timeout"]:
+        rec[step] = "timeout"
+        return rec, None
+    if r["code"] != 0:
+        rec[step] = "failed"
+        rec[error_key] = r["stderr"].splitlines()[-1] if r["stderr"] else f"exit {r['code']}"
+        return rec, None
+    return rec, json.loads(r["stdout"])
+
+
 def preorder(game: gbt.Game) -> list[Any]:
     """The game's nodes in the order a Gambit file lists them (depth first, children in order)."""
     out, stack = [], [game.root]
@@ -182,6 +200,15 @@ def read_strategy_file(path: str) -> list[list[tuple[str, list[Fraction]]]]:
     ]
 
 
+def assign(prof: Any, items: list[Any], probs: list[Fraction], where: str, what: str) -> None:
+    """Sets `prof[item]` to each probability exactly (`items`: a player's strategies or a
+    set's actions, in order); a count that differs raises, naming `where`."""
+    if len(probs) != len(items):
+        raise ValueError(f"{where}: {len(probs)} probabilities, {len(items)} {what}")
+    for item, v in zip(items, probs):
+        prof[item] = gbt.Rational(v.numerator, v.denominator)
+
+
 def gambit_profile(game: gbt.Game, text: str, strategy_path: str) -> Any:
     """The profile of bluff's strategy file as a pygambit rational profile of `game`."""
     ours = read_strategy_file(strategy_path)
@@ -193,11 +220,7 @@ def gambit_profile(game: gbt.Game, text: str, strategy_path: str) -> Any:
         prof = game.mixed_strategy_profile(rational=True)
         for p, player in enumerate(players):
             ((_, probs),) = ours[p]
-            strategies = list(player.strategies)
-            if len(probs) != len(strategies):
-                raise ValueError(f"player {p + 1}: {len(probs)} probabilities")
-            for s, v in zip(strategies, probs):
-                prof[s] = gbt.Rational(v.numerator, v.denominator)
+            assign(prof, list(player.strategies), probs, f"player {p + 1}", "strategies")
         return prof
     file_sets = file_infosets(text, game)
     prof = game.mixed_behavior_profile(rational=True)
@@ -210,12 +233,7 @@ def gambit_profile(game: gbt.Game, text: str, strategy_path: str) -> Any:
                 f"player {p + 1}: {len(by_name)} sets in the file, {len(sets)} in Gambit"
             )
         for name, s in zip(names, sets):
-            probs = by_name[name]
-            actions = list(s.actions)
-            if len(probs) != len(actions):
-                raise ValueError(f"set {name}: {len(probs)} probabilities, {len(actions)} actions")
-            for a, v in zip(actions, probs):
-                prof[a] = gbt.Rational(v.numerator, v.denominator)
+            assign(prof, list(s.actions), by_name[name], f"set {name}", "actions")
     return prof
 
 
@@ -331,16 +349,10 @@ def confirm_solve(bluff: str, path: str, game: gbt.Game, text: str, work: str, c
     out = os.path.join(work, "strategy.json")
     if os.path.exists(out):
         os.remove(out)
-    r = run_bluff(bluff, ["solve", path, "--algo", "lcp", "--json", "-o", out], cap)
-    rec: dict[str, Any] = {"solve_seconds": round(r["seconds"], 3)}
-    if r["timeout"]:
-        rec["solve"] = "timeout"
+    args = ["solve", path, "--algo", "lcp", "--json", "-o", out]
+    rec, j = run_step(bluff, args, cap, "solve", "error")
+    if j is None:
         return rec
-    if r["code"] != 0:
-        rec["solve"] = "failed"
-        rec["error"] = r["stderr"].splitlines()[-1] if r["stderr"] else f"exit {r['code']}"
-        return rec
-    j = json.loads(r["stdout"])
     rec["solve"] = "solved"
     rec["bluff_values"] = [j["value_p1"]["exact"], j["value_p2"]["exact"]]
     rec["nash_conv"] = j["nash_conv"]
@@ -366,18 +378,10 @@ def confirm_solve(bluff: str, path: str, game: gbt.Game, text: str, work: str, c
 
 def confirm_all(bluff: str, path: str, game: gbt.Game, cap: float, max_vertices: int):
     """`bluff normal-form --all` on `path` against pygambit's `enummixed_solve`."""
-    r = run_bluff(
-        bluff, ["normal-form", path, "--all", "--json", "--max-vertices", str(max_vertices)], cap
-    )
-    rec: dict[str, Any] = {"all_seconds": round(r["seconds"], 3)}
-    if r["timeout"]:
-        rec["all"] = "timeout"
+    args = ["normal-form", path, "--all", "--json", "--max-vertices", str(max_vertices)]
+    rec, j = run_step(bluff, args, cap, "all", "all_error")
+    if j is None:
         return rec
-    if r["code"] != 0:
-        rec["all"] = "failed"
-        rec["all_error"] = r["stderr"].splitlines()[-1] if r["stderr"] else f"exit {r['code']}"
-        return rec
-    j = json.loads(r["stdout"])
 
     def norm(v):
         return [str(Fraction(x)) for x in v]

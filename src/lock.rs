@@ -241,6 +241,7 @@ impl Lock {
             out.num_actions[p] = offset;
             out.action_infoset[p] = action_infoset;
         }
+        out.mark_uniform_chance();
         out
     }
 

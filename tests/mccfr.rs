@@ -3,7 +3,9 @@
 //! (Kuhn converges for every seed), and the solver against itself (threads, resuming, rules
 //! against the arena compiled from them).
 
+use bluff::game::rules::{Rules, Turn};
 use bluff::game::{Game, NodeKind};
+use bluff::games::kuhn::Kuhn;
 use bluff::games::leduc::Leduc;
 use bluff::mccfr::{MccfrParams, MccfrSolver, MccfrState, Sampling};
 use bluff::strategy::Profile;
@@ -326,4 +328,174 @@ fn bad_parameters_are_refused() {
         .with_threads(100_000)
         .is_err());
     let _ = Sampling::External;
+}
+
+/// The average strategy a rules solver holds at the set of `node` (an arena node compiled from
+/// those rules): the node's path replayed on the rules gives the state and its key.
+fn rules_average<G: Rules>(rules: &G, s: &MccfrSolver<G>, game: &Game, node: usize) -> Vec<f64> {
+    let mut path = Vec::new();
+    let mut n = node;
+    while game.nodes[n].parent != u32::MAX {
+        path.push(game.nodes[n].action as usize);
+        n = game.nodes[n].parent as usize;
+    }
+    let mut state = rules.root();
+    for &a in path.iter().rev() {
+        rules.apply(&mut state, a);
+    }
+    let Turn::Player(p) = rules.turn(&state) else {
+        panic!("node {node} is a decision of the arena, not of the rules");
+    };
+    let mut out = vec![0.0; rules.num_actions(&state)];
+    s.average_strategy(p, rules.infoset_key(&state), out.len(), &mut out);
+    out
+}
+
+/// An arena game says `chance_is_uniform` at exactly the chance nodes its rules say it at, so
+/// the arena and the rules draw chance alike: the same seed gives the same average strategy
+/// at every information set, bit for bit (sets matched through their histories, not their
+/// keys), and the same tables.
+fn arena_and_rules_agree<G: Rules>(rules: &G, spec: &str, iterations: u64) {
+    let arena = bluff::games::builtin(spec).unwrap();
+    let mut uniform = 0;
+    for (n, node) in arena.nodes.iter().enumerate() {
+        if node.kind == NodeKind::Chance {
+            uniform += usize::from(arena.chance_is_uniform_at(n));
+        } else {
+            assert!(!arena.chance_is_uniform_at(n), "{spec}: node {n}");
+        }
+    }
+    // Every chance node of these games deals one of the cards or dice left, evenly.
+    let chance = arena.nodes.iter().filter(|n| n.kind == NodeKind::Chance);
+    assert_eq!(uniform, chance.count(), "{spec}");
+    for params in [MccfrParams::external(), MccfrParams::outcome(0.6)] {
+        let mut a = MccfrSolver::new(&arena, params, 11).unwrap();
+        let mut r = MccfrSolver::new(rules, params, 11).unwrap();
+        a.iterate(iterations);
+        r.iterate(iterations);
+        assert_eq!(
+            numbers(&a.state()),
+            numbers(&r.state()),
+            "{spec} {params:?}"
+        );
+        let prof = a.average_profile(&arena);
+        let mut seen = vec![[false; 2]; 0];
+        seen.resize(
+            arena.infosets[0].len().max(arena.infosets[1].len()),
+            [false; 2],
+        );
+        for (n, node) in arena.nodes.iter().enumerate() {
+            let NodeKind::Decision { player, infoset } = node.kind else {
+                continue;
+            };
+            let (p, id) = (player as usize, infoset as usize);
+            if std::mem::replace(&mut seen[id][p], true) {
+                continue;
+            }
+            let range = arena.infosets[p][id].action_range();
+            let from_rules = rules_average(rules, &r, &arena, n);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&prof.probs[p][range]),
+                bits(&from_rules),
+                "{spec} {params:?}: set {}",
+                arena.infosets[p][id].label
+            );
+        }
+    }
+}
+
+#[test]
+fn kuhn_arena_and_rules_give_the_same_average_strategy() {
+    arena_and_rules_agree(&Kuhn, "kuhn", 20_000);
+}
+
+#[test]
+fn leduc_arena_and_rules_give_the_same_average_strategy() {
+    arena_and_rules_agree(&Leduc, "leduc", 5_000);
+}
+
+/// The arena's flag is decided on exact probabilities, by every constructor: thirds written
+/// out one by one are uniform, halves and quarters are not, a `.efg` file read back keeps the
+/// flags, and a lock's chance nodes are uniform exactly where the lock is.
+#[test]
+fn uniform_chance_is_exact_in_every_constructor() {
+    use bluff::game::GameBuilder;
+    use bluff::scalar::rat;
+    let mut b = GameBuilder::new("flags", "P1", "P2");
+    let root = b.root();
+    let kids = b
+        .chance(root, vec![("a", rat(1, 2)), ("b", rat(1, 2))])
+        .unwrap();
+    let thirds = b
+        .chance(
+            kids[0],
+            (0..3).map(|i| (format!("t{i}"), rat(1, 3))).collect(),
+        )
+        .unwrap();
+    let uneven = b
+        .chance(
+            kids[1],
+            vec![("h", rat(1, 2)), ("q", rat(1, 4)), ("r", rat(1, 4))],
+        )
+        .unwrap();
+    for (i, &leaf) in thirds.iter().chain(&uneven).enumerate() {
+        let set = b.decision(leaf, 0, "x", &["l", "r"]).unwrap();
+        for (j, &t) in set.iter().enumerate() {
+            b.terminal(t, [rat(i as i64 - j as i64, 1), rat(0, 1)])
+                .unwrap();
+        }
+    }
+    let game = b.build().unwrap();
+    let flags = |g: &Game| -> Vec<bool> {
+        (0..g.nodes.len())
+            .map(|n| g.chance_is_uniform_at(n))
+            .collect()
+    };
+    let chance_flags = |g: &Game| -> Vec<(bool, usize)> {
+        (0..g.nodes.len())
+            .filter(|&n| g.nodes[n].kind == NodeKind::Chance)
+            .map(|n| (g.chance_is_uniform_at(n), g.nodes[n].num_children as usize))
+            .collect()
+    };
+    assert_eq!(chance_flags(&game), [(true, 2), (true, 3), (false, 3)]);
+    assert!(Rules::chance_is_uniform(&game, &0));
+    let text = bluff::format::efg::write_efg(&bluff::format::efg::game_to_efg(&game)).unwrap();
+    let (read, _) = bluff::format::efg::load_efg(text.as_bytes(), |_| {}).unwrap();
+    assert_eq!(flags(&read), flags(&game));
+    // Kuhn with player 1's opening set locked: to even odds, then to 1/3 against 2/3.
+    let kuhn = bluff::games::builtin("kuhn").unwrap();
+    for (probs, uniform) in [
+        ([rat(1, 2), rat(1, 2)], true),
+        ([rat(1, 3), rat(2, 3)], false),
+    ] {
+        let mut lock = bluff::lock::Lock::default();
+        lock.sets[0].push(bluff::lock::LockedSet {
+            infoset: 0,
+            probs: probs.to_vec(),
+        });
+        let locked = lock.to_chance(&kuhn);
+        let mut at_set = 0;
+        for (n, node) in kuhn.nodes.iter().enumerate() {
+            let was_set = matches!(
+                node.kind,
+                NodeKind::Decision {
+                    player: 0,
+                    infoset: 0
+                }
+            );
+            at_set += usize::from(was_set);
+            let expect = if was_set {
+                uniform
+            } else {
+                kuhn.chance_is_uniform_at(n)
+            };
+            assert_eq!(locked.chance_is_uniform_at(n), expect, "node {n}");
+            assert_eq!(
+                locked.nodes[n].kind == NodeKind::Chance,
+                node.kind == NodeKind::Chance || was_set
+            );
+        }
+        assert!(at_set > 0);
+    }
 }

@@ -317,8 +317,9 @@ impl SpotNode {
     fn of_exact(py: Python<'_>, node: river_lp::ExactNode) -> PyResult<SpotNode> {
         let to_f64 = bluff::scalar::rational_to_f64;
         let exact = PyList::empty(py);
-        for row in &node.strategy {
-            let items = row
+        for h in &node.hands {
+            let items = h
+                .strategy
                 .iter()
                 .map(|q| fraction(py, q))
                 .collect::<PyResult<Vec<_>>>()?;
@@ -327,13 +328,11 @@ impl SpotNode {
         let hands = node
             .hands
             .iter()
-            .zip(&node.weights)
-            .zip(node.strategy.iter().zip(&node.reach))
-            .map(|((hand, &weight), (row, reach))| HandStrategy {
-                hand: hand.clone(),
-                weight,
-                reach: weight * to_f64(reach),
-                strategy: row.iter().map(to_f64).collect(),
+            .map(|h| HandStrategy {
+                hand: h.hand.clone(),
+                weight: h.weight,
+                reach: to_f64(&h.reach),
+                strategy: h.strategy.iter().map(to_f64).collect(),
             })
             .collect();
         let mut out = SpotNode::of(

@@ -584,7 +584,9 @@ impl GameBuilder {
             },
             payoff1: general_sum.then_some(payoff1),
             action_infoset,
+            chance_uniform: Vec::new(),
         };
+        game.mark_uniform_chance();
         check_perfect_recall(&mut game)?;
         Ok(game)
     }

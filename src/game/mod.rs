@@ -334,6 +334,9 @@ pub struct Game {
     pub payoff1: Option<Vec<Rational>>,
     /// For each player, the flat action index -> owning information set.
     pub action_infoset: [Vec<u32>; 2],
+    /// One bit per node, set at chance nodes whose outcomes are all exactly equally likely
+    /// (bit `n % 64` of word `n / 64`); filled by [`Game::mark_uniform_chance`].
+    pub(crate) chance_uniform: Vec<u64>,
 }
 
 /// The derived layout, with [`Game::payoff1`] shown only for general-sum games: a constant-sum
@@ -359,6 +362,37 @@ impl std::fmt::Debug for Game {
 }
 
 impl Game {
+    /// Sets [`Game::chance_uniform`] from the nodes and their exact chance probabilities: every
+    /// constructor calls it once the arena is final (the builder, the .efg loader, a lock's
+    /// `to_chance`).
+    pub(crate) fn mark_uniform_chance(&mut self) {
+        let mut bits = vec![0u64; self.nodes.len().div_ceil(64)];
+        for (n, node) in self.nodes.iter().enumerate() {
+            if node.kind != NodeKind::Chance || node.num_children == 0 {
+                continue;
+            }
+            let mut children = node.children();
+            let first = self.chance_prob.id_at(children.next().expect("a child"));
+            // Interned entries with equal ids are equal; distinct ids are compared exactly.
+            let probs = self.chance_prob.distinct();
+            if children.all(|c| {
+                let id = self.chance_prob.id_at(c);
+                id == first || probs[id as usize] == probs[first as usize]
+            }) {
+                bits[n / 64] |= 1 << (n % 64);
+            }
+        }
+        self.chance_uniform = bits;
+    }
+
+    /// Whether `node` is a chance node whose outcomes are all exactly equally likely.
+    #[inline]
+    pub fn chance_is_uniform_at(&self, node: usize) -> bool {
+        self.chance_uniform
+            .get(node / 64)
+            .is_some_and(|w| w >> (node % 64) & 1 == 1)
+    }
+
     /// The infoset of a decision node, or `None`.
     pub fn infoset_of(&self, node: usize) -> Option<&Infoset> {
         match self.nodes[node].kind {
@@ -457,6 +491,7 @@ impl Game {
             + self.chance_prob.heap_bytes()
             + self.chance_prob.distinct().iter().map(rat).sum::<usize>()
             + self.chance_prob_f64.capacity() * 8
+            + self.chance_uniform.capacity() * 8
             + self.chance_label.heap_bytes()
             + self
                 .chance_label

@@ -280,6 +280,10 @@ impl Rules for Game {
         self.chance_prob[self.nodes[*s as usize].first_child as usize + outcome].clone()
     }
     #[inline]
+    fn chance_is_uniform(&self, s: &u32) -> bool {
+        self.chance_is_uniform_at(*s as usize)
+    }
+    #[inline]
     fn infoset_key(&self, s: &u32) -> u64 {
         match self.nodes[*s as usize].kind {
             NodeKind::Decision { infoset, .. } => infoset as u64,

@@ -339,6 +339,31 @@ fn hand_indices(game: &super::solver::Game) -> [std::collections::HashMap<(Card,
     })
 }
 
+/// Where the reference's set of player `p` at public-tree node `node`, after the deals
+/// `dealt`, holding `hand`, sits in the spot's `game`: the game node (found by `node_at` from
+/// its path) and the hand's index there (`hands`, [`hand_indices`] of `game`). A deal the
+/// solver did not walk is its walked twin's, with the hand's suits swapped into that deal's
+/// frame. `None` when the game has no such node or hand.
+fn game_place(
+    game: &super::solver::Game,
+    hands: &[std::collections::HashMap<(Card, Card), usize>; 2],
+    tree: &Tree,
+    node_at: impl Fn(&str) -> Option<usize>,
+    p: usize,
+    (node, dealt, hand): SetKey<'_>,
+) -> Option<(usize, usize)> {
+    use super::iso::map_card;
+    let (walked, swap) = super::strategy_file::walked_deals(game, dealt)?;
+    let g = node_at(&tree.path(node, &walked))?;
+    // The hand in the walked deal's frame: the inverse of the swap applied.
+    let mut inverse = [0u8; 4];
+    for (s, &t) in swap.iter().enumerate() {
+        inverse[t as usize] = s as u8;
+    }
+    let image = (map_card(&inverse, hand.0), map_card(&inverse, hand.1));
+    hands[p].get(&image).map(|&i| (g, i))
+}
+
 /// What the reference asks a strategy for: player, tree node, dealt cards, hand.
 type Lookup = (usize, usize, Vec<Card>, (Card, Card));
 
@@ -416,8 +441,6 @@ fn exact_eval_rows(
     node_at: impl Fn(&str) -> Option<usize>,
     fill: impl FnOnce(&mut std::collections::HashMap<usize, Vec<f64>>) -> Result<(), RiverLpError>,
 ) -> Result<Exploitability<Rational>, RiverLpError> {
-    use super::iso::map_card;
-    use super::strategy_file::walked_deals;
     let reference = reference::game(spot, max_nodes)?;
     let hands = hand_indices(game);
     // Resolve every (tree node, deals, hand) the reference asks for to a game node of the
@@ -432,22 +455,18 @@ fn exact_eval_rows(
     });
     let mut at: Vec<Option<(usize, usize)>> = Vec::with_capacity(lookups.len());
     for (p, node, dealt, hand) in &lookups {
-        let Some((walked, swap)) = walked_deals(game, dealt) else {
-            at.push(None);
-            continue;
-        };
-        let Some(g) = node_at(&reference.tree.path(*node, &walked)) else {
-            at.push(None);
-            continue;
-        };
-        // The hand in the walked deal's frame: the inverse of the swap applied.
-        let mut inverse = [0u8; 4];
-        for (s, &t) in swap.iter().enumerate() {
-            inverse[t as usize] = s as u8;
+        let place = game_place(
+            game,
+            &hands,
+            &reference.tree,
+            &node_at,
+            *p,
+            (*node, dealt, *hand),
+        );
+        if let Some((g, _)) = place {
+            wanted.insert(g, Vec::new());
         }
-        let image = (map_card(&inverse, hand.0), map_card(&inverse, hand.1));
-        at.push(hands[*p].get(&image).map(|&i| (g, i)));
-        wanted.insert(g, Vec::new());
+        at.push(place);
     }
     fill(&mut wanted)?;
     let mut next = 0usize;
@@ -490,11 +509,21 @@ pub fn profile_solver(
     }
     for p in 0..2 {
         for (set, place) in r.game.infosets[p].iter().zip(&r.places[p]) {
-            let path = r.tree.path(place.node, &place.dealt);
-            let (Some(&g), Some(&h)) = (at.get(path.as_str()), hands[p].get(&place.hand)) else {
+            let node_at = |path: &str| at.get(path).copied();
+            let found = game_place(
+                &game,
+                &hands,
+                &r.tree,
+                node_at,
+                p,
+                (place.node, &place.dealt, place.hand),
+            );
+            let path = || r.tree.path(place.node, &place.dealt);
+            let Some((g, h)) = found else {
                 return Err(RiverLpError::Strategy(format!(
-                    "player {} has no decision at {path} with {}{} in the spot's game",
+                    "player {} has no decision at {} with {}{} in the spot's game",
                     p + 1,
+                    path(),
                     place.hand.1,
                     place.hand.0
                 )));
@@ -503,8 +532,9 @@ pub fn profile_solver(
             let row = rows.get_mut(&g).filter(|row| row.len() >= (h + 1) * k);
             let Some(row) = row else {
                 return Err(RiverLpError::Strategy(format!(
-                    "player {} at {path}: {k} actions in the reference, not in the spot's game",
-                    p + 1
+                    "player {} at {}: {k} actions in the reference, not in the spot's game",
+                    p + 1,
+                    path()
                 )));
             };
             for (slot, a) in row[h * k..(h + 1) * k].iter_mut().zip(set.action_range()) {
@@ -520,26 +550,11 @@ pub fn profile_solver(
 }
 
 /// One decision node of an exact strategy of a spot built as a game (say the exact LP's
-/// equilibrium of a river spot), per hand of the acting player's range.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExactNode {
-    /// The node's path, as [`Tree::path`] writes it.
-    pub path: String,
-    /// The player acting (0 OOP, 1 IP).
-    pub player: usize,
-    /// The actions' names (`check`, `bet50`, ...).
-    pub actions: Vec<String>,
-    /// The hands (`AhKh`, higher card first) in the range's order, without those holding a
-    /// board card or a card dealt on the way.
-    pub hands: Vec<String>,
-    /// Each hand's weight in the range.
-    pub weights: Vec<f64>,
-    /// Each hand's probabilities of the actions, exactly.
-    pub strategy: Vec<Vec<Rational>>,
-    /// Each hand's own probability of reaching the node (the product of its probabilities of
-    /// the actions it took on the path), exactly; the weight is not in it.
-    pub reach: Vec<Rational>,
-}
+/// equilibrium of a river spot), per hand of the acting player's range (higher card first, in
+/// the range's order, without the hands holding a board card or a card dealt on the way): the
+/// probabilities and the reach (the weight times the hand's own probabilities of the actions
+/// on the path) exactly.
+pub type ExactNode = super::strategy_file::NodeStrategy<Rational>;
 
 /// Where a set sits: public-tree node, the cards dealt on the way, the hand.
 type SetKey<'a> = (usize, &'a [Card], (Card, Card));
@@ -565,12 +580,7 @@ pub fn exact_node(
     };
     let player = player as usize;
     // The path from the root, each node with the number of cards dealt before it.
-    let mut chain = vec![t];
-    while *chain.last().expect("one") != 0 {
-        let up = tree.nodes[*chain.last().expect("one")].parent as usize;
-        chain.push(up);
-    }
-    chain.reverse();
+    let chain = super::strategy_file::root_chain(tree, t);
     let mut own: Vec<(usize, usize, usize)> = Vec::new();
     let mut deals = 0;
     for w in chain.windows(2) {
@@ -609,9 +619,6 @@ pub fn exact_node(
             })
             .collect(),
         hands: Vec::new(),
-        weights: Vec::new(),
-        strategy: Vec::new(),
-        reach: Vec::new(),
     };
     for combo in &spot.combos[player] {
         if combo.set() & dead != 0 {
@@ -621,17 +628,19 @@ pub fn exact_node(
         let Some(here) = row(t, &dealt, hand) else {
             continue;
         };
-        let mut reach = Rational::one();
+        let mut reach = f64_to_rational(combo.weight).unwrap_or_else(Rational::zero);
         for &(n, d, child) in &own {
             reach *= row(n, &dealt[..d], hand)
                 .and_then(|r| r.get(child))
                 .cloned()
                 .unwrap_or_else(Rational::zero);
         }
-        node.hands.push(format!("{}{}", combo.hi, combo.lo));
-        node.weights.push(combo.weight);
-        node.strategy.push(here.to_vec());
-        node.reach.push(reach);
+        node.hands.push(super::strategy_file::HandStrategy {
+            hand: format!("{}{}", combo.hi, combo.lo),
+            weight: combo.weight,
+            reach,
+            strategy: here.to_vec(),
+        });
     }
     Ok(node)
 }

@@ -656,9 +656,11 @@ pub fn load(
     Ok((solver, header))
 }
 
-/// One node of a strategy file, per hand: what `bluff export-strategy` prints.
+/// One node of a strategy, per hand: of a strategy file, what `bluff export-strategy` prints
+/// (`T = f64`), or of an exact strategy of a spot built as a game (`T = Rational`,
+/// [`super::river_lp::exact_node`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct NodeStrategy {
+pub struct NodeStrategy<T = f64> {
     /// The node's path, as the file keys it.
     pub path: String,
     /// The player acting (0 OOP, 1 IP).
@@ -668,20 +670,20 @@ pub struct NodeStrategy {
     /// Each hand's name, weight in the range, reach (the weight times the player's own
     /// probabilities of the actions on the path, 0 for a hand holding a dealt card), and
     /// probabilities of the actions.
-    pub hands: Vec<HandStrategy>,
+    pub hands: Vec<HandStrategy<T>>,
 }
 
 /// One hand at one node.
 #[derive(Clone, Debug, PartialEq)]
-pub struct HandStrategy {
+pub struct HandStrategy<T = f64> {
     /// `AhKh`.
     pub hand: String,
     /// The hand's weight in the range.
     pub weight: f64,
     /// The weight times the player's own probabilities of reaching the node.
-    pub reach: f64,
+    pub reach: T,
     /// The probabilities of the node's actions.
-    pub strategy: Vec<f64>,
+    pub strategy: Vec<T>,
 }
 
 /// Reads one node (named by `node_path`, as [`super::tree::Tree::find`] reads paths) of the
@@ -784,6 +786,17 @@ fn node_strategy_by(
     Ok(node)
 }
 
+/// The public-tree nodes from the root down to `t`, the root first.
+pub(crate) fn root_chain(tree: &super::tree::Tree, t: usize) -> Vec<usize> {
+    let mut chain = vec![t];
+    while *chain.last().expect("one") != 0 {
+        let up = tree.nodes[*chain.last().expect("one")].parent as usize;
+        chain.push(up);
+    }
+    chain.reverse();
+    chain
+}
+
 /// The cards the solver walked for the deals `dealt` (each the lowest card of its class under
 /// the suit swaps that fix the board so far, [`super::iso::Symmetries::classes`]) and the
 /// swap that maps the walked deals onto `dealt` (the identity when they are the same); `None`
@@ -843,12 +856,7 @@ fn plan_node(
     let player = player as usize;
     // The player's own decision nodes on the way (with the cards dealt by then) and the
     // child taken at each.
-    let mut chain = vec![t];
-    while *chain.last().expect("one") != 0 {
-        let up = tree.nodes[*chain.last().expect("one")].parent as usize;
-        chain.push(up);
-    }
-    chain.reverse();
+    let chain = root_chain(tree, t);
     let deals_needed = chain
         .iter()
         .filter(|&&n| tree.nodes[n].kind == NodeKind::Chance)

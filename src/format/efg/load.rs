@@ -1006,7 +1006,9 @@ impl<R: BufRead> Loader<R> {
             constant_sum,
             payoff1: general_sum.then_some(payoff1),
             action_infoset,
+            chance_uniform: Vec::new(),
         };
+        game.mark_uniform_chance();
         check_perfect_recall(&mut game).map_err(|e| LoadError::Outside(e.to_string()))?;
         Ok(game)
     }
