@@ -6,28 +6,12 @@
 
 mod common;
 
-use common::cli::{assert_refused, bluff};
+use common::cli::{assert_refused, bluff, solve_json};
 use common::data;
 use std::path::Path;
 
 fn turn() -> String {
     data("spots/turn_reduced.toml")
-}
-
-/// Runs `bluff solve` with `args`, which must succeed.
-fn solve(args: &[&str]) -> serde_json::Value {
-    let out = bluff()
-        .arg("solve")
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn path(dir: &Path, name: &str) -> String {
@@ -53,10 +37,10 @@ fn a_resumed_spot_run_ends_with_the_same_bits() {
         let spot = turn();
         let mut args = vec![spot.as_str(), "--iterations", "30", "-o", &whole];
         args.extend(&extra);
-        let a = solve(&args);
+        let a = solve_json(&args);
         let mut args = vec![spot.as_str(), "--iterations", "12", "--checkpoint", &ck];
         args.extend(&extra);
-        let first = solve(&args);
+        let first = solve_json(&args);
         assert_eq!(first["checkpoint"]["path"], ck.as_str());
         // Resumed with the checkpoint's algorithm and precision (not repeated), on 2 threads,
         // then again to the total.
@@ -67,7 +51,7 @@ fn a_resumed_spot_run_ends_with_the_same_bits() {
                 .iter()
                 .filter(|a| a.starts_with("--updates") || **a == "simultaneous"),
         );
-        let second = solve(&args);
+        let second = solve_json(&args);
         assert_eq!(second["resumed_at"], 12, "{extra:?}");
         let mut args = vec![
             spot.as_str(),
@@ -83,7 +67,7 @@ fn a_resumed_spot_run_ends_with_the_same_bits() {
                 .iter()
                 .filter(|a| a.starts_with("--updates") || **a == "simultaneous"),
         );
-        let b = solve(&args);
+        let b = solve_json(&args);
         assert_eq!(b["resumed_at"], 20);
         assert_eq!(a["iterations"], b["iterations"]);
         assert_eq!(a["exploitability"], b["exploitability"], "{extra:?}");
@@ -104,7 +88,7 @@ fn a_checkpoint_of_another_run_or_a_damaged_one_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let ck = path(dir.path(), "run.ckpt");
     let spot = turn();
-    solve(&[&spot, "--iterations", "10", "--checkpoint", &ck]);
+    solve_json(&[&spot, "--iterations", "10", "--checkpoint", &ck]);
     let out_file = path(dir.path(), "never.spt");
     let river = data("spots/river.toml");
     let cases: Vec<(Vec<&str>, &str)> = vec![
@@ -244,7 +228,7 @@ fn a_signal_saves_a_spot_run_which_then_resumes_exactly() {
     assert!(stderr.contains("saved checkpoint"), "{stderr}");
     assert!(Path::new(&part).exists());
     // The checkpoint's iterations, from a resume that adds none.
-    let v = solve(&[
+    let v = solve_json(&[
         &spot,
         "--iterations",
         "100000000",
@@ -256,7 +240,7 @@ fn a_signal_saves_a_spot_run_which_then_resumes_exactly() {
     let done = v["resumed_at"].as_u64().unwrap();
     assert!(done >= 5 && done.is_multiple_of(5), "{v}");
     let n = (done + 7).to_string();
-    solve(&[&spot, "--iterations", &n, "--resume", &ck, "-o", &part]);
-    solve(&[&spot, "--iterations", &n, "-o", &whole]);
+    solve_json(&[&spot, "--iterations", &n, "--resume", &ck, "-o", &part]);
+    solve_json(&[&spot, "--iterations", &n, "-o", &whole]);
     assert!(std::fs::read(&part).unwrap() == std::fs::read(&whole).unwrap());
 }

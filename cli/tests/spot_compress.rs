@@ -7,28 +7,12 @@
 
 mod common;
 
-use common::cli::{assert_refused, bluff};
+use common::cli::{assert_refused, bluff, solve_json};
 use common::data;
 use std::path::Path;
 
 fn turn() -> String {
     data("spots/turn_reduced.toml")
-}
-
-/// Runs `bluff solve` with `args` and `--json`, which must succeed.
-fn solve(args: &[&str]) -> serde_json::Value {
-    let out = bluff()
-        .arg("solve")
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn path(dir: &Path, name: &str) -> String {
@@ -47,8 +31,8 @@ fn a_compressed_solve_is_sized_and_solved_as_the_f32_one() {
     let dir = tempfile::tempdir().unwrap();
     let spot = turn();
     let s = path(dir.path(), "c.spt");
-    let a = solve(&[&spot, "--iterations", "80"]);
-    let b = solve(&[&spot, "--iterations", "80", "--compress", "-o", &s]);
+    let a = solve_json(&[&spot, "--iterations", "80"]);
+    let b = solve_json(&[&spot, "--iterations", "80", "--compress", "-o", &s]);
     assert_eq!(a["precision"], "f32");
     assert_eq!(b["precision"], "compressed16");
     // f32: 4 bytes per regret and per sum; compressed: 2 each, and two f32 scales per node.
@@ -79,7 +63,7 @@ fn a_compressed_solve_is_sized_and_solved_as_the_f32_one() {
     );
     // The limit is checked against the compressed size.
     let at = packed.to_string();
-    let c = solve(&[
+    let c = solve_json(&[
         &spot,
         "--iterations",
         "1",
@@ -106,8 +90,8 @@ fn a_resumed_compressed_run_writes_the_same_file() {
         path(dir.path(), "run.ckpt"),
     );
     let spot = turn();
-    let a = solve(&[&spot, "--iterations", "30", "--compress", "-o", &whole]);
-    solve(&[
+    let a = solve_json(&[&spot, "--iterations", "30", "--compress", "-o", &whole]);
+    solve_json(&[
         &spot,
         "--iterations",
         "12",
@@ -115,7 +99,7 @@ fn a_resumed_compressed_run_writes_the_same_file() {
         "--checkpoint",
         &ck,
     ]);
-    let b = solve(&[
+    let b = solve_json(&[
         &spot,
         "--iterations",
         "30",
@@ -143,8 +127,8 @@ fn compress_where_it_cannot_apply_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let spot = turn();
     let (f32_ck, c_ck) = (path(dir.path(), "f32.ckpt"), path(dir.path(), "c.ckpt"));
-    solve(&[&spot, "--iterations", "5", "--checkpoint", &f32_ck]);
-    solve(&[
+    solve_json(&[&spot, "--iterations", "5", "--checkpoint", &f32_ck]);
+    solve_json(&[
         &spot,
         "--iterations",
         "5",
