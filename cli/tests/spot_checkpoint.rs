@@ -164,6 +164,11 @@ fn a_checkpoint_of_another_run_or_a_damaged_one_is_refused() {
             b"BLUFFSPC\x07\0\0\0".to_vec(),
             "spot checkpoint format version 7",
         ),
+        // Version 1 stored hand-major entries: refused, never read as action-major.
+        (
+            [&b"BLUFFSPC\x01\0\0\0"[..], &good[12..]].concat(),
+            "spot checkpoint format version 1; this bluff reads version 2",
+        ),
     ] {
         std::fs::write(&damaged, &bytes).unwrap();
         let out = bluff()

@@ -4,12 +4,15 @@
 //! chance node, one copy of the next street for each card the deck still holds. Every node
 //! holds arrays over the players' hands: a decision node of player `a` with `k` actions owns
 //! `k x n_a` entries of each state array (cumulative regret, average-strategy sum, current
-//! strategy), hand-major (the `k` actions of one hand contiguous: one information set, the
-//! layout [`crate::cfr::tree::apply_rule`] takes). An iteration passes the tree once per
-//! player (alternating updates) or twice against the same strategies (simultaneous): a walk
-//! carries the traverser's reach and the opponent's reach down and the traverser's
-//! counterfactual values up, and at the traverser's nodes turns them into regrets with the
-//! set update of the tree and sequence kernels ([`apply_rule`], the same [`RegretParams`]).
+//! strategy), action-major (the `n_a` hands of one action contiguous), so that every loop
+//! over a node's entries runs over contiguous hands and vectorises ([`columns`]). An
+//! iteration passes the tree once per player (alternating updates) or twice against the same
+//! strategies (simultaneous): a walk carries the traverser's reach and the opponent's reach
+//! down and the traverser's counterfactual values up, and at the traverser's nodes turns them
+//! into regrets with the set update of the tree and sequence kernels
+//! ([`crate::cfr::tree::apply_rule`], the same [`RegretParams`]), done action by action with
+//! the same bits. What leaves the solver (strategies, checkpoints' arrays aside) is
+//! hand-major: [`Solver::average_at`] and [`Solver::set_average_at`] convert.
 //!
 //! Terminal values take linear time per node with card removal ([`super::showdown`]): a
 //! fold's sums over the opponent's hands sharing no card, a river showdown's win-minus-loss
@@ -27,8 +30,7 @@
 //! Values and reaches are computed in `f64`; the state arrays are stored in `f32` (the default)
 //! or `f64` ([`Precision`]), each entry read into `f64` for the set update and rounded back.
 //! A node's current (or average) strategy is computed once per visit into an action-major
-//! scratch (for each action, the actor's hands contiguous), so the children's reaches and the
-//! node's value are loops over contiguous hands; the stored arrays stay hand-major.
+//! scratch, so the children's reaches and the node's value are loops over contiguous hands.
 
 use super::cards::{cards_of, Card, CardSet};
 use super::iso::Symmetries;
@@ -36,16 +38,16 @@ use super::showdown::{Fold, Hand, Showdown};
 use super::spot::Spot;
 use super::tree::{NodeKind, Tree};
 use super::HoldemError;
-use crate::cfr::tree::{
-    apply_rule, matched, rule_kind, ActionArrays, Factors, EXTENDED, PLAIN, STANDARD, VAD,
-};
+use crate::cfr::tree::{rule_kind, Factors, EXTENDED, PLAIN, STANDARD, VAD};
 use crate::cfr::RegretParams;
 use access::Access;
+use columns::{Block, Get, Inputs, Real};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 mod access;
+mod columns;
 mod compressed;
 mod fixed;
 pub(crate) mod kernels;
@@ -529,40 +531,6 @@ impl Precision {
     }
 }
 
-/// A stored number, read and written as f64.
-trait Real: Copy + Send + Sync + 'static {
-    /// Zero.
-    const ZERO: Self;
-    /// As f64 (exact).
-    fn get(self) -> f64;
-    /// From f64 (rounded to nearest).
-    fn of(x: f64) -> Self;
-}
-
-impl Real for f64 {
-    const ZERO: f64 = 0.0;
-    #[inline(always)]
-    fn get(self) -> f64 {
-        self
-    }
-    #[inline(always)]
-    fn of(x: f64) -> f64 {
-        x
-    }
-}
-
-impl Real for f32 {
-    const ZERO: f32 = 0.0;
-    #[inline(always)]
-    fn get(self) -> f64 {
-        self as f64
-    }
-    #[inline(always)]
-    fn of(x: f64) -> f32 {
-        x as f32
-    }
-}
-
 /// How a walk values the traverser's nodes and reads the strategies.
 // Copied once per walk (a street's subtree), not per node: its size does not matter.
 #[allow(clippy::large_enum_variant)]
@@ -738,7 +706,7 @@ impl<S: Real> State<S> {
     /// Simultaneous updates: the current strategies copied into `play` before an iteration.
     fn fill_play(&mut self, game: &Game, factors: [Factors; 2]) {
         let vad = factors[0].volatility.is_some();
-        let mut row = Vec::new();
+        let (mut row, mut tot) = (Vec::new(), Vec::new());
         for g in &game.nodes {
             let GameKind::Decision(a) = g.kind else {
                 continue;
@@ -752,28 +720,25 @@ impl<S: Real> State<S> {
                 dst[off..off + len].copy_from_slice(&src[off..off + len]);
                 continue;
             }
-            row.resize(k, 0.0);
-            for e in (off..off + len).step_by(k) {
-                let last: &[S] = if self.last[a].is_empty() {
-                    &[]
-                } else {
-                    &self.last[a][e..e + k]
-                };
-                current_of::<S, 0>(&self.regret[a][e..e + k], last, &factors[a], &mut row);
-                for (d, &x) in self.play[a][e..e + k].iter_mut().zip(&row) {
-                    *d = S::of(x);
-                }
+            row.resize(len, 0.0);
+            tot.resize(len / k, 0.0);
+            let last: &[S] = if self.last[a].is_empty() {
+                &[]
+            } else {
+                &self.last[a][off..off + len]
+            };
+            let regret = &self.regret[a][off..off + len];
+            columns::match_columns(regret, last, &factors[a], k, &mut row, &mut tot);
+            for (d, &x) in self.play[a][off..off + len].iter_mut().zip(&row) {
+                *d = S::of(x);
             }
         }
     }
 
+    /// The average strategy of player `a`'s node at `off` (`k` actions, `n` hands),
+    /// hand-major.
     fn average_at(&self, a: usize, off: usize, k: usize, n: usize) -> Vec<f64> {
-        let s = &self.sum[a][off..off + k * n];
-        let mut out = vec![0.0; k * n];
-        for h in 0..n {
-            average_of_stored(&s[h * k..h * k + k], &mut out[h * k..h * k + k]);
-        }
-        out
+        average_rows(&self.sum[a][off..off + k * n], k)
     }
 }
 
@@ -1006,9 +971,9 @@ impl Solver {
                     if i == 0 {
                         // The node's strategy, once per visit.
                         match mode {
-                            Mode::Train(..) => sh.current(gi as usize, a, off, k, st),
+                            Mode::Train(..) => sh.current(gi as usize, a, off, k, st, tmp),
                             Mode::BestResponse if a == p => {}
-                            _ => sh.average(gi as usize, a, off, k, st),
+                            _ => sh.average(gi as usize, a, off, k, st, tmp),
                         }
                     }
                     stack.last_mut().expect("top").1 += 1;
@@ -1181,10 +1146,17 @@ impl Solver {
 }
 
 /// The current strategy of player `a` at the node whose entries start at `off` (`k`
-/// actions per hand), into `out` (action-major: action `c` of hand `h` at `c * n + h`, `n`
-/// the player's hands).
+/// actions) into `out` (action-major: action `c` of hand `h` at `c * n + h`, `n` the
+/// player's hands, as the entries are stored); `tot` (`n` long) is scratch.
 #[inline]
-fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut [f64]) {
+fn strategy_of<S: Real>(
+    sh: Shared<S>,
+    a: usize,
+    off: usize,
+    k: usize,
+    out: &mut [f64],
+    tot: &mut [f64],
+) {
     let len = out.len();
     match sh.current {
         Current::Regrets => {
@@ -1195,12 +1167,7 @@ fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut
             } else {
                 &[]
             };
-            let f = &sh.factors[a];
-            match k {
-                2 => rows_of::<S, 2>(regret, last, f, 2, out),
-                3 => rows_of::<S, 3>(regret, last, f, 3, out),
-                _ => rows_of::<S, 0>(regret, last, f, k, out),
-            }
+            columns::match_columns(regret, last, &sh.factors[a], k, out, tot);
         }
         Current::Stored | Current::Play => {
             let src = if sh.current == Current::Play {
@@ -1209,60 +1176,10 @@ fn strategy_of<S: Real>(sh: Shared<S>, a: usize, off: usize, k: usize, out: &mut
                 sh.sigma[a] as *const S
             };
             let src = unsafe { slice(src, off, len) };
-            let n = len / k;
-            let mut row = [0.0f64; MAX_K];
-            for (h, s) in src.chunks_exact(k).enumerate() {
-                for (r, x) in row.iter_mut().zip(s) {
-                    *r = x.get();
-                }
-                put_column(out, n, h, &row[..k]);
+            for (o, x) in out.iter_mut().zip(src) {
+                *o = x.get();
             }
         }
-    }
-}
-
-/// [`current_of`] for every hand of a node (`k` actions per hand; `K` = `k`, or 0), from
-/// hand-major stored entries into action-major `out`.
-#[inline(always)]
-fn rows_of<S: Real, const K: usize>(
-    regret: &[S],
-    last: &[S],
-    f: &Factors,
-    k: usize,
-    out: &mut [f64],
-) {
-    let n = out.len() / k;
-    let (regret, out) = (&regret[..k * n], &mut out[..k * n]);
-    let mut row = [0.0f64; MAX_K];
-    for (h, reg) in regret.chunks_exact(k).enumerate() {
-        let l = if last.is_empty() {
-            last
-        } else {
-            &last[h * k..h * k + k]
-        };
-        current_of::<S, K>(reg, l, f, &mut row[..k]);
-        put_column(out, n, h, &row[..k]);
-    }
-}
-
-/// The average strategy of every hand of a node from its stored sums (hand-major, `k` per
-/// hand) into action-major `out` ([`average_of_stored`] per hand).
-fn average_rows<S: Real>(sum: &[S], k: usize, out: &mut [f64]) {
-    let n = out.len() / k;
-    let mut row = [0.0f64; MAX_K];
-    for (h, s) in sum.chunks_exact(k).enumerate().take(n) {
-        average_of_stored(s, &mut row[..k]);
-        put_column(out, n, h, &row[..k]);
-    }
-}
-
-/// Stores hand `h`'s row into the action-major `out` (`n` hands per action).
-#[inline(always)]
-fn put_column(out: &mut [f64], n: usize, h: usize, row: &[f64]) {
-    assert!(h < n && row.len() * n <= out.len());
-    for (c, &x) in row.iter().enumerate() {
-        // SAFETY: c * n + h < row.len() * n <= out.len(), checked above.
-        unsafe { *out.get_unchecked_mut(c * n + h) = x };
     }
 }
 
@@ -1278,29 +1195,6 @@ fn weighted_sum(st: &[f64], v: &[f64], n: usize, k: usize, r: &mut [f64]) {
     }
 }
 
-/// Regret matching as [`apply_rule`] ends: the strategy the set update with factors `f`
-/// computed from the regrets it stored (and the instantaneous regrets `last` of the
-/// predictive rules), bit for bit.
-#[inline(always)]
-fn current_of<S: Real, const K: usize>(regret: &[S], last: &[S], f: &Factors, out: &mut [f64]) {
-    let k = if K > 0 { K } else { out.len() };
-    let (regret, out) = (&regret[..k], &mut out[..k]);
-    let mut total = 0.0;
-    for (a, o) in out.iter_mut().enumerate() {
-        let l = if f.predictive { last[a].get() } else { 0.0 };
-        let p = matched(f, regret[a].get(), l);
-        *o = p;
-        total += p;
-    }
-    if total > 0.0 {
-        for m in out.iter_mut() {
-            *m /= total;
-        }
-    } else {
-        out.fill(1.0 / k as f64);
-    }
-}
-
 /// Where a decision node's entries are: its offset, actions and the scratch row length.
 #[derive(Clone, Copy)]
 struct NodeAt {
@@ -1309,15 +1203,13 @@ struct NodeAt {
     n: usize,
 }
 
-/// The most actions of a node.
-const MAX_K: usize = 64;
-
 /// The set update of every hand at one of the traverser's nodes: `v` holds the children's
 /// values (row `c` at `c * n`), `r` the node's; `own` the traverser's reach; `st` the
-/// node's current strategy. Each hand's entries are read into f64, updated by
-/// [`apply_rule`] and stored back in the state's precision; the next strategy the rule
-/// computes is stored only where the walks read it back (VAD-CFR's stored strategy), and
-/// otherwise dropped: the next visit recomputes it from the regrets ([`current_of`]).
+/// node's current strategy. The node's action-major entries are updated in place as
+/// [`crate::cfr::tree::apply_rule`] updates each hand's ([`columns::update_block`]), read into f64 and stored
+/// back in the state's precision; the next strategy the rule computes is stored only where
+/// the walks read it back (VAD-CFR's stored strategy), and otherwise dropped: the next visit
+/// recomputes it from the regrets ([`columns::match_columns`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn update_node<S: Real, const KIND: u8>(
@@ -1330,96 +1222,45 @@ fn update_node<S: Real, const KIND: u8>(
     st: &[f64],
     f: Factors,
 ) {
-    if sh.current == Current::Stored {
-        return update_hands::<S, KIND, 0, true>(sh, a, at, v, r, own, st, f);
-    }
-    match at.k {
-        2 => update_hands::<S, KIND, 2, false>(sh, a, at, v, r, own, st, f),
-        3 => update_hands::<S, KIND, 3, false>(sh, a, at, v, r, own, st, f),
-        _ => update_hands::<S, KIND, 0, false>(sh, a, at, v, r, own, st, f),
-    }
+    let NodeAt { off, k, n } = at;
+    let len = k * r.len();
+    // SAFETY: the entries of this node; no other walk touches them.
+    let block = unsafe {
+        Block {
+            regret: slice_mut(sh.regret[a], off, len),
+            sum: slice_mut(sh.sum[a], off, len),
+            last: if sh.keeps_last {
+                slice_mut(sh.last[a], off, len)
+            } else {
+                &mut []
+            },
+            sigma: if sh.current == Current::Stored {
+                slice_mut(sh.sigma[a], off, len)
+            } else {
+                &mut []
+            },
+        }
+    };
+    let x = Inputs {
+        v,
+        stride: n,
+        r,
+        own,
+        st,
+        k,
+    };
+    columns::update_block::<S, S, KIND>(block, x, f)
 }
 
-/// [`update_node`] with `K` actions (0: `at.k`), storing the next strategy when `STORE`.
-#[allow(clippy::needless_range_loop)]
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn update_hands<S: Real, const KIND: u8, const K: usize, const STORE: bool>(
-    sh: Shared<S>,
-    a: usize,
-    at: NodeAt,
-    v: &[f64],
-    r: &[f64],
-    own: &[f64],
-    st: &[f64],
-    f: Factors,
-) {
-    let NodeAt { off, n, .. } = at;
-    let k = if K > 0 { K } else { at.k };
-    let mut inst = [0.0f64; MAX_K];
-    let mut regret = [0.0f64; MAX_K];
-    let mut sum = [0.0f64; MAX_K];
-    let mut last = [0.0f64; MAX_K];
-    let mut sigma = [0.0f64; MAX_K];
-    let keeps_last = sh.keeps_last;
-    let np = r.len();
-    for h in 0..np {
-        for c in 0..k {
-            inst[c] = v[c * n + h] - r[h];
-        }
-        let e = off + h * k;
-        // SAFETY: the entries of this node and hand; no other walk touches them.
-        let (sr, ss) = unsafe { (slice_mut(sh.regret[a], e, k), slice_mut(sh.sum[a], e, k)) };
-        for c in 0..k {
-            regret[c] = sr[c].get();
-            sum[c] = ss[c].get();
-            sigma[c] = st[c * np + h];
-        }
-        let sl: &mut [S] = if keeps_last {
-            unsafe { slice_mut(sh.last[a], e, k) }
-        } else {
-            &mut []
-        };
-        for (l, s) in last.iter_mut().zip(sl.iter()) {
-            *l = s.get();
-        }
-        let arrays = ActionArrays {
-            regret: &mut regret[..k],
-            sum: &mut sum[..k],
-            last: &mut last[..sl.len()],
-            sigma: &mut sigma[..k],
-        };
-        apply_rule::<KIND, K>(&inst[..k], own[h], arrays, f);
-        for c in 0..k {
-            sr[c] = S::of(regret[c]);
-            ss[c] = S::of(sum[c]);
-        }
-        for (s, &l) in sl.iter_mut().zip(last.iter()) {
-            *s = S::of(l);
-        }
-        if STORE {
-            let sg = unsafe { slice_mut(sh.sigma[a], e, k) };
-            for c in 0..k {
-                sg[c] = S::of(sigma[c]);
-            }
-        }
-    }
-}
-
-/// The average strategy from stored sums `s` into `out` (uniform when none is positive).
-#[inline]
-fn average_of_stored<S: Real>(s: &[S], out: &mut [f64]) {
-    let mut total = 0.0;
-    for x in s {
-        total += x.get();
-    }
-    if total > 0.0 {
-        for (o, x) in out.iter_mut().zip(s) {
-            *o = x.get() / total;
-        }
-    } else {
-        out.fill(1.0 / s.len() as f64);
-    }
+/// The average strategy of a node from its action-major sums (`k` rows), hand-major (`k`
+/// probabilities per hand), as [`Solver::average_at`] gives it.
+fn average_rows<S: Get>(sum: &[S], k: usize) -> Vec<f64> {
+    let n = sum.len() / k;
+    let (mut cols, mut tot) = (vec![0.0; k * n], vec![0.0; n]);
+    columns::average_columns(sum, k, &mut cols, &mut tot);
+    let mut out = vec![0.0; k * n];
+    columns::to_rows(&cols, k, &mut out);
+    out
 }
 
 /// # Safety

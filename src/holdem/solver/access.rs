@@ -3,19 +3,20 @@
 //! arrays, [`super::compressed::CShared`] from 16-bit entries with per-node scales; the walk is
 //! the same code for both.
 
-use super::{average_rows, slice, strategy_of, update_node, NodeAt, Real, Shared};
+use super::columns::{average_columns, Real};
+use super::{slice, strategy_of, update_node, NodeAt, Shared};
 use crate::cfr::tree::Factors;
 
 /// A storage's view of the decision nodes' entries, as the walks read and update them. `g` is
 /// the node's index in [`super::Game::nodes`], `a` its actor, `off` the offset of its entries
 /// in the actor's arrays, `k` its actions; strategies are written action-major (action `c` of
-/// hand `h` at `c * n + h`, `n = out.len() / k`).
+/// hand `h` at `c * n + h`, `n = out.len() / k`); `tot` (at least `n` long) is scratch.
 pub(super) trait Access: Copy + Send + Sync {
     /// The current strategy of the node into `out`.
-    fn current(self, g: usize, a: usize, off: usize, k: usize, out: &mut [f64]);
+    fn current(self, g: usize, a: usize, off: usize, k: usize, out: &mut [f64], tot: &mut [f64]);
 
     /// The average strategy of the node into `out`.
-    fn average(self, g: usize, a: usize, off: usize, k: usize, out: &mut [f64]);
+    fn average(self, g: usize, a: usize, off: usize, k: usize, out: &mut [f64], tot: &mut [f64]);
 
     /// The set update of every hand at the traverser's node (see [`update_node`]).
     #[allow(clippy::too_many_arguments)]
@@ -34,15 +35,15 @@ pub(super) trait Access: Copy + Send + Sync {
 
 impl<S: Real> Access for Shared<S> {
     #[inline(always)]
-    fn current(self, _g: usize, a: usize, off: usize, k: usize, out: &mut [f64]) {
-        strategy_of(self, a, off, k, out)
+    fn current(self, _g: usize, a: usize, off: usize, k: usize, out: &mut [f64], tot: &mut [f64]) {
+        strategy_of(self, a, off, k, out, tot)
     }
 
     #[inline(always)]
-    fn average(self, _g: usize, a: usize, off: usize, k: usize, out: &mut [f64]) {
+    fn average(self, _g: usize, a: usize, off: usize, k: usize, out: &mut [f64], tot: &mut [f64]) {
         // SAFETY: the node's entries; no walk writes them while this one reads.
         let sum = unsafe { slice(self.sum[a], off, out.len()) };
-        average_rows(sum, k, out)
+        average_columns(sum, k, out, tot)
     }
 
     #[inline(always)]

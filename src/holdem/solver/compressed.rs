@@ -31,12 +31,12 @@
 //! 4 bytes they keep every rule runnable compressed, and the memory estimate counts them.
 
 use super::access::Access;
+use super::columns::{average_columns, match_columns, update_block, Block, Inputs};
 use super::snapshot::{ArrayMut, ArrayRef};
 use super::{
-    average_of_stored, current_of, put_column, slice, slice_mut, strategy_of, Current, Game,
-    GameKind, NodeAt, Shared, State, MAX_K,
+    average_rows, slice, slice_mut, strategy_of, Current, Game, GameKind, NodeAt, Shared, State,
 };
-use crate::cfr::tree::{apply_rule, ActionArrays, Factors};
+use crate::cfr::tree::Factors;
 use crate::cfr::RegretParams;
 use std::cell::RefCell;
 
@@ -85,11 +85,18 @@ fn seed_of(t: f64, g: usize, array: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Encodes `x` as `i16` steps of its largest magnitude into `out`, each entry rounded down
-/// or up with the probability that makes its expected step its value (the dither of `seed`);
-/// returns that scale (0 when every entry is 0, or the largest is not a finite `f32`: then
-/// every step is 0).
-fn encode_signed(x: &[f64], out: &mut [i16], seed: u64) -> f32 {
+/// The entries of a node's action-major block (`k` rows) in the order its dither is drawn:
+/// hand by hand, each hand's actions in order (the order of a hand-major block).
+fn dither_order(len: usize, k: usize) -> impl Iterator<Item = usize> {
+    let n = len / k;
+    (0..n).flat_map(move |h| (0..k).map(move |c| c * n + h))
+}
+
+/// Encodes the action-major block `x` (`k` rows) as `i16` steps of its largest magnitude into
+/// `out`, each entry rounded down or up with the probability that makes its expected step its
+/// value (the dither of `seed`, drawn in [`dither_order`]); returns that scale (0 when every
+/// entry is 0, or the largest is not a finite `f32`: then every step is 0).
+fn encode_signed(x: &[f64], out: &mut [i16], seed: u64, k: usize) -> f32 {
     let m = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let scale = m as f32;
     if !(scale > 0.0 && scale.is_finite()) {
@@ -98,17 +105,17 @@ fn encode_signed(x: &[f64], out: &mut [i16], seed: u64) -> f32 {
     }
     let mul = SIGNED_STEPS / f64::from(scale);
     let mut d = Dither(seed);
-    for (o, &v) in out.iter_mut().zip(x) {
+    for i in dither_order(x.len(), k) {
         // Floor of a positive number by the truncating cast.
-        let y = (v * mul + d.next() + 32768.0) as i32 - 32768;
-        *o = y.clamp(-(SIGNED_STEPS as i32), SIGNED_STEPS as i32) as i16;
+        let y = (x[i] * mul + d.next() + 32768.0) as i32 - 32768;
+        out[i] = y.clamp(-(SIGNED_STEPS as i32), SIGNED_STEPS as i32) as i16;
     }
     scale
 }
 
 /// Encodes the non-negative `x` as `u16` steps of its largest entry into `out` (a negative
 /// entry as 0), rounded as [`encode_signed`] rounds; returns that scale, as it does.
-fn encode_unsigned(x: &[f64], out: &mut [u16], seed: u64) -> f32 {
+fn encode_unsigned(x: &[f64], out: &mut [u16], seed: u64, k: usize) -> f32 {
     let m = x.iter().fold(0.0f64, |m, &v| m.max(v));
     let scale = m as f32;
     if !(scale > 0.0 && scale.is_finite()) {
@@ -117,8 +124,8 @@ fn encode_unsigned(x: &[f64], out: &mut [u16], seed: u64) -> f32 {
     }
     let mul = UNSIGNED_STEPS / f64::from(scale);
     let mut d = Dither(seed);
-    for (o, &v) in out.iter_mut().zip(x) {
-        *o = (v * mul + d.next()).clamp(0.0, UNSIGNED_STEPS) as u16;
+    for i in dither_order(x.len(), k) {
+        out[i] = (x[i] * mul + d.next()).clamp(0.0, UNSIGNED_STEPS) as u16;
     }
     scale
 }
@@ -205,9 +212,7 @@ impl Compressed {
             }
             return;
         }
-        let mut reg = [0.0f64; MAX_K];
-        let mut last = [0.0f64; MAX_K];
-        let mut row = [0.0f64; MAX_K];
+        let (mut reg, mut row, mut tot) = (Vec::new(), Vec::new(), Vec::new());
         for (gi, g) in game.nodes.iter().enumerate() {
             let GameKind::Decision(a) = g.kind else {
                 continue;
@@ -217,23 +222,22 @@ impl Compressed {
             let off = g.aux as usize;
             let len = k * game.hands[a].len();
             let unit = signed_unit(self.regret_scale[gi]);
-            let keeps_last = !self.rest.last[a].is_empty();
-            for e in (off..off + len).step_by(k) {
-                for c in 0..k {
-                    reg[c] = f64::from(self.regret[a][e + c]) * unit;
-                }
-                let l: &[f64] = if keeps_last {
-                    for c in 0..k {
-                        last[c] = f64::from(self.rest.last[a][e + c]);
-                    }
-                    &last[..k]
-                } else {
-                    &[]
-                };
-                current_of::<f64, 0>(&reg[..k], l, &factors[a], &mut row[..k]);
-                for (d, &x) in self.rest.play[a][e..e + k].iter_mut().zip(&row) {
-                    *d = x as f32;
-                }
+            reg.clear();
+            reg.extend(
+                self.regret[a][off..off + len]
+                    .iter()
+                    .map(|&q| f64::from(q) * unit),
+            );
+            row.resize(len, 0.0);
+            tot.resize(len / k, 0.0);
+            let last: &[f32] = if self.rest.last[a].is_empty() {
+                &[]
+            } else {
+                &self.rest.last[a][off..off + len]
+            };
+            match_columns(&reg, last, &factors[a], k, &mut row, &mut tot);
+            for (d, &x) in self.rest.play[a][off..off + len].iter_mut().zip(&row) {
+                *d = x as f32;
             }
         }
     }
@@ -241,22 +245,15 @@ impl Compressed {
     /// The average strategy of player `a`'s node at `off` (`k` actions, `n` hands),
     /// hand-major.
     pub(super) fn average_at(&self, a: usize, off: usize, k: usize, n: usize) -> Vec<f64> {
-        let s = &self.sum[a][off..off + k * n];
-        let mut out = vec![0.0; k * n];
-        let mut row = [0.0f64; MAX_K];
-        for (q, o) in s.chunks_exact(k).zip(out.chunks_exact_mut(k)) {
-            for (r, &x) in row.iter_mut().zip(q) {
-                *r = f64::from(x);
-            }
-            average_of_stored(&row[..k], o);
-        }
-        out
+        // The scale cancels: each hand's sums over their total.
+        average_rows(&self.sum[a][off..off + k * n], k)
     }
 
-    /// Sets the average sums of game node `g` (player `a`'s entries from `off`) to `probs`.
-    pub(super) fn set_average(&mut self, g: usize, a: usize, off: usize, probs: &[f64]) {
+    /// Sets the average sums of game node `g` (player `a`'s entries from `off`, `k` actions)
+    /// to `probs` (action-major).
+    pub(super) fn set_average(&mut self, g: usize, a: usize, off: usize, k: usize, probs: &[f64]) {
         let out = &mut self.sum[a][off..off + probs.len()];
-        self.sum_scale[g] = encode_unsigned(probs, out, seed_of(0.0, g, 1));
+        self.sum_scale[g] = encode_unsigned(probs, out, seed_of(0.0, g, 1), k);
     }
 
     /// The arrays a checkpoint keeps, by name, in file order: the regrets and sums of each
@@ -306,18 +303,21 @@ impl Compressed {
 }
 
 impl CShared {
-    /// [`Access::current`] from the decoded regrets, `K` actions (0: `k`).
+    /// [`Access::current`] from the decoded regrets: the node's block decoded into `block`,
+    /// then regret matching by columns.
     #[inline(always)]
-    fn current_rows<const K: usize>(
+    #[allow(clippy::too_many_arguments)]
+    fn current_columns(
         self,
         g: usize,
         a: usize,
         off: usize,
         k: usize,
         out: &mut [f64],
+        tot: &mut [f64],
+        block: &mut [f64],
     ) {
         let len = out.len();
-        let n = len / k;
         // SAFETY: the node's entries and scale; no walk writes them while this one reads.
         let (q, unit) = unsafe {
             (
@@ -325,38 +325,25 @@ impl CShared {
                 signed_unit(*self.regret_scale.add(g)),
             )
         };
+        let reg = &mut block[..len];
+        for (r, &x) in reg.iter_mut().zip(q) {
+            *r = f64::from(x) * unit;
+        }
         let sh = self.rest;
         let last: &[f32] = if sh.keeps_last {
             unsafe { slice(sh.last[a], off, len) }
         } else {
             &[]
         };
-        let f = &sh.factors[a];
-        let mut reg = [0.0f64; MAX_K];
-        let mut prev = [0.0f64; MAX_K];
-        let mut row = [0.0f64; MAX_K];
-        for (h, qh) in q.chunks_exact(k).enumerate() {
-            for (r, &x) in reg.iter_mut().zip(qh) {
-                *r = f64::from(x) * unit;
-            }
-            let l: &[f64] = if last.is_empty() {
-                &[]
-            } else {
-                for (p, &x) in prev.iter_mut().zip(&last[h * k..h * k + k]) {
-                    *p = f64::from(x);
-                }
-                &prev[..k]
-            };
-            current_of::<f64, K>(&reg[..k], l, f, &mut row[..k]);
-            put_column(out, n, h, &row[..k]);
-        }
+        match_columns(reg, last, &sh.factors[a], k, out, tot);
     }
 
-    /// [`Access::update`] with `K` actions (0: `at.k`): each hand decoded, updated by
-    /// [`apply_rule`] into `block` (regrets, then sums), the block encoded with its new scales.
+    /// [`Access::update`]: the node's block decoded into `block` (regrets, then sums),
+    /// updated as the other storages update theirs ([`update_block`]), and encoded with its
+    /// new scales.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn update_hands<const KIND: u8, const K: usize>(
+    fn update_columns<const KIND: u8>(
         self,
         g: usize,
         a: usize,
@@ -368,10 +355,8 @@ impl CShared {
         f: Factors,
         block: &mut [f64],
     ) {
-        let NodeAt { off, n, .. } = at;
-        let k = if K > 0 { K } else { at.k };
-        let np = r.len();
-        let len = k * np;
+        let NodeAt { off, k, n } = at;
+        let len = k * r.len();
         let (new_regret, new_sum) = block[..2 * len].split_at_mut(len);
         let sh = self.rest;
         // SAFETY: this node's entries and scales; no other walk touches them.
@@ -384,79 +369,72 @@ impl CShared {
             )
         };
         let (ru, su) = (signed_unit(*rs), unsigned_unit(*ss));
-        let mut inst = [0.0f64; MAX_K];
-        let mut last = [0.0f64; MAX_K];
-        let mut sigma = [0.0f64; MAX_K];
-        for h in 0..np {
-            for c in 0..k {
-                inst[c] = v[c * n + h] - r[h];
-            }
-            let e = h * k;
-            let (regret, sum) = (&mut new_regret[e..e + k], &mut new_sum[e..e + k]);
-            for c in 0..k {
-                regret[c] = f64::from(rq[e + c]) * ru;
-                sum[c] = f64::from(sq[e + c]) * su;
-                sigma[c] = st[c * np + h];
-            }
-            let sl: &mut [f32] = if sh.keeps_last {
-                unsafe { slice_mut(sh.last[a], off + e, k) }
-            } else {
-                &mut []
-            };
-            for (l, s) in last.iter_mut().zip(sl.iter()) {
-                *l = f64::from(*s);
-            }
-            let arrays = ActionArrays {
-                regret,
-                sum,
-                last: &mut last[..sl.len()],
-                sigma: &mut sigma[..k],
-            };
-            apply_rule::<KIND, K>(&inst[..k], own[h], arrays, f);
-            for (s, &l) in sl.iter_mut().zip(last.iter()) {
-                *s = l as f32;
-            }
-            if sh.current == Current::Stored {
-                let sg = unsafe { slice_mut(sh.sigma[a], off + e, k) };
-                for c in 0..k {
-                    sg[c] = sigma[c] as f32;
-                }
-            }
+        for (x, &q) in new_regret.iter_mut().zip(rq.iter()) {
+            *x = f64::from(q) * ru;
         }
-        *rs = encode_signed(new_regret, rq, seed_of(f.t, g, 0));
-        *ss = encode_unsigned(new_sum, sq, seed_of(f.t, g, 1));
+        for (x, &q) in new_sum.iter_mut().zip(sq.iter()) {
+            *x = f64::from(q) * su;
+        }
+        // SAFETY: as above.
+        let b = unsafe {
+            Block {
+                regret: &mut *new_regret,
+                sum: &mut *new_sum,
+                last: if sh.keeps_last {
+                    slice_mut(sh.last[a], off, len)
+                } else {
+                    &mut []
+                },
+                sigma: if sh.current == Current::Stored {
+                    slice_mut(sh.sigma[a], off, len)
+                } else {
+                    &mut []
+                },
+            }
+        };
+        let x = Inputs {
+            v,
+            stride: n,
+            r,
+            own,
+            st,
+            k,
+        };
+        update_block::<f64, f32, KIND>(b, x, f);
+        *rs = encode_signed(new_regret, rq, seed_of(f.t, g, 0), k);
+        *ss = encode_unsigned(new_sum, sq, seed_of(f.t, g, 1), k);
     }
+}
+
+/// A node's block decoded from 16 bits (`len` entries, or twice that for an update).
+fn with_block<R>(len: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
+    BLOCK.with(|b| {
+        let mut block = b.borrow_mut();
+        if block.len() < len {
+            block.resize(len, 0.0);
+        }
+        f(&mut block[..len])
+    })
 }
 
 impl Access for CShared {
     #[inline(always)]
-    fn current(self, g: usize, a: usize, off: usize, k: usize, out: &mut [f64]) {
+    fn current(self, g: usize, a: usize, off: usize, k: usize, out: &mut [f64], tot: &mut [f64]) {
         if self.rest.current != Current::Regrets {
             // VAD-CFR's stored strategy or the simultaneous updates' copy: f32 arrays.
-            return strategy_of(self.rest, a, off, k, out);
+            return strategy_of(self.rest, a, off, k, out, tot);
         }
-        match k {
-            2 => self.current_rows::<2>(g, a, off, k, out),
-            3 => self.current_rows::<3>(g, a, off, k, out),
-            _ => self.current_rows::<0>(g, a, off, k, out),
-        }
+        with_block(out.len(), |block| {
+            self.current_columns(g, a, off, k, out, tot, block)
+        })
     }
 
     #[inline(always)]
-    fn average(self, _g: usize, a: usize, off: usize, k: usize, out: &mut [f64]) {
+    fn average(self, _g: usize, a: usize, off: usize, k: usize, out: &mut [f64], tot: &mut [f64]) {
         // The scale cancels: each hand's sums over their total.
         // SAFETY: the node's entries; no walk writes them while this one reads.
         let q = unsafe { slice(self.sum[a], off, out.len()) };
-        let n = out.len() / k;
-        let mut row = [0.0f64; MAX_K];
-        let mut avg = [0.0f64; MAX_K];
-        for (h, qh) in q.chunks_exact(k).enumerate() {
-            for (r, &x) in row.iter_mut().zip(qh) {
-                *r = f64::from(x);
-            }
-            average_of_stored(&row[..k], &mut avg[..k]);
-            put_column(out, n, h, &avg[..k]);
-        }
+        average_columns(q, k, out, tot)
     }
 
     #[inline(always)]
@@ -471,17 +449,8 @@ impl Access for CShared {
         st: &[f64],
         f: Factors,
     ) {
-        BLOCK.with(|b| {
-            let mut block = b.borrow_mut();
-            let need = 2 * at.k * r.len();
-            if block.len() < need {
-                block.resize(need, 0.0);
-            }
-            match at.k {
-                2 => self.update_hands::<KIND, 2>(g, a, at, v, r, own, st, f, &mut block),
-                3 => self.update_hands::<KIND, 3>(g, a, at, v, r, own, st, f, &mut block),
-                _ => self.update_hands::<KIND, 0>(g, a, at, v, r, own, st, f, &mut block),
-            }
+        with_block(2 * at.k * r.len(), |block| {
+            self.update_columns::<KIND>(g, a, at, v, r, own, st, f, block)
         })
     }
 }
@@ -494,7 +463,7 @@ mod tests {
     fn signed_entries_are_within_a_step_and_unbiased() {
         let x = [-3.0, 1.5, 0.0, 1e-9, 2.9999];
         let mut q = [0i16; 5];
-        let scale = encode_signed(&x, &mut q, 7);
+        let scale = encode_signed(&x, &mut q, 7, 1);
         assert_eq!(scale, 3.0);
         assert_eq!((q[0], q[2]), (-32767, 0));
         let unit = signed_unit(scale);
@@ -504,7 +473,7 @@ mod tests {
         // 1.5 / 3 * 32767 = 16383.5: up or down, half the time each over many seeds.
         let ups = (0..10_000u64)
             .filter(|&seed| {
-                encode_signed(&x, &mut q, seed);
+                encode_signed(&x, &mut q, seed, 1);
                 q[1] == 16384
             })
             .count();
@@ -515,11 +484,11 @@ mod tests {
     fn unsigned_entries_use_every_step_up_to_the_largest() {
         let x = [0.0, 7.0, 3.5, -1e-12];
         let mut q = [1u16; 4];
-        let scale = encode_unsigned(&x, &mut q, 3);
+        let scale = encode_unsigned(&x, &mut q, 3, 1);
         assert_eq!(scale, 7.0);
         assert_eq!((q[0], q[1], q[3]), (0, 65535, 0));
         assert!(q[2] == 32767 || q[2] == 32768);
-        assert_eq!(encode_unsigned(&[0.0, 0.0], &mut q[..2], 3), 0.0);
+        assert_eq!(encode_unsigned(&[0.0, 0.0], &mut q[..2], 3, 1), 0.0);
         assert_eq!(q[..2], [0, 0]);
     }
 }

@@ -2,6 +2,7 @@
 //! evaluated with ([`Solver::values`] on the strategy given by [`Solver::set_average_at`]),
 //! so a file's exploitability comes from the same walks as the solver's own measurements.
 
+use super::columns::to_columns;
 use super::{GameKind, Precision, Solver, State, Stored};
 use crate::cfr::RegretParams;
 use std::sync::Mutex;
@@ -47,16 +48,20 @@ impl Solver {
             return;
         };
         let a = a as usize;
-        let len = node.num_children as usize * self.game.hands[a].len();
+        let k = node.num_children as usize;
+        let len = k * self.game.hands[a].len();
         let at = node.aux as usize;
+        // The stored entries are action-major.
+        let mut cols = vec![0.0; len];
+        to_columns(&probs[..len], k, &mut cols);
         match &mut self.state {
-            Stored::F64(s) => s.sum[a][at..at + len].copy_from_slice(&probs[..len]),
+            Stored::F64(s) => s.sum[a][at..at + len].copy_from_slice(&cols),
             Stored::F32(s) => {
-                for (x, &p) in s.sum[a][at..at + len].iter_mut().zip(probs) {
+                for (x, &p) in s.sum[a][at..at + len].iter_mut().zip(&cols) {
                     *x = p as f32;
                 }
             }
-            Stored::Compressed(c) => c.set_average(g, a, at, &probs[..len]),
+            Stored::Compressed(c) => c.set_average(g, a, at, k, &cols),
         }
     }
 }

@@ -1,0 +1,662 @@
+//! The per-node loops over the stored state, action-major.
+//!
+//! A decision node of player `a` with `k` actions keeps its entries of every state array
+//! action-major: action `c` of hand `h` at `c * n + h`, `n` the player's hands. Regret
+//! matching, the average strategy and the set update are then loops over contiguous hands,
+//! one action after another, which the compiler vectorises (the `f32` storage's conversions
+//! included). Each loop does, for every hand, the operations of the hand-major
+//! [`apply_rule`] (and of its regret matching) on that hand's entries, in the same order, so
+//! the results are the same bits; the tests below compare them on random inputs for every
+//! rule of the registry. VAD-CFR's update is not elementwise (a hand's actions share a moving
+//! average and a normaliser): it gathers each hand's entries and runs [`apply_rule`] itself.
+//!
+//! Like [`super::kernels`], each loop is compiled twice, portably and for AVX2, the second
+//! taken at run time when the processor has it; the bodies are the same IEEE operations in the
+//! same order, so both give the same bits (tested).
+
+use super::kernels::avx2;
+use crate::cfr::tree::{apply_rule, matched, ActionArrays, Factors, PLAIN, STANDARD, VAD};
+
+/// A stored number read as `f64` (exactly).
+pub(super) trait Get: Copy + Send + Sync + 'static {
+    /// As f64.
+    fn get(self) -> f64;
+}
+
+/// A stored number, read and written as f64.
+pub(super) trait Real: Get {
+    /// Zero.
+    const ZERO: Self;
+    /// From f64 (rounded to nearest).
+    fn of(x: f64) -> Self;
+}
+
+impl Get for f64 {
+    #[inline(always)]
+    fn get(self) -> f64 {
+        self
+    }
+}
+
+impl Real for f64 {
+    const ZERO: f64 = 0.0;
+    #[inline(always)]
+    fn of(x: f64) -> f64 {
+        x
+    }
+}
+
+impl Get for f32 {
+    #[inline(always)]
+    fn get(self) -> f64 {
+        self as f64
+    }
+}
+
+impl Real for f32 {
+    const ZERO: f32 = 0.0;
+    #[inline(always)]
+    fn of(x: f64) -> f32 {
+        x as f32
+    }
+}
+
+impl Get for u16 {
+    #[inline(always)]
+    fn get(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+/// Defines a generic loop `$name` from its portable body `$portable` (an `#[inline(always)]`
+/// function of the same arguments): `$name` runs the AVX2 compilation `$fast` when the
+/// processor has AVX2.
+macro_rules! dispatch {
+    ($(#[$doc:meta])* $name:ident, $portable:ident, $fast:ident, <$($g:ident: $b:path),*; $(const $cg:ident: $ct:ty),*>, ($($arg:ident: $ty:ty),*)) => {
+        $(#[$doc])*
+        #[inline]
+        #[allow(clippy::too_many_arguments)]
+        pub(super) fn $name<$($g: $b,)* $(const $cg: $ct),*>($($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the processor has AVX2.
+                return unsafe { $fast::<$($g,)* $($cg),*>($($arg),*) };
+            }
+            $portable::<$($g,)* $($cg),*>($($arg),*)
+        }
+
+        /// The AVX2 compilation of the loop of the same name.
+        ///
+        /// # Safety
+        /// The processor has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        #[allow(clippy::too_many_arguments)]
+        pub(super) unsafe fn $fast<$($g: $b,)* $(const $cg: $ct),*>($($arg: $ty),*) {
+            $portable::<$($g,)* $($cg),*>($($arg),*)
+        }
+    };
+}
+
+dispatch!(
+    /// Regret matching of every hand of a node: from its action-major regrets (and the last
+    /// instantaneous regrets of the predictive rules) into the action-major strategy `out`
+    /// (`k` rows of `n = out.len() / k` hands); `tot` (at least `n` long) is scratch.
+    match_columns,
+    match_columns_portable,
+    match_columns_avx2,
+    <R: Get, L: Get;>,
+    (regret: &[R], last: &[L], f: &Factors, k: usize, out: &mut [f64], tot: &mut [f64])
+);
+
+/// The portable body of [`match_columns`]: for each hand, the positive parts ([`matched`])
+/// summed in action order from 0, then each divided by the sum, or `1 / k` each when it is
+/// not positive (as [`apply_rule`] ends).
+#[inline(always)]
+pub(super) fn match_columns_portable<R: Get, L: Get>(
+    regret: &[R],
+    last: &[L],
+    f: &Factors,
+    k: usize,
+    out: &mut [f64],
+    tot: &mut [f64],
+) {
+    let n = out.len() / k;
+    let tot = &mut tot[..n];
+    for c in 0..k {
+        let o = &mut out[c * n..c * n + n];
+        let reg = &regret[c * n..c * n + n];
+        if f.predictive {
+            let l = &last[c * n..c * n + n];
+            for h in 0..n {
+                o[h] = matched(f, reg[h].get(), l[h].get());
+            }
+        } else {
+            for h in 0..n {
+                o[h] = (reg[h].get() + 0.0).max(0.0);
+            }
+        }
+        if c == 0 {
+            for h in 0..n {
+                tot[h] = 0.0 + o[h];
+            }
+        } else {
+            for h in 0..n {
+                tot[h] += o[h];
+            }
+        }
+    }
+    normalise(k, out, tot);
+}
+
+/// Each hand's entries of the action-major `out` divided by its total `tot[h]`, or `1 / k`
+/// each when the total is not positive.
+#[inline(always)]
+fn normalise(k: usize, out: &mut [f64], tot: &[f64]) {
+    let n = out.len() / k;
+    let u = 1.0 / k as f64;
+    for c in 0..k {
+        let o = &mut out[c * n..c * n + n];
+        for h in 0..n {
+            o[h] = if tot[h] > 0.0 { o[h] / tot[h] } else { u };
+        }
+    }
+}
+
+dispatch!(
+    /// The average strategy of every hand of a node from its action-major sums into the
+    /// action-major `out`: each hand's sums over their total (summed in action order from
+    /// 0), uniform when it is not positive; `tot` (at least `n` long) is scratch.
+    average_columns,
+    average_columns_portable,
+    average_columns_avx2,
+    <S: Get;>,
+    (sum: &[S], k: usize, out: &mut [f64], tot: &mut [f64])
+);
+
+/// The portable body of [`average_columns`].
+#[inline(always)]
+pub(super) fn average_columns_portable<S: Get>(
+    sum: &[S],
+    k: usize,
+    out: &mut [f64],
+    tot: &mut [f64],
+) {
+    let n = out.len() / k;
+    let tot = &mut tot[..n];
+    for c in 0..k {
+        let o = &mut out[c * n..c * n + n];
+        let s = &sum[c * n..c * n + n];
+        for h in 0..n {
+            o[h] = s[h].get();
+        }
+        if c == 0 {
+            for h in 0..n {
+                tot[h] = 0.0 + o[h];
+            }
+        } else {
+            for h in 0..n {
+                tot[h] += o[h];
+            }
+        }
+    }
+    normalise(k, out, tot);
+}
+
+/// A node's entries for the set update, action-major (`k` rows of `n` hands each).
+pub(super) struct Block<'a, R, L> {
+    /// Cumulative regrets.
+    pub regret: &'a mut [R],
+    /// Average-strategy sums.
+    pub sum: &'a mut [R],
+    /// The last instantaneous regrets (empty unless the rule keeps them).
+    pub last: &'a mut [L],
+    /// The stored current strategy (VAD-CFR with alternating updates), else empty.
+    pub sigma: &'a mut [L],
+}
+
+/// The inputs of a node's set update: the children's values `v` (row `c` at `c * stride`),
+/// the node's values `r`, the traverser's reach `own`, the node's current strategy `st`
+/// (action-major, `r.len()` hands per row), its actions `k` and the factors `f`.
+#[derive(Clone, Copy)]
+pub(super) struct Inputs<'a> {
+    /// The children's values.
+    pub v: &'a [f64],
+    /// The row length of `v`.
+    pub stride: usize,
+    /// The node's values.
+    pub r: &'a [f64],
+    /// The traverser's reach.
+    pub own: &'a [f64],
+    /// The node's current strategy.
+    pub st: &'a [f64],
+    /// The node's actions.
+    pub k: usize,
+}
+
+/// The set update of every hand of a node (the traverser's), on its action-major entries:
+/// bit for bit [`apply_rule`] per hand, with the next strategy dropped unless `b.sigma`
+/// keeps it (the walks recompute it from the regrets).
+#[inline(always)]
+pub(super) fn update_block<R: Real, L: Real, const KIND: u8>(
+    b: Block<R, L>,
+    x: Inputs,
+    f: Factors,
+) {
+    if KIND == VAD {
+        update_gathered::<R, L, KIND>(b, x, f)
+    } else {
+        update_columns::<R, L, KIND>(b, x, f)
+    }
+}
+
+/// The elementwise rules' set update ([`update_block`] for every kind but VAD-CFR). Only the
+/// portable compilation runs (SSE2, two `f64` per instruction): compiled for AVX2, the floor
+/// of cfr+ came out as a maximum that turns a negative zero positive, which [`apply_rule`]
+/// keeps negative.
+#[inline]
+pub(super) fn update_columns<R: Real, L: Real, const KIND: u8>(
+    b: Block<R, L>,
+    x: Inputs,
+    f: Factors,
+) {
+    update_columns_portable::<R, L, KIND>(b, x, f)
+}
+
+/// The portable body of [`update_columns`]: per entry, the regret and sum steps of
+/// [`apply_rule`]'s loop for `KIND` (the strategy it also computes is not needed).
+#[inline(always)]
+pub(super) fn update_columns_portable<R: Real, L: Real, const KIND: u8>(
+    b: Block<R, L>,
+    x: Inputs,
+    f: Factors,
+) {
+    let n = x.r.len();
+    let (r, own) = (x.r, &x.own[..n]);
+    for c in 0..x.k {
+        let v = &x.v[c * x.stride..c * x.stride + n];
+        let sigma = &x.st[c * n..c * n + n];
+        let regret = &mut b.regret[c * n..c * n + n];
+        let sum = &mut b.sum[c * n..c * n + n];
+        if KIND == PLAIN {
+            for h in 0..n {
+                let inst = v[h] - r[h];
+                regret[h] = R::of(regret[h].get() + f.sign * inst);
+                sum[h] = R::of(sum[h].get() + own[h] * sigma[h]);
+            }
+            continue;
+        }
+        let last: &mut [L] = if f.predictive {
+            &mut b.last[c * n..c * n + n]
+        } else {
+            &mut []
+        };
+        if KIND == STANDARD {
+            for h in 0..n {
+                let i = f.sign * (v[h] - r[h]);
+                let mut q = regret[h].get() + i;
+                q *= if q > 0.0 { f.positive } else { f.negative };
+                q = floored(f.floor, q);
+                regret[h] = R::of(q);
+                sum[h] = R::of(sum[h].get() * f.average + own[h] * sigma[h]);
+                if f.predictive {
+                    last[h] = L::of(i);
+                }
+            }
+        } else {
+            for h in 0..n {
+                let i = f.sign * (v[h] - r[h]);
+                let mut q = if f.discount_first {
+                    let old = regret[h].get();
+                    old * if old > 0.0 { f.positive } else { f.negative } + i
+                } else {
+                    let q = regret[h].get() + i;
+                    q * if q > 0.0 { f.positive } else { f.negative }
+                };
+                q = floored(f.floor, q);
+                regret[h] = R::of(q);
+                sum[h] = R::of(sum[h].get() * f.average + own[h] * sigma[h]);
+                if f.predictive {
+                    last[h] = L::of(i);
+                }
+            }
+        }
+    }
+}
+
+/// `q`, or 0 when `floor` and `q < 0` (as [`apply_rule`]'s floor: a negative zero stays).
+#[inline(always)]
+fn floored(floor: bool, q: f64) -> f64 {
+    if floor && q < 0.0 {
+        0.0
+    } else {
+        q
+    }
+}
+
+/// The most actions of a node.
+pub(super) const MAX_K: usize = 64;
+
+/// [`update_block`] by hands: each hand's entries gathered into rows, updated by
+/// [`apply_rule`] and scattered back (VAD-CFR, whose update is not elementwise).
+#[inline(never)]
+fn update_gathered<R: Real, L: Real, const KIND: u8>(b: Block<R, L>, x: Inputs, f: Factors) {
+    let (n, k) = (x.r.len(), x.k);
+    let mut inst = [0.0f64; MAX_K];
+    let mut regret = [0.0f64; MAX_K];
+    let mut sum = [0.0f64; MAX_K];
+    let mut last = [0.0f64; MAX_K];
+    let mut sigma = [0.0f64; MAX_K];
+    let keeps_last = !b.last.is_empty();
+    let store = !b.sigma.is_empty();
+    for h in 0..n {
+        for c in 0..k {
+            let e = c * n + h;
+            inst[c] = x.v[c * x.stride + h] - x.r[h];
+            regret[c] = b.regret[e].get();
+            sum[c] = b.sum[e].get();
+            sigma[c] = x.st[e];
+            if keeps_last {
+                last[c] = b.last[e].get();
+            }
+        }
+        let arrays = ActionArrays {
+            regret: &mut regret[..k],
+            sum: &mut sum[..k],
+            last: &mut last[..if keeps_last { k } else { 0 }],
+            sigma: &mut sigma[..k],
+        };
+        apply_rule::<KIND, 0>(&inst[..k], x.own[h], arrays, f);
+        for c in 0..k {
+            let e = c * n + h;
+            b.regret[e] = R::of(regret[c]);
+            b.sum[e] = R::of(sum[c]);
+            if keeps_last {
+                b.last[e] = L::of(last[c]);
+            }
+            if store {
+                b.sigma[e] = L::of(sigma[c]);
+            }
+        }
+    }
+}
+
+/// `k` rows of `n` entries each from `k` entries per hand (`src` hand-major, `dst`
+/// action-major).
+pub(super) fn to_columns<T: Copy>(src: &[T], k: usize, dst: &mut [T]) {
+    let n = dst.len() / k;
+    for (h, row) in src.chunks_exact(k).take(n).enumerate() {
+        for (c, &x) in row.iter().enumerate() {
+            dst[c * n + h] = x;
+        }
+    }
+}
+
+/// `k` entries per hand from `k` rows of `n` entries each (`src` action-major, `dst`
+/// hand-major).
+pub(super) fn to_rows<T: Copy>(src: &[T], k: usize, dst: &mut [T]) {
+    let n = src.len() / k;
+    for (h, row) in dst.chunks_exact_mut(k).take(n).enumerate() {
+        for (c, x) in row.iter_mut().enumerate() {
+            *x = src[c * n + h];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfr::tree::rule_kind;
+    use crate::solve::registry::{CfrOptions, Family, ALGORITHMS};
+
+    /// A small deterministic generator (xorshift): values in [-1, 1) over several magnitudes,
+    /// with some exact zeros and negative zeros.
+    fn next(state: &mut u64) -> f64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        match *state % 17 {
+            0 => 0.0,
+            1 => -0.0,
+            _ => {
+                ((*state >> 11) as f64 / (1u64 << 52) as f64 - 1.0)
+                    * 1e3f64.powi((*state % 7) as i32 - 3)
+            }
+        }
+    }
+
+    /// Values that an `f32` holds exactly (the stored state's), so the `f32` and `f64` runs
+    /// start from the same numbers.
+    fn vec(state: &mut u64, n: usize) -> Vec<f64> {
+        (0..n).map(|_| next(state) as f32 as f64).collect()
+    }
+
+    /// Every registry CFR rule's factors at a few iterations, for both players.
+    fn every_rule() -> Vec<(&'static str, Factors)> {
+        let mut out = Vec::new();
+        for a in ALGORITHMS.iter().filter(|a| a.family == Family::Cfr) {
+            let Ok(params) = a.regret_params(&CfrOptions::default(), Some(50)) else {
+                continue;
+            };
+            for t in [1u64, 2, 3, 7, 40] {
+                for p in 0..2 {
+                    out.push((a.name, params.factors(t, p)));
+                }
+            }
+        }
+        out
+    }
+
+    /// One node's random state, hand-major: `k` entries per hand of each array.
+    struct Case {
+        regret: Vec<f64>,
+        sum: Vec<f64>,
+        last: Vec<f64>,
+        sigma: Vec<f64>,
+        v: Vec<f64>,
+        r: Vec<f64>,
+        own: Vec<f64>,
+    }
+
+    fn case(st: &mut u64, n: usize, k: usize, stride: usize) -> Case {
+        let sigma: Vec<f64> = vec(st, n * k).iter().map(|x| x.abs()).collect();
+        Case {
+            regret: vec(st, n * k),
+            sum: vec(st, n * k).iter().map(|x| x.abs()).collect(),
+            last: vec(st, n * k),
+            sigma,
+            v: vec(st, k * stride),
+            r: vec(st, n),
+            own: vec(st, n).iter().map(|x| x.abs()).collect(),
+        }
+    }
+
+    fn columns(x: &[f64], k: usize) -> Vec<f64> {
+        let mut out = vec![0.0; x.len()];
+        to_columns(x, k, &mut out);
+        out
+    }
+
+    fn bits<T: Get>(x: &[T]) -> Vec<u64> {
+        x.iter().map(|v| v.get().to_bits()).collect()
+    }
+
+    /// The action-major update (and the regret matching of its result) gives, entry for
+    /// entry, the bits of [`apply_rule`] run on each hand's row, for every registry rule,
+    /// in f64 (and the f32 storage's rounding of the same).
+    #[test]
+    fn the_column_update_is_apply_rule_bit_for_bit() {
+        let mut st = 0x9e37_79b9_7f4a_7c15u64;
+        let rules = every_rule();
+        assert!(rules.len() >= 40, "{}", rules.len());
+        let mut kinds = [false; 4];
+        for (name, f) in rules {
+            let kind = rule_kind(&f);
+            kinds[kind as usize] = true;
+            for (n, k) in [(1usize, 2usize), (5, 2), (13, 3), (9, 4), (33, 5)] {
+                let stride = n + 3;
+                let c = case(&mut st, n, k, stride);
+                // The reference: apply_rule per hand, hand-major.
+                let (mut regret, mut sum, mut last, mut sigma) = (
+                    c.regret.clone(),
+                    c.sum.clone(),
+                    c.last.clone(),
+                    c.sigma.clone(),
+                );
+                let keeps = f.keeps_last();
+                for h in 0..n {
+                    let inst: Vec<f64> = (0..k).map(|a| c.v[a * stride + h] - c.r[h]).collect();
+                    let e = h * k..h * k + k;
+                    let arrays = ActionArrays {
+                        regret: &mut regret[e.clone()],
+                        sum: &mut sum[e.clone()],
+                        last: if keeps { &mut last[e.clone()] } else { &mut [] },
+                        sigma: &mut sigma[e],
+                    };
+                    match kind {
+                        PLAIN => apply_rule::<PLAIN, 0>(&inst, c.own[h], arrays, f),
+                        STANDARD => apply_rule::<STANDARD, 0>(&inst, c.own[h], arrays, f),
+                        VAD => apply_rule::<VAD, 0>(&inst, c.own[h], arrays, f),
+                        _ => apply_rule::<{ crate::cfr::tree::EXTENDED }, 0>(
+                            &inst, c.own[h], arrays, f,
+                        ),
+                    }
+                }
+                // The same in columns, in f64 and f32.
+                let st_cols = columns(&c.sigma, k);
+                let x = Inputs {
+                    v: &c.v,
+                    stride,
+                    r: &c.r,
+                    own: &c.own,
+                    st: &st_cols,
+                    k,
+                };
+                let (mut r64, mut s64, mut l64) = (
+                    columns(&c.regret, k),
+                    columns(&c.sum, k),
+                    columns(&c.last, k),
+                );
+                let mut g64 = if kind == VAD {
+                    st_cols.clone()
+                } else {
+                    Vec::new()
+                };
+                let to32 = |x: &[f64]| x.iter().map(|&y| y as f32).collect::<Vec<f32>>();
+                let (mut r32, mut s32, mut l32, mut g32) =
+                    (to32(&r64), to32(&s64), to32(&l64), to32(&g64));
+                let (l64s, l32s): (&mut [f64], &mut [f32]) = if keeps {
+                    (&mut l64, &mut l32)
+                } else {
+                    (&mut [], &mut [])
+                };
+                let b64 = Block {
+                    regret: &mut r64[..],
+                    sum: &mut s64[..],
+                    last: l64s,
+                    sigma: &mut g64[..],
+                };
+                let b32 = Block {
+                    regret: &mut r32[..],
+                    sum: &mut s32[..],
+                    last: l32s,
+                    sigma: &mut g32[..],
+                };
+                match kind {
+                    PLAIN => {
+                        update_block::<f64, f64, PLAIN>(b64, x, f);
+                        update_block::<f32, f32, PLAIN>(b32, x, f);
+                    }
+                    STANDARD => {
+                        update_block::<f64, f64, STANDARD>(b64, x, f);
+                        update_block::<f32, f32, STANDARD>(b32, x, f);
+                    }
+                    VAD => {
+                        update_block::<f64, f64, VAD>(b64, x, f);
+                        update_block::<f32, f32, VAD>(b32, x, f);
+                    }
+                    _ => {
+                        update_block::<f64, f64, { crate::cfr::tree::EXTENDED }>(b64, x, f);
+                        update_block::<f32, f32, { crate::cfr::tree::EXTENDED }>(b32, x, f);
+                    }
+                }
+                let what = format!("{name} t={} n={n} k={k}", f.t);
+                let round = |x: &[f64]| to32(x).iter().map(|&y| y as f64).collect::<Vec<_>>();
+                assert_eq!(bits(&r64), bits(&columns(&regret, k)), "regret {what}");
+                assert_eq!(bits(&s64), bits(&columns(&sum, k)), "sum {what}");
+                assert_eq!(bits(&r32), bits(&round(&columns(&regret, k))), "{what}");
+                assert_eq!(bits(&s32), bits(&round(&columns(&sum, k))), "{what}");
+                if keeps {
+                    assert_eq!(bits(&l64), bits(&columns(&last, k)), "last {what}");
+                    assert_eq!(bits(&l32), bits(&round(&columns(&last, k))), "{what}");
+                }
+                if kind == VAD {
+                    assert_eq!(bits(&g64), bits(&columns(&sigma, k)), "sigma {what}");
+                } else {
+                    // Regret matching on the new state: apply_rule's next strategy.
+                    let mut out = vec![0.0; n * k];
+                    let mut tot = vec![0.0; n];
+                    match_columns(&r64, &l64, &f, k, &mut out, &mut tot);
+                    assert_eq!(bits(&out), bits(&columns(&sigma, k)), "matching {what}");
+                }
+            }
+        }
+        assert_eq!(kinds, [true; 4], "every kind of rule is run");
+    }
+
+    /// The average strategy by columns: each hand's sums over their total, as a loop over
+    /// the hand's row computes it.
+    #[test]
+    fn the_column_average_is_the_row_average() {
+        let mut st = 0x1234_5678_9abc_def1u64;
+        for (n, k) in [(1usize, 2usize), (7, 3), (20, 5)] {
+            let mut sum: Vec<f64> = vec(&mut st, n * k).iter().map(|x| x.abs()).collect();
+            sum[..k].fill(0.0);
+            let mut rows = vec![0.0; n * k];
+            for (s, o) in sum.chunks_exact(k).zip(rows.chunks_exact_mut(k)) {
+                let total: f64 = s.iter().fold(0.0, |t, x| t + x);
+                for (o, x) in o.iter_mut().zip(s) {
+                    *o = if total > 0.0 {
+                        x / total
+                    } else {
+                        1.0 / k as f64
+                    };
+                }
+            }
+            let mut out = vec![0.0; n * k];
+            let mut tot = vec![0.0; n];
+            average_columns(&columns(&sum, k), k, &mut out, &mut tot);
+            assert_eq!(bits(&out), bits(&columns(&rows, k)));
+        }
+    }
+
+    /// Regret matching and the average, compiled for AVX2, give the portable bits.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_loops_give_the_portable_bits() {
+        if !avx2() {
+            eprintln!("no AVX2 here: only the portable path runs");
+            return;
+        }
+        let mut st = 0x2545_f491_4f6c_dd1du64;
+        for (name, f) in every_rule() {
+            if rule_kind(&f) == VAD {
+                continue;
+            }
+            for (n, k) in [(3usize, 2usize), (17, 3), (64, 2), (203, 4)] {
+                let c = case(&mut st, n, k, n);
+                let to32 = |x: &[f64]| x.iter().map(|&y| y as f32).collect::<Vec<f32>>();
+                let (r1, s1, l1) = (to32(&c.regret), to32(&c.sum), to32(&c.last));
+                let what = format!("{name} n={n} k={k}");
+                let (mut o1, mut o2) = (vec![0.0; n * k], vec![0.0; n * k]);
+                let (mut t1, mut t2) = (vec![0.0; n], vec![0.0; n]);
+                match_columns_portable(&r1, &l1, &f, k, &mut o1, &mut t1);
+                unsafe { match_columns_avx2(&r1, &l1, &f, k, &mut o2, &mut t2) };
+                assert_eq!(bits(&o1), bits(&o2), "matching {what}");
+                average_columns_portable(&s1, k, &mut o1, &mut t1);
+                unsafe { average_columns_avx2(&s1, k, &mut o2, &mut t2) };
+                assert_eq!(bits(&o1), bits(&o2), "average {what}");
+            }
+        }
+    }
+}
