@@ -250,18 +250,14 @@ pub(super) fn update_block<R: Real, L: Real, const KIND: u8>(
     }
 }
 
-/// The elementwise rules' set update ([`update_block`] for every kind but VAD-CFR). Only the
-/// portable compilation runs (SSE2, two `f64` per instruction): compiled for AVX2, the floor
-/// of cfr+ came out as a maximum that turns a negative zero positive, which [`apply_rule`]
-/// keeps negative.
-#[inline]
-pub(super) fn update_columns<R: Real, L: Real, const KIND: u8>(
-    b: Block<R, L>,
-    x: Inputs,
-    f: Factors,
-) {
-    update_columns_portable::<R, L, KIND>(b, x, f)
-}
+dispatch!(
+    /// The elementwise rules' set update ([`update_block`] for every kind but VAD-CFR).
+    update_columns,
+    update_columns_portable,
+    update_columns_avx2,
+    <R: Real, L: Real; const KIND: u8>,
+    (b: Block<R, L>, x: Inputs, f: Factors)
+);
 
 /// The portable body of [`update_columns`]: per entry, the regret and sum steps of
 /// [`apply_rule`]'s loop for `KIND` (the strategy it also computes is not needed).
@@ -325,13 +321,15 @@ pub(super) fn update_columns_portable<R: Real, L: Real, const KIND: u8>(
 }
 
 /// `q`, or 0 when `floor` and `q < 0` (as [`apply_rule`]'s floor: a negative zero stays).
+/// Tested on the bits alone (sign set, magnitude non-zero and not NaN): the float comparison,
+/// compiled for AVX2, came out as a maximum that turned a negative zero positive.
 #[inline(always)]
 fn floored(floor: bool, q: f64) -> f64 {
-    if floor && q < 0.0 {
-        0.0
-    } else {
-        q
-    }
+    let bits = q.to_bits();
+    let magnitude = bits & !(1u64 << 63);
+    let negative = (bits >> 63 == 1) & (magnitude != 0) & (magnitude <= f64::INFINITY.to_bits());
+    let keep = !(floor & negative);
+    f64::from_bits(bits & u64::from(keep).wrapping_neg())
 }
 
 /// The most actions of a node.
@@ -630,7 +628,8 @@ mod tests {
         }
     }
 
-    /// Regret matching and the average, compiled for AVX2, give the portable bits.
+    /// The set update, regret matching and the average, compiled for AVX2, give the portable
+    /// bits.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_avx2_loops_give_the_portable_bits() {
@@ -647,7 +646,51 @@ mod tests {
                 let c = case(&mut st, n, k, n);
                 let to32 = |x: &[f64]| x.iter().map(|&y| y as f32).collect::<Vec<f32>>();
                 let (r1, s1, l1) = (to32(&c.regret), to32(&c.sum), to32(&c.last));
+                // The set update, from the same state, both ways.
+                let stc = columns(&c.sigma, k);
+                let x = Inputs {
+                    v: &c.v,
+                    stride: n,
+                    r: &c.r,
+                    own: &c.own,
+                    st: &stc,
+                    k,
+                };
+                let (mut ra, mut sa, mut la) = (r1.clone(), s1.clone(), l1.clone());
+                let (mut rb, mut sb, mut lb) = (r1.clone(), s1.clone(), l1.clone());
+                let (ba, bb) = (
+                    Block {
+                        regret: &mut ra[..],
+                        sum: &mut sa[..],
+                        last: &mut la[..],
+                        sigma: &mut [],
+                    },
+                    Block {
+                        regret: &mut rb[..],
+                        sum: &mut sb[..],
+                        last: &mut lb[..],
+                        sigma: &mut [],
+                    },
+                );
+                const E: u8 = crate::cfr::tree::EXTENDED;
+                match rule_kind(&f) {
+                    PLAIN => {
+                        update_columns_portable::<f32, f32, PLAIN>(ba, x, f);
+                        unsafe { update_columns_avx2::<f32, f32, PLAIN>(bb, x, f) };
+                    }
+                    STANDARD => {
+                        update_columns_portable::<f32, f32, STANDARD>(ba, x, f);
+                        unsafe { update_columns_avx2::<f32, f32, STANDARD>(bb, x, f) };
+                    }
+                    _ => {
+                        update_columns_portable::<f32, f32, E>(ba, x, f);
+                        unsafe { update_columns_avx2::<f32, f32, E>(bb, x, f) };
+                    }
+                }
                 let what = format!("{name} n={n} k={k}");
+                assert_eq!(bits(&ra), bits(&rb), "regret {what}");
+                assert_eq!(bits(&sa), bits(&sb), "sum {what}");
+                assert_eq!(bits(&la), bits(&lb), "last {what}");
                 let (mut o1, mut o2) = (vec![0.0; n * k], vec![0.0; n * k]);
                 let (mut t1, mut t2) = (vec![0.0; n], vec![0.0; n]);
                 match_columns_portable(&r1, &l1, &f, k, &mut o1, &mut t1);
