@@ -594,6 +594,34 @@ struct Shared<S> {
     factors: [Factors; 2],
 }
 
+impl<S> Shared<S> {
+    /// The node's entries of the rules' other arrays its update writes: the last
+    /// instantaneous regrets where the rule keeps them and the strategy where it is stored
+    /// (VAD-CFR), each empty otherwise.
+    ///
+    /// # Safety
+    /// `off..off + len` are one node's entries of player `a`, and no other reference to them
+    /// is live.
+    unsafe fn rule_arrays<'a>(
+        self,
+        a: usize,
+        off: usize,
+        len: usize,
+    ) -> (&'a mut [S], &'a mut [S]) {
+        let last = if self.keeps_last {
+            slice_mut(self.last[a], off, len)
+        } else {
+            &mut []
+        };
+        let sigma = if self.current == Current::Stored {
+            slice_mut(self.sigma[a], off, len)
+        } else {
+            &mut []
+        };
+        (last, sigma)
+    }
+}
+
 impl<S> Clone for Shared<S> {
     fn clone(&self) -> Self {
         *self
@@ -1225,21 +1253,12 @@ fn update_node<S: Real, const KIND: u8>(
     let NodeAt { off, k, n } = at;
     let len = k * r.len();
     // SAFETY: the entries of this node; no other walk touches them.
-    let block = unsafe {
-        Block {
-            regret: slice_mut(sh.regret[a], off, len),
-            sum: slice_mut(sh.sum[a], off, len),
-            last: if sh.keeps_last {
-                slice_mut(sh.last[a], off, len)
-            } else {
-                &mut []
-            },
-            sigma: if sh.current == Current::Stored {
-                slice_mut(sh.sigma[a], off, len)
-            } else {
-                &mut []
-            },
-        }
+    let (last, sigma) = unsafe { sh.rule_arrays(a, off, len) };
+    let block = Block {
+        regret: unsafe { slice_mut(sh.regret[a], off, len) },
+        sum: unsafe { slice_mut(sh.sum[a], off, len) },
+        last,
+        sigma,
     };
     let x = Inputs {
         v,

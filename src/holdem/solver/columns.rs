@@ -136,17 +136,24 @@ pub(super) fn match_columns_portable<R: Get, L: Get>(
                 o[h] = (reg[h].get() + 0.0).max(0.0);
             }
         }
-        if c == 0 {
-            for h in 0..n {
-                tot[h] = 0.0 + o[h];
-            }
-        } else {
-            for h in 0..n {
-                tot[h] += o[h];
-            }
-        }
+        add_to_total(c, o, tot);
     }
     normalise(k, out, tot);
+}
+
+/// Adds action `c`'s row `o` to the hands' totals (`0.0 + o[h]` for the first action, as a
+/// sum from 0 in action order).
+#[inline(always)]
+fn add_to_total(c: usize, o: &[f64], tot: &mut [f64]) {
+    if c == 0 {
+        for (t, x) in tot.iter_mut().zip(o) {
+            *t = 0.0 + x;
+        }
+    } else {
+        for (t, x) in tot.iter_mut().zip(o) {
+            *t += x;
+        }
+    }
 }
 
 /// Each hand's entries of the action-major `out` divided by its total `tot[h]`, or `1 / k`
@@ -190,15 +197,7 @@ pub(super) fn average_columns_portable<S: Get>(
         for h in 0..n {
             o[h] = s[h].get();
         }
-        if c == 0 {
-            for h in 0..n {
-                tot[h] = 0.0 + o[h];
-            }
-        } else {
-            for h in 0..n {
-                tot[h] += o[h];
-            }
-        }
+        add_to_total(c, o, tot);
     }
     normalise(k, out, tot);
 }

@@ -376,21 +376,12 @@ impl CShared {
             *x = f64::from(q) * su;
         }
         // SAFETY: as above.
-        let b = unsafe {
-            Block {
-                regret: &mut *new_regret,
-                sum: &mut *new_sum,
-                last: if sh.keeps_last {
-                    slice_mut(sh.last[a], off, len)
-                } else {
-                    &mut []
-                },
-                sigma: if sh.current == Current::Stored {
-                    slice_mut(sh.sigma[a], off, len)
-                } else {
-                    &mut []
-                },
-            }
+        let (last, sigma) = unsafe { sh.rule_arrays(a, off, len) };
+        let b = Block {
+            regret: &mut *new_regret,
+            sum: &mut *new_sum,
+            last,
+            sigma,
         };
         let x = Inputs {
             v,
