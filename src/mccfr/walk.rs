@@ -66,15 +66,27 @@ pub(crate) struct Setting {
 }
 
 impl Setting {
-    /// The traverser's payoff at a terminal state.
+    /// The traverser's payoff at a terminal state, inlined or called as the compiler sees fit
+    /// (external sampling: forced inline, it cost the arena on Kuhn and Leduc more than the
+    /// call).
     #[inline]
     fn utility<G: Rules>(&self, rules: &G, s: &G::State) -> f64 {
+        self.utility_inlined(rules, s)
+    }
+
+    /// The same, always inlined (outcome sampling: a call here cost the arena on Kuhn).
+    /// Player 0's payoff is read first and the traverser's side picked after, so a
+    /// constant-sum game reads one payoff.
+    #[inline(always)]
+    fn utility_inlined<G: Rules>(&self, rules: &G, s: &G::State) -> f64 {
+        if self.general && self.player == 1 {
+            return rules.payoff1(s);
+        }
+        let p0 = rules.payoff0(s);
         if self.player == 0 {
-            rules.payoff0(s)
-        } else if self.general {
-            rules.payoff1(s)
+            p0
         } else {
-            self.constant - rules.payoff0(s)
+            self.constant - p0
         }
     }
 }
@@ -180,7 +192,7 @@ impl Setting {
 
 /// Regret matching on the first `n` numbers of an entry (uniform where none is positive, and
 /// for a set without an entry).
-#[inline]
+#[inline(always)]
 pub(crate) fn strategy(table: &Table, off: Option<usize>, n: usize, out: &mut [f64]) {
     let Some(off) = off else {
         out.fill(1.0 / n as f64);
@@ -202,7 +214,7 @@ pub(crate) fn strategy(table: &Table, off: Option<usize>, n: usize, out: &mut [f
 }
 
 /// Draws an index from `probs` (which sum to 1, up to rounding) with one uniform number.
-#[inline]
+#[inline(always)]
 fn sample(probs: &[f64], rng: &mut Rng) -> usize {
     let mut u = rng.unit();
     for (i, &p) in probs.iter().enumerate() {
@@ -215,9 +227,17 @@ fn sample(probs: &[f64], rng: &mut Rng) -> usize {
     probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
 }
 
-/// Draws a chance outcome.
+/// Draws a chance outcome, inlined or called as the compiler sees fit (external sampling:
+/// forced inline, it cost the arena on Kuhn and Leduc more than the call).
 #[inline]
 fn sample_chance<G: Rules>(rules: &G, s: &G::State, rng: &mut Rng) -> usize {
+    sample_chance_inlined(rules, s, rng)
+}
+
+/// The same, always inlined (outcome sampling: uniform chance is one `rng.below`, and a
+/// call per chance node cost the arena on Kuhn some 40 instructions).
+#[inline(always)]
+fn sample_chance_inlined<G: Rules>(rules: &G, s: &G::State, rng: &mut Rng) -> usize {
     let n = rules.num_actions(s);
     if rules.chance_is_uniform(s) {
         return rng.below(n);
@@ -353,6 +373,101 @@ pub(crate) fn external<G: Rules, T: Store>(
     }
 }
 
+/// An outcome-sampling node's draw: its strategy into `values[..n]` (and, at the
+/// traverser's node, the sampling distribution into `values[n..2 * n]`), then the action
+/// the probability it was drawn with and its probability under the strategy. Inlined into each of `outcome`'s two calls, one
+/// with `n` the constant 2.
+#[inline(always)]
+fn draw(
+    table: &Table,
+    off: Option<usize>,
+    n: usize,
+    values: &mut [f64],
+    traverser: bool,
+    epsilon: f64,
+    rng: &mut Rng,
+) -> (usize, f64, f64) {
+    let (sigma, explore) = values[..2 * n].split_at_mut(n);
+    strategy(table, off, n, sigma);
+    if traverser {
+        let e = epsilon / n as f64;
+        for (x, &sg) in explore.iter_mut().zip(sigma.iter()) {
+            *x = e + (1.0 - epsilon) * sg;
+        }
+        let a = sample(explore, rng);
+        (a, explore[a], sigma[a])
+    } else {
+        let a = sample(sigma, rng);
+        (a, sigma[a], sigma[a])
+    }
+}
+
+/// An outcome-sampling node's update on the way back, given its child's value `v`: the
+/// action values into `values[n..2 * n]` (the strategy is `values[..n]`), the baseline,
+/// and at the traverser's node the regrets and the average; returns the node's value.
+/// Inlined like [`draw`].
+#[inline(always)]
+fn settle<T: Store>(
+    store: &mut T,
+    set: Setting,
+    st: &Step,
+    n: usize,
+    values: &mut [f64],
+    v: f64,
+) -> f64 {
+    let (sigma, cv) = values[..2 * n].split_at_mut(n);
+    // Without baselines every baseline is 0: the same sums, without a test per action.
+    let value = if set.baselines {
+        action_values(sigma, cv, st, v, |b| {
+            set.baseline(store, st.player, st.off, n, b)
+        })
+    } else {
+        action_values(sigma, cv, st, v, |_| 0.0)
+    };
+    if set.baselines {
+        store.learn_baseline(
+            st.player,
+            st.key,
+            st.off,
+            n,
+            st.action,
+            set.in_player0_terms(v),
+        );
+    }
+    if st.player == set.player {
+        let scale = st.opp_reach / st.sample_reach;
+        cv.iter_mut().for_each(|c| *c *= scale);
+        store.add_regret(st.player, st.key, st.off, cv, value * scale);
+        let weight = set.avg_weight * st.my_reach / st.sample_reach;
+        store.add_average(st.player, st.key, st.off, sigma, weight);
+    }
+    value
+}
+
+/// The action values of a node on an outcome-sampling path into `cv` (`baseline(b)` each,
+/// the sampled action's corrected by the child's value `v` over its sampling probability);
+/// returns their expectation under `sigma`.
+#[inline(always)]
+fn action_values(
+    sigma: &[f64],
+    cv: &mut [f64],
+    st: &Step,
+    v: f64,
+    baseline: impl Fn(usize) -> f64,
+) -> f64 {
+    let mut value = 0.0;
+    for (b, (c, &sg)) in cv.iter_mut().zip(sigma).enumerate() {
+        let bb = baseline(b);
+        *c = if b == st.action {
+            bb + (v - bb) / st.sample_prob
+        } else {
+            bb
+        };
+        value += sg * *c;
+    }
+    value
+}
+
 /// One outcome-sampling traversal for `set.player`; returns the sampled value of the root.
 pub(crate) fn outcome<G: Rules, T: Store>(
     rules: &G,
@@ -363,14 +478,18 @@ pub(crate) fn outcome<G: Rules, T: Store>(
 ) -> f64 {
     let p = set.player;
     w.path.clear();
-    w.values.clear();
+    // `values[..top]` holds the path's numbers; as in `external`, the vector only grows and is
+    // never zeroed per node (every number read was written first: `strategy` writes `sigma`,
+    // the traverser's `explore` is written before it is drawn from, each `cv` is written
+    // before it is read), which saves a `memset` call per node.
+    let mut top = 0;
     let mut s = rules.root();
     let (mut my, mut opp, mut samp) = (1.0f64, 1.0f64, 1.0f64);
     let mut v = loop {
         match rules.turn(&s) {
-            Turn::Terminal => break set.utility(rules, &s),
+            Turn::Terminal => break set.utility_inlined(rules, &s),
             Turn::Chance => {
-                let o = sample_chance(rules, &s, rng);
+                let o = sample_chance_inlined(rules, &s, rng);
                 let pr = rules.chance_prob(&s, o);
                 opp *= pr;
                 samp *= pr;
@@ -380,20 +499,19 @@ pub(crate) fn outcome<G: Rules, T: Store>(
                 let n = rules.num_actions(&s);
                 let key = rules.infoset_key(&s);
                 let off = store.entry(q, key, n);
-                let at = w.values.len();
-                w.values.resize(at + 2 * n, 0.0);
-                let (sigma, explore) = w.values[at..].split_at_mut(n);
-                strategy(store.table(q), off, n, sigma);
-                let (a, x) = if q == p {
-                    let e = set.epsilon / n as f64;
-                    for (x, &sg) in explore.iter_mut().zip(sigma.iter()) {
-                        *x = e + (1.0 - set.epsilon) * sg;
-                    }
-                    let a = sample(explore, rng);
-                    (a, explore[a])
+                let at = top;
+                top += 2 * n;
+                if w.values.len() < top {
+                    w.values.resize(top, 0.0);
+                }
+                // Two actions (every set of Kuhn, most of the poker games') get their own
+                // copy of the node's arithmetic with `n` a constant; the operations and
+                // their order are the same, so the bits are too.
+                let values = &mut w.values[at..top];
+                let (a, x, sa) = if n == 2 {
+                    draw(store.table(q), off, 2, values, q == p, set.epsilon, rng)
                 } else {
-                    let a = sample(sigma, rng);
-                    (a, sigma[a])
+                    draw(store.table(q), off, n, values, q == p, set.epsilon, rng)
                 };
                 w.path.push(Step {
                     player: q,
@@ -408,9 +526,9 @@ pub(crate) fn outcome<G: Rules, T: Store>(
                     sample_reach: samp,
                 });
                 if q == p {
-                    my *= sigma[a];
+                    my *= sa;
                 } else {
-                    opp *= sigma[a];
+                    opp *= sa;
                 }
                 samp *= x;
                 rules.apply(&mut s, a);
@@ -418,36 +536,13 @@ pub(crate) fn outcome<G: Rules, T: Store>(
         }
     };
     while let Some(st) = w.path.pop() {
-        let n = st.n;
-        let (sigma, cv) = w.values[st.at..st.at + 2 * n].split_at_mut(n);
-        let mut value = 0.0;
-        for b in 0..n {
-            let bb = set.baseline(store, st.player, st.off, n, b);
-            cv[b] = if b == st.action {
-                bb + (v - bb) / st.sample_prob
-            } else {
-                bb
-            };
-            value += sigma[b] * cv[b];
-        }
-        if set.baselines {
-            store.learn_baseline(
-                st.player,
-                st.key,
-                st.off,
-                n,
-                st.action,
-                set.in_player0_terms(v),
-            );
-        }
-        if st.player == p {
-            let scale = st.opp_reach / st.sample_reach;
-            cv.iter_mut().for_each(|c| *c *= scale);
-            store.add_regret(p, st.key, st.off, cv, value * scale);
-            let weight = set.avg_weight * st.my_reach / st.sample_reach;
-            store.add_average(p, st.key, st.off, sigma, weight);
-        }
-        w.values.truncate(st.at);
+        let values = &mut w.values[st.at..top];
+        let value = if st.n == 2 {
+            settle(store, set, &st, 2, values, v)
+        } else {
+            settle(store, set, &st, st.n, values, v)
+        };
+        top = st.at;
         v = value;
     }
     v
