@@ -167,3 +167,63 @@ fn the_lexicographic_float_path_certifies_raked_one_card_poker_with_50_cards() {
     let v: bluff::scalar::Rational = "1503361/1624000".parse().unwrap();
     assert_eq!(s.value, [v.clone(), v]);
 }
+
+/// The start from the zero-sum part's equilibrium (`LcpStart::ZeroSumPart`, the command line's
+/// default for a general-sum game): on raked Leduc the path from that basis ends in fewer
+/// pivots than the LCP has rows (the first actions' path takes about 21 per row), and its
+/// answer is certified, checked again by the exact evaluator.
+#[test]
+fn raked_leduc_from_the_zero_sum_part_is_certified_on_a_short_path() {
+    let g = builtin("leduc(rake=0.05)").unwrap();
+    let s = run(&g, LcpMethod::Guided, LcpStart::ZeroSumPart);
+    assert!(
+        matches!(s.route, LcpRoute::FromZeroSumPart(_)),
+        "{}",
+        s.route.describe()
+    );
+    assert!(s.pivots < s.rows as u64, "{} pivots", s.pivots);
+    let e = exploitability(&g, &s.profile);
+    assert!(e.nash_conv.is_zero());
+    assert_eq!(e.gain, [int(0), int(0)]);
+    assert_eq!(e.value, s.value);
+}
+
+/// Raked Kuhn and raked one-card poker from the zero-sum part's basis: certified equilibria
+/// (the exact evaluator's gains are 0), each player's value the evaluator's.
+#[test]
+fn raked_games_from_the_zero_sum_part_are_certified() {
+    for spec in [
+        "kuhn(rake=0.05)",
+        "one-card-poker(n=10,a=2,b=1,rake=0.05)",
+        "one-card-poker(n=30,a=2,b=1,rake=0.05)",
+    ] {
+        let g = builtin(spec).unwrap();
+        let s = run(&g, LcpMethod::Guided, LcpStart::ZeroSumPart);
+        assert!(
+            matches!(s.route, LcpRoute::FromZeroSumPart(_)),
+            "{spec}: {}",
+            s.route.describe()
+        );
+        let e = exploitability(&g, &s.profile);
+        assert_eq!(e.gain, [int(0), int(0)], "{spec}");
+        assert_eq!(e.value, s.value, "{spec}");
+    }
+}
+
+/// A zero-sum game is its own zero-sum part: from its equilibrium's basis the LCP gives the
+/// LP's exact value.
+#[test]
+fn zero_sum_games_from_their_own_equilibrium_basis_have_the_lp_value() {
+    for spec in ["kuhn", "one-card-poker(n=8,a=2,b=1)", "leduc"] {
+        let g = builtin(spec).unwrap();
+        let lp = solve_exact(&g).unwrap();
+        let s = run(&g, LcpMethod::Guided, LcpStart::ZeroSumPart);
+        assert!(
+            matches!(s.route, LcpRoute::FromZeroSumPart(_)),
+            "{spec}: {}",
+            s.route.describe()
+        );
+        assert_eq!(s.value[0], lp.value, "{spec}");
+        assert_eq!(s.value[1], &g.constant_sum - &lp.value, "{spec}");
+    }
+}
