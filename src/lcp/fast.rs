@@ -97,6 +97,8 @@ struct FloatLemke {
     lex_rank: Vec<usize>,
     /// Counters of the path (`BLUFF_LCP_STATS`).
     stats: PathStats,
+    /// Whether `z0` leaves whenever it ties in the ratio test (the path from a guessed basis).
+    prefer_z0: bool,
 }
 
 /// Counters of one float path, for measurement (`bluff solve --algo lcp` prints them on
@@ -225,7 +227,19 @@ impl FloatLemke {
         if start.is_some() {
             lu.ftran(&mut xb);
         }
-        let order: Vec<usize> = (0..n).collect();
+        // The lexicographic rule's column order: from a guessed basis, its basic slacks'
+        // columns first, so that ties among their rows are broken without a solve (see
+        // `leaving`); from the slack basis, the rows in order.
+        let order: Vec<usize> = if start.is_some() {
+            let mut basic = vec![false; n];
+            for &v in basis.iter().filter(|&&v| v < n) {
+                basic[v] = true;
+            }
+            let (early, late): (Vec<usize>, Vec<usize>) = (0..n).partition(|&j| basic[j]);
+            early.into_iter().chain(late).collect()
+        } else {
+            (0..n).collect()
+        };
         let mut position = vec![usize::MAX; 2 * n + 1];
         for (k, &v) in basis.iter().enumerate() {
             position[v] = k;
@@ -248,6 +262,7 @@ impl FloatLemke {
             },
             n,
             xb,
+            prefer_z0: start.is_some(),
             cols,
             q,
             basis,
@@ -335,6 +350,15 @@ impl FloatLemke {
             .collect();
         if ties.len() == 1 {
             return Some(ties[0]);
+        }
+        // From a guessed basis, `z0` leaves when it ties: the basis is then a solution. (Every
+        // basic value there moves with `z0` at the same rate at first, so `p+`'s slack, zero at
+        // the guessed basis, ties with `z0`; were it to leave instead, `p+` would enter on a
+        // ray, `p+` and `p-` growing together.)
+        if self.prefer_z0 {
+            if let Some(&p) = ties.iter().find(|&&p| self.basis[p] == 2 * self.n) {
+                return Some(p);
+            }
         }
         self.stats.tied_pivots += 1;
         self.stats.tied_rows += ties.len() as u64;

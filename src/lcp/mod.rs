@@ -61,7 +61,8 @@ pub enum LcpStart {
     Profile(ExactProfile),
     /// The complementary basis of the equilibrium of the game's zero-sum part
     /// (`(u1 - u2) / 2`, solved by the exact LP), with the covering vector that makes it
-    /// feasible ([`warm`]); the first actions' path when that path fails (saying why).
+    /// feasible ([`warm`]); the first actions' path when that path fails (saying why) or with
+    /// the exact tableau ([`LcpMethod::Tableau`]).
     ZeroSumPart,
 }
 
@@ -579,6 +580,10 @@ pub fn solve_lcp_with(
         }
     }
     let mut s = solve_lcp_from(game, &lcp, options, interrupted)?;
+    if options.start == LcpStart::ZeroSumPart {
+        // The answer came from the first actions' path (the exact tableau has no other start).
+        s.start = LcpStart::FirstActions;
+    }
     if let Some(why) = warm_failure {
         s.route = LcpRoute::AfterZeroSumPart(why, Box::new(s.route));
     }
