@@ -594,24 +594,26 @@ pub(crate) fn solve(
     options: &LcpOptions,
     interrupted: &mut dyn FnMut() -> bool,
 ) -> Result<LcpSolution, GuidedFailure> {
-    solve_tuned(game, lcp, options, LEX_TOL, interrupted)
+    solve_tuned(game, lcp, options, LEX_TOL, None, interrupted)
 }
 
-/// [`solve`] with the first path's lexicographic tolerance `lex_tol` (the perturbed path keeps
-/// [`LEX_TOL`]); the tests give a tolerance that sends the first path astray.
+/// [`solve`] (from `start`: [`solve_from`]) with the first path's lexicographic tolerance
+/// `lex_tol` (the perturbed path keeps [`LEX_TOL`]); the tests give a tolerance that sends the
+/// first path astray.
 fn solve_tuned(
     game: &Game,
     lcp: &RationalLcp,
     options: &LcpOptions,
     lex_tol: f64,
+    start: Option<&[usize]>,
     interrupted: &mut dyn FnMut() -> bool,
 ) -> Result<LcpSolution, GuidedFailure> {
-    let first = match attempt(game, lcp, options, None, lex_tol, None, interrupted) {
+    let first = match attempt(game, lcp, options, None, lex_tol, start, interrupted) {
         Err(GuidedFailure::Fallback(why)) => why,
         other => return other,
     };
     let mut s =
-        attempt(game, lcp, options, Some(1), LEX_TOL, None, interrupted).map_err(|e| match e {
+        attempt(game, lcp, options, Some(1), LEX_TOL, start, interrupted).map_err(|e| match e {
             GuidedFailure::Fallback(why) => {
                 GuidedFailure::Fallback(format!("{first}; on a perturbed q: {why}"))
             }
@@ -634,29 +636,7 @@ pub(crate) fn solve_from(
     basis: &[usize],
     interrupted: &mut dyn FnMut() -> bool,
 ) -> Result<LcpSolution, GuidedFailure> {
-    let first = match attempt(game, lcp, options, None, LEX_TOL, Some(basis), interrupted) {
-        Err(GuidedFailure::Fallback(why)) => why,
-        other => return other,
-    };
-    let mut s = attempt(
-        game,
-        lcp,
-        options,
-        Some(1),
-        LEX_TOL,
-        Some(basis),
-        interrupted,
-    )
-    .map_err(|e| match e {
-        GuidedFailure::Fallback(why) => {
-            GuidedFailure::Fallback(format!("{first}; on a perturbed q: {why}"))
-        }
-        fatal => fatal,
-    })?;
-    if let LcpRoute::Guided { perturbed, .. } = &mut s.route {
-        *perturbed = Some(first);
-    }
-    Ok(s)
+    solve_tuned(game, lcp, options, LEX_TOL, Some(basis), interrupted)
 }
 
 /// One float path (on the true `q` by the lexicographic rule, or on `q` perturbed with
@@ -795,7 +775,7 @@ mod tests {
         let start = super::super::start_profile(&game, &options.start).unwrap();
         let lcp = super::super::build_lcp(&game, &start);
         let rows = lcp.rows();
-        let Ok(s) = solve_tuned(&game, &lcp, &options, 0.0, &mut || false) else {
+        let Ok(s) = solve_tuned(&game, &lcp, &options, 0.0, None, &mut || false) else {
             panic!("no certified equilibrium");
         };
         let LcpRoute::Guided {
