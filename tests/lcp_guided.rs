@@ -54,7 +54,10 @@ fn guided_and_tableau_give_the_same_equilibrium_on_raked_games() {
 }
 
 /// Raked Leduc (about 4000 LCP rows, beyond the dense tableau's reach in a test): the guided
-/// route certifies an equilibrium, checked again by the exact evaluator.
+/// route certifies an equilibrium, checked again by the exact evaluator. From the zero-sum
+/// part's basis (`LcpStart::ZeroSumPart`, the command line's default for a general-sum game)
+/// the path ends in fewer pivots than the LCP has rows (the first actions' path takes about
+/// 21 per row) at an equilibrium with the same exact values, also certified.
 #[test]
 fn raked_leduc_is_certified_by_the_guided_route() {
     let g = builtin("leduc(rake=0.05)").unwrap();
@@ -64,6 +67,17 @@ fn raked_leduc_is_certified_by_the_guided_route() {
     assert!(e.nash_conv.is_zero());
     assert_eq!(e.gain, [int(0), int(0)]);
     assert_eq!(e.value, s.value);
+    let warm = run(&g, LcpMethod::Guided, LcpStart::ZeroSumPart);
+    assert!(
+        matches!(warm.route, LcpRoute::FromZeroSumPart(_)),
+        "{}",
+        warm.route.describe()
+    );
+    assert!(warm.pivots < warm.rows as u64, "{} pivots", warm.pivots);
+    let e = exploitability(&g, &warm.profile);
+    assert_eq!(e.gain, [int(0), int(0)]);
+    assert_eq!(e.value, warm.value);
+    assert_eq!(warm.value, s.value);
 }
 
 /// Zero-sum games through the guided LCP give the LP's exact value.
@@ -166,4 +180,66 @@ fn the_lexicographic_float_path_certifies_raked_one_card_poker_with_50_cards() {
     assert_eq!(e.value, s.value);
     let v: bluff::scalar::Rational = "1503361/1624000".parse().unwrap();
     assert_eq!(s.value, [v.clone(), v]);
+}
+
+/// Raked Kuhn and raked one-card poker from the zero-sum part's basis: certified equilibria
+/// (the exact evaluator's gains are 0), each player's value the evaluator's.
+#[test]
+fn raked_games_from_the_zero_sum_part_are_certified() {
+    for spec in [
+        "kuhn(rake=0.05)",
+        "one-card-poker(n=20,a=2,b=1,rake=0.05)",
+        "one-card-poker(n=30,a=2,b=1,rake=0.05)",
+    ] {
+        let g = builtin(spec).unwrap();
+        let s = run(&g, LcpMethod::Guided, LcpStart::ZeroSumPart);
+        assert!(
+            matches!(s.route, LcpRoute::FromZeroSumPart(_)),
+            "{spec}: {}",
+            s.route.describe()
+        );
+        let e = exploitability(&g, &s.profile);
+        assert_eq!(e.gain, [int(0), int(0)], "{spec}");
+        assert_eq!(e.value, s.value, "{spec}");
+    }
+}
+
+/// A zero-sum game is its own zero-sum part: from its equilibrium's basis the LCP gives the
+/// LP's exact value.
+#[test]
+fn zero_sum_games_from_their_own_equilibrium_basis_have_the_lp_value() {
+    for spec in ["kuhn", "one-card-poker(n=8,a=2,b=1)", "leduc"] {
+        let g = builtin(spec).unwrap();
+        let lp = solve_exact(&g).unwrap();
+        let s = run(&g, LcpMethod::Guided, LcpStart::ZeroSumPart);
+        assert!(
+            matches!(s.route, LcpRoute::FromZeroSumPart(_)),
+            "{spec}: {}",
+            s.route.describe()
+        );
+        assert_eq!(s.value[0], lp.value, "{spec}");
+        assert_eq!(s.value[1], &g.constant_sum - &lp.value, "{spec}");
+    }
+}
+
+/// Raked one-card poker with 10 cards: the path from the zero-sum part's basis ends on a ray
+/// (a covering vector other than the slack start's may), and the first actions' path answers,
+/// the route saying so; its equilibrium is the one the first actions' path gives alone.
+#[test]
+fn a_ray_from_the_zero_sum_part_falls_back_to_the_first_actions() {
+    let g = builtin("one-card-poker(n=10,a=2,b=1,rake=0.05)").unwrap();
+    let s = run(&g, LcpMethod::Guided, LcpStart::ZeroSumPart);
+    let LcpRoute::AfterZeroSumPart(why, route) = &s.route else {
+        panic!("{}", s.route.describe());
+    };
+    assert!(why.contains("ray"), "{why}");
+    assert!(
+        matches!(**route, LcpRoute::Guided { .. }),
+        "{}",
+        route.describe()
+    );
+    let first = run(&g, LcpMethod::Guided, LcpStart::FirstActions);
+    assert_eq!(s.plans, first.plans);
+    let e = exploitability(&g, &s.profile);
+    assert_eq!(e.gain, [int(0), int(0)]);
 }

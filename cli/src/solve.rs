@@ -151,8 +151,10 @@ pub struct SolveArgs {
     #[arg(long, value_enum)]
     lp_primal: Option<crate::lp::LpPrimalArg>,
     /// With `--algo lcp`: where Lemke's path starts: `pure:I,J` (player 1's I-th and player
-    /// 2's J-th reduced pure strategy, from 1, as `bluff normal-form` lists them) or a strategy
-    /// file [default: the first action at every information set].
+    /// 2's J-th reduced pure strategy, from 1, as `bluff normal-form` lists them), a strategy
+    /// file, `first` (the first action at every information set) or `zero-sum` (the basis of
+    /// the equilibrium of the game's zero-sum part) [default: `zero-sum` for a general-sum
+    /// game, `first` for a constant-sum one].
     #[arg(long, value_name = "START")]
     lcp_start: Option<String>,
     /// Print a JSON summary instead of a table.

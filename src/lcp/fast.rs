@@ -32,6 +32,8 @@ use num_traits::{One, Zero};
 use std::cmp::Ordering;
 use std::collections::hash_map::{Entry, HashMap};
 
+/// Rounds of replacing a guessed starting basis's dependent columns by their complements.
+const ATTEMPTS_TO_REPAIR: usize = 8;
 /// Updates between refactorisations (the basic values are recomputed from scratch then).
 const REFACTOR_EVERY: usize = 100;
 /// Entries of the entering column at most this (relative to its largest) are not pivots.
@@ -95,6 +97,8 @@ struct FloatLemke {
     lex_rank: Vec<usize>,
     /// Counters of the path (`BLUFF_LCP_STATS`).
     stats: PathStats,
+    /// Whether `z0` leaves whenever it ties in the ratio test (the path from a guessed basis).
+    prefer_z0: bool,
 }
 
 /// Counters of one float path, for measurement (`bluff solve --algo lcp` prints them on
@@ -117,6 +121,9 @@ pub struct PathStats {
     pub refactors: u64,
     /// Seconds in the entering FTRAN, the ratio test and tie-breaking, refactorisations.
     pub seconds: [f64; 3],
+    /// Variables of a guessed starting basis replaced by their complements to make it
+    /// non-singular.
+    pub start_flips: u64,
 }
 
 impl PathStats {
@@ -126,7 +133,8 @@ impl PathStats {
         format!(
             "{} pivots ({} degenerate, {} tied: {} tied rows, {} solves to break ties), \
              {:.0} non-zeros per entering column, {} refactorisations; seconds: FTRAN {ftran:.3}, \
-             ratio test and ties {ratio:.3}, refactorisation {refactor:.3}",
+             ratio test and ties {ratio:.3}, refactorisation {refactor:.3}; {} variables of \
+             the starting basis replaced by their complements",
             self.pivots,
             self.degenerate,
             self.tied_pivots,
@@ -134,6 +142,7 @@ impl PathStats {
             self.tie_solves,
             self.ftran_nonzeros as f64 / self.pivots.max(1) as f64,
             self.refactors,
+            self.start_flips,
         )
     }
 }
@@ -141,7 +150,16 @@ impl PathStats {
 impl FloatLemke {
     /// The path's state at the slack basis; `perturb`: `q` raised by [`PERTURBATION`] times a
     /// pseudo-random factor in `[1, 2)` on every row (seeded), so that no two ratios tie.
-    fn new(lcp: &RationalLcp, perturb: Option<u64>, lex_tol: f64) -> Result<Self, String> {
+    ///
+    /// `start`: a complementary basis to start from instead of the slack basis; `z0`'s column
+    /// is then `-(B 1)` (the sum of the basis's columns, negated), so that the basic values are
+    /// `B^{-1} q + z0 1` and the basis is feasible once `z0` is the largest deficit.
+    fn new(
+        lcp: &RationalLcp,
+        perturb: Option<u64>,
+        lex_tol: f64,
+        start: Option<&[usize]>,
+    ) -> Result<Self, String> {
         let n = lcp.rows();
         let mut cols: Vec<Vec<(usize, f64)>> = (0..n).map(|i| vec![(i, 1.0)]).collect();
         cols.extend((0..n).map(|_| Vec::new()));
@@ -171,10 +189,57 @@ impl FloatLemke {
                 *qi += PERTURBATION * (1.0 + u);
             }
         }
-        let basis: Vec<usize> = (0..n).collect();
+        let mut basis: Vec<usize> = start.map_or_else(|| (0..n).collect(), <[usize]>::to_vec);
+        if basis.len() != n {
+            return Err("the starting basis has the wrong size".into());
+        }
+        let mut flips = 0;
+        if start.is_some() {
+            // A guessed basis may be singular: each column the factorisation cannot pivot on
+            // is replaced by its complement (the basis stays complementary), until it factors.
+            for _ in 0..ATTEMPTS_TO_REPAIR {
+                let refs: Vec<&[(usize, f64)]> =
+                    basis.iter().map(|&v| cols[v].as_slice()).collect();
+                let (dropped, _) = SparseLu::dependent_columns(n, &refs);
+                if dropped.is_empty() {
+                    break;
+                }
+                flips += dropped.len() as u64;
+                for k in dropped {
+                    basis[k] = if basis[k] < n {
+                        basis[k] + n
+                    } else {
+                        basis[k] - n
+                    };
+                }
+            }
+            let mut sum = vec![0.0; n];
+            for &v in &basis {
+                for &(i, c) in &cols[v] {
+                    sum[i] -= c;
+                }
+            }
+            cols[2 * n] = sum.into_iter().enumerate().filter(|e| e.1 != 0.0).collect();
+        }
         let refs: Vec<&[(usize, f64)]> = basis.iter().map(|&v| cols[v].as_slice()).collect();
-        let lu = SparseLu::factor(n, &refs).map_err(|_| "the slack basis is singular")?;
-        let order: Vec<usize> = (0..n).collect();
+        let mut lu = SparseLu::factor(n, &refs).map_err(|_| "the starting basis is singular")?;
+        let mut xb = q.clone();
+        if start.is_some() {
+            lu.ftran(&mut xb);
+        }
+        // The lexicographic rule's column order: from a guessed basis, its basic slacks'
+        // columns first, so that ties among their rows are broken without a solve (see
+        // `leaving`); from the slack basis, the rows in order.
+        let order: Vec<usize> = if start.is_some() {
+            let mut basic = vec![false; n];
+            for &v in basis.iter().filter(|&&v| v < n) {
+                basic[v] = true;
+            }
+            let (early, late): (Vec<usize>, Vec<usize>) = (0..n).partition(|&j| basic[j]);
+            early.into_iter().chain(late).collect()
+        } else {
+            (0..n).collect()
+        };
         let mut position = vec![usize::MAX; 2 * n + 1];
         for (k, &v) in basis.iter().enumerate() {
             position[v] = k;
@@ -191,9 +256,13 @@ impl FloatLemke {
                 rank
             },
             lex_order: order,
-            stats: PathStats::default(),
+            stats: PathStats {
+                start_flips: flips,
+                ..PathStats::default()
+            },
             n,
-            xb: q.clone(),
+            xb,
+            prefer_z0: start.is_some(),
             cols,
             q,
             basis,
@@ -281,6 +350,15 @@ impl FloatLemke {
             .collect();
         if ties.len() == 1 {
             return Some(ties[0]);
+        }
+        // From a guessed basis, `z0` leaves when it ties: the basis is then a solution. (Every
+        // basic value there moves with `z0` at the same rate at first, so `p+`'s slack, zero at
+        // the guessed basis, ties with `z0`; were it to leave instead, `p+` would enter on a
+        // ray, `p+` and `p-` growing together.)
+        if self.prefer_z0 {
+            if let Some(&p) = ties.iter().find(|&&p| self.basis[p] == 2 * self.n) {
+                return Some(p);
+            }
         }
         self.stats.tied_pivots += 1;
         self.stats.tied_rows += ties.len() as u64;
@@ -516,24 +594,26 @@ pub(crate) fn solve(
     options: &LcpOptions,
     interrupted: &mut dyn FnMut() -> bool,
 ) -> Result<LcpSolution, GuidedFailure> {
-    solve_tuned(game, lcp, options, LEX_TOL, interrupted)
+    solve_tuned(game, lcp, options, LEX_TOL, None, interrupted)
 }
 
-/// [`solve`] with the first path's lexicographic tolerance `lex_tol` (the perturbed path keeps
-/// [`LEX_TOL`]); the tests give a tolerance that sends the first path astray.
+/// [`solve`] (from `start`: [`solve_from`]) with the first path's lexicographic tolerance
+/// `lex_tol` (the perturbed path keeps [`LEX_TOL`]); the tests give a tolerance that sends the
+/// first path astray.
 fn solve_tuned(
     game: &Game,
     lcp: &RationalLcp,
     options: &LcpOptions,
     lex_tol: f64,
+    start: Option<&[usize]>,
     interrupted: &mut dyn FnMut() -> bool,
 ) -> Result<LcpSolution, GuidedFailure> {
-    let first = match attempt(game, lcp, options, None, lex_tol, interrupted) {
+    let first = match attempt(game, lcp, options, None, lex_tol, start, interrupted) {
         Err(GuidedFailure::Fallback(why)) => why,
         other => return other,
     };
     let mut s =
-        attempt(game, lcp, options, Some(1), LEX_TOL, interrupted).map_err(|e| match e {
+        attempt(game, lcp, options, Some(1), LEX_TOL, start, interrupted).map_err(|e| match e {
             GuidedFailure::Fallback(why) => {
                 GuidedFailure::Fallback(format!("{first}; on a perturbed q: {why}"))
             }
@@ -545,6 +625,20 @@ fn solve_tuned(
     Ok(s)
 }
 
+/// The float route from the complementary basis `basis` (variables as in [`FloatLemke`]) with
+/// the covering vector `B 1`: first by the lexicographic rule on the true `q`, then on a
+/// perturbed `q`; the final basis solved exactly and certified. A path from a basis other than
+/// the slack basis may end on a ray: that is a [`GuidedFailure::Fallback`] like any other.
+pub(crate) fn solve_from(
+    game: &Game,
+    lcp: &RationalLcp,
+    options: &LcpOptions,
+    basis: &[usize],
+    interrupted: &mut dyn FnMut() -> bool,
+) -> Result<LcpSolution, GuidedFailure> {
+    solve_tuned(game, lcp, options, LEX_TOL, Some(basis), interrupted)
+}
+
 /// One float path (on the true `q` by the lexicographic rule, or on `q` perturbed with
 /// `perturb`'s seed), its final basis solved exactly on the true `q` and certified.
 fn attempt(
@@ -553,10 +647,12 @@ fn attempt(
     options: &LcpOptions,
     perturb: Option<u64>,
     lex_tol: f64,
+    start: Option<&[usize]>,
     interrupted: &mut dyn FnMut() -> bool,
 ) -> Result<LcpSolution, GuidedFailure> {
     let n = lcp.rows();
-    let mut path = FloatLemke::new(lcp, perturb, lex_tol).map_err(GuidedFailure::Fallback)?;
+    let mut path =
+        FloatLemke::new(lcp, perturb, lex_tol, start).map_err(GuidedFailure::Fallback)?;
     let budget = options
         .max_pivots
         .unwrap_or(u64::MAX)
@@ -679,7 +775,7 @@ mod tests {
         let start = super::super::start_profile(&game, &options.start).unwrap();
         let lcp = super::super::build_lcp(&game, &start);
         let rows = lcp.rows();
-        let Ok(s) = solve_tuned(&game, &lcp, &options, 0.0, &mut || false) else {
+        let Ok(s) = solve_tuned(&game, &lcp, &options, 0.0, None, &mut || false) else {
             panic!("no certified equilibrium");
         };
         let LcpRoute::Guided {

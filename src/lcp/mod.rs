@@ -32,6 +32,7 @@ pub mod bimatrix;
 pub const POLL_EVERY: u64 = 32;
 mod fast;
 mod lemke;
+mod warm;
 
 pub use fast::PathStats;
 
@@ -58,6 +59,11 @@ pub enum LcpStart {
     Pure([Vec<usize>; 2]),
     /// A behavioural profile (exact probabilities).
     Profile(ExactProfile),
+    /// The complementary basis of the equilibrium of the game's zero-sum part
+    /// (`(u1 - u2) / 2`, solved by the exact LP), with the covering vector that makes it
+    /// feasible ([`warm`]); the first actions' path when that path fails (saying why) or with
+    /// the exact tableau ([`LcpMethod::Tableau`]).
+    ZeroSumPart,
 }
 
 impl LcpStart {
@@ -67,6 +73,7 @@ impl LcpStart {
             LcpStart::FirstActions => "the first action at every information set".into(),
             LcpStart::Pure(_) => "a given pair of pure strategies".into(),
             LcpStart::Profile(_) => "a given profile".into(),
+            LcpStart::ZeroSumPart => "the basis of the zero-sum part's equilibrium".into(),
         }
     }
 }
@@ -138,6 +145,11 @@ pub enum LcpRoute {
     Tableau,
     /// The exact tableau after the float route failed, for the reason given.
     TableauAfterGuided(String),
+    /// [`LcpStart::ZeroSumPart`]: the float path from the zero-sum part's basis, then this route.
+    FromZeroSumPart(Box<LcpRoute>),
+    /// [`LcpStart::ZeroSumPart`]: the path from the zero-sum part's basis failed, for the
+    /// reason given, and the first actions' path gave the answer by this route.
+    AfterZeroSumPart(String, Box<LcpRoute>),
 }
 
 impl LcpRoute {
@@ -165,6 +177,17 @@ impl LcpRoute {
             LcpRoute::TableauAfterGuided(why) => {
                 format!("exact tableau after the float route failed: {why}")
             }
+            LcpRoute::FromZeroSumPart(route) => {
+                format!(
+                    "from the zero-sum part's equilibrium basis: {}",
+                    route.describe()
+                )
+            }
+            LcpRoute::AfterZeroSumPart(why, route) => format!(
+                "the path from the zero-sum part's equilibrium basis failed ({why}); from the \
+                 first actions: {}",
+                route.describe()
+            ),
         }
     }
 }
@@ -342,7 +365,7 @@ fn plan_of(game: &Game, player: usize, probs: &[Rational]) -> Vec<Rational> {
 fn start_profile(game: &Game, start: &LcpStart) -> Result<ExactProfile, LcpError> {
     let mut profile = ExactProfile::uniform(game);
     match start {
-        LcpStart::FirstActions => {
+        LcpStart::FirstActions | LcpStart::ZeroSumPart => {
             for p in 0..2 {
                 profile.set_pure(game, p, &vec![0; game.infosets[p].len()]);
             }
@@ -544,9 +567,59 @@ pub fn solve_lcp_with(
     }
     let start = start_profile(game, &options.start)?;
     let lcp = build_lcp(game, &start);
+    let mut warm_failure = None;
+    if options.start == LcpStart::ZeroSumPart && options.method == LcpMethod::Guided {
+        match solve_from_zero_sum_part(game, &lcp, options, interrupted) {
+            Ok(mut s) => {
+                s.start = LcpStart::ZeroSumPart;
+                s.route = LcpRoute::FromZeroSumPart(Box::new(s.route));
+                return Ok(s);
+            }
+            Err(fast::GuidedFailure::Fatal(e)) => return Err(e),
+            Err(fast::GuidedFailure::Fallback(why)) => warm_failure = Some(why),
+        }
+    }
+    let mut s = solve_lcp_from(game, &lcp, options, interrupted)?;
+    if options.start == LcpStart::ZeroSumPart {
+        // The answer came from the first actions' path (the exact tableau has no other start).
+        s.start = LcpStart::FirstActions;
+    }
+    if let Some(why) = warm_failure {
+        s.route = LcpRoute::AfterZeroSumPart(why, Box::new(s.route));
+    }
+    Ok(s)
+}
+
+/// The float path from the complementary basis of the zero-sum part's equilibrium ([`warm`]).
+fn solve_from_zero_sum_part(
+    game: &Game,
+    lcp: &RationalLcp,
+    options: &LcpOptions,
+    interrupted: &mut dyn FnMut() -> bool,
+) -> Result<LcpSolution, fast::GuidedFailure> {
+    let zero_sum = warm::zero_sum_part(game);
+    let solution = crate::exact::solve_exact(&zero_sum).map_err(|e| {
+        fast::GuidedFailure::Fallback(format!("the zero-sum part was not solved: {e}"))
+    })?;
+    drop(zero_sum);
+    let basis = warm::basis_of(game, lcp, &solution.profile);
+    fast::solve_from(game, lcp, options, &basis, interrupted)
+}
+
+/// The path of `lcp` from its slack basis by `options.method` (the float route falling back to
+/// the exact tableau).
+fn solve_lcp_from(
+    game: &Game,
+    lcp: &RationalLcp,
+    options: &LcpOptions,
+    interrupted: &mut dyn FnMut() -> bool,
+) -> Result<LcpSolution, LcpError> {
+    let rows = lcp.rows();
+    let limit = u128::from(options.max_memory);
+    let dense_bytes = lcp_memory_estimate(game);
     let mut fallback_reason = None;
     if options.method == LcpMethod::Guided {
-        match fast::solve(game, &lcp, options, interrupted) {
+        match fast::solve(game, lcp, options, interrupted) {
             Ok(mut s) => {
                 s.start = options.start.clone();
                 return Ok(s);
@@ -565,7 +638,7 @@ pub fn solve_lcp_with(
             }
         }
     }
-    let mut s = solve_tableau(game, &lcp, options, interrupted)?;
+    let mut s = solve_tableau(game, lcp, options, interrupted)?;
     if let Some(why) = fallback_reason {
         s.route = LcpRoute::TableauAfterGuided(why);
     }

@@ -1467,9 +1467,21 @@ fn run_exact(
 /// a strategy file of the game.
 fn lcp_start(game: &Game, text: Option<&str>, sp: Spelling) -> Result<LcpStart, SolveError> {
     let Some(text) = text else {
-        return Ok(LcpStart::default());
+        // A general-sum game starts from its zero-sum part's equilibrium (raked games are
+        // near zero-sum, and the path from there is short); a constant-sum one from the first
+        // actions.
+        return Ok(if game.is_constant_sum() {
+            LcpStart::FirstActions
+        } else {
+            LcpStart::ZeroSumPart
+        });
     };
     let bad = |why: String| SolveError::Request(format!("{}: {why}", Opt::LcpStart.with(text, sp)));
+    match text {
+        "zero-sum" => return Ok(LcpStart::ZeroSumPart),
+        "first" => return Ok(LcpStart::FirstActions),
+        _ => {}
+    }
     if let Some(pair) = text.strip_prefix("pure:") {
         let parsed: Option<Vec<usize>> = pair.split(',').map(|t| t.trim().parse().ok()).collect();
         let Some(&[i, j]) = parsed.as_deref() else {
