@@ -406,21 +406,7 @@ mod tests {
     use crate::cfr::tree::rule_kind;
     use crate::solve::registry::{CfrOptions, Family, ALGORITHMS};
 
-    /// A small deterministic generator (xorshift): values in [-1, 1) over several magnitudes,
-    /// with some exact zeros and negative zeros.
-    fn next(state: &mut u64) -> f64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        match *state % 17 {
-            0 => 0.0,
-            1 => -0.0,
-            _ => {
-                ((*state >> 11) as f64 / (1u64 << 52) as f64 - 1.0)
-                    * 1e3f64.powi((*state % 7) as i32 - 3)
-            }
-        }
-    }
+    use super::super::kernels::test_value as next;
 
     /// Values that an `f32` holds exactly (the stored state's), so the `f32` and `f64` runs
     /// start from the same numbers.

@@ -383,25 +383,28 @@ pub(crate) unsafe fn gather_same_avx2(same_of: &[u16], reach: &[f64], out: &mut 
     gather_same_portable(&same_of[full..], reach, &mut out[full..]);
 }
 
+/// A small deterministic generator for the kernels' tests (xorshift): values in [-1, 1) over
+/// several magnitudes, with some exact zeros and negative zeros.
+#[cfg(test)]
+pub(super) fn test_value(state: &mut u64) -> f64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    match *state % 17 {
+        0 => 0.0,
+        1 => -0.0,
+        _ => {
+            ((*state >> 11) as f64 / (1u64 << 52) as f64 - 1.0)
+                * 1e3f64.powi((*state % 7) as i32 - 3)
+        }
+    }
+}
+
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift): values in [-1, 1), some exact zeros and
-    /// negative zeros.
-    fn next(state: &mut u64) -> f64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        match *state % 17 {
-            0 => 0.0,
-            1 => -0.0,
-            _ => {
-                ((*state >> 11) as f64 / (1u64 << 52) as f64 - 1.0)
-                    * 1e3f64.powi((*state % 7) as i32 - 3)
-            }
-        }
-    }
+    use super::test_value as next;
 
     fn vec(state: &mut u64, n: usize) -> Vec<f64> {
         (0..n).map(|_| next(state)).collect()
