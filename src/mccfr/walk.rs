@@ -389,9 +389,9 @@ pub(crate) fn external<G: Rules, T: Store>(
 }
 
 /// An outcome-sampling node's draw: its strategy into `values[..n]` (and, at the
-/// traverser's node, the sampling distribution into `values[n..2 * n]`), then the action
-/// the probability it was drawn with and its probability under the strategy. Inlined into each of `outcome`'s two calls, one
-/// with `n` the constant 2.
+/// traverser's node, the sampling distribution into `values[n..2 * n]`); returns the action
+/// drawn, the probability it was drawn with and its probability under the strategy. Inlined
+/// into each of `outcome`'s two calls, one with `n` the constant 2.
 #[inline(always)]
 fn draw(
     table: &Table,
