@@ -19,8 +19,15 @@ use crate::cfr::tree::{apply_rule, matched, ActionArrays, Factors, PLAIN, STANDA
 
 /// A stored number read as `f64` (exactly).
 pub(super) trait Get: Copy + Send + Sync + 'static {
+    /// Whether regret matching runs in `f32` ([`match_narrow`]): the `f32` state's.
+    const NARROW: bool = false;
     /// As f64.
     fn get(self) -> f64;
+    /// As f32 (rounded to nearest; exact for the `f32` state).
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self.get() as f32
+    }
 }
 
 /// A stored number, read and written as f64.
@@ -47,9 +54,14 @@ impl Real for f64 {
 }
 
 impl Get for f32 {
+    const NARROW: bool = true;
     #[inline(always)]
     fn get(self) -> f64 {
         self as f64
+    }
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self
     }
 }
 
@@ -111,7 +123,9 @@ dispatch!(
 
 /// The portable body of [`match_columns`]: for each hand, the positive parts ([`matched`])
 /// summed in action order from 0, then each divided by the sum, or `1 / k` each when it is
-/// not positive (as [`apply_rule`] ends).
+/// not positive (as [`apply_rule`] ends). Two passes over the regrets: the totals, then the
+/// shares (each positive part computed again rather than stored and read back). An `f32`
+/// state without a prediction does this arithmetic in `f32` ([`match_narrow`]).
 #[inline(always)]
 pub(super) fn match_columns_portable<R: Get, L: Get>(
     regret: &[R],
@@ -122,50 +136,92 @@ pub(super) fn match_columns_portable<R: Get, L: Get>(
     tot: &mut [f64],
 ) {
     let n = out.len() / k;
+    if R::NARROW && !f.predictive {
+        return match_narrow(&regret[..k * n], k, out);
+    }
     let tot = &mut tot[..n];
-    for c in 0..k {
-        let o = &mut out[c * n..c * n + n];
-        let reg = &regret[c * n..c * n + n];
-        if f.predictive {
-            let l = &last[c * n..c * n + n];
-            for h in 0..n {
-                o[h] = matched(f, reg[h].get(), l[h].get());
-            }
-        } else {
-            for h in 0..n {
-                o[h] = (reg[h].get() + 0.0).max(0.0);
+    let u = 1.0 / k as f64;
+    for pass in 0..2 {
+        for c in 0..k {
+            let o = &mut out[c * n..c * n + n];
+            let reg = &regret[c * n..c * n + n];
+            if f.predictive {
+                let l = &last[c * n..c * n + n];
+                if pass == 0 {
+                    add_to_total(
+                        c,
+                        reg.iter().zip(l).map(|(r, l)| matched(f, r.get(), l.get())),
+                        tot,
+                    );
+                } else {
+                    for h in 0..n {
+                        let p = matched(f, reg[h].get(), l[h].get());
+                        o[h] = if tot[h] > 0.0 { p / tot[h] } else { u };
+                    }
+                }
+            } else if pass == 0 {
+                add_to_total(c, reg.iter().map(|r| (r.get() + 0.0).max(0.0)), tot);
+            } else {
+                for h in 0..n {
+                    let p = (reg[h].get() + 0.0).max(0.0);
+                    o[h] = if tot[h] > 0.0 { p / tot[h] } else { u };
+                }
             }
         }
-        add_to_total(c, o, tot);
     }
-    normalise(k, out, tot);
 }
 
-/// Adds action `c`'s row `o` to the hands' totals (`0.0 + o[h]` for the first action, as a
+/// Regret matching of an `f32` state without a prediction (`k` rows of `regret`, each
+/// hand's positive parts, their total and each share in `f32`, the shares widened to `f64`
+/// in `out`): the arithmetic of [`match_columns_portable`] in the storage's precision, eight
+/// lanes to an AVX2 register, for a strategy within a few `f32` roundings of the `f64` one.
+/// The hands go in chunks whose totals stay in a stack array.
+#[inline(always)]
+fn match_narrow<R: Get>(regret: &[R], k: usize, out: &mut [f64]) {
+    const CHUNK: usize = 64;
+    let n = out.len() / k;
+    let u = 1.0 / k as f64;
+    let mut totals = [0.0f32; CHUNK];
+    let mut shares = [0.0f32; CHUNK];
+    let mut h0 = 0;
+    while h0 < n {
+        let m = CHUNK.min(n - h0);
+        let tot = &mut totals[..m];
+        tot.fill(0.0);
+        for c in 0..k {
+            let reg = &regret[c * n + h0..c * n + h0 + m];
+            for (t, r) in tot.iter_mut().zip(reg) {
+                *t += (r.narrow() + 0.0).max(0.0);
+            }
+        }
+        for c in 0..k {
+            let reg = &regret[c * n + h0..c * n + h0 + m];
+            // The shares in f32 first (a NaN where the total is 0, not kept), so the
+            // division runs eight lanes wide, then widened.
+            let share = &mut shares[..m];
+            for h in 0..m {
+                share[h] = (reg[h].narrow() + 0.0).max(0.0) / tot[h];
+            }
+            let o = &mut out[c * n + h0..c * n + h0 + m];
+            for h in 0..m {
+                o[h] = if tot[h] > 0.0 { f64::from(share[h]) } else { u };
+            }
+        }
+        h0 += m;
+    }
+}
+
+/// Adds action `c`'s weights `w` to the hands' totals (`0.0 + w` for the first action, as a
 /// sum from 0 in action order).
 #[inline(always)]
-fn add_to_total(c: usize, o: &[f64], tot: &mut [f64]) {
+fn add_to_total(c: usize, w: impl Iterator<Item = f64>, tot: &mut [f64]) {
     if c == 0 {
-        for (t, x) in tot.iter_mut().zip(o) {
+        for (t, x) in tot.iter_mut().zip(w) {
             *t = 0.0 + x;
         }
     } else {
-        for (t, x) in tot.iter_mut().zip(o) {
+        for (t, x) in tot.iter_mut().zip(w) {
             *t += x;
-        }
-    }
-}
-
-/// Each hand's entries of the action-major `out` divided by its total `tot[h]`, or `1 / k`
-/// each when the total is not positive.
-#[inline(always)]
-fn normalise(k: usize, out: &mut [f64], tot: &[f64]) {
-    let n = out.len() / k;
-    let u = 1.0 / k as f64;
-    for c in 0..k {
-        let o = &mut out[c * n..c * n + n];
-        for h in 0..n {
-            o[h] = if tot[h] > 0.0 { o[h] / tot[h] } else { u };
         }
     }
 }
@@ -181,7 +237,7 @@ dispatch!(
     (sum: &[S], k: usize, out: &mut [f64], tot: &mut [f64])
 );
 
-/// The portable body of [`average_columns`].
+/// The portable body of [`average_columns`]: the totals from the sums, then the shares.
 #[inline(always)]
 pub(super) fn average_columns_portable<S: Get>(
     sum: &[S],
@@ -192,14 +248,16 @@ pub(super) fn average_columns_portable<S: Get>(
     let n = out.len() / k;
     let tot = &mut tot[..n];
     for c in 0..k {
+        add_to_total(c, sum[c * n..c * n + n].iter().map(|s| s.get()), tot);
+    }
+    let u = 1.0 / k as f64;
+    for c in 0..k {
         let o = &mut out[c * n..c * n + n];
         let s = &sum[c * n..c * n + n];
         for h in 0..n {
-            o[h] = s[h].get();
+            o[h] = if tot[h] > 0.0 { s[h].get() / tot[h] } else { u };
         }
-        add_to_total(c, o, tot);
     }
-    normalise(k, out, tot);
 }
 
 /// A node's entries for the set update, action-major (`k` rows of `n` hands each).
@@ -259,15 +317,34 @@ dispatch!(
 );
 
 /// The portable body of [`update_columns`]: per entry, the regret and sum steps of
-/// [`apply_rule`]'s loop for `KIND` (the strategy it also computes is not needed).
+/// [`apply_rule`]'s loop for `KIND` (the strategy it also computes is not needed), in a copy
+/// of the loop for each setting of the floor and the prediction, so the loop tests neither.
 #[inline(always)]
 pub(super) fn update_columns_portable<R: Real, L: Real, const KIND: u8>(
     b: Block<R, L>,
     x: Inputs,
     f: Factors,
 ) {
+    match (f.floor, f.predictive) {
+        (false, false) => update_rows::<R, L, KIND, false, false>(b, x, f),
+        (true, false) => update_rows::<R, L, KIND, true, false>(b, x, f),
+        (false, true) => update_rows::<R, L, KIND, false, true>(b, x, f),
+        (true, true) => update_rows::<R, L, KIND, true, true>(b, x, f),
+    }
+}
+
+/// [`update_columns_portable`] with `f.floor == FLOOR` and `f.predictive == PREDICT`.
+#[inline(always)]
+fn update_rows<R: Real, L: Real, const KIND: u8, const FLOOR: bool, const PREDICT: bool>(
+    b: Block<R, L>,
+    x: Inputs,
+    f: Factors,
+) {
     let n = x.r.len();
     let (r, own) = (x.r, &x.own[..n]);
+    // The factors in locals: read from `f` inside the loop, the choice between the two
+    // discounts compiled to a load per lane instead of a blend.
+    let (sign, pos, neg, average) = (f.sign, f.positive, f.negative, f.average);
     for c in 0..x.k {
         let v = &x.v[c * x.stride..c * x.stride + n];
         let sigma = &x.st[c * n..c * n + n];
@@ -276,42 +353,46 @@ pub(super) fn update_columns_portable<R: Real, L: Real, const KIND: u8>(
         if KIND == PLAIN {
             for h in 0..n {
                 let inst = v[h] - r[h];
-                regret[h] = R::of(regret[h].get() + f.sign * inst);
+                regret[h] = R::of(regret[h].get() + sign * inst);
                 sum[h] = R::of(sum[h].get() + own[h] * sigma[h]);
             }
             continue;
         }
-        let last: &mut [L] = if f.predictive {
+        let last: &mut [L] = if PREDICT {
             &mut b.last[c * n..c * n + n]
         } else {
             &mut []
         };
         if KIND == STANDARD {
             for h in 0..n {
-                let i = f.sign * (v[h] - r[h]);
+                let i = sign * (v[h] - r[h]);
                 let mut q = regret[h].get() + i;
-                q *= if q > 0.0 { f.positive } else { f.negative };
-                q = floored(f.floor, q);
+                q *= if q > 0.0 { pos } else { neg };
+                if FLOOR {
+                    q = floored(q);
+                }
                 regret[h] = R::of(q);
-                sum[h] = R::of(sum[h].get() * f.average + own[h] * sigma[h]);
-                if f.predictive {
+                sum[h] = R::of(sum[h].get() * average + own[h] * sigma[h]);
+                if PREDICT {
                     last[h] = L::of(i);
                 }
             }
         } else {
             for h in 0..n {
-                let i = f.sign * (v[h] - r[h]);
+                let i = sign * (v[h] - r[h]);
                 let mut q = if f.discount_first {
                     let old = regret[h].get();
-                    old * if old > 0.0 { f.positive } else { f.negative } + i
+                    old * if old > 0.0 { pos } else { neg } + i
                 } else {
                     let q = regret[h].get() + i;
-                    q * if q > 0.0 { f.positive } else { f.negative }
+                    q * if q > 0.0 { pos } else { neg }
                 };
-                q = floored(f.floor, q);
+                if FLOOR {
+                    q = floored(q);
+                }
                 regret[h] = R::of(q);
-                sum[h] = R::of(sum[h].get() * f.average + own[h] * sigma[h]);
-                if f.predictive {
+                sum[h] = R::of(sum[h].get() * average + own[h] * sigma[h]);
+                if PREDICT {
                     last[h] = L::of(i);
                 }
             }
@@ -319,16 +400,15 @@ pub(super) fn update_columns_portable<R: Real, L: Real, const KIND: u8>(
     }
 }
 
-/// `q`, or 0 when `floor` and `q < 0` (as [`apply_rule`]'s floor: a negative zero stays).
-/// Tested on the bits alone (sign set, magnitude non-zero and not NaN): the float comparison,
-/// compiled for AVX2, came out as a maximum that turned a negative zero positive.
+/// `q`, or 0 when `q < 0` (as [`apply_rule`]'s floor: a negative zero and a NaN stay):
+/// `if 0 > q { 0 } else { q }`, which is x86's `maxpd(0, q)` exactly.
 #[inline(always)]
-fn floored(floor: bool, q: f64) -> f64 {
-    let bits = q.to_bits();
-    let magnitude = bits & !(1u64 << 63);
-    let negative = (bits >> 63 == 1) & (magnitude != 0) & (magnitude <= f64::INFINITY.to_bits());
-    let keep = !(floor & negative);
-    f64::from_bits(bits & u64::from(keep).wrapping_neg())
+fn floored(q: f64) -> f64 {
+    if 0.0 > q {
+        0.0
+    } else {
+        q
+    }
 }
 
 /// The most actions of a node.
@@ -585,6 +665,52 @@ mod tests {
             }
         }
         assert_eq!(kinds, [true; 4], "every kind of rule is run");
+    }
+
+    /// Regret matching of an `f32` state without a prediction: each hand's positive parts,
+    /// total and shares in `f32` as a scalar loop over the hand's row computes them, within
+    /// a few `f32` roundings of the `f64` matching of the same regrets (and over several
+    /// chunks of hands).
+    #[test]
+    fn the_f32_matching_is_the_row_matching_in_f32() {
+        let mut st = 0x0bad_5eed_1234_5678u64;
+        let rules = every_rule();
+        let f = rules.iter().map(|r| r.1).find(|f| !f.predictive).unwrap();
+        for (n, k) in [(1usize, 2usize), (5, 3), (64, 2), (65, 4), (300, 3)] {
+            let mut rows: Vec<f32> = vec(&mut st, n * k).iter().map(|&x| x as f32).collect();
+            // Some hands with no positive regret at all.
+            rows[..k].fill(-1.0);
+            if n >= 3 {
+                rows[2 * k..3 * k].fill(0.0);
+            }
+            let mut want = vec![0.0f64; n * k];
+            for (r, o) in rows.chunks_exact(k).zip(want.chunks_exact_mut(k)) {
+                let total: f32 = r.iter().fold(0.0, |t, &x| t + (x + 0.0).max(0.0));
+                for (o, &x) in o.iter_mut().zip(r) {
+                    *o = if total > 0.0 {
+                        f64::from((x + 0.0).max(0.0) / total)
+                    } else {
+                        1.0 / k as f64
+                    };
+                }
+            }
+            let regret: Vec<f32> = {
+                let mut c = vec![0.0f32; n * k];
+                to_columns(&rows, k, &mut c);
+                c
+            };
+            let (mut out, mut wide, mut tot) = (vec![0.0; n * k], vec![0.0; n * k], vec![0.0; n]);
+            match_columns(&regret, &[] as &[f32], &f, k, &mut out, &mut tot);
+            assert_eq!(bits(&out), bits(&columns(&want, k)), "n={n} k={k}");
+            let regret64: Vec<f64> = regret.iter().map(|&x| f64::from(x)).collect();
+            match_columns(&regret64, &[] as &[f64], &f, k, &mut wide, &mut tot);
+            for (a, b) in out.iter().zip(&wide) {
+                assert!(
+                    (a - b).abs() <= 4.0 * f64::from(f32::EPSILON) * b,
+                    "{a} {b}"
+                );
+            }
+        }
     }
 
     /// The average strategy by columns: each hand's sums over their total, as a loop over
