@@ -73,6 +73,19 @@ impl Real for f32 {
     }
 }
 
+impl Get for i16 {
+    /// Regret steps of the compressed state: matched in `f32`, where the scale cancels.
+    const NARROW: bool = true;
+    #[inline(always)]
+    fn get(self) -> f64 {
+        f64::from(self)
+    }
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        f32::from(self)
+    }
+}
+
 impl Get for u16 {
     #[inline(always)]
     fn get(self) -> f64 {

@@ -8,9 +8,10 @@
 //! [`apply_rule`] as the other storages, and the node's whole block is encoded again with the
 //! new scales, each entry rounded to the nearest step (ties away from zero). The rounding is
 //! a function of the node's values only and a node is updated by one walk, so the results
-//! are the same bits for any thread count. The current strategy (regret matching) decodes the
-//! regrets the same way; the average strategy divides each hand's sums by their total, where
-//! the scale cancels. Reaches, values and best responses stay `f64`, as with every storage.
+//! are the same bits for any thread count. The current strategy (regret matching) runs on the
+//! steps themselves in `f32`, where the scale cancels (the predictive rules, which add an
+//! `f32` prediction to each regret, decode first); the average strategy divides each hand's
+//! sums by their total, where the scale cancels too. Reaches, values and best responses stay `f64`, as with every storage.
 //!
 //! Why the error is acceptable: an entry is off by at most half a step, 1/65534 of the node's
 //! largest regret and 1/131070 of its largest sum. Regrets are counterfactual, scaled by the
@@ -32,6 +33,8 @@
 
 use super::access::Access;
 use super::columns::{average_columns, match_columns, update_block, Block, Inputs};
+#[cfg(target_arch = "x86_64")]
+use super::kernels::avx2;
 use super::snapshot::{ArrayMut, ArrayRef};
 use super::{
     average_rows, slice, slice_mut, strategy_of, Current, Game, GameKind, NodeAt, Shared, State,
@@ -85,50 +88,157 @@ fn seed_of(t: f64, g: usize, array: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The entries of a node's action-major block (`k` rows) in the order its dither is drawn:
-/// hand by hand, each hand's actions in order (the order of a hand-major block).
-fn dither_order(len: usize, k: usize) -> impl Iterator<Item = usize> {
-    let n = len / k;
-    (0..n).flat_map(move |h| (0..k).map(move |c| c * n + h))
-}
-
 /// Encodes the action-major block `x` (`k` rows) as `i16` steps of its largest magnitude into
 /// `out`, each entry rounded down or up with the probability that makes its expected step its
-/// value (the dither of `seed`, drawn in [`dither_order`]); returns that scale (0 when every
+/// value (the dither of `seed`, [`with_dither`]); returns that scale (0 when every
 /// entry is 0, or the largest is not a finite `f32`: then every step is 0).
 fn encode_signed(x: &[f64], out: &mut [i16], seed: u64, k: usize) -> f32 {
-    let m = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let m = largest(x, f64::abs);
     let scale = m as f32;
     if !(scale > 0.0 && scale.is_finite()) {
         out.fill(0);
         return 0.0;
     }
     let mul = SIGNED_STEPS / f64::from(scale);
-    let mut d = Dither(seed);
-    for i in dither_order(x.len(), k) {
-        // Floor of a positive number by the truncating cast.
-        let y = (x[i] * mul + d.next() + 32768.0) as i32 - 32768;
-        out[i] = y.clamp(-(SIGNED_STEPS as i32), SIGNED_STEPS as i32) as i16;
-    }
+    with_dither(seed, k, x.len(), |d| signed_steps(x, d, mul, out));
     scale
 }
 
 /// Encodes the non-negative `x` as `u16` steps of its largest entry into `out` (a negative
 /// entry as 0), rounded as [`encode_signed`] rounds; returns that scale, as it does.
 fn encode_unsigned(x: &[f64], out: &mut [u16], seed: u64, k: usize) -> f32 {
-    let m = x.iter().fold(0.0f64, |m, &v| m.max(v));
+    let m = largest(x, |v| v);
     let scale = m as f32;
     if !(scale > 0.0 && scale.is_finite()) {
         out.fill(0);
         return 0.0;
     }
     let mul = UNSIGNED_STEPS / f64::from(scale);
-    let mut d = Dither(seed);
-    for i in dither_order(x.len(), k) {
-        out[i] = (x[i] * mul + d.next()).clamp(0.0, UNSIGNED_STEPS) as u16;
-    }
+    with_dither(seed, k, x.len(), |d| unsigned_steps(x, d, mul, out));
     scale
 }
+
+thread_local! {
+    /// A block's dither, action-major, during its encoding.
+    static DITHER: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on the dither of `seed` for an action-major block of `len` entries in `k` rows:
+/// drawn one after another hand by hand, each hand's actions in order (the order of a
+/// hand-major block), each stored at its entry's place, so the
+/// encoding itself is a loop over contiguous entries (which vectorises; the generator's
+/// sequence cannot).
+fn with_dither<R>(seed: u64, k: usize, len: usize, f: impl FnOnce(&[f64]) -> R) -> R {
+    DITHER.with(|b| {
+        let mut d = b.borrow_mut();
+        if d.len() < len {
+            d.resize(len, 0.0);
+        }
+        let d = &mut d[..len];
+        let mut g = Dither(seed);
+        match k {
+            2 => draw_rows::<2>(d, &mut g),
+            3 => draw_rows::<3>(d, &mut g),
+            4 => draw_rows::<4>(d, &mut g),
+            _ => {
+                let n = len / k;
+                for h in 0..n {
+                    for c in 0..k {
+                        d[c * n + h] = g.next();
+                    }
+                }
+            }
+        }
+        f(d)
+    })
+}
+
+/// [`with_dither`]'s drawing for `K` rows: the rows as `K` slices of one length, so the
+/// loop stores without an index product or a bounds check.
+#[inline(always)]
+fn draw_rows<const K: usize>(d: &mut [f64], g: &mut Dither) {
+    let n = d.len() / K;
+    let mut rows = d.chunks_exact_mut(n.max(1));
+    let mut rows: [&mut [f64]; K] = std::array::from_fn(|_| rows.next().unwrap_or_default());
+    for row in rows.iter_mut() {
+        if row.len() != n {
+            return;
+        }
+    }
+    for h in 0..n {
+        for row in rows.iter_mut() {
+            row[h] = g.next();
+        }
+    }
+}
+
+/// The largest of `m` and the entries of `x` mapped by `f`, in four running maxima (the
+/// same number as one: the maximum of non-negative numbers, a NaN skipped, in any order).
+#[inline(always)]
+fn largest(x: &[f64], f: impl Fn(f64) -> f64) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let mut chunks = x.chunks_exact(4);
+    for c in &mut chunks {
+        for i in 0..4 {
+            acc[i] = acc[i].max(f(c[i]));
+        }
+    }
+    let m = chunks.remainder().iter().fold(0.0f64, |m, &v| m.max(f(v)));
+    acc.iter().fold(m, |m, &a| m.max(a))
+}
+
+/// Each `x * mul` rounded down or up by its dither `d` to an `i16` step (floor of
+/// `x * mul + d`, taken by the truncating cast of a positive number), clamped to the steps.
+#[inline(always)]
+fn signed_steps_portable(x: &[f64], d: &[f64], mul: f64, out: &mut [i16]) {
+    for ((o, &v), &e) in out.iter_mut().zip(x).zip(d) {
+        let y = (v * mul + e + 32768.0) as i32 - 32768;
+        *o = y.clamp(-(SIGNED_STEPS as i32), SIGNED_STEPS as i32) as i16;
+    }
+}
+
+/// Each `x * mul` rounded down or up by its dither `d` to a `u16` step, as
+/// [`signed_steps_portable`] (a negative value as 0).
+#[inline(always)]
+fn unsigned_steps_portable(x: &[f64], d: &[f64], mul: f64, out: &mut [u16]) {
+    for ((o, &v), &e) in out.iter_mut().zip(x).zip(d) {
+        *o = (v * mul + e).clamp(0.0, UNSIGNED_STEPS) as u16;
+    }
+}
+
+/// Defines `$name`, running the portable body `$portable` compiled for AVX2 when the
+/// processor has it (the same IEEE operations and saturating casts, so the same steps).
+macro_rules! steps {
+    ($name:ident, $portable:ident, $fast:ident, $t:ty) => {
+        #[doc = concat!("[`", stringify!($portable), "`], compiled for AVX2 where it runs.")]
+        fn $name(x: &[f64], d: &[f64], mul: f64, out: &mut [$t]) {
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the processor has AVX2.
+                return unsafe { $fast(x, d, mul, out) };
+            }
+            $portable(x, d, mul, out)
+        }
+
+        /// The AVX2 compilation of the loop of the same name.
+        ///
+        /// # Safety
+        /// The processor has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn $fast(x: &[f64], d: &[f64], mul: f64, out: &mut [$t]) {
+            $portable(x, d, mul, out)
+        }
+    };
+}
+
+steps!(signed_steps, signed_steps_portable, signed_steps_avx2, i16);
+steps!(
+    unsigned_steps,
+    unsigned_steps_portable,
+    unsigned_steps_avx2,
+    u16
+);
 
 /// The value of one regret step at a node of regret scale `scale`.
 #[inline(always)]
@@ -221,21 +331,23 @@ impl Compressed {
             let k = g.num_children as usize;
             let off = g.aux as usize;
             let len = k * game.hands[a].len();
-            let unit = signed_unit(self.regret_scale[gi]);
-            reg.clear();
-            reg.extend(
-                self.regret[a][off..off + len]
-                    .iter()
-                    .map(|&q| f64::from(q) * unit),
-            );
+            let steps = &self.regret[a][off..off + len];
             row.resize(len, 0.0);
             tot.resize(len / k, 0.0);
-            let last: &[f32] = if self.rest.last[a].is_empty() {
-                &[]
+            if !factors[a].predictive {
+                // The scale cancels, as in `CShared::current`.
+                match_columns(steps, &[] as &[f32], &factors[a], k, &mut row, &mut tot);
             } else {
-                &self.rest.last[a][off..off + len]
-            };
-            match_columns(&reg, last, &factors[a], k, &mut row, &mut tot);
+                let unit = signed_unit(self.regret_scale[gi]);
+                reg.clear();
+                reg.extend(steps.iter().map(|&q| f64::from(q) * unit));
+                let last: &[f32] = if self.rest.last[a].is_empty() {
+                    &[]
+                } else {
+                    &self.rest.last[a][off..off + len]
+                };
+                match_columns(&reg, last, &factors[a], k, &mut row, &mut tot);
+            }
             for (d, &x) in self.rest.play[a][off..off + len].iter_mut().zip(&row) {
                 *d = x as f32;
             }
@@ -303,8 +415,8 @@ impl Compressed {
 }
 
 impl CShared {
-    /// [`Access::current`] from the decoded regrets: the node's block decoded into `block`,
-    /// then regret matching by columns.
+    /// [`Access::current`] of a predictive rule from the decoded regrets: the node's block
+    /// decoded into `block`, then regret matching by columns.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn current_columns(
@@ -325,11 +437,11 @@ impl CShared {
                 signed_unit(*self.regret_scale.add(g)),
             )
         };
+        let sh = self.rest;
         let reg = &mut block[..len];
         for (r, &x) in reg.iter_mut().zip(q) {
             *r = f64::from(x) * unit;
         }
-        let sh = self.rest;
         let last: &[f32] = if sh.keeps_last {
             unsafe { slice(sh.last[a], off, len) }
         } else {
@@ -414,6 +526,14 @@ impl Access for CShared {
         if self.rest.current != Current::Regrets {
             // VAD-CFR's stored strategy or the simultaneous updates' copy: f32 arrays.
             return strategy_of(self.rest, a, off, k, out, tot);
+        }
+        let f = &self.rest.factors[a];
+        if !f.predictive {
+            // The scale (positive, or 0 with every step 0) cancels: regret matching on the
+            // steps themselves (in f32, exactly summed: `k * 32767 < 2^24`).
+            // SAFETY: the node's entries; no walk writes them while this one reads.
+            let q = unsafe { slice(self.regret[a], off, out.len()) };
+            return match_columns(q, &[] as &[f32], f, k, out, tot);
         }
         with_block(out.len(), |block| {
             self.current_columns(g, a, off, k, out, tot, block)
