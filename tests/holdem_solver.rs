@@ -292,6 +292,50 @@ river_raise = ""
 }
 
 #[test]
+fn checks_give_the_exploitability_of_the_full_values() {
+    // Unraked, the check's two best-response walks and the pot against the four walks of
+    // `values`; raked, the same four walks (the same bits).
+    let turn = r#"
+board = "QsJh2h8d"
+oop_range = "AA,QQ,AKs,JTs,T9s,22"
+ip_range = "KK,QJs,AQo,98s,33"
+pot = 100
+stack = 300
+turn_bet = "75%"
+turn_raise = "50%"
+river_bet = "50%"
+river_raise = ""
+"#;
+    for raked in [false, true] {
+        let text = if raked {
+            format!("{turn}rake = 0.05\nrake_cap = 3\n")
+        } else {
+            turn.to_string()
+        };
+        let game = Game::build(&spot(&text), 1_000_000).unwrap();
+        let mut solver = Solver::new(game, RegretParams::dcfr_plus(), 1);
+        for _ in 0..3 {
+            solver.iterate(5);
+            let c = solver.check();
+            let v = solver.values();
+            assert_eq!(c.best_response, v.best_response);
+            assert_eq!(solver.values_after(&c), v);
+            if raked {
+                assert_eq!(c.ev, Some(v.ev));
+                assert_eq!(c.exploitability.to_bits(), v.exploitability.to_bits());
+            } else {
+                assert_eq!(c.ev, None);
+                assert!(v.exploitability > 0.01, "{v:?}");
+                assert!(
+                    (c.exploitability - v.exploitability).abs() < 1e-9,
+                    "{c:?} against {v:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn root_equity_of_aces_against_kings_on_a_dry_river() {
     // AA against KK on 2c3d7h9sJc: aces always win; the kings' equity is 0.
     let text = r#"

@@ -641,9 +641,12 @@ struct Scratch {
     vals: Vec<f64>,
     /// The strategy of the node at each depth (action-major: `k` rows of the actor's hands).
     strat: Vec<f64>,
-    out: Vec<f64>,
     tmp: Vec<f64>,
-    stack: Vec<(u32, u32)>,
+    /// A chance node's values per card (the chance nodes of this walk's street, one at a
+    /// time).
+    parts: Vec<f64>,
+    /// The walk's path: each node, its next child and the levels of its reaches.
+    stack: Vec<(u32, u32, u32, u32)>,
 }
 
 /// A vector-form CFR solver of one spot.
@@ -669,6 +672,17 @@ pub struct SpotValues {
     pub best_response: [f64; 2],
     /// The mean of the two best-response gains.
     pub exploitability: f64,
+}
+
+/// An exploitability check ([`Solver::check`]): what the stop test needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpotCheck {
+    /// Each player's best-response value against the other's average strategy.
+    pub best_response: [f64; 2],
+    /// The mean of the two best-response gains.
+    pub exploitability: f64,
+    /// Each player's expected chips, when the check computed them (raked spots).
+    pub ev: Option<[f64; 2]>,
 }
 
 impl<S: Real> State<S> {
@@ -883,30 +897,64 @@ impl Solver {
 
     /// The average strategy's values: expected chips, best responses, exploitability.
     pub fn values(&mut self) -> SpotValues {
-        let sh = self.shared();
-        let z = self.game.pair_weight();
-        let this = &*self;
-        let mut ev = [0.0; 2];
-        let mut br = [0.0; 2];
-        for p in 0..2 {
-            for (mode, into) in [
-                (Mode::Average, &mut ev[p]),
-                (Mode::BestResponse, &mut br[p]),
-            ] {
-                let out = this.root_walk(sh, p, mode);
-                *into = out
-                    .iter()
-                    .zip(&this.game.weights[p])
-                    .map(|(v, w)| v * w)
-                    .sum::<f64>()
-                    / z;
-            }
+        let ev = self.totals(Mode::Average);
+        Solver::values_with(self.totals(Mode::BestResponse), ev)
+    }
+
+    /// The exploitability of the average strategy and each player's best-response value,
+    /// for the stop test: unraked, the two expected values share the pot (`EV_oop + EV_ip =
+    /// pot` in exact arithmetic), so the exploitability is `(BR_oop + BR_ip - pot) / 2` and
+    /// only the two best-response walks run; raked, the four walks of [`Solver::values`]
+    /// (whose `ev` this returns then).
+    pub fn check(&mut self) -> SpotCheck {
+        let br = self.totals(Mode::BestResponse);
+        if self.game.rake == 0.0 || self.game.rake_cap == 0.0 {
+            return SpotCheck {
+                best_response: br,
+                exploitability: 0.5 * (br[0] + br[1] - self.game.pot),
+                ev: None,
+            };
         }
+        let v = Solver::values_with(br, self.totals(Mode::Average));
+        SpotCheck {
+            best_response: br,
+            exploitability: v.exploitability,
+            ev: Some(v.ev),
+        }
+    }
+
+    /// [`Solver::values`] from a [`Solver::check`] of the current strategy: its best responses
+    /// and, when it has none, the expected values' two walks.
+    pub fn values_after(&mut self, check: &SpotCheck) -> SpotValues {
+        let ev = match check.ev {
+            Some(ev) => ev,
+            None => self.totals(Mode::Average),
+        };
+        Solver::values_with(check.best_response, ev)
+    }
+
+    fn values_with(br: [f64; 2], ev: [f64; 2]) -> SpotValues {
         SpotValues {
             ev,
             best_response: br,
             exploitability: 0.5 * ((br[0] - ev[0]) + (br[1] - ev[1])),
         }
+    }
+
+    /// Each player's value (weighted by its range and normalised by the pairs' weight) of a
+    /// root walk in `mode`.
+    fn totals(&mut self, mode: Mode) -> [f64; 2] {
+        let sh = self.shared();
+        let z = self.game.pair_weight();
+        let this = &*self;
+        [0, 1].map(|p| {
+            let out = this.root_walk(sh, p, mode);
+            out.iter()
+                .zip(&this.game.weights[p])
+                .map(|(v, w)| v * w)
+                .sum::<f64>()
+                / z
+        })
     }
 
     /// Each player's share of the pot if both checked down from the root.
@@ -943,8 +991,8 @@ impl Solver {
             opp: vec![0.0; d * n],
             vals: vec![0.0; d * g.max_actions * n],
             strat: vec![0.0; d * g.max_actions * n],
-            out: vec![0.0; n],
             tmp: vec![0.0; 4 * n],
+            parts: Vec::new(),
             stack: Vec::with_capacity(d),
         }
     }
@@ -966,10 +1014,32 @@ impl Solver {
         opp: &[f64],
         out: &mut [f64],
     ) {
+        let mut sc = self.take_scratch();
+        sc.own[..own.len()].copy_from_slice(own);
+        sc.opp[..opp.len()].copy_from_slice(opp);
+        self.walk_in(sh, root, p, mode, &mut sc, out);
+        self.give_scratch(sc);
+    }
+
+    /// [`Solver::walk`] with the reaches at level 0 of `sc.own` and `sc.opp`.
+    ///
+    /// A reach a node does not change is not copied: each stack entry names the levels of
+    /// `sc.own` and `sc.opp` holding its reaches (a child's own reach is written at its depth
+    /// only where the traverser's strategy scales it, its opponent's only at the opponent's
+    /// nodes). A finished node writes its values straight into its parent's slot of `vals`
+    /// (the root into `out`).
+    fn walk_in<B: Access>(
+        &self,
+        sh: B,
+        root: usize,
+        p: usize,
+        mode: Mode,
+        sc: &mut Scratch,
+        out: &mut [f64],
+    ) {
         let g = &self.game;
         let o = 1 - p;
         let (np, no) = (g.hands[p].len(), g.hands[o].len());
-        let mut sc = self.take_scratch();
         let n = g.hands[0].len().max(g.hands[1].len());
         let kmax = g.max_actions;
         let Scratch {
@@ -977,18 +1047,17 @@ impl Solver {
             opp: sopp,
             vals,
             strat,
-            out: res,
             tmp,
+            parts,
             stack,
-        } = &mut sc;
-        sown[..np].copy_from_slice(own);
-        sopp[..no].copy_from_slice(opp);
+        } = sc;
         stack.clear();
-        stack.push((root as u32, 0));
-        while let Some(&(gi, i)) = stack.last() {
+        // (node, next child, the level of its own reach, the level of its opponent's).
+        stack.push((root as u32, 0, 0, 0));
+        while let Some(&(gi, i, lown, lopp)) = stack.last() {
             let d = stack.len() - 1;
             let node = g.nodes[gi as usize];
-            // A finished node's values go to `res`, then to its parent's slot.
+            let (lown, lopp) = (lown as usize, lopp as usize);
             match node.kind {
                 GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
                     let a = a as usize;
@@ -1006,32 +1075,45 @@ impl Solver {
                     }
                     stack.last_mut().expect("top").1 += 1;
                     let child = node.first_child as usize + i as usize;
-                    let (lo_own, hi_own) = sown.split_at_mut((d + 1) * n);
-                    let (lo_opp, hi_opp) = sopp.split_at_mut((d + 1) * n);
-                    let (own_d, opp_d) = (&lo_own[d * n..d * n + np], &lo_opp[d * n..d * n + no]);
-                    let (own_c, opp_c) = (&mut hi_own[..np], &mut hi_opp[..no]);
                     let ia = i as usize;
+                    // The child's reaches: the parent's levels, or level `d + 1` where they
+                    // change (the levels read are at most `d`).
+                    let mut level = (lown as u32, lopp as u32);
                     if a == p {
-                        opp_c.copy_from_slice(opp_d);
-                        match mode {
-                            Mode::Train(..) => {
-                                kernels::mul(own_c, own_d, &st[ia * np..ia * np + np]);
-                            }
-                            _ => own_c.copy_from_slice(own_d),
+                        if let Mode::Train(..) = mode {
+                            let (lo, hi) = sown.split_at_mut((d + 1) * n);
+                            let own_d = &lo[lown * n..lown * n + np];
+                            kernels::mul(&mut hi[..np], own_d, &st[ia * np..ia * np + np]);
+                            level.0 = d as u32 + 1;
                         }
                     } else {
-                        own_c.copy_from_slice(own_d);
-                        kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
+                        let (lo, hi) = sopp.split_at_mut((d + 1) * n);
+                        let opp_d = &lo[lopp * n..lopp * n + no];
+                        kernels::mul(&mut hi[..no], opp_d, &st[ia * no..ia * no + no]);
+                        level.1 = d as u32 + 1;
                     }
-                    stack.push((child as u32, 0));
+                    stack.push((child as u32, 0, level.0, level.1));
                     continue;
                 }
+                _ => {}
+            }
+            // A finished node: its values into its parent's slot (the root's into `out`).
+            let (below, here) = vals.split_at_mut(d * kmax * n);
+            let r: &mut [f64] = if d == 0 {
+                &mut out[..np]
+            } else {
+                let slot = stack[d - 1].1 as usize - 1;
+                let at = ((d - 1) * kmax + slot) * n;
+                &mut below[at..at + np]
+            };
+            let own_d = &sown[lown * n..lown * n + np];
+            let opp_d = &sopp[lopp * n..lopp * n + no];
+            match node.kind {
                 GameKind::Decision(a) => {
                     let a = a as usize;
                     let k = node.num_children as usize;
                     let off = node.aux as usize;
-                    let v = &vals[d * kmax * n..(d * kmax + k) * n];
-                    let r = &mut res[..np];
+                    let v = &here[..k * n];
                     if a != p {
                         r.copy_from_slice(&v[..np]);
                         for c in 1..k {
@@ -1043,7 +1125,6 @@ impl Solver {
                             Mode::Train(f, kind) => {
                                 weighted_sum(st, v, n, k, r);
                                 let node_at = NodeAt { off, k, n };
-                                let own_d = &sown[d * n..d * n + np];
                                 let g = gi as usize;
                                 match kind {
                                     PLAIN => sh.update::<PLAIN>(g, a, node_at, v, r, own_d, st, f),
@@ -1067,25 +1148,23 @@ impl Solver {
                     }
                 }
                 GameKind::Chance => {
-                    let own_d = &sown[d * n..d * n + np];
-                    let opp_d = &sopp[d * n..d * n + no];
-                    self.chance(sh, &node, p, mode, own_d, opp_d, &mut res[..np]);
+                    self.chance(sh, &node, p, mode, own_d, opp_d, r, parts);
                 }
                 GameKind::Fold(f) => {
                     let t = &g.tree.nodes[node.tree_node as usize];
                     let c = [t.committed[0] as f64, t.committed[1] as f64];
                     // An uncalled bet goes back: the raked pot holds the called chips.
                     let final_pot = g.pot + 2.0 * c[0].min(c[1]);
-                    let r = rake_of(final_pot, g.rake, g.rake_cap);
+                    let rk = rake_of(final_pot, g.rake, g.rake_cap);
                     let coef = if f as usize == p {
                         -c[p]
                     } else {
-                        g.pot + c[o] - r
+                        g.pot + c[o] - rk
                     };
-                    g.folds[p].sums_times(&sopp[d * n..d * n + no], coef, &mut res[..np]);
+                    g.folds[p].sums_times(opp_d, coef, r);
                     for card in cards_of(node.board & !g.board) {
                         for &h in &g.blocked[p][card.0 as usize] {
-                            res[h as usize] = 0.0;
+                            r[h as usize] = 0.0;
                         }
                     }
                 }
@@ -1098,31 +1177,16 @@ impl Solver {
                     } else {
                         &g.runouts[node.aux as usize]
                     };
-                    g.showdown_values(
-                        p,
-                        node.board,
-                        list,
-                        &sopp[d * n..d * n + no],
-                        c,
-                        &mut res[..np],
-                        tmp,
-                    );
+                    g.showdown_values(p, node.board, list, opp_d, c, r, tmp);
                     // The hands holding a card of the board are 0 in every showdown on it.
                 }
             }
             stack.pop();
-            if d == 0 {
-                out[..np].copy_from_slice(&res[..np]);
-            } else {
-                let slot = stack.last().expect("parent").1 as usize - 1;
-                let at = ((d - 1) * kmax + slot) * n;
-                vals[at..at + np].copy_from_slice(&res[..np]);
-            }
         }
-        self.give_scratch(sc);
     }
 
-    /// A chance node's values: one walk per card (in parallel), summed in card order.
+    /// A chance node's values: one walk per card (in parallel, each with a scratch of the
+    /// pool, its values in `parts`), summed in card order.
     #[allow(clippy::too_many_arguments)]
     fn chance<B: Access>(
         &self,
@@ -1133,33 +1197,37 @@ impl Solver {
         own: &[f64],
         opp: &[f64],
         out: &mut [f64],
+        parts: &mut Vec<f64>,
     ) {
         let g = &self.game;
         let o = 1 - p;
-        let children: Vec<usize> =
-            (node.first_child as usize..(node.first_child + node.num_children) as usize).collect();
-        let parts: Vec<Vec<f64>> = children
-            .par_iter()
-            .map(|&c| {
+        let np = own.len();
+        let first = node.first_child as usize;
+        parts.resize(node.num_children as usize * np, 0.0);
+        parts
+            .par_chunks_mut(np.max(1))
+            .enumerate()
+            .for_each(|(i, v)| {
+                let c = first + i;
                 let card = (g.nodes[c].board & !node.board).trailing_zeros() as usize;
-                let mut own_c = own.to_vec();
-                let mut opp_c = opp.to_vec();
+                let mut sc = self.take_scratch();
+                let (own_c, opp_c) = (&mut sc.own[..np], &mut sc.opp[..opp.len()]);
+                own_c.copy_from_slice(own);
+                opp_c.copy_from_slice(opp);
                 for &h in &g.blocked[p][card] {
                     own_c[h as usize] = 0.0;
                 }
                 for &h in &g.blocked[o][card] {
                     opp_c[h as usize] = 0.0;
                 }
-                let mut v = vec![0.0; own.len()];
-                self.walk(sh, c, p, mode, &own_c, &opp_c, &mut v);
-                v
-            })
-            .collect();
+                self.walk_in(sh, c, p, mode, &mut sc, v);
+                self.give_scratch(sc);
+            });
         // Every card in card order: its class's values, the hands permuted when the card is
         // not the class's own.
         out.fill(0.0);
         for &(child, k) in &g.deals[node.aux as usize] {
-            let part = &parts[child as usize];
+            let part = &parts[child as usize * np..child as usize * np + np];
             if k == 0 {
                 kernels::add_assign(out, part);
             } else {
