@@ -335,6 +335,69 @@ river_raise = ""
     }
 }
 
+/// The bits of a vector (so that +0 and -0 differ).
+fn bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+#[test]
+fn zero_opponent_reach_skips_give_the_same_bits() {
+    // The walks that skip the opponent's strategies and the terminals' sums under an
+    // all-zero opponent reach against the walks that compute them: per hand, the sign of
+    // zero included, at every node from a zero reach (of mixed signs), and after training.
+    let turn = r#"
+board = "QsJh2h8d"
+oop_range = "AA,QQ,AKs,JTs,T9s,22"
+ip_range = "KK,QJs,AQo,98s,33"
+pot = 100
+stack = 300
+turn_bet = "75%, a"
+turn_raise = "50%"
+river_bet = "50%"
+river_raise = ""
+rake = 0.05
+rake_cap = 3
+"#;
+    let train = |on: bool, params: RegretParams| {
+        let game = Game::build(&spot(turn), 1_000_000).unwrap();
+        let mut solver = Solver::new(game, params, 2);
+        solver.set_zero_reach_skip(on);
+        solver.iterate(30);
+        solver
+    };
+    for params in [RegretParams::cfr_plus(), RegretParams::dcfr_plus()] {
+        let (mut on, mut off) = (train(true, params), train(false, params));
+        assert_eq!(on.values(), off.values());
+        let nodes = on.game.nodes.len();
+        for g in 0..nodes {
+            assert_eq!(
+                bits(&on.average_at(g)),
+                bits(&off.average_at(g)),
+                "node {g}"
+            );
+            for p in 0..2 {
+                let own = on.game.weights[p].clone();
+                let opp: Vec<f64> = (0..on.game.weights[1 - p].len())
+                    .map(|h| if h % 3 == 0 { -0.0 } else { 0.0 })
+                    .collect();
+                let reach = |p: usize| {
+                    if p == 0 {
+                        [&own[..], &opp[..]]
+                    } else {
+                        [&opp[..], &own[..]]
+                    }
+                };
+                let (a, b) = (
+                    on.node_values(g, p, reach(p)),
+                    off.node_values(g, p, reach(p)),
+                );
+                assert_eq!(bits(&a.average), bits(&b.average), "node {g} player {p}");
+                assert_eq!(bits(&a.best_response), bits(&b.best_response));
+            }
+        }
+    }
+}
+
 #[test]
 fn root_equity_of_aces_against_kings_on_a_dry_river() {
     // AA against KK on 2c3d7h9sJc: aces always win; the kings' equity is 0.

@@ -645,8 +645,23 @@ struct Scratch {
     /// A chance node's values per card (the chance nodes of this walk's street, one at a
     /// time).
     parts: Vec<f64>,
-    /// The walk's path: each node, its next child and the levels of its reaches.
-    stack: Vec<(u32, u32, u32, u32)>,
+    /// The walk's path.
+    stack: Vec<Frame>,
+}
+
+/// A node on a walk's path.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The node.
+    node: u32,
+    /// Its next child to walk.
+    next: u32,
+    /// The level of `Scratch::own` holding the traverser's reach here.
+    own: u32,
+    /// The level of `Scratch::opp` holding the opponent's reach here.
+    opp: u32,
+    /// The opponent's reach is all zero here (and so below): every value is 0.
+    zero: bool,
 }
 
 /// A vector-form CFR solver of one spot.
@@ -661,6 +676,8 @@ pub struct Solver {
     iterations: u64,
     pool: Option<rayon::ThreadPool>,
     scratch: Mutex<Vec<Scratch>>,
+    /// Walks skip the work whose values are 0 under a zero opponent reach.
+    zero_reach: bool,
 }
 
 /// A strategy's values: expected chips and best-response gains.
@@ -829,7 +846,14 @@ impl Solver {
             iterations: 0,
             pool,
             scratch: Mutex::new(Vec::new()),
+            zero_reach: true,
         }
+    }
+
+    /// Whether walks skip, under an all-zero opponent reach, the opponent's strategies and the
+    /// terminals' sums (on by default; the same bits either way, see `Solver::walk_in`).
+    pub fn set_zero_reach_skip(&mut self, on: bool) {
+        self.zero_reach = on;
     }
 
     /// The precision of the stored state.
@@ -1028,6 +1052,11 @@ impl Solver {
     /// only where the traverser's strategy scales it, its opponent's only at the opponent's
     /// nodes). A finished node writes its values straight into its parent's slot of `vals`
     /// (the root into `out`).
+    ///
+    /// Where the opponent's reach is all zero (found as it is formed), every value below is
+    /// 0: the opponent's nodes there compute no strategy (their children keep the zeros) and
+    /// the terminals write the zeros their sums would give, with the same signs; the
+    /// traverser's nodes are still walked (their regrets are discounted, their sums grow).
     fn walk_in<B: Access>(
         &self,
         sh: B,
@@ -1052,12 +1081,18 @@ impl Solver {
             stack,
         } = sc;
         stack.clear();
-        // (node, next child, the level of its own reach, the level of its opponent's).
-        stack.push((root as u32, 0, 0, 0));
-        while let Some(&(gi, i, lown, lopp)) = stack.last() {
+        stack.push(Frame {
+            node: root as u32,
+            next: 0,
+            own: 0,
+            opp: 0,
+            zero: self.zero_reach && all_zero(&sopp[..no]),
+        });
+        while let Some(&top) = stack.last() {
             let d = stack.len() - 1;
+            let (gi, i) = (top.node, top.next);
             let node = g.nodes[gi as usize];
-            let (lown, lopp) = (lown as usize, lopp as usize);
+            let (lown, lopp) = (top.own as usize, top.opp as usize);
             match node.kind {
                 GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
                     let a = a as usize;
@@ -1065,7 +1100,10 @@ impl Solver {
                     let na = g.hands[a].len();
                     let off = node.aux as usize;
                     let st = &mut strat[d * kmax * n..d * kmax * n + k * na];
-                    if i == 0 {
+                    // Under a zero opponent reach the opponent's strategy is not needed: its
+                    // children's reach is the parent's zeros.
+                    let skip = top.zero && a != p;
+                    if i == 0 && !skip {
                         // The node's strategy, once per visit.
                         match mode {
                             Mode::Train(..) => sh.current(gi as usize, a, off, k, st, tmp),
@@ -1073,26 +1111,32 @@ impl Solver {
                             _ => sh.average(gi as usize, a, off, k, st, tmp),
                         }
                     }
-                    stack.last_mut().expect("top").1 += 1;
+                    stack.last_mut().expect("top").next += 1;
                     let child = node.first_child as usize + i as usize;
                     let ia = i as usize;
                     // The child's reaches: the parent's levels, or level `d + 1` where they
                     // change (the levels read are at most `d`).
-                    let mut level = (lown as u32, lopp as u32);
+                    let mut next = Frame {
+                        node: child as u32,
+                        next: 0,
+                        ..top
+                    };
                     if a == p {
                         if let Mode::Train(..) = mode {
                             let (lo, hi) = sown.split_at_mut((d + 1) * n);
                             let own_d = &lo[lown * n..lown * n + np];
                             kernels::mul(&mut hi[..np], own_d, &st[ia * np..ia * np + np]);
-                            level.0 = d as u32 + 1;
+                            next.own = d as u32 + 1;
                         }
-                    } else {
+                    } else if !skip {
                         let (lo, hi) = sopp.split_at_mut((d + 1) * n);
                         let opp_d = &lo[lopp * n..lopp * n + no];
-                        kernels::mul(&mut hi[..no], opp_d, &st[ia * no..ia * no + no]);
-                        level.1 = d as u32 + 1;
+                        let opp_c = &mut hi[..no];
+                        kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
+                        next.opp = d as u32 + 1;
+                        next.zero = self.zero_reach && all_zero(opp_c);
                     }
-                    stack.push((child as u32, 0, level.0, level.1));
+                    stack.push(next);
                     continue;
                 }
                 _ => {}
@@ -1102,7 +1146,7 @@ impl Solver {
             let r: &mut [f64] = if d == 0 {
                 &mut out[..np]
             } else {
-                let slot = stack[d - 1].1 as usize - 1;
+                let slot = stack[d - 1].next as usize - 1;
                 let at = ((d - 1) * kmax + slot) * n;
                 &mut below[at..at + np]
             };
@@ -1150,17 +1194,23 @@ impl Solver {
                 GameKind::Chance => {
                     self.chance(sh, &node, p, mode, own_d, opp_d, r, parts);
                 }
+                GameKind::Fold(f) if top.zero => {
+                    // What the fold's sums give from zero reaches (each +0, whatever the zeros'
+                    // signs, as the sums start from +0): `coef x +0`, and +0 for the blocked.
+                    let coef = self.fold_coef(&node, f as usize, p);
+                    r.fill(coef * 0.0);
+                    for card in cards_of(node.board & !g.board) {
+                        for &h in &g.blocked[p][card.0 as usize] {
+                            r[h as usize] = 0.0;
+                        }
+                    }
+                }
+                GameKind::Showdown | GameKind::AllIn if top.zero => {
+                    // `(a - s) x +0 + s x +0` for every hand with `s >= 0`: +0.
+                    r.fill(0.0);
+                }
                 GameKind::Fold(f) => {
-                    let t = &g.tree.nodes[node.tree_node as usize];
-                    let c = [t.committed[0] as f64, t.committed[1] as f64];
-                    // An uncalled bet goes back: the raked pot holds the called chips.
-                    let final_pot = g.pot + 2.0 * c[0].min(c[1]);
-                    let rk = rake_of(final_pot, g.rake, g.rake_cap);
-                    let coef = if f as usize == p {
-                        -c[p]
-                    } else {
-                        g.pot + c[o] - rk
-                    };
+                    let coef = self.fold_coef(&node, f as usize, p);
                     g.folds[p].sums_times(opp_d, coef, r);
                     for card in cards_of(node.board & !g.board) {
                         for &h in &g.blocked[p][card.0 as usize] {
@@ -1182,6 +1232,22 @@ impl Solver {
                 }
             }
             stack.pop();
+        }
+    }
+
+    /// Player `p`'s chips per unit of the opponent's reach at the fold of player `f` at
+    /// `node`.
+    fn fold_coef(&self, node: &GameNode, f: usize, p: usize) -> f64 {
+        let g = &self.game;
+        let t = &g.tree.nodes[node.tree_node as usize];
+        let c = [t.committed[0] as f64, t.committed[1] as f64];
+        // An uncalled bet goes back: the raked pot holds the called chips.
+        let final_pot = g.pot + 2.0 * c[0].min(c[1]);
+        let rk = rake_of(final_pot, g.rake, g.rake_cap);
+        if f == p {
+            -c[p]
+        } else {
+            g.pot + c[1 - p] - rk
         }
     }
 
@@ -1277,6 +1343,12 @@ fn strategy_of<S: Real>(
             }
         }
     }
+}
+
+/// Every entry is zero (either sign).
+#[inline]
+fn all_zero(x: &[f64]) -> bool {
+    x.iter().all(|&v| v == 0.0)
 }
 
 /// `r[h]`: the sum over actions `c` (in order, from 0) of `st[c * m + h] x v[c * n + h]`,
