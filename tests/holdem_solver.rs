@@ -262,9 +262,8 @@ rake_cap = 3
     check_against_reference(flop, RegretParams::cfr_plus(), 10, (0.05, 3.0));
 }
 
-#[test]
-fn threads_give_the_same_bits() {
-    let turn = r#"
+/// A small turn spot: a bet and a raise on the turn, a bet on the river.
+const TURN: &str = r#"
 board = "QsJh2h8d"
 oop_range = "AA,QQ,AKs,JTs,T9s,22"
 ip_range = "KK,QJs,AQo,98s,33"
@@ -275,8 +274,11 @@ turn_raise = "50%"
 river_bet = "50%"
 river_raise = ""
 "#;
+
+#[test]
+fn threads_give_the_same_bits() {
     let run = |threads| {
-        let game = Game::build(&spot(turn), 1_000_000).unwrap();
+        let game = Game::build(&spot(TURN), 1_000_000).unwrap();
         let mut solver = Solver::new(game, RegretParams::dcfr_plus(), threads);
         solver.iterate(15);
         let v = solver.values();
@@ -295,22 +297,11 @@ river_raise = ""
 fn checks_give_the_exploitability_of_the_full_values() {
     // Unraked, the check's two best-response walks and the pot against the four walks of
     // `values`; raked, the same four walks (the same bits).
-    let turn = r#"
-board = "QsJh2h8d"
-oop_range = "AA,QQ,AKs,JTs,T9s,22"
-ip_range = "KK,QJs,AQo,98s,33"
-pot = 100
-stack = 300
-turn_bet = "75%"
-turn_raise = "50%"
-river_bet = "50%"
-river_raise = ""
-"#;
     for raked in [false, true] {
         let text = if raked {
-            format!("{turn}rake = 0.05\nrake_cap = 3\n")
+            format!("{TURN}rake = 0.05\nrake_cap = 3\n")
         } else {
-            turn.to_string()
+            TURN.to_string()
         };
         let game = Game::build(&spot(&text), 1_000_000).unwrap();
         let mut solver = Solver::new(game, RegretParams::dcfr_plus(), 1);
