@@ -23,9 +23,9 @@
 //!
 //! Walks do not recurse on the game's depth: one street's subtree is walked with an explicit
 //! stack over the node array, and a chance node starts one walk per card (nested at most
-//! twice, flop to turn to river). The walks of a chance node's cards run in parallel (rayon)
-//! and their values are summed in card order, so results are bit-identical for any number of
-//! threads.
+//! twice, flop to turn to river). The walks of a chance node's cards run in parallel (rayon,
+//! on the solver's pool; with one thread, in turn on the calling thread) and their values are
+//! summed in card order, so results are bit-identical for any number of threads.
 //!
 //! Values and reaches are computed in `f64`; the state arrays are stored in `f32` (the default)
 //! or `f64` ([`Precision`]), each entry read into `f64` for the set update and rounded back.
@@ -1251,8 +1251,8 @@ impl Solver {
         }
     }
 
-    /// A chance node's values: one walk per card (in parallel, each with a scratch of the
-    /// pool, its values in `parts`), summed in card order.
+    /// A chance node's values: one walk per card (in parallel on the solver's pool, each with
+    /// a scratch of the scratch pool, its values in `parts`), summed in card order.
     #[allow(clippy::too_many_arguments)]
     fn chance<B: Access>(
         &self,
@@ -1270,25 +1270,32 @@ impl Solver {
         let np = own.len();
         let first = node.first_child as usize;
         parts.resize(node.num_children as usize * np, 0.0);
-        parts
-            .par_chunks_mut(np.max(1))
-            .enumerate()
-            .for_each(|(i, v)| {
-                let c = first + i;
-                let card = (g.nodes[c].board & !node.board).trailing_zeros() as usize;
-                let mut sc = self.take_scratch();
-                let (own_c, opp_c) = (&mut sc.own[..np], &mut sc.opp[..opp.len()]);
-                own_c.copy_from_slice(own);
-                opp_c.copy_from_slice(opp);
-                for &h in &g.blocked[p][card] {
-                    own_c[h as usize] = 0.0;
-                }
-                for &h in &g.blocked[o][card] {
-                    opp_c[h as usize] = 0.0;
-                }
-                self.walk_in(sh, c, p, mode, &mut sc, v);
-                self.give_scratch(sc);
-            });
+        let card_walk = |(i, v): (usize, &mut [f64])| {
+            let c = first + i;
+            let card = (g.nodes[c].board & !node.board).trailing_zeros() as usize;
+            let mut sc = self.take_scratch();
+            let (own_c, opp_c) = (&mut sc.own[..np], &mut sc.opp[..opp.len()]);
+            own_c.copy_from_slice(own);
+            opp_c.copy_from_slice(opp);
+            for &h in &g.blocked[p][card] {
+                own_c[h as usize] = 0.0;
+            }
+            for &h in &g.blocked[o][card] {
+                opp_c[h as usize] = 0.0;
+            }
+            self.walk_in(sh, c, p, mode, &mut sc, v);
+            self.give_scratch(sc);
+        };
+        if self.pool.is_some() {
+            parts
+                .par_chunks_mut(np.max(1))
+                .enumerate()
+                .for_each(card_walk);
+        } else {
+            // One thread: the calling thread walks every card (rayon's global pool would
+            // hand the cards to its own threads and wake them at every chance node).
+            parts.chunks_mut(np.max(1)).enumerate().for_each(card_walk);
+        }
         // Every card in card order: its class's values, the hands permuted when the card is
         // not the class's own.
         out.fill(0.0);
