@@ -262,9 +262,8 @@ rake_cap = 3
     check_against_reference(flop, RegretParams::cfr_plus(), 10, (0.05, 3.0));
 }
 
-#[test]
-fn threads_give_the_same_bits() {
-    let turn = r#"
+/// A small turn spot: a bet and a raise on the turn, a bet on the river.
+const TURN: &str = r#"
 board = "QsJh2h8d"
 oop_range = "AA,QQ,AKs,JTs,T9s,22"
 ip_range = "KK,QJs,AQo,98s,33"
@@ -275,8 +274,11 @@ turn_raise = "50%"
 river_bet = "50%"
 river_raise = ""
 "#;
+
+#[test]
+fn threads_give_the_same_bits() {
     let run = |threads| {
-        let game = Game::build(&spot(turn), 1_000_000).unwrap();
+        let game = Game::build(&spot(TURN), 1_000_000).unwrap();
         let mut solver = Solver::new(game, RegretParams::dcfr_plus(), threads);
         solver.iterate(15);
         let v = solver.values();
@@ -289,6 +291,102 @@ river_raise = ""
     let one = run(1);
     assert_eq!(one, run(2));
     assert_eq!(one, run(3));
+}
+
+#[test]
+fn checks_give_the_exploitability_of_the_full_values() {
+    // Unraked, the check's two best-response walks and the pot against the four walks of
+    // `values`; raked, the same four walks (the same bits).
+    for raked in [false, true] {
+        let text = if raked {
+            format!("{TURN}rake = 0.05\nrake_cap = 3\n")
+        } else {
+            TURN.to_string()
+        };
+        let game = Game::build(&spot(&text), 1_000_000).unwrap();
+        let mut solver = Solver::new(game, RegretParams::dcfr_plus(), 1);
+        for _ in 0..3 {
+            solver.iterate(5);
+            let c = solver.check();
+            let v = solver.values();
+            assert_eq!(c.best_response, v.best_response);
+            assert_eq!(solver.values_after(&c), v);
+            if raked {
+                assert_eq!(c.ev, Some(v.ev));
+                assert_eq!(c.exploitability.to_bits(), v.exploitability.to_bits());
+            } else {
+                assert_eq!(c.ev, None);
+                assert!(v.exploitability > 0.01, "{v:?}");
+                assert!(
+                    (c.exploitability - v.exploitability).abs() < 1e-9,
+                    "{c:?} against {v:?}"
+                );
+            }
+        }
+    }
+}
+
+/// The bits of a vector (so that +0 and -0 differ).
+fn bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+#[test]
+fn zero_opponent_reach_skips_give_the_same_bits() {
+    // The walks that skip the opponent's strategies and the terminals' sums under an
+    // all-zero opponent reach against the walks that compute them: per hand, the sign of
+    // zero included, at every node from a zero reach (of mixed signs), and after training.
+    let turn = r#"
+board = "QsJh2h8d"
+oop_range = "AA,QQ,AKs,JTs,T9s,22"
+ip_range = "KK,QJs,AQo,98s,33"
+pot = 100
+stack = 300
+turn_bet = "75%, a"
+turn_raise = "50%"
+river_bet = "50%"
+river_raise = ""
+rake = 0.05
+rake_cap = 3
+"#;
+    let train = |on: bool, params: RegretParams| {
+        let game = Game::build(&spot(turn), 1_000_000).unwrap();
+        let mut solver = Solver::new(game, params, 2);
+        solver.set_zero_reach_skip(on);
+        solver.iterate(30);
+        solver
+    };
+    for params in [RegretParams::cfr_plus(), RegretParams::dcfr_plus()] {
+        let (mut on, mut off) = (train(true, params), train(false, params));
+        assert_eq!(on.values(), off.values());
+        let nodes = on.game.nodes.len();
+        for g in 0..nodes {
+            assert_eq!(
+                bits(&on.average_at(g)),
+                bits(&off.average_at(g)),
+                "node {g}"
+            );
+            for p in 0..2 {
+                let own = on.game.weights[p].clone();
+                let opp: Vec<f64> = (0..on.game.weights[1 - p].len())
+                    .map(|h| if h % 3 == 0 { -0.0 } else { 0.0 })
+                    .collect();
+                let reach = |p: usize| {
+                    if p == 0 {
+                        [&own[..], &opp[..]]
+                    } else {
+                        [&opp[..], &own[..]]
+                    }
+                };
+                let (a, b) = (
+                    on.node_values(g, p, reach(p)),
+                    off.node_values(g, p, reach(p)),
+                );
+                assert_eq!(bits(&a.average), bits(&b.average), "node {g} player {p}");
+                assert_eq!(bits(&a.best_response), bits(&b.best_response));
+            }
+        }
+    }
 }
 
 #[test]

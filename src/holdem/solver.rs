@@ -23,9 +23,9 @@
 //!
 //! Walks do not recurse on the game's depth: one street's subtree is walked with an explicit
 //! stack over the node array, and a chance node starts one walk per card (nested at most
-//! twice, flop to turn to river). The walks of a chance node's cards run in parallel (rayon)
-//! and their values are summed in card order, so results are bit-identical for any number of
-//! threads.
+//! twice, flop to turn to river). The walks of a chance node's cards run in parallel (rayon,
+//! on the solver's pool; with one thread, in turn on the calling thread) and their values are
+//! summed in card order, so results are bit-identical for any number of threads.
 //!
 //! Values and reaches are computed in `f64`; the state arrays are stored in `f32` (the default)
 //! or `f64` ([`Precision`]), each entry read into `f64` for the set update and rounded back.
@@ -641,9 +641,27 @@ struct Scratch {
     vals: Vec<f64>,
     /// The strategy of the node at each depth (action-major: `k` rows of the actor's hands).
     strat: Vec<f64>,
-    out: Vec<f64>,
     tmp: Vec<f64>,
-    stack: Vec<(u32, u32)>,
+    /// A chance node's values per card (the chance nodes of this walk's street, one at a
+    /// time).
+    parts: Vec<f64>,
+    /// The walk's path.
+    stack: Vec<Frame>,
+}
+
+/// A node on a walk's path.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The node.
+    node: u32,
+    /// Its next child to walk.
+    next: u32,
+    /// The level of `Scratch::own` holding the traverser's reach here.
+    own: u32,
+    /// The level of `Scratch::opp` holding the opponent's reach here.
+    opp: u32,
+    /// The opponent's reach is all zero here (and so below): every value is 0.
+    zero: bool,
 }
 
 /// A vector-form CFR solver of one spot.
@@ -658,6 +676,8 @@ pub struct Solver {
     iterations: u64,
     pool: Option<rayon::ThreadPool>,
     scratch: Mutex<Vec<Scratch>>,
+    /// Walks skip the work whose values are 0 under a zero opponent reach.
+    zero_reach: bool,
 }
 
 /// A strategy's values: expected chips and best-response gains.
@@ -669,6 +689,17 @@ pub struct SpotValues {
     pub best_response: [f64; 2],
     /// The mean of the two best-response gains.
     pub exploitability: f64,
+}
+
+/// An exploitability check ([`Solver::check`]): what the stop test needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpotCheck {
+    /// Each player's best-response value against the other's average strategy.
+    pub best_response: [f64; 2],
+    /// The mean of the two best-response gains.
+    pub exploitability: f64,
+    /// Each player's expected chips, when the check computed them (raked spots).
+    pub ev: Option<[f64; 2]>,
 }
 
 impl<S: Real> State<S> {
@@ -815,7 +846,14 @@ impl Solver {
             iterations: 0,
             pool,
             scratch: Mutex::new(Vec::new()),
+            zero_reach: true,
         }
+    }
+
+    /// Whether walks skip, under an all-zero opponent reach, the opponent's strategies and the
+    /// terminals' sums (on by default; the same bits either way, see `Solver::walk_in`).
+    pub fn set_zero_reach_skip(&mut self, on: bool) {
+        self.zero_reach = on;
     }
 
     /// The precision of the stored state.
@@ -883,30 +921,64 @@ impl Solver {
 
     /// The average strategy's values: expected chips, best responses, exploitability.
     pub fn values(&mut self) -> SpotValues {
-        let sh = self.shared();
-        let z = self.game.pair_weight();
-        let this = &*self;
-        let mut ev = [0.0; 2];
-        let mut br = [0.0; 2];
-        for p in 0..2 {
-            for (mode, into) in [
-                (Mode::Average, &mut ev[p]),
-                (Mode::BestResponse, &mut br[p]),
-            ] {
-                let out = this.root_walk(sh, p, mode);
-                *into = out
-                    .iter()
-                    .zip(&this.game.weights[p])
-                    .map(|(v, w)| v * w)
-                    .sum::<f64>()
-                    / z;
-            }
+        let ev = self.totals(Mode::Average);
+        Solver::values_with(self.totals(Mode::BestResponse), ev)
+    }
+
+    /// The exploitability of the average strategy and each player's best-response value,
+    /// for the stop test: unraked, the two expected values share the pot (`EV_oop + EV_ip =
+    /// pot` in exact arithmetic), so the exploitability is `(BR_oop + BR_ip - pot) / 2` and
+    /// only the two best-response walks run; raked, the four walks of [`Solver::values`]
+    /// (whose `ev` this returns then).
+    pub fn check(&mut self) -> SpotCheck {
+        let br = self.totals(Mode::BestResponse);
+        if self.game.rake == 0.0 || self.game.rake_cap == 0.0 {
+            return SpotCheck {
+                best_response: br,
+                exploitability: 0.5 * (br[0] + br[1] - self.game.pot),
+                ev: None,
+            };
         }
+        let v = Solver::values_with(br, self.totals(Mode::Average));
+        SpotCheck {
+            best_response: br,
+            exploitability: v.exploitability,
+            ev: Some(v.ev),
+        }
+    }
+
+    /// [`Solver::values`] from a [`Solver::check`] of the current strategy: its best responses
+    /// and, when it has none, the expected values' two walks.
+    pub fn values_after(&mut self, check: &SpotCheck) -> SpotValues {
+        let ev = match check.ev {
+            Some(ev) => ev,
+            None => self.totals(Mode::Average),
+        };
+        Solver::values_with(check.best_response, ev)
+    }
+
+    fn values_with(br: [f64; 2], ev: [f64; 2]) -> SpotValues {
         SpotValues {
             ev,
             best_response: br,
             exploitability: 0.5 * ((br[0] - ev[0]) + (br[1] - ev[1])),
         }
+    }
+
+    /// Each player's value (weighted by its range and normalised by the pairs' weight) of a
+    /// root walk in `mode`.
+    fn totals(&mut self, mode: Mode) -> [f64; 2] {
+        let sh = self.shared();
+        let z = self.game.pair_weight();
+        let this = &*self;
+        [0, 1].map(|p| {
+            let out = this.root_walk(sh, p, mode);
+            out.iter()
+                .zip(&this.game.weights[p])
+                .map(|(v, w)| v * w)
+                .sum::<f64>()
+                / z
+        })
     }
 
     /// Each player's share of the pot if both checked down from the root.
@@ -943,8 +1015,8 @@ impl Solver {
             opp: vec![0.0; d * n],
             vals: vec![0.0; d * g.max_actions * n],
             strat: vec![0.0; d * g.max_actions * n],
-            out: vec![0.0; n],
             tmp: vec![0.0; 4 * n],
+            parts: Vec::new(),
             stack: Vec::with_capacity(d),
         }
     }
@@ -966,10 +1038,37 @@ impl Solver {
         opp: &[f64],
         out: &mut [f64],
     ) {
+        let mut sc = self.take_scratch();
+        sc.own[..own.len()].copy_from_slice(own);
+        sc.opp[..opp.len()].copy_from_slice(opp);
+        self.walk_in(sh, root, p, mode, &mut sc, out);
+        self.give_scratch(sc);
+    }
+
+    /// [`Solver::walk`] with the reaches at level 0 of `sc.own` and `sc.opp`.
+    ///
+    /// A reach a node does not change is not copied: each stack entry names the levels of
+    /// `sc.own` and `sc.opp` holding its reaches (a child's own reach is written at its depth
+    /// only where the traverser's strategy scales it, its opponent's only at the opponent's
+    /// nodes). A finished node writes its values straight into its parent's slot of `vals`
+    /// (the root into `out`).
+    ///
+    /// Where the opponent's reach is all zero (found as it is formed), every value below is
+    /// 0: the opponent's nodes there compute no strategy (their children keep the zeros) and
+    /// the terminals write the zeros their sums would give, with the same signs; the
+    /// traverser's nodes are still walked (their regrets are discounted, their sums grow).
+    fn walk_in<B: Access>(
+        &self,
+        sh: B,
+        root: usize,
+        p: usize,
+        mode: Mode,
+        sc: &mut Scratch,
+        out: &mut [f64],
+    ) {
         let g = &self.game;
         let o = 1 - p;
         let (np, no) = (g.hands[p].len(), g.hands[o].len());
-        let mut sc = self.take_scratch();
         let n = g.hands[0].len().max(g.hands[1].len());
         let kmax = g.max_actions;
         let Scratch {
@@ -977,18 +1076,23 @@ impl Solver {
             opp: sopp,
             vals,
             strat,
-            out: res,
             tmp,
+            parts,
             stack,
-        } = &mut sc;
-        sown[..np].copy_from_slice(own);
-        sopp[..no].copy_from_slice(opp);
+        } = sc;
         stack.clear();
-        stack.push((root as u32, 0));
-        while let Some(&(gi, i)) = stack.last() {
+        stack.push(Frame {
+            node: root as u32,
+            next: 0,
+            own: 0,
+            opp: 0,
+            zero: self.zero_reach && all_zero(&sopp[..no]),
+        });
+        while let Some(&top) = stack.last() {
             let d = stack.len() - 1;
+            let (gi, i) = (top.node, top.next);
             let node = g.nodes[gi as usize];
-            // A finished node's values go to `res`, then to its parent's slot.
+            let (lown, lopp) = (top.own as usize, top.opp as usize);
             match node.kind {
                 GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
                     let a = a as usize;
@@ -996,7 +1100,10 @@ impl Solver {
                     let na = g.hands[a].len();
                     let off = node.aux as usize;
                     let st = &mut strat[d * kmax * n..d * kmax * n + k * na];
-                    if i == 0 {
+                    // Under a zero opponent reach the opponent's strategy is not needed: its
+                    // children's reach is the parent's zeros.
+                    let skip = top.zero && a != p;
+                    if i == 0 && !skip {
                         // The node's strategy, once per visit.
                         match mode {
                             Mode::Train(..) => sh.current(gi as usize, a, off, k, st, tmp),
@@ -1004,34 +1111,53 @@ impl Solver {
                             _ => sh.average(gi as usize, a, off, k, st, tmp),
                         }
                     }
-                    stack.last_mut().expect("top").1 += 1;
+                    stack.last_mut().expect("top").next += 1;
                     let child = node.first_child as usize + i as usize;
-                    let (lo_own, hi_own) = sown.split_at_mut((d + 1) * n);
-                    let (lo_opp, hi_opp) = sopp.split_at_mut((d + 1) * n);
-                    let (own_d, opp_d) = (&lo_own[d * n..d * n + np], &lo_opp[d * n..d * n + no]);
-                    let (own_c, opp_c) = (&mut hi_own[..np], &mut hi_opp[..no]);
                     let ia = i as usize;
+                    // The child's reaches: the parent's levels, or level `d + 1` where they
+                    // change (the levels read are at most `d`).
+                    let mut next = Frame {
+                        node: child as u32,
+                        next: 0,
+                        ..top
+                    };
                     if a == p {
-                        opp_c.copy_from_slice(opp_d);
-                        match mode {
-                            Mode::Train(..) => {
-                                kernels::mul(own_c, own_d, &st[ia * np..ia * np + np]);
-                            }
-                            _ => own_c.copy_from_slice(own_d),
+                        if let Mode::Train(..) = mode {
+                            let (lo, hi) = sown.split_at_mut((d + 1) * n);
+                            let own_d = &lo[lown * n..lown * n + np];
+                            kernels::mul(&mut hi[..np], own_d, &st[ia * np..ia * np + np]);
+                            next.own = d as u32 + 1;
                         }
-                    } else {
-                        own_c.copy_from_slice(own_d);
+                    } else if !skip {
+                        let (lo, hi) = sopp.split_at_mut((d + 1) * n);
+                        let opp_d = &lo[lopp * n..lopp * n + no];
+                        let opp_c = &mut hi[..no];
                         kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
+                        next.opp = d as u32 + 1;
+                        next.zero = self.zero_reach && all_zero(opp_c);
                     }
-                    stack.push((child as u32, 0));
+                    stack.push(next);
                     continue;
                 }
+                _ => {}
+            }
+            // A finished node: its values into its parent's slot (the root's into `out`).
+            let (below, here) = vals.split_at_mut(d * kmax * n);
+            let r: &mut [f64] = if d == 0 {
+                &mut out[..np]
+            } else {
+                let slot = stack[d - 1].next as usize - 1;
+                let at = ((d - 1) * kmax + slot) * n;
+                &mut below[at..at + np]
+            };
+            let own_d = &sown[lown * n..lown * n + np];
+            let opp_d = &sopp[lopp * n..lopp * n + no];
+            match node.kind {
                 GameKind::Decision(a) => {
                     let a = a as usize;
                     let k = node.num_children as usize;
                     let off = node.aux as usize;
-                    let v = &vals[d * kmax * n..(d * kmax + k) * n];
-                    let r = &mut res[..np];
+                    let v = &here[..k * n];
                     if a != p {
                         r.copy_from_slice(&v[..np]);
                         for c in 1..k {
@@ -1043,7 +1169,6 @@ impl Solver {
                             Mode::Train(f, kind) => {
                                 weighted_sum(st, v, n, k, r);
                                 let node_at = NodeAt { off, k, n };
-                                let own_d = &sown[d * n..d * n + np];
                                 let g = gi as usize;
                                 match kind {
                                     PLAIN => sh.update::<PLAIN>(g, a, node_at, v, r, own_d, st, f),
@@ -1067,25 +1192,29 @@ impl Solver {
                     }
                 }
                 GameKind::Chance => {
-                    let own_d = &sown[d * n..d * n + np];
-                    let opp_d = &sopp[d * n..d * n + no];
-                    self.chance(sh, &node, p, mode, own_d, opp_d, &mut res[..np]);
+                    self.chance(sh, &node, p, mode, own_d, opp_d, r, parts);
                 }
-                GameKind::Fold(f) => {
-                    let t = &g.tree.nodes[node.tree_node as usize];
-                    let c = [t.committed[0] as f64, t.committed[1] as f64];
-                    // An uncalled bet goes back: the raked pot holds the called chips.
-                    let final_pot = g.pot + 2.0 * c[0].min(c[1]);
-                    let r = rake_of(final_pot, g.rake, g.rake_cap);
-                    let coef = if f as usize == p {
-                        -c[p]
-                    } else {
-                        g.pot + c[o] - r
-                    };
-                    g.folds[p].sums_times(&sopp[d * n..d * n + no], coef, &mut res[..np]);
+                GameKind::Fold(f) if top.zero => {
+                    // What the fold's sums give from zero reaches (each +0, whatever the zeros'
+                    // signs, as the sums start from +0): `coef x +0`, and +0 for the blocked.
+                    let coef = self.fold_coef(&node, f as usize, p);
+                    r.fill(coef * 0.0);
                     for card in cards_of(node.board & !g.board) {
                         for &h in &g.blocked[p][card.0 as usize] {
-                            res[h as usize] = 0.0;
+                            r[h as usize] = 0.0;
+                        }
+                    }
+                }
+                GameKind::Showdown | GameKind::AllIn if top.zero => {
+                    // `(a - s) x +0 + s x +0` for every hand with `s >= 0`: +0.
+                    r.fill(0.0);
+                }
+                GameKind::Fold(f) => {
+                    let coef = self.fold_coef(&node, f as usize, p);
+                    g.folds[p].sums_times(opp_d, coef, r);
+                    for card in cards_of(node.board & !g.board) {
+                        for &h in &g.blocked[p][card.0 as usize] {
+                            r[h as usize] = 0.0;
                         }
                     }
                 }
@@ -1098,31 +1227,32 @@ impl Solver {
                     } else {
                         &g.runouts[node.aux as usize]
                     };
-                    g.showdown_values(
-                        p,
-                        node.board,
-                        list,
-                        &sopp[d * n..d * n + no],
-                        c,
-                        &mut res[..np],
-                        tmp,
-                    );
+                    g.showdown_values(p, node.board, list, opp_d, c, r, tmp);
                     // The hands holding a card of the board are 0 in every showdown on it.
                 }
             }
             stack.pop();
-            if d == 0 {
-                out[..np].copy_from_slice(&res[..np]);
-            } else {
-                let slot = stack.last().expect("parent").1 as usize - 1;
-                let at = ((d - 1) * kmax + slot) * n;
-                vals[at..at + np].copy_from_slice(&res[..np]);
-            }
         }
-        self.give_scratch(sc);
     }
 
-    /// A chance node's values: one walk per card (in parallel), summed in card order.
+    /// Player `p`'s chips per unit of the opponent's reach at the fold of player `f` at
+    /// `node`.
+    fn fold_coef(&self, node: &GameNode, f: usize, p: usize) -> f64 {
+        let g = &self.game;
+        let t = &g.tree.nodes[node.tree_node as usize];
+        let c = [t.committed[0] as f64, t.committed[1] as f64];
+        // An uncalled bet goes back: the raked pot holds the called chips.
+        let final_pot = g.pot + 2.0 * c[0].min(c[1]);
+        let rk = rake_of(final_pot, g.rake, g.rake_cap);
+        if f == p {
+            -c[p]
+        } else {
+            g.pot + c[1 - p] - rk
+        }
+    }
+
+    /// A chance node's values: one walk per card (in parallel on the solver's pool, each with
+    /// a scratch of the scratch pool, its values in `parts`), summed in card order.
     #[allow(clippy::too_many_arguments)]
     fn chance<B: Access>(
         &self,
@@ -1133,33 +1263,44 @@ impl Solver {
         own: &[f64],
         opp: &[f64],
         out: &mut [f64],
+        parts: &mut Vec<f64>,
     ) {
         let g = &self.game;
         let o = 1 - p;
-        let children: Vec<usize> =
-            (node.first_child as usize..(node.first_child + node.num_children) as usize).collect();
-        let parts: Vec<Vec<f64>> = children
-            .par_iter()
-            .map(|&c| {
-                let card = (g.nodes[c].board & !node.board).trailing_zeros() as usize;
-                let mut own_c = own.to_vec();
-                let mut opp_c = opp.to_vec();
-                for &h in &g.blocked[p][card] {
-                    own_c[h as usize] = 0.0;
-                }
-                for &h in &g.blocked[o][card] {
-                    opp_c[h as usize] = 0.0;
-                }
-                let mut v = vec![0.0; own.len()];
-                self.walk(sh, c, p, mode, &own_c, &opp_c, &mut v);
-                v
-            })
-            .collect();
+        let np = own.len();
+        let first = node.first_child as usize;
+        parts.resize(node.num_children as usize * np, 0.0);
+        let card_walk = |(i, v): (usize, &mut [f64])| {
+            let c = first + i;
+            let card = (g.nodes[c].board & !node.board).trailing_zeros() as usize;
+            let mut sc = self.take_scratch();
+            let (own_c, opp_c) = (&mut sc.own[..np], &mut sc.opp[..opp.len()]);
+            own_c.copy_from_slice(own);
+            opp_c.copy_from_slice(opp);
+            for &h in &g.blocked[p][card] {
+                own_c[h as usize] = 0.0;
+            }
+            for &h in &g.blocked[o][card] {
+                opp_c[h as usize] = 0.0;
+            }
+            self.walk_in(sh, c, p, mode, &mut sc, v);
+            self.give_scratch(sc);
+        };
+        if self.pool.is_some() {
+            parts
+                .par_chunks_mut(np.max(1))
+                .enumerate()
+                .for_each(card_walk);
+        } else {
+            // One thread: the calling thread walks every card (rayon's global pool would
+            // hand the cards to its own threads and wake them at every chance node).
+            parts.chunks_mut(np.max(1)).enumerate().for_each(card_walk);
+        }
         // Every card in card order: its class's values, the hands permuted when the card is
         // not the class's own.
         out.fill(0.0);
         for &(child, k) in &g.deals[node.aux as usize] {
-            let part = &parts[child as usize];
+            let part = &parts[child as usize * np..child as usize * np + np];
             if k == 0 {
                 kernels::add_assign(out, part);
             } else {
@@ -1209,6 +1350,12 @@ fn strategy_of<S: Real>(
             }
         }
     }
+}
+
+/// Every entry is zero (either sign).
+#[inline]
+fn all_zero(x: &[f64]) -> bool {
+    x.iter().all(|&v| v == 0.0)
 }
 
 /// `r[h]`: the sum over actions `c` (in order, from 0) of `st[c * m + h] x v[c * n + h]`,

@@ -1,7 +1,9 @@
 //! The door's route for hold'em spots ([`super::door::Source::Spot`]): the spot file read,
 //! the options checked (the CFR family only; which options apply to spots), the game
 //! expanded and sized before its state is allocated, then iterations with a full best
-//! response every `--check-every` iterations until the stop rule holds.
+//! response every `--check-every` iterations until the stop rule holds. A check of an unraked
+//! spot walks the best responses only ([`crate::holdem::solver::Solver::check`]); the final
+//! report adds the expected values' walks once.
 
 use super::door::{check_values, refuse, DoorHooks, Opt, SolveError, Solved, Spelling, Strategy};
 use super::door::{Detail, Request, Value};
@@ -362,7 +364,7 @@ pub(crate) fn solve_spot(
         }
         let step = horizon.map_or(check_every, |m| check_every.min(m - done));
         solver.iterate(step);
-        let v = solver.values();
+        let v = solver.check();
         let point = CurvePoint {
             iteration: solver.iterations(),
             exploitability: v.exploitability,
@@ -382,8 +384,9 @@ pub(crate) fn solve_spot(
             saved_at = Instant::now();
         }
     };
+    // The last check's best responses, with the expected values' walks if it skipped them.
     let v = match values {
-        Some(v) => v,
+        Some(c) => solver.values_after(&c),
         None => solver.values(),
     };
     let seconds = solving(start);
