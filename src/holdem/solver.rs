@@ -34,7 +34,7 @@
 
 use super::cards::{cards_of, Card, CardSet};
 use super::iso::Symmetries;
-use super::showdown::{Fold, Hand, Showdown};
+use super::showdown::{Fold, Hand, Showdown, LANES};
 use super::spot::Spot;
 use super::tree::{NodeKind, Tree};
 use super::HoldemError;
@@ -465,6 +465,42 @@ impl Game {
         }
     }
 
+    /// A showdown's coefficients `[a, s]` for [`Showdown::values`]: `(pot - r) / 2` per
+    /// opponent hand and `pot / 2 + c - r / 2` times win minus loss, `c` each player's chips
+    /// put in after the root and `r` the rake of the final pot.
+    fn showdown_coefs(&self, node: &GameNode) -> [f64; 2] {
+        let c = self.tree.nodes[node.tree_node as usize].committed[0] as f64;
+        let r = rake_of(self.pot + 2.0 * c, self.rake, self.rake_cap);
+        [(self.pot - r) / 2.0, self.pot / 2.0 + c - r / 2.0]
+    }
+
+    /// Player `p`'s chips at fold node `node` per opponent hand: what it put in after the
+    /// root, lost, or the pot and the opponent's chips less the rake, won.
+    fn fold_coef(&self, node: &GameNode, p: usize) -> f64 {
+        let GameKind::Fold(f) = node.kind else {
+            return 0.0;
+        };
+        let t = &self.tree.nodes[node.tree_node as usize];
+        let c = [t.committed[0] as f64, t.committed[1] as f64];
+        // An uncalled bet goes back: the raked pot holds the called chips.
+        let final_pot = self.pot + 2.0 * c[0].min(c[1]);
+        let r = rake_of(final_pot, self.rake, self.rake_cap);
+        if f as usize == p {
+            -c[p]
+        } else {
+            self.pot + c[1 - p] - r
+        }
+    }
+
+    /// Zeroes player `p`'s values of the hands holding a card dealt on the way to `node`.
+    fn zero_dealt(&self, node: &GameNode, p: usize, out: &mut [f64]) {
+        for card in cards_of(node.board & !self.board) {
+            for &h in &self.blocked[p][card.0 as usize] {
+                out[h as usize] = 0.0;
+            }
+        }
+    }
+
     /// The probability of each river board over the runouts of `board` (each unordered
     /// pair of cards to come stands for two ordered deals).
     fn runout_scale(&self, board: CardSet) -> f64 {
@@ -644,6 +680,11 @@ struct Scratch {
     out: Vec<f64>,
     tmp: Vec<f64>,
     stack: Vec<(u32, u32)>,
+    /// A river walk's terminals in preorder ([`Solver::walk_river`]): their nodes, the
+    /// opponent's reach at each (`no` apart) and the traverser's values there (`np` apart).
+    terms: Vec<u32>,
+    term_opp: Vec<f64>,
+    term_vals: Vec<f64>,
 }
 
 /// A vector-form CFR solver of one spot.
@@ -658,6 +699,9 @@ pub struct Solver {
     iterations: u64,
     pool: Option<rayon::ThreadPool>,
     scratch: Mutex<Vec<Scratch>>,
+    /// Whether river subtrees are walked with their terminals batched
+    /// ([`Solver::walk_river`]; on, the same bits as off).
+    river_batch: bool,
 }
 
 /// A strategy's values: expected chips and best-response gains.
@@ -815,6 +859,7 @@ impl Solver {
             iterations: 0,
             pool,
             scratch: Mutex::new(Vec::new()),
+            river_batch: true,
         }
     }
 
@@ -849,9 +894,11 @@ impl Solver {
         let mut out = vec![0.0; self.game.hands[p].len()];
         let (own, opp) = (&self.game.weights[p], &self.game.weights[1 - p]);
         match sh {
-            AnyShared::F32(sh) => self.run(|| self.walk(sh, 0, p, mode, own, opp, &mut out)),
-            AnyShared::F64(sh) => self.run(|| self.walk(sh, 0, p, mode, own, opp, &mut out)),
-            AnyShared::Compressed(sh) => self.run(|| self.walk(sh, 0, p, mode, own, opp, &mut out)),
+            AnyShared::F32(sh) => self.run(|| self.walk_street(sh, 0, p, mode, own, opp, &mut out)),
+            AnyShared::F64(sh) => self.run(|| self.walk_street(sh, 0, p, mode, own, opp, &mut out)),
+            AnyShared::Compressed(sh) => {
+                self.run(|| self.walk_street(sh, 0, p, mode, own, opp, &mut out))
+            }
         }
         out
     }
@@ -946,6 +993,9 @@ impl Solver {
             out: vec![0.0; n],
             tmp: vec![0.0; 4 * n],
             stack: Vec::with_capacity(d),
+            terms: Vec::new(),
+            term_opp: Vec::new(),
+            term_vals: Vec::new(),
         }
     }
 
@@ -980,6 +1030,7 @@ impl Solver {
             out: res,
             tmp,
             stack,
+            ..
         } = &mut sc;
         sown[..np].copy_from_slice(own);
         sopp[..no].copy_from_slice(opp);
@@ -1029,7 +1080,6 @@ impl Solver {
                 GameKind::Decision(a) => {
                     let a = a as usize;
                     let k = node.num_children as usize;
-                    let off = node.aux as usize;
                     let v = &vals[d * kmax * n..(d * kmax + k) * n];
                     let r = &mut res[..np];
                     if a != p {
@@ -1039,31 +1089,8 @@ impl Solver {
                         }
                     } else {
                         let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
-                        match mode {
-                            Mode::Train(f, kind) => {
-                                weighted_sum(st, v, n, k, r);
-                                let node_at = NodeAt { off, k, n };
-                                let own_d = &sown[d * n..d * n + np];
-                                let g = gi as usize;
-                                match kind {
-                                    PLAIN => sh.update::<PLAIN>(g, a, node_at, v, r, own_d, st, f),
-                                    STANDARD => {
-                                        sh.update::<STANDARD>(g, a, node_at, v, r, own_d, st, f)
-                                    }
-                                    EXTENDED => {
-                                        sh.update::<EXTENDED>(g, a, node_at, v, r, own_d, st, f)
-                                    }
-                                    _ => sh.update::<VAD>(g, a, node_at, v, r, own_d, st, f),
-                                }
-                            }
-                            Mode::BestResponse => {
-                                r.copy_from_slice(&v[..np]);
-                                for c in 1..k {
-                                    kernels::max_assign(r, &v[c * n..c * n + np]);
-                                }
-                            }
-                            Mode::Average => weighted_sum(st, v, n, k, r),
-                        }
+                        let own_d = &sown[d * n..d * n + np];
+                        self.finish_own(sh, mode, gi as usize, node, v, n, st, own_d, r);
                     }
                 }
                 GameKind::Chance => {
@@ -1071,23 +1098,10 @@ impl Solver {
                     let opp_d = &sopp[d * n..d * n + no];
                     self.chance(sh, &node, p, mode, own_d, opp_d, &mut res[..np]);
                 }
-                GameKind::Fold(f) => {
-                    let t = &g.tree.nodes[node.tree_node as usize];
-                    let c = [t.committed[0] as f64, t.committed[1] as f64];
-                    // An uncalled bet goes back: the raked pot holds the called chips.
-                    let final_pot = g.pot + 2.0 * c[0].min(c[1]);
-                    let r = rake_of(final_pot, g.rake, g.rake_cap);
-                    let coef = if f as usize == p {
-                        -c[p]
-                    } else {
-                        g.pot + c[o] - r
-                    };
+                GameKind::Fold(_) => {
+                    let coef = g.fold_coef(&node, p);
                     g.folds[p].sums_times(&sopp[d * n..d * n + no], coef, &mut res[..np]);
-                    for card in cards_of(node.board & !g.board) {
-                        for &h in &g.blocked[p][card.0 as usize] {
-                            res[h as usize] = 0.0;
-                        }
-                    }
+                    g.zero_dealt(&node, p, &mut res[..np]);
                 }
                 GameKind::Showdown | GameKind::AllIn => {
                     let t = &g.tree.nodes[node.tree_node as usize];
@@ -1122,6 +1136,264 @@ impl Solver {
         self.give_scratch(sc);
     }
 
+    /// The values `r` of the traverser's decision node `node` (index `gi`) from its
+    /// children's `v` (row `c` at `c * n`) under `mode`: the strategy's mix and the set update
+    /// (`st` the current strategy, `own` the traverser's reach) when training, the best
+    /// action's when best-responding, the average strategy's mix otherwise.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn finish_own<B: Access>(
+        &self,
+        sh: B,
+        mode: Mode,
+        gi: usize,
+        node: GameNode,
+        v: &[f64],
+        n: usize,
+        st: &mut [f64],
+        own: &[f64],
+        r: &mut [f64],
+    ) {
+        let GameKind::Decision(a) = node.kind else {
+            return;
+        };
+        let (a, k, off) = (a as usize, node.num_children as usize, node.aux as usize);
+        let np = r.len();
+        match mode {
+            Mode::Train(f, kind) => {
+                weighted_sum(st, v, n, k, r);
+                let at = NodeAt { off, k, n };
+                match kind {
+                    PLAIN => sh.update::<PLAIN>(gi, a, at, v, r, own, st, f),
+                    STANDARD => sh.update::<STANDARD>(gi, a, at, v, r, own, st, f),
+                    EXTENDED => sh.update::<EXTENDED>(gi, a, at, v, r, own, st, f),
+                    _ => sh.update::<VAD>(gi, a, at, v, r, own, st, f),
+                }
+            }
+            Mode::BestResponse => {
+                r.copy_from_slice(&v[..np]);
+                for c in 1..k {
+                    kernels::max_assign(r, &v[c * n..c * n + np]);
+                }
+            }
+            Mode::Average => weighted_sum(st, v, n, k, r),
+        }
+    }
+
+    /// [`Solver::walk`], or [`Solver::walk_river`] when `root` is on the river (no chance
+    /// node below it) and the river batch is on.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_street<B: Access>(
+        &self,
+        sh: B,
+        root: usize,
+        p: usize,
+        mode: Mode,
+        own: &[f64],
+        opp: &[f64],
+        out: &mut [f64],
+    ) {
+        if self.river_batch && self.game.nodes[root].board.count_ones() == 5 {
+            self.walk_river(sh, root, p, mode, own, opp, out)
+        } else {
+            self.walk(sh, root, p, mode, own, opp, out)
+        }
+    }
+
+    /// [`Solver::walk`] of a river subtree, in three passes so that its terminals are
+    /// evaluated together: the showdowns on its one board in one sweep per [`LANES`] of them
+    /// ([`Showdown::values_batch`]), the folds likewise ([`Fold::sums_times_batch`]), each
+    /// lane with the bits of one evaluation. The first pass carries the opponent's reach down
+    /// to every terminal (the opponent's strategies are needed for nothing else), the second
+    /// evaluates the terminals, the third carries the traverser's reach down and the values
+    /// up as [`Solver::walk`] does (the traverser's strategies, the set update), reading each
+    /// terminal's values in the same preorder.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_river<B: Access>(
+        &self,
+        sh: B,
+        root: usize,
+        p: usize,
+        mode: Mode,
+        own: &[f64],
+        opp: &[f64],
+        out: &mut [f64],
+    ) {
+        let g = &self.game;
+        let o = 1 - p;
+        let (np, no) = (g.hands[p].len(), g.hands[o].len());
+        let mut sc = self.take_scratch();
+        let n = g.hands[0].len().max(g.hands[1].len());
+        let kmax = g.max_actions;
+        let Scratch {
+            own: sown,
+            opp: sopp,
+            vals,
+            strat,
+            out: res,
+            tmp,
+            stack,
+            terms,
+            term_opp,
+            term_vals,
+        } = &mut sc;
+        // The opponent's reach at every terminal, in preorder.
+        terms.clear();
+        term_opp.clear();
+        sopp[..no].copy_from_slice(opp);
+        stack.clear();
+        stack.push((root as u32, 0));
+        while let Some(&(gi, i)) = stack.last() {
+            let d = stack.len() - 1;
+            let node = g.nodes[gi as usize];
+            match node.kind {
+                GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
+                    let a = a as usize;
+                    let k = node.num_children as usize;
+                    let st = &mut strat[d * kmax * n..d * kmax * n + k * no];
+                    if a == o && i == 0 {
+                        let off = node.aux as usize;
+                        match mode {
+                            Mode::Train(..) => sh.current(gi as usize, a, off, k, st, tmp),
+                            _ => sh.average(gi as usize, a, off, k, st, tmp),
+                        }
+                    }
+                    stack.last_mut().expect("top").1 += 1;
+                    let (lo, hi) = sopp.split_at_mut((d + 1) * n);
+                    let (opp_d, opp_c) = (&lo[d * n..d * n + no], &mut hi[..no]);
+                    let ia = i as usize;
+                    if a == o {
+                        kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
+                    } else {
+                        opp_c.copy_from_slice(opp_d);
+                    }
+                    stack.push((node.first_child + i, 0));
+                    continue;
+                }
+                GameKind::Decision(_) => {}
+                GameKind::Fold(_) | GameKind::Showdown => {
+                    terms.push(gi);
+                    term_opp.extend_from_slice(&sopp[d * n..d * n + no]);
+                }
+                GameKind::Chance | GameKind::AllIn => {
+                    unreachable!("a river subtree has no chance node and no all-in runout")
+                }
+            }
+            stack.pop();
+        }
+        self.river_terminals(p, terms, term_opp, term_vals);
+        // The traverser's reach down, the values up.
+        let mut t = 0;
+        sown[..np].copy_from_slice(own);
+        stack.push((root as u32, 0));
+        while let Some(&(gi, i)) = stack.last() {
+            let d = stack.len() - 1;
+            let node = g.nodes[gi as usize];
+            match node.kind {
+                GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
+                    let a = a as usize;
+                    let k = node.num_children as usize;
+                    let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
+                    if a == p && i == 0 {
+                        let off = node.aux as usize;
+                        match mode {
+                            Mode::Train(..) => sh.current(gi as usize, a, off, k, st, tmp),
+                            Mode::BestResponse => {}
+                            Mode::Average => sh.average(gi as usize, a, off, k, st, tmp),
+                        }
+                    }
+                    stack.last_mut().expect("top").1 += 1;
+                    let (lo, hi) = sown.split_at_mut((d + 1) * n);
+                    let (own_d, own_c) = (&lo[d * n..d * n + np], &mut hi[..np]);
+                    let ia = i as usize;
+                    match mode {
+                        Mode::Train(..) if a == p => {
+                            kernels::mul(own_c, own_d, &st[ia * np..ia * np + np]);
+                        }
+                        _ => own_c.copy_from_slice(own_d),
+                    }
+                    stack.push((node.first_child + i, 0));
+                    continue;
+                }
+                GameKind::Decision(a) => {
+                    let a = a as usize;
+                    let k = node.num_children as usize;
+                    let v = &vals[d * kmax * n..(d * kmax + k) * n];
+                    let r = &mut res[..np];
+                    if a != p {
+                        r.copy_from_slice(&v[..np]);
+                        for c in 1..k {
+                            kernels::add_assign(r, &v[c * n..c * n + np]);
+                        }
+                    } else {
+                        let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
+                        let own_d = &sown[d * n..d * n + np];
+                        self.finish_own(sh, mode, gi as usize, node, v, n, st, own_d, r);
+                    }
+                }
+                _ => {
+                    res[..np].copy_from_slice(&term_vals[t * np..t * np + np]);
+                    t += 1;
+                }
+            }
+            stack.pop();
+            if d == 0 {
+                out[..np].copy_from_slice(&res[..np]);
+            } else {
+                let slot = stack.last().expect("parent").1 as usize - 1;
+                let at = ((d - 1) * kmax + slot) * n;
+                vals[at..at + np].copy_from_slice(&res[..np]);
+            }
+        }
+        self.give_scratch(sc);
+    }
+
+    /// The values of a river walk's terminals (`terms`, with the opponent's reach at each in
+    /// `opp`) into `vals`: the showdowns and the folds each [`LANES`] at a time.
+    fn river_terminals(&self, p: usize, terms: &[u32], opp: &[f64], vals: &mut Vec<f64>) {
+        let g = &self.game;
+        let o = 1 - p;
+        let (np, no) = (g.hands[p].len(), g.hands[o].len());
+        vals.clear();
+        vals.resize(terms.len() * np, 0.0);
+        let mut outs: Vec<&mut [f64]> = vals.chunks_mut(np).collect();
+        let (mut sds, mut folds) = (Vec::new(), Vec::new());
+        for (t, &gi) in terms.iter().enumerate() {
+            match g.nodes[gi as usize].kind {
+                GameKind::Showdown => sds.push(t),
+                _ => folds.push(t),
+            }
+        }
+        let reach = |t: usize| &opp[t * no..t * no + no];
+        for chunk in sds.chunks(LANES) {
+            let (mut a, mut s) = ([0.0; LANES], [0.0; LANES]);
+            let mut rs: Vec<&[f64]> = Vec::with_capacity(LANES);
+            let b = g.nodes[terms[chunk[0]] as usize].aux as usize;
+            for (l, &t) in chunk.iter().enumerate() {
+                let node = g.nodes[terms[t] as usize];
+                debug_assert_eq!(node.aux as usize, b, "one river board");
+                [a[l], s[l]] = g.showdown_coefs(&node);
+                rs.push(reach(t));
+            }
+            let mut lane_outs = take_lanes(&mut outs, chunk);
+            let l = chunk.len();
+            g.showdowns[b][p].values_batch(&rs, &a[..l], &s[..l], &mut lane_outs);
+        }
+        for chunk in folds.chunks(LANES) {
+            let mut coef = [0.0; LANES];
+            let mut rs: Vec<&[f64]> = Vec::with_capacity(LANES);
+            for (l, &t) in chunk.iter().enumerate() {
+                coef[l] = g.fold_coef(&g.nodes[terms[t] as usize], p);
+                rs.push(reach(t));
+            }
+            let mut lane_outs = take_lanes(&mut outs, chunk);
+            g.folds[p].sums_times_batch(&rs, &coef[..chunk.len()], &mut lane_outs);
+            for (out, &t) in lane_outs.iter_mut().zip(chunk) {
+                g.zero_dealt(&g.nodes[terms[t] as usize], p, out);
+            }
+        }
+    }
+
     /// A chance node's values: one walk per card (in parallel), summed in card order.
     #[allow(clippy::too_many_arguments)]
     fn chance<B: Access>(
@@ -1151,7 +1423,7 @@ impl Solver {
                     opp_c[h as usize] = 0.0;
                 }
                 let mut v = vec![0.0; own.len()];
-                self.walk(sh, c, p, mode, &own_c, &opp_c, &mut v);
+                self.walk_street(sh, c, p, mode, &own_c, &opp_c, &mut v);
                 v
             })
             .collect();
@@ -1294,4 +1566,13 @@ unsafe fn slice<'a, S>(ptr: *const S, off: usize, len: usize) -> &'a [S] {
 #[inline]
 unsafe fn slice_mut<'a, S>(ptr: *mut S, off: usize, len: usize) -> &'a mut [S] {
     std::slice::from_raw_parts_mut(ptr.add(off), len)
+}
+
+/// The entries of `outs` at the increasing positions `chunk`, borrowed together.
+fn take_lanes<'a>(outs: &'a mut [&mut [f64]], chunk: &[usize]) -> Vec<&'a mut [f64]> {
+    outs.iter_mut()
+        .enumerate()
+        .filter(|(t, _)| chunk.contains(t))
+        .map(|(_, o)| &mut **o)
+        .collect()
 }

@@ -37,6 +37,7 @@ impl Solver {
             iterations: 0,
             pool,
             scratch: Mutex::new(Vec::new()),
+            river_batch: true,
         }
     }
 
