@@ -253,9 +253,12 @@ impl CardSums4 {
 #[derive(Default)]
 struct Batch {
     reach: Vec<Lanes>,
-    same: Vec<Lanes>,
     w: Vec<Lanes>,
     res: Vec<Lanes>,
+    /// Zeros, the reach of a missing lane.
+    zero: Vec<f64>,
+    /// The results of the missing lanes.
+    spare: Vec<f64>,
 }
 
 impl Batch {
@@ -265,9 +268,14 @@ impl Batch {
             self.reach.resize(m, [0.0; LANES]);
         }
         if self.res.len() < n {
-            self.same.resize(n, [0.0; LANES]);
             self.w.resize(n, [0.0; LANES]);
             self.res.resize(n, [0.0; LANES]);
+        }
+        if self.zero.len() < m {
+            self.zero.resize(m, 0.0);
+        }
+        if self.spare.len() < LANES * n {
+            self.spare.resize(LANES * n, 0.0);
         }
         self
     }
@@ -281,13 +289,22 @@ thread_local! {
 /// `dst[k][l] = reaches[l][at(k)]` for `k < m`, 0 in the lanes past `reaches.len()`.
 #[inline(always)]
 fn transpose_in(reaches: &[&[f64]], m: usize, at: impl Fn(usize) -> usize, dst: &mut [Lanes]) {
+    let zero = [0.0; 1];
+    let pick = |l: usize| -> (&[f64], usize) {
+        match reaches.get(l) {
+            Some(r) => (r, 1),
+            None => (&zero, 0),
+        }
+    };
+    let (r0, r1, r2, r3) = (pick(0), pick(1), pick(2), pick(3));
     for (k, d) in dst[..m].iter_mut().enumerate() {
         let j = at(k);
-        let mut v = [0.0; LANES];
-        for (x, r) in v.iter_mut().zip(reaches) {
-            *x = r[j];
-        }
-        *d = v;
+        *d = [
+            r0.0[j * r0.1],
+            r1.0[j * r1.1],
+            r2.0[j * r2.1],
+            r3.0[j * r3.1],
+        ];
     }
 }
 
@@ -564,7 +581,7 @@ impl Showdown {
                 out[i as usize] = 0.0;
             }
         }
-        let (m, l) = (self.opp_order.len(), self.order.len());
+        let l = self.order.len();
         let (mut t4, mut s4) = ([0.0; LANES], [0.0; LANES]);
         for i in 0..lanes {
             t4[i] = a[i] - s[i];
@@ -572,35 +589,33 @@ impl Showdown {
         }
         BATCH.with(|cell| {
             let mut b = cell.borrow_mut();
-            let Batch {
-                reach,
-                same,
-                w,
-                res,
-            } = b.sized(m, l);
-            transpose_in(reaches, m, |k| self.opp_order[k] as usize, reach);
-            for (y, d) in same[..l].iter_mut().enumerate() {
-                let j = self.same[y];
-                let mut v = [0.0; LANES];
-                if j != u16::MAX {
-                    for (x, r) in v.iter_mut().zip(reaches) {
-                        *x = r[j as usize];
-                    }
-                }
-                *d = v;
+            let Batch { zero, spare, w, .. } = b.sized(self.opp_n, self.n.max(l));
+            // The missing lanes read zeros and write to a spare vector.
+            let mut r: [&[f64]; LANES] = [&zero[..self.opp_n]; LANES];
+            for (x, y) in r.iter_mut().zip(reaches) {
+                *x = &y[..self.opp_n];
+            }
+            let mut spares = spare.chunks_mut(self.n);
+            let mut o: [&mut [f64]; LANES] = std::array::from_fn(|i| match i < lanes {
+                true => &mut [][..],
+                false => spares.next().expect("spare lanes"),
+            });
+            for (x, y) in o.iter_mut().zip(outs.iter_mut()) {
+                *x = &mut y[..self.n];
             }
             let x = SweepLanes {
                 groups: &self.groups,
                 opp_cards: &self.opp_cards,
+                opp_order: &self.opp_order,
+                order: &self.order,
                 c0: &self.c0,
                 c1: &self.c1,
-                reach: &reach[..m],
-                same: &same[..l],
+                same_of: &self.same,
+                reach: r,
                 t: t4,
                 s: s4,
             };
-            sweep_lanes(&x, &mut w[..l], &mut res[..l]);
-            transpose_out(res, l, |y| self.order[y] as usize, outs);
+            sweep_lanes(&x, &mut w[..l], o);
         });
     }
 
@@ -626,28 +641,30 @@ impl Showdown {
     }
 }
 
-/// The inputs of [`sweep_lanes`]: a [`Showdown`]'s sorted lists, the opponent's reaches in
-/// strength order and the same combos' reaches (in lanes), and the coefficients.
+/// The inputs of [`sweep_lanes`]: a [`Showdown`]'s sorted lists, the opponent's reach
+/// vectors (one per lane) and the coefficients.
 struct SweepLanes<'a> {
     groups: &'a [[u16; 3]],
     opp_cards: &'a [[u8; 2]],
+    opp_order: &'a [u16],
+    order: &'a [u16],
     c0: &'a [u8],
     c1: &'a [u8],
-    reach: &'a [Lanes],
-    same: &'a [Lanes],
+    same_of: &'a [u16],
+    reach: [&'a [f64]; LANES],
     t: Lanes,
     s: Lanes,
 }
 
 /// The sweep of [`Showdown::values_batch`]: AVX2 when the processor has it (the same
 /// operations in the same order: the same bits).
-fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], res: &mut [Lanes]) {
+fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
     #[cfg(target_arch = "x86_64")]
     if kernels::avx2() {
         // SAFETY: the processor has AVX2.
-        return unsafe { sweep_lanes_avx2(x, w, res) };
+        return unsafe { sweep_lanes_avx2(x, w, out) };
     }
-    sweep_lanes_portable(x, w, res)
+    sweep_lanes_portable(x, w, out)
 }
 
 /// The AVX2 compilation of [`sweep_lanes_portable`].
@@ -656,18 +673,29 @@ fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], res: &mut [Lanes]) {
 /// The processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], res: &mut [Lanes]) {
-    sweep_lanes_portable(x, w, res)
+unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
+    sweep_lanes_portable(x, w, out)
 }
 
 /// The body of [`sweep_lanes`]: [`Showdown::values`]'s sweep and last step, lane by lane, in
-/// strength order (`w`, `res`: the player's sorted hands).
+/// strength order (`w`: the player's sorted hands), each lane's reach read where it lies and
+/// each result stored at its hand.
 #[inline(always)]
-fn sweep_lanes_portable(x: &SweepLanes, w: &mut [Lanes], res: &mut [Lanes]) {
-    let (opp_cards, reach) = (x.opp_cards, x.reach);
-    let m = reach.len();
+fn sweep_lanes_portable(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
+    let [r0, r1, r2, r3] = x.reach;
+    let at = |j: usize| [r0[j], r1[j], r2[j], r3[j]];
+    let (opp_cards, opp_order) = (x.opp_cards, &x.opp_order[..x.opp_cards.len()]);
+    let m = opp_cards.len();
     let l = w.len();
-    let (c0, c1, same) = (&x.c0[..l], &x.c1[..l], &x.same[..l]);
+    let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
+    let same = |y: usize| {
+        let j = same_of[y];
+        if j == u16::MAX {
+            [0.0; LANES]
+        } else {
+            at(j as usize)
+        }
+    };
     const ZERO: Lanes = [0.0; LANES];
     let mut sums = CardSums4::new();
     let mut k = 0;
@@ -677,7 +705,7 @@ fn sweep_lanes_portable(x: &SweepLanes, w: &mut [Lanes], res: &mut [Lanes]) {
         // Bounds never go down along the sorted hands.
         let b = (b as usize).max(k);
         for kk in k..b {
-            sums.add(opp_cards[kk], reach[kk]);
+            sums.add(opp_cards[kk], at(opp_order[kk] as usize));
         }
         k = b;
         // The same combo has the same strength: never below, always not above.
@@ -685,28 +713,34 @@ fn sweep_lanes_portable(x: &SweepLanes, w: &mut [Lanes], res: &mut [Lanes]) {
         if na == k {
             for y in from..e {
                 let d = sums.minus([c0[y], c1[y]]);
-                w[y] = add4(add4(d, ZERO), add4(d, same[y]));
+                w[y] = add4(add4(d, ZERO), add4(d, same(y)));
             }
         } else {
             for y in from..e {
                 w[y] = sums.disjoint([c0[y], c1[y]], ZERO);
             }
             for kk in k..na {
-                sums.add(opp_cards[kk], reach[kk]);
+                sums.add(opp_cards[kk], at(opp_order[kk] as usize));
             }
             k = na;
             for y in from..e {
-                w[y] = add4(w[y], sums.disjoint([c0[y], c1[y]], same[y]));
+                w[y] = add4(w[y], sums.disjoint([c0[y], c1[y]], same(y)));
             }
         }
         from = e;
     }
     for kk in k..m {
-        sums.add(opp_cards[kk], reach[kk]);
+        sums.add(opp_cards[kk], at(opp_order[kk] as usize));
     }
+    let [o0, o1, o2, o3] = out;
     for y in 0..l {
-        let all = sums.disjoint([c0[y], c1[y]], same[y]);
-        res[y] = add4(mul4(x.t, all), mul4(x.s, w[y]));
+        let all = sums.disjoint([c0[y], c1[y]], same(y));
+        let v = add4(mul4(x.t, all), mul4(x.s, w[y]));
+        let i = order[y] as usize;
+        o0[i] = v[0];
+        o1[i] = v[1];
+        o2[i] = v[2];
+        o3[i] = v[3];
     }
 }
 
