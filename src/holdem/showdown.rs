@@ -165,26 +165,39 @@ impl Fold {
     pub fn sums_times_batch(&self, reaches: &[&[f64]], coefs: &[f64], outs: &mut [&mut [f64]]) {
         let lanes = reaches.len();
         assert!(lanes <= LANES && coefs.len() == lanes && outs.len() == lanes);
-        let m = self.opp_len;
-        let n = self.c0.len();
+        let (m, n) = (self.opp_len, self.c0.len());
         BATCH.with(|cell| {
             let mut b = cell.borrow_mut();
-            let Batch { reach, res, .. } = b.sized(m, n);
-            transpose_in(reaches, m, |j| j, reach);
+            let Batch { zero, spare, .. } = b.sized(m, n);
+            let (r, o) = lanes_of(reaches, outs, zero, spare, m, n);
             let mut coef = [0.0; LANES];
             coef[..lanes].copy_from_slice(coefs);
-            fold_lanes(
-                &self.opp_cards,
-                &self.c0,
-                &self.c1,
-                &self.same,
-                reach,
-                &coef,
-                res,
-            );
-            transpose_out(res, n, |y| y, outs);
+            fold_lanes(&self.opp_cards, &self.c0, &self.c1, &self.same, r, &coef, o);
         });
     }
+}
+
+/// Exactly [`LANES`] reach vectors (`m` long) and outputs (`n` long): the given ones, then
+/// zeros to read and spare vectors to write.
+fn lanes_of<'a>(
+    reaches: &[&'a [f64]],
+    outs: &'a mut [&mut [f64]],
+    zero: &'a [f64],
+    spare: &'a mut [f64],
+    m: usize,
+    n: usize,
+) -> ([&'a [f64]; LANES], [&'a mut [f64]; LANES]) {
+    let mut r: [&[f64]; LANES] = [&zero[..m]; LANES];
+    for (x, y) in r.iter_mut().zip(reaches) {
+        *x = &y[..m];
+    }
+    let mut given = outs.iter_mut();
+    let mut spares = spare.chunks_mut(n);
+    let o: [&mut [f64]; LANES] = std::array::from_fn(|_| match given.next() {
+        Some(y) => &mut y[..n],
+        None => spares.next().expect("spare lanes"),
+    });
+    (r, o)
 }
 
 /// How many reach vectors a batched evaluation takes at once (four `f64` lanes: one AVX2
@@ -248,13 +261,10 @@ impl CardSums4 {
     }
 }
 
-/// A batched evaluation's buffers: the reaches in lanes (`[hand][lane]`), the same combos'
-/// reaches, the partial sums and the results, in lanes.
+/// A batched evaluation's buffers: a showdown sweep's partial sums (in lanes).
 #[derive(Default)]
 struct Batch {
-    reach: Vec<Lanes>,
     w: Vec<Lanes>,
-    res: Vec<Lanes>,
     /// Zeros, the reach of a missing lane.
     zero: Vec<f64>,
     /// The results of the missing lanes.
@@ -264,12 +274,8 @@ struct Batch {
 impl Batch {
     /// The opponent's lists at least `m` long, the player's `n`.
     fn sized(&mut self, m: usize, n: usize) -> &mut Batch {
-        if self.reach.len() < m {
-            self.reach.resize(m, [0.0; LANES]);
-        }
-        if self.res.len() < n {
+        if self.w.len() < n {
             self.w.resize(n, [0.0; LANES]);
-            self.res.resize(n, [0.0; LANES]);
         }
         if self.zero.len() < m {
             self.zero.resize(m, 0.0);
@@ -286,39 +292,6 @@ thread_local! {
     static BATCH: std::cell::RefCell<Batch> = std::cell::RefCell::new(Batch::default());
 }
 
-/// `dst[k][l] = reaches[l][at(k)]` for `k < m`, 0 in the lanes past `reaches.len()`.
-#[inline(always)]
-fn transpose_in(reaches: &[&[f64]], m: usize, at: impl Fn(usize) -> usize, dst: &mut [Lanes]) {
-    let zero = [0.0; 1];
-    let pick = |l: usize| -> (&[f64], usize) {
-        match reaches.get(l) {
-            Some(r) => (r, 1),
-            None => (&zero, 0),
-        }
-    };
-    let (r0, r1, r2, r3) = (pick(0), pick(1), pick(2), pick(3));
-    for (k, d) in dst[..m].iter_mut().enumerate() {
-        let j = at(k);
-        *d = [
-            r0.0[j * r0.1],
-            r1.0[j * r1.1],
-            r2.0[j * r2.1],
-            r3.0[j * r3.1],
-        ];
-    }
-}
-
-/// `outs[l][to(y)] = src[y][l]` for `y < n`.
-#[inline(always)]
-fn transpose_out(src: &[Lanes], n: usize, to: impl Fn(usize) -> usize, outs: &mut [&mut [f64]]) {
-    for (y, v) in src[..n].iter().enumerate() {
-        let i = to(y);
-        for (o, &x) in outs.iter_mut().zip(v) {
-            o[i] = x;
-        }
-    }
-}
-
 /// The lanes of [`Fold::sums_times_batch`]: AVX2 when the processor has it (the same
 /// operations in the same order: the same bits).
 #[allow(clippy::too_many_arguments)]
@@ -327,16 +300,16 @@ fn fold_lanes(
     c0: &[u8],
     c1: &[u8],
     same_of: &[u32],
-    reach: &[Lanes],
+    reach: [&[f64]; LANES],
     coef: &Lanes,
-    res: &mut [Lanes],
+    out: [&mut [f64]; LANES],
 ) {
     #[cfg(target_arch = "x86_64")]
     if kernels::avx2() {
         // SAFETY: the processor has AVX2.
-        return unsafe { fold_lanes_avx2(opp_cards, c0, c1, same_of, reach, coef, res) };
+        return unsafe { fold_lanes_avx2(opp_cards, c0, c1, same_of, reach, coef, out) };
     }
-    fold_lanes_portable(opp_cards, c0, c1, same_of, reach, coef, res)
+    fold_lanes_portable(opp_cards, c0, c1, same_of, reach, coef, out)
 }
 
 /// The AVX2 compilation of [`fold_lanes_portable`].
@@ -351,11 +324,11 @@ unsafe fn fold_lanes_avx2(
     c0: &[u8],
     c1: &[u8],
     same_of: &[u32],
-    reach: &[Lanes],
+    reach: [&[f64]; LANES],
     coef: &Lanes,
-    res: &mut [Lanes],
+    out: [&mut [f64]; LANES],
 ) {
-    fold_lanes_portable(opp_cards, c0, c1, same_of, reach, coef, res)
+    fold_lanes_portable(opp_cards, c0, c1, same_of, reach, coef, out)
 }
 
 /// The body of [`fold_lanes`].
@@ -366,24 +339,31 @@ fn fold_lanes_portable(
     c0: &[u8],
     c1: &[u8],
     same_of: &[u32],
-    reach: &[Lanes],
+    reach: [&[f64]; LANES],
     coef: &Lanes,
-    res: &mut [Lanes],
+    out: [&mut [f64]; LANES],
 ) {
     let m = opp_cards.len();
+    let [r0, r1, r2, r3] = reach;
+    let at = |j: usize| [r0[j], r1[j], r2[j], r3[j]];
     let mut sums = CardSums4::new();
-    for (&c, &r) in opp_cards.iter().zip(&reach[..m]) {
-        sums.add(c, r);
+    for (j, &c) in opp_cards.iter().enumerate().take(m) {
+        sums.add(c, at(j));
     }
     let n = c0.len();
-    for (y, o) in res[..n].iter_mut().enumerate() {
+    let [o0, o1, o2, o3] = out;
+    for y in 0..n {
         let j = same_of[y];
         let same = if j == u32::MAX {
             [0.0; LANES]
         } else {
-            reach[j as usize]
+            at(j as usize)
         };
-        *o = mul4(*coef, sums.disjoint([c0[y], c1[y]], same));
+        let v = mul4(*coef, sums.disjoint([c0[y], c1[y]], same));
+        o0[y] = v[0];
+        o1[y] = v[1];
+        o2[y] = v[2];
+        o3[y] = v[3];
     }
 }
 
@@ -590,19 +570,7 @@ impl Showdown {
         BATCH.with(|cell| {
             let mut b = cell.borrow_mut();
             let Batch { zero, spare, w, .. } = b.sized(self.opp_n, self.n.max(l));
-            // The missing lanes read zeros and write to a spare vector.
-            let mut r: [&[f64]; LANES] = [&zero[..self.opp_n]; LANES];
-            for (x, y) in r.iter_mut().zip(reaches) {
-                *x = &y[..self.opp_n];
-            }
-            let mut spares = spare.chunks_mut(self.n);
-            let mut o: [&mut [f64]; LANES] = std::array::from_fn(|i| match i < lanes {
-                true => &mut [][..],
-                false => spares.next().expect("spare lanes"),
-            });
-            for (x, y) in o.iter_mut().zip(outs.iter_mut()) {
-                *x = &mut y[..self.n];
-            }
+            let (r, o) = lanes_of(reaches, outs, zero, spare, self.opp_n, self.n);
             let x = SweepLanes {
                 groups: &self.groups,
                 opp_cards: &self.opp_cards,
