@@ -6,7 +6,7 @@
 use bluff::cfr::RegretParams;
 use bluff::holdem::cards::{cards_of, CardSet};
 use bluff::holdem::eval::evaluate;
-use bluff::holdem::solver::{Deals, Game, GameKind, Solver};
+use bluff::holdem::solver::{Deals, Game, GameKind, Precision, Solver};
 use bluff::holdem::spot::Spot;
 use bluff::holdem::tree::NodeKind;
 use std::collections::HashMap;
@@ -384,6 +384,69 @@ rake_cap = 3
                 );
                 assert_eq!(bits(&a.average), bits(&b.average), "node {g} player {p}");
                 assert_eq!(bits(&a.best_response), bits(&b.best_response));
+            }
+        }
+    }
+}
+
+#[test]
+fn batched_river_terminals_give_the_same_bits() {
+    // The river walks that evaluate their showdowns and folds together, four at a time,
+    // against the walks that evaluate each terminal alone: the same bits after training
+    // (every node's average strategy, the values), and at every node from the weights, on a
+    // raked turn spot (more than four showdowns below some turn lines) and on a river spot
+    // (the root's walk batched).
+    let river = r#"
+board = "QsJh2h8d3c"
+oop_range = "AA,QQ,AKs,JTs,T9s,22,K9s,A5s:0.5"
+ip_range = "KK,QJs,AQo,98s,33,J9s,T8s:0.25"
+pot = 100
+stack = 400
+river_bet = "33%, 75%"
+river_raise = "50%, a"
+"#;
+    let turn = r#"
+board = "QsJh2h8d"
+oop_range = "AA,QQ,AKs,JTs,T9s,22"
+ip_range = "KK,QJs,AQo,98s,33"
+pot = 100
+stack = 300
+turn_bet = "75%, a"
+turn_raise = "50%"
+river_bet = "50%, 100%"
+river_raise = "60%"
+rake = 0.05
+rake_cap = 3
+"#;
+    for (text, precision) in [
+        (turn, Precision::F64),
+        (turn, Precision::F32),
+        (river, Precision::F64),
+        (river, Precision::Compressed16),
+    ] {
+        let train = |on: bool, params: RegretParams| {
+            let game = Game::build(&spot(text), 1_000_000).unwrap();
+            let mut solver = Solver::with_precision(game, params, 2, precision);
+            solver.set_river_batch(on);
+            solver.iterate(25);
+            solver
+        };
+        for params in [RegretParams::cfr_plus(), RegretParams::dcfr_plus()] {
+            let (mut on, mut off) = (train(true, params), train(false, params));
+            assert_eq!(on.values(), off.values());
+            for g in 0..on.game.nodes.len() {
+                assert_eq!(
+                    bits(&on.average_at(g)),
+                    bits(&off.average_at(g)),
+                    "node {g}"
+                );
+                let weights = on.game.weights.clone();
+                for p in 0..2 {
+                    let reach = [&weights[0][..], &weights[1][..]];
+                    let (a, b) = (on.node_values(g, p, reach), off.node_values(g, p, reach));
+                    assert_eq!(bits(&a.average), bits(&b.average), "node {g} player {p}");
+                    assert_eq!(bits(&a.best_response), bits(&b.best_response));
+                }
             }
         }
     }

@@ -85,6 +85,8 @@ pub struct Fold {
     card_start: Vec<u32>,
     /// The opponent's number of hands.
     opp_len: usize,
+    /// The opponent's hands' cards.
+    opp_cards: Vec<[u8; 2]>,
 }
 
 impl Fold {
@@ -113,6 +115,7 @@ impl Fold {
             by_card,
             card_start,
             opp_len: opp.len(),
+            opp_cards: opp.iter().map(|&h| cards(h)).collect(),
         }
     }
 
@@ -148,6 +151,219 @@ impl Fold {
                 total, &card, &self.c0, &self.c1, &self.same, reach, coef, out,
             )
         };
+    }
+}
+
+impl Fold {
+    /// [`Fold::sums_times`] of up to [`LANES`] reach vectors at once, `outs[l]` from
+    /// `reaches[l]` and `coefs[l]`, each lane's arithmetic that of one call: the total and
+    /// each card's sum add the reaches in the opponent's hands' order, then
+    /// `coef x (total - card[c0] - card[c1] + same)` per hand.
+    ///
+    /// # Panics
+    /// When the three lists' lengths differ or exceed [`LANES`].
+    pub fn sums_times_batch(&self, reaches: &[&[f64]], coefs: &[f64], outs: &mut [&mut [f64]]) {
+        let lanes = reaches.len();
+        assert!(lanes <= LANES && coefs.len() == lanes && outs.len() == lanes);
+        let (m, n) = (self.opp_len, self.c0.len());
+        BATCH.with(|cell| {
+            let mut b = cell.borrow_mut();
+            let Batch { zero, spare, .. } = b.sized(m, n);
+            let (r, o) = lanes_of(reaches, outs, zero, spare, m, n);
+            let mut coef = [0.0; LANES];
+            coef[..lanes].copy_from_slice(coefs);
+            fold_lanes(&self.opp_cards, &self.c0, &self.c1, &self.same, r, &coef, o);
+        });
+    }
+}
+
+/// Exactly [`LANES`] reach vectors (`m` long) and outputs (`n` long): the given ones, then
+/// zeros to read and spare vectors to write.
+fn lanes_of<'a>(
+    reaches: &[&'a [f64]],
+    outs: &'a mut [&mut [f64]],
+    zero: &'a [f64],
+    spare: &'a mut [f64],
+    m: usize,
+    n: usize,
+) -> ([&'a [f64]; LANES], [&'a mut [f64]; LANES]) {
+    let mut r: [&[f64]; LANES] = [&zero[..m]; LANES];
+    for (x, y) in r.iter_mut().zip(reaches) {
+        *x = &y[..m];
+    }
+    let mut given = outs.iter_mut();
+    let mut spares = spare.chunks_mut(n);
+    let o: [&mut [f64]; LANES] = std::array::from_fn(|_| match given.next() {
+        Some(y) => &mut y[..n],
+        None => spares.next().expect("spare lanes"),
+    });
+    (r, o)
+}
+
+/// How many reach vectors a batched evaluation takes at once (four `f64` lanes: one AVX2
+/// register).
+pub const LANES: usize = 4;
+
+/// Four lanes of `f64`.
+type Lanes = [f64; LANES];
+
+/// Lane-wise `a + b`.
+#[inline(always)]
+fn add4(a: Lanes, b: Lanes) -> Lanes {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
+}
+
+/// Lane-wise `a - b`.
+#[inline(always)]
+fn sub4(a: Lanes, b: Lanes) -> Lanes {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]]
+}
+
+/// Lane-wise `a x b`.
+#[inline(always)]
+fn mul4(a: Lanes, b: Lanes) -> Lanes {
+    [a[0] * b[0], a[1] * b[1], a[2] * b[2], a[3] * b[3]]
+}
+
+/// Per-card sums of four reach vectors, and their totals ([`CardSums`] lane by lane).
+struct CardSums4 {
+    total: Lanes,
+    card: [Lanes; 64],
+}
+
+impl CardSums4 {
+    #[inline(always)]
+    fn new() -> CardSums4 {
+        CardSums4 {
+            total: [0.0; LANES],
+            card: [[0.0; LANES]; 64],
+        }
+    }
+    #[inline(always)]
+    fn add(&mut self, h: [u8; 2], r: Lanes) {
+        self.total = add4(self.total, r);
+        let (a, b) = ((h[0] & 63) as usize, (h[1] & 63) as usize);
+        self.card[a] = add4(self.card[a], r);
+        self.card[b] = add4(self.card[b], r);
+    }
+    /// [`CardSums::minus`] lane by lane.
+    #[inline(always)]
+    fn minus(&self, h: [u8; 2]) -> Lanes {
+        sub4(
+            sub4(self.total, self.card[(h[0] & 63) as usize]),
+            self.card[(h[1] & 63) as usize],
+        )
+    }
+    /// [`CardSums::disjoint`] lane by lane.
+    #[inline(always)]
+    fn disjoint(&self, h: [u8; 2], same: Lanes) -> Lanes {
+        add4(self.minus(h), same)
+    }
+}
+
+/// A batched evaluation's buffers: a showdown sweep's partial sums (in lanes).
+#[derive(Default)]
+struct Batch {
+    w: Vec<Lanes>,
+    /// Zeros, the reach of a missing lane.
+    zero: Vec<f64>,
+    /// The results of the missing lanes.
+    spare: Vec<f64>,
+}
+
+impl Batch {
+    /// The opponent's lists at least `m` long, the player's `n`.
+    fn sized(&mut self, m: usize, n: usize) -> &mut Batch {
+        if self.w.len() < n {
+            self.w.resize(n, [0.0; LANES]);
+        }
+        if self.zero.len() < m {
+            self.zero.resize(m, 0.0);
+        }
+        if self.spare.len() < LANES * n {
+            self.spare.resize(LANES * n, 0.0);
+        }
+        self
+    }
+}
+
+thread_local! {
+    /// The buffers of the batched evaluations.
+    static BATCH: std::cell::RefCell<Batch> = std::cell::RefCell::new(Batch::default());
+}
+
+/// The lanes of [`Fold::sums_times_batch`]: AVX2 when the processor has it (the same
+/// operations in the same order: the same bits).
+#[allow(clippy::too_many_arguments)]
+fn fold_lanes(
+    opp_cards: &[[u8; 2]],
+    c0: &[u8],
+    c1: &[u8],
+    same_of: &[u32],
+    reach: [&[f64]; LANES],
+    coef: &Lanes,
+    out: [&mut [f64]; LANES],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if kernels::avx2() {
+        // SAFETY: the processor has AVX2.
+        return unsafe { fold_lanes_avx2(opp_cards, c0, c1, same_of, reach, coef, out) };
+    }
+    fold_lanes_portable(opp_cards, c0, c1, same_of, reach, coef, out)
+}
+
+/// The AVX2 compilation of [`fold_lanes_portable`].
+///
+/// # Safety
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn fold_lanes_avx2(
+    opp_cards: &[[u8; 2]],
+    c0: &[u8],
+    c1: &[u8],
+    same_of: &[u32],
+    reach: [&[f64]; LANES],
+    coef: &Lanes,
+    out: [&mut [f64]; LANES],
+) {
+    fold_lanes_portable(opp_cards, c0, c1, same_of, reach, coef, out)
+}
+
+/// The body of [`fold_lanes`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn fold_lanes_portable(
+    opp_cards: &[[u8; 2]],
+    c0: &[u8],
+    c1: &[u8],
+    same_of: &[u32],
+    reach: [&[f64]; LANES],
+    coef: &Lanes,
+    out: [&mut [f64]; LANES],
+) {
+    let m = opp_cards.len();
+    let [r0, r1, r2, r3] = reach;
+    let at = |j: usize| [r0[j], r1[j], r2[j], r3[j]];
+    let mut sums = CardSums4::new();
+    for (j, &c) in opp_cards.iter().enumerate().take(m) {
+        sums.add(c, at(j));
+    }
+    let n = c0.len();
+    let [o0, o1, o2, o3] = out;
+    for y in 0..n {
+        let j = same_of[y];
+        let same = if j == u32::MAX {
+            [0.0; LANES]
+        } else {
+            at(j as usize)
+        };
+        let v = mul4(*coef, sums.disjoint([c0[y], c1[y]], same));
+        o0[y] = v[0];
+        o1[y] = v[1];
+        o2[y] = v[2];
+        o3[y] = v[3];
     }
 }
 
@@ -331,6 +547,46 @@ impl Showdown {
         }
     }
 
+    /// [`Showdown::values`] of up to [`LANES`] reach vectors at once, `outs[l]` from
+    /// `reaches[l]` with `a[l]` and `s[l]`: one sweep for all, each lane's arithmetic that of
+    /// one call (the same bits).
+    ///
+    /// # Panics
+    /// When the lists' lengths differ or exceed [`LANES`].
+    pub fn values_batch(&self, reaches: &[&[f64]], a: &[f64], s: &[f64], outs: &mut [&mut [f64]]) {
+        let lanes = reaches.len();
+        assert!(lanes <= LANES && a.len() == lanes && s.len() == lanes && outs.len() == lanes);
+        for out in outs.iter_mut() {
+            for &i in &self.off_board {
+                out[i as usize] = 0.0;
+            }
+        }
+        let l = self.order.len();
+        let (mut t4, mut s4) = ([0.0; LANES], [0.0; LANES]);
+        for i in 0..lanes {
+            t4[i] = a[i] - s[i];
+            s4[i] = s[i];
+        }
+        BATCH.with(|cell| {
+            let mut b = cell.borrow_mut();
+            let Batch { zero, spare, w, .. } = b.sized(self.opp_n, self.n.max(l));
+            let (r, o) = lanes_of(reaches, outs, zero, spare, self.opp_n, self.n);
+            let x = SweepLanes {
+                groups: &self.groups,
+                opp_cards: &self.opp_cards,
+                opp_order: &self.opp_order,
+                order: &self.order,
+                c0: &self.c0,
+                c1: &self.c1,
+                same_of: &self.same,
+                reach: r,
+                t: t4,
+                s: s4,
+            };
+            sweep_lanes(&x, &mut w[..l], o);
+        });
+    }
+
     /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`
     /// nor with the board (0 for a hand holding a board card).
     pub fn totals(&self, opp_reach: &[f64], out: &mut [f64]) {
@@ -350,6 +606,109 @@ impl Showdown {
             };
             out[i as usize] = all.disjoint([self.c0[y], self.c1[y]], same);
         }
+    }
+}
+
+/// The inputs of [`sweep_lanes`]: a [`Showdown`]'s sorted lists, the opponent's reach
+/// vectors (one per lane) and the coefficients.
+struct SweepLanes<'a> {
+    groups: &'a [[u16; 3]],
+    opp_cards: &'a [[u8; 2]],
+    opp_order: &'a [u16],
+    order: &'a [u16],
+    c0: &'a [u8],
+    c1: &'a [u8],
+    same_of: &'a [u16],
+    reach: [&'a [f64]; LANES],
+    t: Lanes,
+    s: Lanes,
+}
+
+/// The sweep of [`Showdown::values_batch`]: AVX2 when the processor has it (the same
+/// operations in the same order: the same bits).
+fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
+    #[cfg(target_arch = "x86_64")]
+    if kernels::avx2() {
+        // SAFETY: the processor has AVX2.
+        return unsafe { sweep_lanes_avx2(x, w, out) };
+    }
+    sweep_lanes_portable(x, w, out)
+}
+
+/// The AVX2 compilation of [`sweep_lanes_portable`].
+///
+/// # Safety
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
+    sweep_lanes_portable(x, w, out)
+}
+
+/// The body of [`sweep_lanes`]: [`Showdown::values`]'s sweep and last step, lane by lane, in
+/// strength order (`w`: the player's sorted hands), each lane's reach read where it lies and
+/// each result stored at its hand.
+#[inline(always)]
+fn sweep_lanes_portable(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
+    let [r0, r1, r2, r3] = x.reach;
+    let at = |j: usize| [r0[j], r1[j], r2[j], r3[j]];
+    let (opp_cards, opp_order) = (x.opp_cards, &x.opp_order[..x.opp_cards.len()]);
+    let m = opp_cards.len();
+    let l = w.len();
+    let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
+    let same = |y: usize| {
+        let j = same_of[y];
+        if j == u16::MAX {
+            [0.0; LANES]
+        } else {
+            at(j as usize)
+        }
+    };
+    const ZERO: Lanes = [0.0; LANES];
+    let mut sums = CardSums4::new();
+    let mut k = 0;
+    let mut from = 0;
+    for &[e, b, na] in x.groups {
+        let e = e as usize;
+        // Bounds never go down along the sorted hands.
+        let b = (b as usize).max(k);
+        for kk in k..b {
+            sums.add(opp_cards[kk], at(opp_order[kk] as usize));
+        }
+        k = b;
+        // The same combo has the same strength: never below, always not above.
+        let na = (na as usize).max(k);
+        if na == k {
+            for y in from..e {
+                let d = sums.minus([c0[y], c1[y]]);
+                w[y] = add4(add4(d, ZERO), add4(d, same(y)));
+            }
+        } else {
+            for y in from..e {
+                w[y] = sums.disjoint([c0[y], c1[y]], ZERO);
+            }
+            for kk in k..na {
+                sums.add(opp_cards[kk], at(opp_order[kk] as usize));
+            }
+            k = na;
+            for y in from..e {
+                w[y] = add4(w[y], sums.disjoint([c0[y], c1[y]], same(y)));
+            }
+        }
+        from = e;
+    }
+    for kk in k..m {
+        sums.add(opp_cards[kk], at(opp_order[kk] as usize));
+    }
+    let [o0, o1, o2, o3] = out;
+    for y in 0..l {
+        let all = sums.disjoint([c0[y], c1[y]], same(y));
+        let v = add4(mul4(x.t, all), mul4(x.s, w[y]));
+        let i = order[y] as usize;
+        o0[i] = v[0];
+        o1[i] = v[1];
+        o2[i] = v[2];
+        o3[i] = v[3];
     }
 }
 
@@ -425,6 +784,69 @@ mod tests {
                     h.0,
                     h.1
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn batched_evaluations_give_each_lane_the_bits_of_one_call() {
+        let board = "QsJh2h8d7c";
+        let board_set = parse_cards(board)
+            .unwrap()
+            .iter()
+            .fold(0, |m, c| m | c.bit());
+        let hands = |r: &str| -> Vec<Hand> {
+            Range::parse(r)
+                .unwrap()
+                .combos(board_set & !parse_cards("7c").unwrap()[0].bit(), FULL_DECK)
+                .iter()
+                .map(|c| (c.hi, c.lo))
+                .collect()
+        };
+        // Hands holding the river card stay in the lists (as in the walks), with no reach.
+        let (mine, theirs) = (
+            hands("88+,A8s+,A5s-A2s,AJo+,K9s+,KQo,T8s+,97s+,65s,77"),
+            hands("99-22,AJs-A2s,AQo-A8o,K2s+,Q9o+,J6s+,76s"),
+        );
+        let sd = Showdown::new(board_set, &mine, &theirs);
+        let fold = Fold::new(&mine, &theirs);
+        let mut seed = 0x5851_f42d_4c95_7f2du64;
+        let blocked = |h: &Hand| (h.0.bit() | h.1.bit()) & board_set != 0;
+        let reaches: Vec<Vec<f64>> = (0..LANES)
+            .map(|l| {
+                theirs
+                    .iter()
+                    .map(|h| {
+                        let r = next(&mut seed);
+                        if blocked(h) || (l % 2 == 1 && next(&mut seed) < 0.7) {
+                            0.0
+                        } else {
+                            r
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let coefs = [-35.0, 180.5, 0.25, -1e-3];
+        let (a, s) = ([90.0, 45.5, 0.0, 12.0], [126.0, 90.0, 1.0, -3.5]);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for lanes in 1..=LANES {
+            let rs: Vec<&[f64]> = reaches[..lanes].iter().map(|r| &r[..]).collect();
+            let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
+            let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
+            sd.values_batch(&rs, &a[..lanes], &s[..lanes], &mut outs);
+            for l in 0..lanes {
+                let mut want = vec![0.0; mine.len()];
+                sd.values(&reaches[l], a[l], s[l], &mut want);
+                assert_eq!(bits(&got[l]), bits(&want), "showdown lane {l} of {lanes}");
+            }
+            let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
+            let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
+            fold.sums_times_batch(&rs, &coefs[..lanes], &mut outs);
+            for l in 0..lanes {
+                let mut want = vec![0.0; mine.len()];
+                fold.sums_times(&reaches[l], coefs[l], &mut want);
+                assert_eq!(bits(&got[l]), bits(&want), "fold lane {l} of {lanes}");
             }
         }
     }

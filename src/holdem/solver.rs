@@ -34,7 +34,7 @@
 
 use super::cards::{cards_of, Card, CardSet};
 use super::iso::Symmetries;
-use super::showdown::{Fold, Hand, Showdown};
+use super::showdown::{Fold, Hand, Showdown, LANES};
 use super::spot::Spot;
 use super::tree::{NodeKind, Tree};
 use super::HoldemError;
@@ -465,6 +465,24 @@ impl Game {
         }
     }
 
+    /// A showdown's coefficients `[a, s]` for [`Showdown::values`]: `(pot - r) / 2` per
+    /// opponent hand and `pot / 2 + c - r / 2` times win minus loss, `c` each player's chips
+    /// put in after the root and `r` the rake of the final pot (as [`Game::showdown_values`]).
+    fn showdown_coefs(&self, node: &GameNode) -> [f64; 2] {
+        let c = self.tree.nodes[node.tree_node as usize].committed[0] as f64;
+        let r = rake_of(self.pot + 2.0 * c, self.rake, self.rake_cap);
+        [(self.pot - r) / 2.0, self.pot / 2.0 + c - r / 2.0]
+    }
+
+    /// Zeroes player `p`'s values of the hands holding a card dealt on the way to `node`.
+    fn zero_dealt(&self, node: &GameNode, p: usize, out: &mut [f64]) {
+        for card in cards_of(node.board & !self.board) {
+            for &h in &self.blocked[p][card.0 as usize] {
+                out[h as usize] = 0.0;
+            }
+        }
+    }
+
     /// The probability of each river board over the runouts of `board` (each unordered
     /// pair of cards to come stands for two ordered deals).
     fn runout_scale(&self, board: CardSet) -> f64 {
@@ -647,6 +665,12 @@ struct Scratch {
     parts: Vec<f64>,
     /// The walk's path.
     stack: Vec<Frame>,
+    /// A river walk's terminals in preorder ([`Solver::walk_river`]): their nodes (and
+    /// whether the opponent's reach is all zero there), the opponent's reach at each (`no`
+    /// apart) and the traverser's values there (`np` apart).
+    terms: Vec<(u32, bool)>,
+    term_opp: Vec<f64>,
+    term_vals: Vec<f64>,
 }
 
 /// A node on a walk's path.
@@ -678,6 +702,9 @@ pub struct Solver {
     scratch: Mutex<Vec<Scratch>>,
     /// Walks skip the work whose values are 0 under a zero opponent reach.
     zero_reach: bool,
+    /// Whether river subtrees are walked with their terminals batched
+    /// ([`Solver::walk_river`]; the same bits as without).
+    river_batch: bool,
 }
 
 /// A strategy's values: expected chips and best-response gains.
@@ -847,6 +874,7 @@ impl Solver {
             pool,
             scratch: Mutex::new(Vec::new()),
             zero_reach: true,
+            river_batch: true,
         }
     }
 
@@ -854,6 +882,12 @@ impl Solver {
     /// terminals' sums (on by default; the same bits either way, see `Solver::walk_in`).
     pub fn set_zero_reach_skip(&mut self, on: bool) {
         self.zero_reach = on;
+    }
+
+    /// Whether river subtrees are walked with their showdowns and folds evaluated together,
+    /// [`LANES`] at a time (on by default; the same bits either way: for tests).
+    pub fn set_river_batch(&mut self, on: bool) {
+        self.river_batch = on;
     }
 
     /// The precision of the stored state.
@@ -1018,6 +1052,9 @@ impl Solver {
             tmp: vec![0.0; 4 * n],
             parts: Vec::new(),
             stack: Vec::with_capacity(d),
+            terms: Vec::new(),
+            term_opp: Vec::new(),
+            term_vals: Vec::new(),
         }
     }
 
@@ -1067,6 +1104,9 @@ impl Solver {
         out: &mut [f64],
     ) {
         let g = &self.game;
+        if self.river_batch && g.nodes[root].board.count_ones() == 5 {
+            return self.walk_river(sh, root, p, mode, sc, out);
+        }
         let o = 1 - p;
         let (np, no) = (g.hands[p].len(), g.hands[o].len());
         let n = g.hands[0].len().max(g.hands[1].len());
@@ -1079,6 +1119,7 @@ impl Solver {
             tmp,
             parts,
             stack,
+            ..
         } = sc;
         stack.clear();
         stack.push(Frame {
@@ -1156,7 +1197,6 @@ impl Solver {
                 GameKind::Decision(a) => {
                     let a = a as usize;
                     let k = node.num_children as usize;
-                    let off = node.aux as usize;
                     let v = &here[..k * n];
                     if a != p {
                         r.copy_from_slice(&v[..np]);
@@ -1165,30 +1205,7 @@ impl Solver {
                         }
                     } else {
                         let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
-                        match mode {
-                            Mode::Train(f, kind) => {
-                                weighted_sum(st, v, n, k, r);
-                                let node_at = NodeAt { off, k, n };
-                                let g = gi as usize;
-                                match kind {
-                                    PLAIN => sh.update::<PLAIN>(g, a, node_at, v, r, own_d, st, f),
-                                    STANDARD => {
-                                        sh.update::<STANDARD>(g, a, node_at, v, r, own_d, st, f)
-                                    }
-                                    EXTENDED => {
-                                        sh.update::<EXTENDED>(g, a, node_at, v, r, own_d, st, f)
-                                    }
-                                    _ => sh.update::<VAD>(g, a, node_at, v, r, own_d, st, f),
-                                }
-                            }
-                            Mode::BestResponse => {
-                                r.copy_from_slice(&v[..np]);
-                                for c in 1..k {
-                                    kernels::max_assign(r, &v[c * n..c * n + np]);
-                                }
-                            }
-                            Mode::Average => weighted_sum(st, v, n, k, r),
-                        }
+                        self.finish_own(sh, mode, gi as usize, node, v, n, st, own_d, r);
                     }
                 }
                 GameKind::Chance => {
@@ -1199,11 +1216,7 @@ impl Solver {
                     // signs, as the sums start from +0): `coef x +0`, and +0 for the blocked.
                     let coef = self.fold_coef(&node, f as usize, p);
                     r.fill(coef * 0.0);
-                    for card in cards_of(node.board & !g.board) {
-                        for &h in &g.blocked[p][card.0 as usize] {
-                            r[h as usize] = 0.0;
-                        }
-                    }
+                    g.zero_dealt(&node, p, r);
                 }
                 GameKind::Showdown | GameKind::AllIn if top.zero => {
                     // `(a - s) x +0 + s x +0` for every hand with `s >= 0`: +0.
@@ -1212,11 +1225,7 @@ impl Solver {
                 GameKind::Fold(f) => {
                     let coef = self.fold_coef(&node, f as usize, p);
                     g.folds[p].sums_times(opp_d, coef, r);
-                    for card in cards_of(node.board & !g.board) {
-                        for &h in &g.blocked[p][card.0 as usize] {
-                            r[h as usize] = 0.0;
-                        }
-                    }
+                    g.zero_dealt(&node, p, r);
                 }
                 GameKind::Showdown | GameKind::AllIn => {
                     let t = &g.tree.nodes[node.tree_node as usize];
@@ -1232,6 +1241,289 @@ impl Solver {
                 }
             }
             stack.pop();
+        }
+    }
+
+    /// The values `r` of the traverser's decision node `node` (index `gi`) from its
+    /// children's `v` (row `c` at `c * n`) under `mode`: the strategy's mix and the set update
+    /// (`st` the current strategy, `own` the traverser's reach) when training, the best
+    /// action's when best-responding, the average strategy's mix otherwise.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn finish_own<B: Access>(
+        &self,
+        sh: B,
+        mode: Mode,
+        gi: usize,
+        node: GameNode,
+        v: &[f64],
+        n: usize,
+        st: &mut [f64],
+        own: &[f64],
+        r: &mut [f64],
+    ) {
+        let GameKind::Decision(a) = node.kind else {
+            return;
+        };
+        let (a, k, off) = (a as usize, node.num_children as usize, node.aux as usize);
+        let np = r.len();
+        match mode {
+            Mode::Train(f, kind) => {
+                weighted_sum(st, v, n, k, r);
+                let at = NodeAt { off, k, n };
+                match kind {
+                    PLAIN => sh.update::<PLAIN>(gi, a, at, v, r, own, st, f),
+                    STANDARD => sh.update::<STANDARD>(gi, a, at, v, r, own, st, f),
+                    EXTENDED => sh.update::<EXTENDED>(gi, a, at, v, r, own, st, f),
+                    _ => sh.update::<VAD>(gi, a, at, v, r, own, st, f),
+                }
+            }
+            Mode::BestResponse => {
+                r.copy_from_slice(&v[..np]);
+                for c in 1..k {
+                    kernels::max_assign(r, &v[c * n..c * n + np]);
+                }
+            }
+            Mode::Average => weighted_sum(st, v, n, k, r),
+        }
+    }
+
+    /// [`Solver::walk_in`] of a river subtree (no chance node below `root`), in three passes
+    /// so that its terminals are evaluated together: the showdowns on its one board in one
+    /// sweep per [`LANES`] of them ([`Showdown::values_batch`]), the folds likewise
+    /// ([`Fold::sums_times_batch`]), each lane with the bits of one evaluation. The first
+    /// pass carries the opponent's reach down to every terminal (the opponent's strategies
+    /// are needed for nothing else), the second evaluates the terminals, the third carries
+    /// the traverser's reach down and the values up as [`Solver::walk_in`] does (the
+    /// traverser's strategies, the set update), reading the terminals' values in the same
+    /// preorder. Reaches are not copied where a node does not change them, as in
+    /// [`Solver::walk_in`], and a zero opponent reach is skipped the same way.
+    fn walk_river<B: Access>(
+        &self,
+        sh: B,
+        root: usize,
+        p: usize,
+        mode: Mode,
+        sc: &mut Scratch,
+        out: &mut [f64],
+    ) {
+        let g = &self.game;
+        let o = 1 - p;
+        let (np, no) = (g.hands[p].len(), g.hands[o].len());
+        let n = g.hands[0].len().max(g.hands[1].len());
+        let kmax = g.max_actions;
+        let Scratch {
+            own: sown,
+            opp: sopp,
+            vals,
+            strat,
+            tmp,
+            stack,
+            terms,
+            term_opp,
+            term_vals,
+            ..
+        } = sc;
+        // The opponent's reach at every terminal, in preorder.
+        terms.clear();
+        term_opp.clear();
+        stack.clear();
+        stack.push(Frame {
+            node: root as u32,
+            next: 0,
+            own: 0,
+            opp: 0,
+            zero: self.zero_reach && all_zero(&sopp[..no]),
+        });
+        while let Some(&top) = stack.last() {
+            let d = stack.len() - 1;
+            let (gi, i) = (top.node, top.next);
+            let node = g.nodes[gi as usize];
+            let lopp = top.opp as usize;
+            match node.kind {
+                GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
+                    let a = a as usize;
+                    let k = node.num_children as usize;
+                    let st = &mut strat[d * kmax * n..d * kmax * n + k * no];
+                    let scales = a == o && !top.zero;
+                    if scales && i == 0 {
+                        let off = node.aux as usize;
+                        match mode {
+                            Mode::Train(..) => sh.current(gi as usize, a, off, k, st, tmp),
+                            _ => sh.average(gi as usize, a, off, k, st, tmp),
+                        }
+                    }
+                    stack.last_mut().expect("top").next += 1;
+                    let mut next = Frame {
+                        node: node.first_child + i,
+                        next: 0,
+                        ..top
+                    };
+                    if scales {
+                        let ia = i as usize;
+                        let (lo, hi) = sopp.split_at_mut((d + 1) * n);
+                        let opp_d = &lo[lopp * n..lopp * n + no];
+                        let opp_c = &mut hi[..no];
+                        kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
+                        next.opp = d as u32 + 1;
+                        next.zero = self.zero_reach && all_zero(opp_c);
+                    }
+                    stack.push(next);
+                    continue;
+                }
+                GameKind::Decision(_) => {}
+                GameKind::Fold(_) | GameKind::Showdown => {
+                    terms.push((gi, top.zero));
+                    if !top.zero {
+                        term_opp.extend_from_slice(&sopp[lopp * n..lopp * n + no]);
+                    }
+                }
+                GameKind::Chance | GameKind::AllIn => {
+                    unreachable!("a river subtree has no chance node and no runout")
+                }
+            }
+            stack.pop();
+        }
+        self.river_terminals(p, terms, term_opp, term_vals);
+        // The traverser's reach down, the values up.
+        let mut t = 0;
+        stack.push(Frame {
+            node: root as u32,
+            next: 0,
+            own: 0,
+            opp: 0,
+            zero: false,
+        });
+        while let Some(&top) = stack.last() {
+            let d = stack.len() - 1;
+            let (gi, i) = (top.node, top.next);
+            let node = g.nodes[gi as usize];
+            let lown = top.own as usize;
+            if let GameKind::Decision(a) = node.kind {
+                let (a, k) = (a as usize, node.num_children as usize);
+                if (i as usize) < k {
+                    let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
+                    if a == p && i == 0 {
+                        let off = node.aux as usize;
+                        match mode {
+                            Mode::Train(..) => sh.current(gi as usize, a, off, k, st, tmp),
+                            Mode::BestResponse => {}
+                            Mode::Average => sh.average(gi as usize, a, off, k, st, tmp),
+                        }
+                    }
+                    stack.last_mut().expect("top").next += 1;
+                    let mut next = Frame {
+                        node: node.first_child + i,
+                        next: 0,
+                        ..top
+                    };
+                    if let (true, Mode::Train(..)) = (a == p, mode) {
+                        let ia = i as usize;
+                        let (lo, hi) = sown.split_at_mut((d + 1) * n);
+                        let own_d = &lo[lown * n..lown * n + np];
+                        kernels::mul(&mut hi[..np], own_d, &st[ia * np..ia * np + np]);
+                        next.own = d as u32 + 1;
+                    }
+                    stack.push(next);
+                    continue;
+                }
+            }
+            // A finished node: its values into its parent's slot (the root's into `out`).
+            let (below, here) = vals.split_at_mut(d * kmax * n);
+            let r: &mut [f64] = if d == 0 {
+                &mut out[..np]
+            } else {
+                let slot = stack[d - 1].next as usize - 1;
+                let at = ((d - 1) * kmax + slot) * n;
+                &mut below[at..at + np]
+            };
+            match node.kind {
+                GameKind::Decision(a) if a as usize != p => {
+                    let k = node.num_children as usize;
+                    r.copy_from_slice(&here[..np]);
+                    for c in 1..k {
+                        kernels::add_assign(r, &here[c * n..c * n + np]);
+                    }
+                }
+                GameKind::Decision(_) => {
+                    let k = node.num_children as usize;
+                    let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
+                    let own_d = &sown[lown * n..lown * n + np];
+                    self.finish_own(sh, mode, gi as usize, node, &here[..k * n], n, st, own_d, r);
+                }
+                _ => {
+                    r.copy_from_slice(&term_vals[t * np..t * np + np]);
+                    t += 1;
+                }
+            }
+            stack.pop();
+        }
+    }
+
+    /// The traverser `p`'s values at a river walk's terminals (`terms` in preorder; `opp`
+    /// the opponent's reach at each whose reach is not all zero) into `vals`: the showdowns
+    /// and the folds each [`LANES`] at a time, the zero-reach terminals as
+    /// [`Solver::walk_in`] writes them.
+    fn river_terminals(&self, p: usize, terms: &[(u32, bool)], opp: &[f64], vals: &mut Vec<f64>) {
+        let g = &self.game;
+        let (np, no) = (g.hands[p].len(), g.hands[1 - p].len());
+        vals.clear();
+        vals.resize(terms.len() * np, 0.0);
+        let mut outs: Vec<&mut [f64]> = vals.chunks_mut(np.max(1)).collect();
+        // Each evaluated terminal's reach, in the order of `opp`.
+        let (mut sds, mut folds) = (Vec::new(), Vec::new());
+        let mut at = 0;
+        for (t, &(gi, zero)) in terms.iter().enumerate() {
+            let node = g.nodes[gi as usize];
+            match (node.kind, zero) {
+                (GameKind::Fold(f), true) => {
+                    // As [`Solver::walk_in`]: `coef x +0`, and +0 for the blocked hands.
+                    let coef = self.fold_coef(&node, f as usize, p);
+                    outs[t].fill(coef * 0.0);
+                    g.zero_dealt(&node, p, outs[t]);
+                }
+                (_, true) => outs[t].fill(0.0),
+                (GameKind::Showdown, false) => {
+                    sds.push((t, at));
+                    at += 1;
+                }
+                _ => {
+                    folds.push((t, at));
+                    at += 1;
+                }
+            }
+        }
+        let reach = |x: usize| &opp[x * no..x * no + no];
+        for chunk in sds.chunks(LANES) {
+            let (mut a, mut s) = ([0.0; LANES], [0.0; LANES]);
+            let b = g.nodes[terms[chunk[0].0].0 as usize].aux as usize;
+            let mut rs: Vec<&[f64]> = Vec::with_capacity(LANES);
+            for (l, &(t, x)) in chunk.iter().enumerate() {
+                let node = g.nodes[terms[t].0 as usize];
+                debug_assert_eq!(node.aux as usize, b, "one river board");
+                [a[l], s[l]] = g.showdown_coefs(&node);
+                rs.push(reach(x));
+            }
+            let mut lane_outs = take_lanes(&mut outs, chunk);
+            let l = chunk.len();
+            g.showdowns[b][p].values_batch(&rs, &a[..l], &s[..l], &mut lane_outs);
+        }
+        for chunk in folds.chunks(LANES) {
+            let mut coef = [0.0; LANES];
+            let mut rs: Vec<&[f64]> = Vec::with_capacity(LANES);
+            for (l, &(t, x)) in chunk.iter().enumerate() {
+                let node = g.nodes[terms[t].0 as usize];
+                let GameKind::Fold(f) = node.kind else {
+                    unreachable!("a fold")
+                };
+                coef[l] = self.fold_coef(&node, f as usize, p);
+                rs.push(reach(x));
+            }
+            let mut lane_outs = take_lanes(&mut outs, chunk);
+            g.folds[p].sums_times_batch(&rs, &coef[..chunk.len()], &mut lane_outs);
+            for (out, &(t, _)) in lane_outs.iter_mut().zip(chunk) {
+                g.zero_dealt(&g.nodes[terms[t].0 as usize], p, out);
+            }
         }
     }
 
@@ -1441,4 +1733,13 @@ unsafe fn slice<'a, S>(ptr: *const S, off: usize, len: usize) -> &'a [S] {
 #[inline]
 unsafe fn slice_mut<'a, S>(ptr: *mut S, off: usize, len: usize) -> &'a mut [S] {
     std::slice::from_raw_parts_mut(ptr.add(off), len)
+}
+
+/// The entries of `outs` at the positions `chunk` names (increasing), borrowed together.
+fn take_lanes<'a>(outs: &'a mut [&mut [f64]], chunk: &[(usize, usize)]) -> Vec<&'a mut [f64]> {
+    outs.iter_mut()
+        .enumerate()
+        .filter(|(t, _)| chunk.iter().any(|c| c.0 == *t))
+        .map(|(_, o)| &mut **o)
+        .collect()
 }
