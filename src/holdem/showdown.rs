@@ -152,9 +152,7 @@ impl Fold {
             )
         };
     }
-}
 
-impl Fold {
     /// [`Fold::sums_times`] of up to [`LANES`] reach vectors at once, `outs[l]` from
     /// `reaches[l]` and `coefs[l]`, each lane's arithmetic that of one call: the total and
     /// each card's sum add the reaches in the opponent's hands' order, then
@@ -343,11 +341,10 @@ fn fold_lanes_portable(
     coef: &Lanes,
     out: [&mut [f64]; LANES],
 ) {
-    let m = opp_cards.len();
     let [r0, r1, r2, r3] = reach;
     let at = |j: usize| [r0[j], r1[j], r2[j], r3[j]];
     let mut sums = CardSums4::new();
-    for (j, &c) in opp_cards.iter().enumerate().take(m) {
+    for (j, &c) in opp_cards.iter().enumerate() {
         sums.add(c, at(j));
     }
     let n = c0.len();
@@ -569,7 +566,7 @@ impl Showdown {
         }
         BATCH.with(|cell| {
             let mut b = cell.borrow_mut();
-            let Batch { zero, spare, w, .. } = b.sized(self.opp_n, self.n.max(l));
+            let Batch { zero, spare, w, .. } = b.sized(self.opp_n, self.n);
             let (r, o) = lanes_of(reaches, outs, zero, spare, self.opp_n, self.n);
             let x = SweepLanes {
                 groups: &self.groups,

@@ -443,10 +443,8 @@ impl Game {
         buf: &mut [f64],
     ) {
         let n = self.hands[p].len();
-        let final_pot = self.pot + 2.0 * c;
-        let r = rake_of(final_pot, self.rake, self.rake_cap);
         let scale = self.runout_scale(board);
-        let (a, s) = ((self.pot - r) / 2.0, self.pot / 2.0 + c - r / 2.0);
+        let [a, s] = self.showdown_coefs(c);
         let out = &mut out[..n];
         if let [b] = list {
             // One river board: the opponent's hands holding a board card have no reach here
@@ -467,9 +465,8 @@ impl Game {
 
     /// A showdown's coefficients `[a, s]` for [`Showdown::values`]: `(pot - r) / 2` per
     /// opponent hand and `pot / 2 + c - r / 2` times win minus loss, `c` each player's chips
-    /// put in after the root and `r` the rake of the final pot (as [`Game::showdown_values`]).
-    fn showdown_coefs(&self, node: &GameNode) -> [f64; 2] {
-        let c = self.tree.nodes[node.tree_node as usize].committed[0] as f64;
+    /// put in after the root and `r` the rake of the final pot `pot + 2c`.
+    fn showdown_coefs(&self, c: f64) -> [f64; 2] {
         let r = rake_of(self.pot + 2.0 * c, self.rake, self.rake_cap);
         [(self.pot - r) / 2.0, self.pot / 2.0 + c - r / 2.0]
     }
@@ -1082,6 +1079,17 @@ impl Solver {
         self.give_scratch(sc);
     }
 
+    /// A walk's first frame: node `root`, both reaches at level 0, `opp` the opponent's.
+    fn root_frame(&self, root: usize, opp: &[f64]) -> Frame {
+        Frame {
+            node: root as u32,
+            next: 0,
+            own: 0,
+            opp: 0,
+            zero: self.zero_reach && all_zero(opp),
+        }
+    }
+
     /// [`Solver::walk`] with the reaches at level 0 of `sc.own` and `sc.opp`.
     ///
     /// A reach a node does not change is not copied: each stack entry names the levels of
@@ -1122,13 +1130,7 @@ impl Solver {
             ..
         } = sc;
         stack.clear();
-        stack.push(Frame {
-            node: root as u32,
-            next: 0,
-            own: 0,
-            opp: 0,
-            zero: self.zero_reach && all_zero(&sopp[..no]),
-        });
+        stack.push(self.root_frame(root, &sopp[..no]));
         while let Some(&top) = stack.last() {
             let d = stack.len() - 1;
             let (gi, i) = (top.node, top.next);
@@ -1328,13 +1330,7 @@ impl Solver {
         terms.clear();
         term_opp.clear();
         stack.clear();
-        stack.push(Frame {
-            node: root as u32,
-            next: 0,
-            own: 0,
-            opp: 0,
-            zero: self.zero_reach && all_zero(&sopp[..no]),
-        });
+        stack.push(self.root_frame(root, &sopp[..no]));
         while let Some(&top) = stack.last() {
             let d = stack.len() - 1;
             let (gi, i) = (top.node, top.next);
@@ -1501,7 +1497,8 @@ impl Solver {
             for (l, &(t, x)) in chunk.iter().enumerate() {
                 let node = g.nodes[terms[t].0 as usize];
                 debug_assert_eq!(node.aux as usize, b, "one river board");
-                [a[l], s[l]] = g.showdown_coefs(&node);
+                let c = g.tree.nodes[node.tree_node as usize].committed[0] as f64;
+                [a[l], s[l]] = g.showdown_coefs(c);
                 rs.push(reach(x));
             }
             let mut lane_outs = take_lanes(&mut outs, chunk);
