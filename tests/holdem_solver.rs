@@ -358,33 +358,35 @@ rake_cap = 3
     };
     for params in [RegretParams::cfr_plus(), RegretParams::dcfr_plus()] {
         let (mut on, mut off) = (train(true, params), train(false, params));
-        assert_eq!(on.values(), off.values());
-        let nodes = on.game.nodes.len();
-        for g in 0..nodes {
-            assert_eq!(
-                bits(&on.average_at(g)),
-                bits(&off.average_at(g)),
-                "node {g}"
-            );
-            for p in 0..2 {
-                let own = on.game.weights[p].clone();
-                let opp: Vec<f64> = (0..on.game.weights[1 - p].len())
-                    .map(|h| if h % 3 == 0 { -0.0 } else { 0.0 })
-                    .collect();
-                let reach = |p: usize| {
-                    if p == 0 {
-                        [&own[..], &opp[..]]
-                    } else {
-                        [&opp[..], &own[..]]
-                    }
-                };
-                let (a, b) = (
-                    on.node_values(g, p, reach(p)),
-                    off.node_values(g, p, reach(p)),
-                );
-                assert_eq!(bits(&a.average), bits(&b.average), "node {g} player {p}");
-                assert_eq!(bits(&a.best_response), bits(&b.best_response));
+        let weights = on.game.weights.clone();
+        // The player's own weights, the opponent's reach zeros of mixed signs.
+        assert_same_bits(&mut on, &mut off, |p| {
+            let mut r = [weights[0].clone(), weights[1].clone()];
+            for (h, x) in r[1 - p].iter_mut().enumerate() {
+                *x = if h % 3 == 0 { -0.0 } else { 0.0 };
             }
+            r
+        });
+    }
+}
+
+/// Two solvers trained alike give the same bits: their values, every node's average strategy,
+/// and at every node each player's values (average and best response) from the reaches
+/// `reach(p)` gives for player `p`'s walk.
+fn assert_same_bits(on: &mut Solver, off: &mut Solver, reach: impl Fn(usize) -> [Vec<f64>; 2]) {
+    assert_eq!(on.values(), off.values());
+    for g in 0..on.game.nodes.len() {
+        assert_eq!(
+            bits(&on.average_at(g)),
+            bits(&off.average_at(g)),
+            "node {g}"
+        );
+        for p in 0..2 {
+            let r = reach(p);
+            let r = [&r[0][..], &r[1][..]];
+            let (a, b) = (on.node_values(g, p, r), off.node_values(g, p, r));
+            assert_eq!(bits(&a.average), bits(&b.average), "node {g} player {p}");
+            assert_eq!(bits(&a.best_response), bits(&b.best_response));
         }
     }
 }
@@ -433,21 +435,8 @@ rake_cap = 3
         };
         for params in [RegretParams::cfr_plus(), RegretParams::dcfr_plus()] {
             let (mut on, mut off) = (train(true, params), train(false, params));
-            assert_eq!(on.values(), off.values());
-            for g in 0..on.game.nodes.len() {
-                assert_eq!(
-                    bits(&on.average_at(g)),
-                    bits(&off.average_at(g)),
-                    "node {g}"
-                );
-                let weights = on.game.weights.clone();
-                for p in 0..2 {
-                    let reach = [&weights[0][..], &weights[1][..]];
-                    let (a, b) = (on.node_values(g, p, reach), off.node_values(g, p, reach));
-                    assert_eq!(bits(&a.average), bits(&b.average), "node {g} player {p}");
-                    assert_eq!(bits(&a.best_response), bits(&b.best_response));
-                }
-            }
+            let weights = on.game.weights.clone();
+            assert_same_bits(&mut on, &mut off, |_| weights.clone());
         }
     }
 }
