@@ -52,6 +52,7 @@ mod compressed;
 mod fixed;
 pub(crate) mod kernels;
 mod node_values;
+mod pages;
 pub mod snapshot;
 
 pub use node_values::NodeValues;
@@ -736,7 +737,7 @@ impl<S: Real> State<S> {
         let f = params.factors(1, 0);
         let sized = |p: usize, on: bool| {
             if on {
-                vec![S::ZERO; game.state_len[p]]
+                pages::zeroed(S::ZERO, game.state_len[p])
             } else {
                 Vec::new()
             }

@@ -293,8 +293,8 @@ impl Compressed {
     /// The zero state of `game` for `params` (VAD-CFR's stored strategy uniform).
     pub(super) fn new(game: &Game, params: &RegretParams) -> Compressed {
         Compressed {
-            regret: [0, 1].map(|p| vec![0i16; game.state_len[p]]),
-            sum: [0, 1].map(|p| vec![0u16; game.state_len[p]]),
+            regret: [0, 1].map(|p| super::pages::zeroed(0i16, game.state_len[p])),
+            sum: [0, 1].map(|p| super::pages::zeroed(0u16, game.state_len[p])),
             regret_scale: vec![0.0; game.nodes.len()],
             sum_scale: vec![0.0; game.nodes.len()],
             rest: State::with(game, params, false),
