@@ -12,6 +12,8 @@
 use super::cards::{Card, CardSet};
 use super::eval::{evaluate, Strength};
 use super::solver::kernels;
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
 
 /// A two-card hand.
 pub type Hand = (Card, Card);
@@ -170,7 +172,7 @@ impl Fold {
             let (r, o) = lanes_of(reaches, outs, zero, spare, m, n);
             let mut coef = [0.0; LANES];
             coef[..lanes].copy_from_slice(coefs);
-            fold_lanes(&self.opp_cards, &self.c0, &self.c1, &self.same, r, &coef, o);
+            fold_lanes(self, r, &coef, o);
         });
     }
 }
@@ -292,71 +294,124 @@ thread_local! {
 
 /// The lanes of [`Fold::sums_times_batch`]: AVX2 when the processor has it (the same
 /// operations in the same order: the same bits).
-#[allow(clippy::too_many_arguments)]
-fn fold_lanes(
-    opp_cards: &[[u8; 2]],
-    c0: &[u8],
-    c1: &[u8],
-    same_of: &[u32],
-    reach: [&[f64]; LANES],
-    coef: &Lanes,
-    out: [&mut [f64]; LANES],
-) {
+fn fold_lanes(f: &Fold, reach: [&[f64]; LANES], coef: &Lanes, out: [&mut [f64]; LANES]) {
     #[cfg(target_arch = "x86_64")]
     if kernels::avx2() {
         // SAFETY: the processor has AVX2.
-        return unsafe { fold_lanes_avx2(opp_cards, c0, c1, same_of, reach, coef, out) };
+        return unsafe { fold_lanes_avx2(f, reach, coef, out) };
     }
-    fold_lanes_portable(opp_cards, c0, c1, same_of, reach, coef, out)
+    let (total, card) = fold_card_sums(f, reach);
+    fold_finish(f, &total, &card, reach, coef, out, 0);
 }
 
-/// The AVX2 compilation of [`fold_lanes_portable`].
+/// The AVX2 compilation of [`fold_lanes`]: the sums as [`fold_card_sums`], then four hands
+/// at a time, their four lanes transposed into one store per output.
 ///
 /// # Safety
 /// The processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)]
 unsafe fn fold_lanes_avx2(
-    opp_cards: &[[u8; 2]],
-    c0: &[u8],
-    c1: &[u8],
-    same_of: &[u32],
+    f: &Fold,
     reach: [&[f64]; LANES],
     coef: &Lanes,
     out: [&mut [f64]; LANES],
 ) {
-    fold_lanes_portable(opp_cards, c0, c1, same_of, reach, coef, out)
+    let (total, card) = fold_card_sums(f, reach);
+    let n = f.c0.len();
+    let full = n - n % 4;
+    let [o0, o1, o2, o3] = out;
+    let (o0, o1, o2, o3) = (&mut o0[..n], &mut o1[..n], &mut o2[..n], &mut o3[..n]);
+    let [r0, r1, r2, r3] = reach;
+    let (vt, vc) = (
+        _mm256_loadu_pd(total.as_ptr()),
+        _mm256_loadu_pd(coef.as_ptr()),
+    );
+    let mut y = 0;
+    while y < full {
+        // (A loop, not a closure: a closure would not be compiled for AVX2.)
+        let mut v = [_mm256_setzero_pd(); 4];
+        for (q, vq) in v.iter_mut().enumerate() {
+            let h = y + q;
+            let a = _mm256_loadu_pd(card[(f.c0[h] & 63) as usize].as_ptr());
+            let b = _mm256_loadu_pd(card[(f.c1[h] & 63) as usize].as_ptr());
+            let j = f.same[h];
+            let same = if j == u32::MAX {
+                _mm256_setzero_pd()
+            } else {
+                let j = j as usize;
+                _mm256_set_pd(r3[j], r2[j], r1[j], r0[j])
+            };
+            *vq = _mm256_mul_pd(
+                vc,
+                _mm256_add_pd(_mm256_sub_pd(_mm256_sub_pd(vt, a), b), same),
+            );
+        }
+        // Hand q's lane l to output l's entry y + q.
+        let t0 = _mm256_unpacklo_pd(v[0], v[1]);
+        let t1 = _mm256_unpackhi_pd(v[0], v[1]);
+        let t2 = _mm256_unpacklo_pd(v[2], v[3]);
+        let t3 = _mm256_unpackhi_pd(v[2], v[3]);
+        _mm256_storeu_pd(
+            o0.as_mut_ptr().add(y),
+            _mm256_permute2f128_pd::<0x20>(t0, t2),
+        );
+        _mm256_storeu_pd(
+            o1.as_mut_ptr().add(y),
+            _mm256_permute2f128_pd::<0x20>(t1, t3),
+        );
+        _mm256_storeu_pd(
+            o2.as_mut_ptr().add(y),
+            _mm256_permute2f128_pd::<0x31>(t0, t2),
+        );
+        _mm256_storeu_pd(
+            o3.as_mut_ptr().add(y),
+            _mm256_permute2f128_pd::<0x31>(t1, t3),
+        );
+        y += 4;
+    }
+    fold_finish(f, &total, &card, reach, coef, [o0, o1, o2, o3], full);
 }
 
-/// The body of [`fold_lanes`].
+/// The total and each card's sum of four reach vectors, lane by lane, adding the reaches in
+/// the opponent's hands' order as [`Fold::sums_times`] does.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn fold_lanes_portable(
-    opp_cards: &[[u8; 2]],
-    c0: &[u8],
-    c1: &[u8],
-    same_of: &[u32],
+fn fold_card_sums(f: &Fold, reach: [&[f64]; LANES]) -> (Lanes, [Lanes; 64]) {
+    let [r0, r1, r2, r3] = reach;
+    let m = f.opp_len;
+    let (r0, r1, r2, r3) = (&r0[..m], &r1[..m], &r2[..m], &r3[..m]);
+    let mut sums = CardSums4::new();
+    for (j, &c) in f.opp_cards[..m].iter().enumerate() {
+        sums.add(c, [r0[j], r1[j], r2[j], r3[j]]);
+    }
+    (sums.total, sums.card)
+}
+
+/// The last step of [`fold_lanes`] from the player's hand `from`: `coef x (total -
+/// card[c0] - card[c1] + same)` per hand and lane.
+#[inline(always)]
+fn fold_finish(
+    f: &Fold,
+    total: &Lanes,
+    card: &[Lanes; 64],
     reach: [&[f64]; LANES],
     coef: &Lanes,
     out: [&mut [f64]; LANES],
+    from: usize,
 ) {
     let [r0, r1, r2, r3] = reach;
-    let at = |j: usize| [r0[j], r1[j], r2[j], r3[j]];
-    let mut sums = CardSums4::new();
-    for (j, &c) in opp_cards.iter().enumerate() {
-        sums.add(c, at(j));
-    }
-    let n = c0.len();
     let [o0, o1, o2, o3] = out;
-    for y in 0..n {
-        let j = same_of[y];
+    for y in from..f.c0.len() {
+        let j = f.same[y];
         let same = if j == u32::MAX {
             [0.0; LANES]
         } else {
-            at(j as usize)
+            let j = j as usize;
+            [r0[j], r1[j], r2[j], r3[j]]
         };
-        let v = mul4(*coef, sums.disjoint([c0[y], c1[y]], same));
+        let (a, b) = ((f.c0[y] & 63) as usize, (f.c1[y] & 63) as usize);
+        let minus = sub4(sub4(*total, card[a]), card[b]);
+        let v = mul4(*coef, add4(minus, same));
         o0[y] = v[0];
         o1[y] = v[1];
         o2[y] = v[2];
@@ -629,30 +684,63 @@ fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
         // SAFETY: the processor has AVX2.
         return unsafe { sweep_lanes_avx2(x, w, out) };
     }
-    sweep_lanes_portable(x, w, out)
+    let sums = sweep_sums(x, w);
+    sweep_finish(x, &sums, w, out);
 }
 
-/// The AVX2 compilation of [`sweep_lanes_portable`].
+/// The AVX2 compilation of [`sweep_lanes`]: [`sweep_sums`], then [`sweep_finish`]'s
+/// arithmetic one hand's four lanes to a register, stored lane by lane at the hand.
 ///
 /// # Safety
 /// The processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
-    sweep_lanes_portable(x, w, out)
+    let sums = sweep_sums(x, w);
+    let l = w.len();
+    let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
+    let [r0, r1, r2, r3] = x.reach;
+    let [o0, o1, o2, o3] = out;
+    let n = o0.len();
+    assert!(o1.len() == n && o2.len() == n && o3.len() == n);
+    let total = _mm256_loadu_pd(sums.total.as_ptr());
+    let (t, s) = (_mm256_loadu_pd(x.t.as_ptr()), _mm256_loadu_pd(x.s.as_ptr()));
+    for y in 0..l {
+        let a = _mm256_loadu_pd(sums.card[(c0[y] & 63) as usize].as_ptr());
+        let b = _mm256_loadu_pd(sums.card[(c1[y] & 63) as usize].as_ptr());
+        let j = same_of[y];
+        let same = if j == u16::MAX {
+            _mm256_setzero_pd()
+        } else {
+            let j = j as usize;
+            _mm256_set_pd(r3[j], r2[j], r1[j], r0[j])
+        };
+        let all = _mm256_add_pd(_mm256_sub_pd(_mm256_sub_pd(total, a), b), same);
+        let v = _mm256_add_pd(
+            _mm256_mul_pd(t, all),
+            _mm256_mul_pd(s, _mm256_loadu_pd(w[y].as_ptr())),
+        );
+        let i = order[y] as usize;
+        assert!(i < n);
+        let (lo, hi) = (_mm256_castpd256_pd128(v), _mm256_extractf128_pd::<1>(v));
+        _mm_storel_pd(o0.as_mut_ptr().add(i), lo);
+        _mm_storeh_pd(o1.as_mut_ptr().add(i), lo);
+        _mm_storel_pd(o2.as_mut_ptr().add(i), hi);
+        _mm_storeh_pd(o3.as_mut_ptr().add(i), hi);
+    }
 }
 
-/// The body of [`sweep_lanes`]: [`Showdown::values`]'s sweep and last step, lane by lane, in
-/// strength order (`w`: the player's sorted hands), each lane's reach read where it lies and
-/// each result stored at its hand.
+/// The sweep of [`sweep_lanes`]: [`Showdown::values`]'s, lane by lane, in strength order
+/// (`w`: the player's sorted hands' partial sums), each lane's reach read where it lies;
+/// returns the sums over every opponent hand.
 #[inline(always)]
-fn sweep_lanes_portable(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
+fn sweep_sums(x: &SweepLanes, w: &mut [Lanes]) -> CardSums4 {
     let [r0, r1, r2, r3] = x.reach;
     let at = |j: usize| [r0[j], r1[j], r2[j], r3[j]];
     let (opp_cards, opp_order) = (x.opp_cards, &x.opp_order[..x.opp_cards.len()]);
     let m = opp_cards.len();
     let l = w.len();
-    let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
+    let (c0, c1, same_of) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l]);
     let same = |y: usize| {
         let j = same_of[y];
         if j == u16::MAX {
@@ -697,9 +785,26 @@ fn sweep_lanes_portable(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES
     for kk in k..m {
         sums.add(opp_cards[kk], at(opp_order[kk] as usize));
     }
+    sums
+}
+
+/// The last step of [`sweep_lanes`]: `t x all + s x w` per hand and lane, `all` the sum
+/// over the opponent's hands sharing no card, each result stored at its hand.
+#[inline(always)]
+fn sweep_finish(x: &SweepLanes, sums: &CardSums4, w: &[Lanes], out: [&mut [f64]; LANES]) {
+    let [r0, r1, r2, r3] = x.reach;
+    let l = w.len();
+    let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
     let [o0, o1, o2, o3] = out;
     for y in 0..l {
-        let all = sums.disjoint([c0[y], c1[y]], same(y));
+        let j = same_of[y];
+        let same = if j == u16::MAX {
+            [0.0; LANES]
+        } else {
+            let j = j as usize;
+            [r0[j], r1[j], r2[j], r3[j]]
+        };
+        let all = sums.disjoint([c0[y], c1[y]], same);
         let v = add4(mul4(x.t, all), mul4(x.s, w[y]));
         let i = order[y] as usize;
         o0[i] = v[0];
@@ -801,12 +906,10 @@ mod tests {
                 .collect()
         };
         // Hands holding the river card stay in the lists (as in the walks), with no reach.
-        let (mine, theirs) = (
+        let (mine_all, theirs) = (
             hands("88+,A8s+,A5s-A2s,AJo+,K9s+,KQo,T8s+,97s+,65s,77"),
             hands("99-22,AJs-A2s,AQo-A8o,K2s+,Q9o+,J6s+,76s"),
         );
-        let sd = Showdown::new(board_set, &mine, &theirs);
-        let fold = Fold::new(&mine, &theirs);
         let mut seed = 0x5851_f42d_4c95_7f2du64;
         let blocked = |h: &Hand| (h.0.bit() | h.1.bit()) & board_set != 0;
         let reaches: Vec<Vec<f64>> = (0..LANES)
@@ -824,26 +927,32 @@ mod tests {
                     .collect()
             })
             .collect();
-        let coefs = [-35.0, 180.5, 0.25, -1e-3];
-        let (a, s) = ([90.0, 45.5, 0.0, 12.0], [126.0, 90.0, 1.0, -3.5]);
-        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        for lanes in 1..=LANES {
-            let rs: Vec<&[f64]> = reaches[..lanes].iter().map(|r| &r[..]).collect();
-            let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
-            let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
-            sd.values_batch(&rs, &a[..lanes], &s[..lanes], &mut outs);
-            for l in 0..lanes {
-                let mut want = vec![0.0; mine.len()];
-                sd.values(&reaches[l], a[l], s[l], &mut want);
-                assert_eq!(bits(&got[l]), bits(&want), "showdown lane {l} of {lanes}");
-            }
-            let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
-            let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
-            fold.sums_times_batch(&rs, &coefs[..lanes], &mut outs);
-            for l in 0..lanes {
-                let mut want = vec![0.0; mine.len()];
-                fold.sums_times(&reaches[l], coefs[l], &mut want);
-                assert_eq!(bits(&got[l]), bits(&want), "fold lane {l} of {lanes}");
+        // Every remainder of the player's hands modulo the four hands an AVX2 step takes.
+        for cut in 0..4 {
+            let mine = &mine_all[..mine_all.len() - cut];
+            let sd = Showdown::new(board_set, mine, &theirs);
+            let fold = Fold::new(mine, &theirs);
+            let coefs = [-35.0, 180.5, 0.25, -1e-3];
+            let (a, s) = ([90.0, 45.5, 0.0, 12.0], [126.0, 90.0, 1.0, -3.5]);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            for lanes in 1..=LANES {
+                let rs: Vec<&[f64]> = reaches[..lanes].iter().map(|r| &r[..]).collect();
+                let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
+                let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
+                sd.values_batch(&rs, &a[..lanes], &s[..lanes], &mut outs);
+                for l in 0..lanes {
+                    let mut want = vec![0.0; mine.len()];
+                    sd.values(&reaches[l], a[l], s[l], &mut want);
+                    assert_eq!(bits(&got[l]), bits(&want), "showdown lane {l} of {lanes}");
+                }
+                let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
+                let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
+                fold.sums_times_batch(&rs, &coefs[..lanes], &mut outs);
+                for l in 0..lanes {
+                    let mut want = vec![0.0; mine.len()];
+                    fold.sums_times(&reaches[l], coefs[l], &mut want);
+                    assert_eq!(bits(&got[l]), bits(&want), "fold lane {l} of {lanes}");
+                }
             }
         }
     }
