@@ -191,7 +191,7 @@ pub(super) fn match_columns_portable<R: Get, L: Get>(
 /// The hands go in chunks whose totals stay in a stack array.
 #[inline(always)]
 fn match_narrow<R: Get>(regret: &[R], k: usize, out: &mut [f64]) {
-    const CHUNK: usize = 64;
+    const CHUNK: usize = 512;
     let n = out.len() / k;
     let u = 1.0 / k as f64;
     let mut totals = [0.0f32; CHUNK];
