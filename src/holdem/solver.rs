@@ -1202,10 +1202,7 @@ impl Solver {
                     let k = node.num_children as usize;
                     let v = &here[..k * n];
                     if a != p {
-                        r.copy_from_slice(&v[..np]);
-                        for c in 1..k {
-                            kernels::add_assign(r, &v[c * n..c * n + np]);
-                        }
+                        sum_children(v, n, k, r);
                     } else {
                         let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
                         self.finish_own(sh, mode, gi as usize, node, v, n, st, own_d, r);
@@ -1436,11 +1433,7 @@ impl Solver {
             };
             match node.kind {
                 GameKind::Decision(a) if a as usize != p => {
-                    let k = node.num_children as usize;
-                    r.copy_from_slice(&here[..np]);
-                    for c in 1..k {
-                        kernels::add_assign(r, &here[c * n..c * n + np]);
-                    }
+                    sum_children(here, n, node.num_children as usize, r);
                 }
                 GameKind::Decision(_) => {
                     let k = node.num_children as usize;
@@ -1464,9 +1457,12 @@ impl Solver {
     fn river_terminals(&self, p: usize, terms: &[(u32, bool)], opp: &[f64], vals: &mut Vec<f64>) {
         let g = &self.game;
         let (np, no) = (g.hands[p].len(), g.hands[1 - p].len());
-        vals.clear();
-        vals.resize(terms.len() * np, 0.0);
-        let mut outs: Vec<&mut [f64]> = vals.chunks_mut(np.max(1)).collect();
+        // Every entry is written below: no zeros first.
+        let len = terms.len() * np;
+        if vals.len() < len {
+            vals.resize(len, 0.0);
+        }
+        let mut outs: Vec<&mut [f64]> = vals[..len].chunks_mut(np.max(1)).collect();
         // Each evaluated terminal's reach, in the order of `opp`.
         let (mut sds, mut folds) = (Vec::new(), Vec::new());
         let mut at = 0;
@@ -1654,9 +1650,24 @@ fn all_zero(x: &[f64]) -> bool {
 #[inline]
 fn weighted_sum(st: &[f64], v: &[f64], n: usize, k: usize, r: &mut [f64]) {
     let m = r.len();
-    r.fill(0.0);
-    for c in 0..k {
+    kernels::mul_from_zero(r, &st[..m], &v[..m]);
+    for c in 1..k {
         kernels::mul_add_assign(r, &st[c * m..c * m + m], &v[c * n..c * n + m]);
+    }
+}
+
+/// `r[h]`: the sum over the children `c` (in order, from the first) of `v[c * n + h]`, an
+/// opponent's node's value.
+#[inline]
+fn sum_children(v: &[f64], n: usize, k: usize, r: &mut [f64]) {
+    let m = r.len();
+    if k == 1 {
+        r.copy_from_slice(&v[..m]);
+        return;
+    }
+    kernels::add_into(r, &v[..m], &v[n..n + m]);
+    for c in 2..k {
+        kernels::add_assign(r, &v[c * n..c * n + m]);
     }
 }
 

@@ -82,6 +82,33 @@ kernel!(
 );
 
 kernel!(
+    /// `r[h] = a[h] + b[h]` (a copy of `a` then [`add_assign`] of `b`, in one pass).
+    add_into,
+    add_into_portable,
+    add_into_avx2,
+    (r: &mut [f64], a: &[f64], b: &[f64]),
+    {
+        for (x, (p, q)) in r.iter_mut().zip(a.iter().zip(b)) {
+            *x = p + q;
+        }
+    }
+);
+
+kernel!(
+    /// `r[h] = 0 + s[h] x v[h]` (zeros then [`mul_add_assign`], in one pass: `0 + x` keeps
+    /// the sign of zero the sum from zero gives).
+    mul_from_zero,
+    mul_from_zero_portable,
+    mul_from_zero_avx2,
+    (r: &mut [f64], s: &[f64], v: &[f64]),
+    {
+        for (x, (a, b)) in r.iter_mut().zip(s.iter().zip(v)) {
+            *x = 0.0 + a * b;
+        }
+    }
+);
+
+kernel!(
     /// `r[h] += s[h] x v[h]` (rounded twice: no fused multiply-add).
     mul_add_assign,
     mul_add_assign_portable,
