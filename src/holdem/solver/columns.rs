@@ -150,7 +150,11 @@ pub(super) fn match_columns_portable<R: Get, L: Get>(
 ) {
     let n = out.len() / k;
     if R::NARROW && !f.predictive {
-        return match_narrow(&regret[..k * n], k, out);
+        let tot = &mut tot[..n];
+        // SAFETY: `n` f64 are `2n` f32 (a smaller alignment; every bit pattern is an f32),
+        // and `tot` is not used again while this view lives.
+        let narrow = unsafe { std::slice::from_raw_parts_mut(tot.as_mut_ptr() as *mut f32, 2 * n) };
+        return match_narrow(&regret[..k * n], k, out, narrow);
     }
     let tot = &mut tot[..n];
     let u = 1.0 / k as f64;
@@ -188,39 +192,30 @@ pub(super) fn match_columns_portable<R: Get, L: Get>(
 /// hand's positive parts, their total and each share in `f32`, the shares widened to `f64`
 /// in `out`): the arithmetic of [`match_columns_portable`] in the storage's precision, eight
 /// lanes to an AVX2 register, for a strategy within a few `f32` roundings of the `f64` one.
-/// The hands go in chunks whose totals stay in a stack array.
+/// `scratch` (`2n` long) holds the totals and one row's shares.
 #[inline(always)]
-fn match_narrow<R: Get>(regret: &[R], k: usize, out: &mut [f64]) {
-    const CHUNK: usize = 512;
+fn match_narrow<R: Get>(regret: &[R], k: usize, out: &mut [f64], scratch: &mut [f32]) {
     let n = out.len() / k;
     let u = 1.0 / k as f64;
-    let mut totals = [0.0f32; CHUNK];
-    let mut shares = [0.0f32; CHUNK];
-    let mut h0 = 0;
-    while h0 < n {
-        let m = CHUNK.min(n - h0);
-        let tot = &mut totals[..m];
-        tot.fill(0.0);
-        for c in 0..k {
-            let reg = &regret[c * n + h0..c * n + h0 + m];
-            for (t, r) in tot.iter_mut().zip(reg) {
-                *t += (r.narrow() + 0.0).max(0.0);
-            }
+    let (tot, share) = scratch[..2 * n].split_at_mut(n);
+    tot.fill(0.0);
+    for c in 0..k {
+        let reg = &regret[c * n..c * n + n];
+        for (t, r) in tot.iter_mut().zip(reg) {
+            *t += (r.narrow() + 0.0).max(0.0);
         }
-        for c in 0..k {
-            let reg = &regret[c * n + h0..c * n + h0 + m];
-            // The shares in f32 first (a NaN where the total is 0, not kept), so the
-            // division runs eight lanes wide, then widened.
-            let share = &mut shares[..m];
-            for h in 0..m {
-                share[h] = (reg[h].narrow() + 0.0).max(0.0) / tot[h];
-            }
-            let o = &mut out[c * n + h0..c * n + h0 + m];
-            for h in 0..m {
-                o[h] = if tot[h] > 0.0 { f64::from(share[h]) } else { u };
-            }
+    }
+    for c in 0..k {
+        let reg = &regret[c * n..c * n + n];
+        // The shares in f32 first (a NaN where the total is 0, not kept), so the division
+        // runs eight lanes wide, then widened.
+        for h in 0..n {
+            share[h] = (reg[h].narrow() + 0.0).max(0.0) / tot[h];
         }
-        h0 += m;
+        let o = &mut out[c * n..c * n + n];
+        for h in 0..n {
+            o[h] = if tot[h] > 0.0 { f64::from(share[h]) } else { u };
+        }
     }
 }
 
