@@ -232,7 +232,17 @@ fn river_exploitability_falls_to_near_zero() {
 
 #[test]
 fn turn_and_flop_all_ins_equal_the_reference() {
-    let turn = r#"
+    check_against_reference(
+        TURN_ALL_IN,
+        RegretParams::discounted_default(),
+        20,
+        (0.0, 0.0),
+    );
+    check_against_reference(FLOP_ALL_IN, RegretParams::cfr_plus(), 10, (0.05, 3.0));
+}
+
+/// A turn spot with an all-in on the turn (its river runouts evaluated at a terminal).
+const TURN_ALL_IN: &str = r#"
 board = "QsJh2h8d"
 oop_range = "AA,QQ,AhKh,JTs,Tc9c,22"
 ip_range = "KK,QJs,AQo,9h8h,33"
@@ -243,8 +253,9 @@ turn_raise = ""
 river_bet = "50%"
 river_raise = ""
 "#;
-    check_against_reference(turn, RegretParams::discounted_default(), 20, (0.0, 0.0));
-    let flop = r#"
+
+/// A raked flop spot whose only bet is all-in (every turn and river runout at a terminal).
+const FLOP_ALL_IN: &str = r#"
 board = "QsJh2h"
 oop_range = "AA,AhKh,Tc9c"
 ip_range = "KK,QcJc,9h8h"
@@ -259,8 +270,6 @@ river_raise = ""
 rake = 0.05
 rake_cap = 3
 "#;
-    check_against_reference(flop, RegretParams::cfr_plus(), 10, (0.05, 3.0));
-}
 
 /// A small turn spot: a bet and a raise on the turn, a bet on the river.
 const TURN: &str = r#"
@@ -277,20 +286,24 @@ river_raise = ""
 
 #[test]
 fn threads_give_the_same_bits() {
-    let run = |threads| {
-        let game = Game::build(&spot(TURN), 1_000_000).unwrap();
-        let mut solver = Solver::new(game, RegretParams::dcfr_plus(), threads);
-        solver.iterate(15);
-        let v = solver.values();
-        (
-            v.exploitability.to_bits(),
-            v.ev[0].to_bits(),
-            solver.average_at(0),
-        )
-    };
-    let one = run(1);
-    assert_eq!(one, run(2));
-    assert_eq!(one, run(3));
+    // The all-in spots' runouts are evaluated on the pool (`Solver::runout_values`) with
+    // more than one thread and in turn with one.
+    for text in [TURN, TURN_ALL_IN, FLOP_ALL_IN] {
+        let run = |threads| {
+            let game = Game::build(&spot(text), 1_000_000).unwrap();
+            let mut solver = Solver::new(game, RegretParams::dcfr_plus(), threads);
+            solver.iterate(15);
+            let v = solver.values();
+            (
+                v.exploitability.to_bits(),
+                v.ev[0].to_bits(),
+                solver.average_at(0),
+            )
+        };
+        let one = run(1);
+        assert_eq!(one, run(2), "{text}");
+        assert_eq!(one, run(3), "{text}");
+    }
 }
 
 #[test]

@@ -686,6 +686,9 @@ struct Frame {
     zero: bool,
 }
 
+/// The runouts of an all-in evaluated at once on the pool ([`Solver::runout_values`]).
+const RUNOUT_CHUNK: usize = 16;
+
 /// A vector-form CFR solver of one spot.
 pub struct Solver {
     /// The game.
@@ -1236,7 +1239,11 @@ impl Solver {
                     } else {
                         &g.runouts[node.aux as usize]
                     };
-                    g.showdown_values(p, node.board, list, opp_d, c, r, tmp);
+                    if self.pool.is_some() && list.len() >= RUNOUT_CHUNK {
+                        self.runout_values(p, node.board, list, opp_d, c, r);
+                    } else {
+                        g.showdown_values(p, node.board, list, opp_d, c, r, tmp);
+                    }
                     // The hands holding a card of the board are 0 in every showdown on it.
                 }
             }
@@ -1518,6 +1525,42 @@ impl Solver {
             for (out, &(t, _)) in lane_outs.iter_mut().zip(chunk) {
                 g.zero_dealt(&g.nodes[terms[t].0 as usize], p, out);
             }
+        }
+    }
+
+    /// [`Game::showdown_values`] of an all-in's runouts on the solver's pool: the boards'
+    /// values [`RUNOUT_CHUNK`] at a time in parallel, each into its own row, then added in
+    /// the list's order, as [`Game::showdown_values`] adds them (the same bits). An all-in
+    /// before the river is a terminal of the walk above the chance nodes, which one thread
+    /// runs: without this the other threads wait through every runout.
+    #[allow(clippy::too_many_arguments)]
+    fn runout_values(
+        &self,
+        p: usize,
+        board: CardSet,
+        list: &[u32],
+        opp: &[f64],
+        c: f64,
+        out: &mut [f64],
+    ) {
+        let g = &self.game;
+        let n = g.hands[p].len();
+        let [a, s] = g.showdown_coefs(c);
+        let out = &mut out[..n];
+        let mut rows = vec![0.0; RUNOUT_CHUNK * n];
+        out.fill(0.0);
+        for boards in list.chunks(RUNOUT_CHUNK) {
+            rows[..boards.len() * n]
+                .par_chunks_mut(n.max(1))
+                .zip(boards)
+                .for_each(|(row, &b)| g.showdowns[b as usize][p].values(opp, a, s, row));
+            for row in rows[..boards.len() * n].chunks(n.max(1)) {
+                kernels::add_assign(out, row);
+            }
+        }
+        let scale = g.runout_scale(board);
+        if scale != 1.0 {
+            kernels::scale(out, scale);
         }
     }
 
