@@ -663,10 +663,12 @@ struct Scratch {
     parts: Vec<f64>,
     /// The walk's path.
     stack: Vec<Frame>,
-    /// A river walk's terminals in preorder ([`Solver::walk_river`]): their nodes (and
-    /// whether the opponent's reach is all zero there), the opponent's reach at each (`no`
-    /// apart) and the traverser's values there (`np` apart).
-    terms: Vec<(u32, bool)>,
+    /// A river walk's terminals in preorder ([`Solver::walk_river`]): their nodes, whether
+    /// the opponent's reach is all zero there and which of `term_opp`'s reaches is theirs;
+    /// the opponent's reaches of the walk's first pass (`no` apart, the root's first, then
+    /// one per child of an opponent's node, none overwritten) and the traverser's values at
+    /// the terminals (`np` apart).
+    terms: Vec<(u32, bool, u32)>,
     term_opp: Vec<f64>,
     term_vals: Vec<f64>,
 }
@@ -1331,9 +1333,15 @@ impl Solver {
             term_vals,
             ..
         } = sc;
-        // The opponent's reach at every terminal, in preorder.
+        // The opponent's reach at every terminal, in preorder: each reach a node forms is
+        // kept in `term_opp` (`used` of them so far; the buffer only grows), where the
+        // terminals below read it, so no terminal copies one.
         terms.clear();
-        term_opp.clear();
+        let mut used = 1;
+        if term_opp.len() < no {
+            term_opp.resize(no, 0.0);
+        }
+        term_opp[..no].copy_from_slice(&sopp[..no]);
         stack.clear();
         stack.push(self.root_frame(root, &sopp[..no]));
         while let Some(&top) = stack.last() {
@@ -1362,22 +1370,23 @@ impl Solver {
                     };
                     if scales {
                         let ia = i as usize;
-                        let (lo, hi) = sopp.split_at_mut((d + 1) * n);
-                        let opp_d = &lo[lopp * n..lopp * n + no];
+                        if term_opp.len() < (used + 1) * no {
+                            term_opp.resize((used + 1) * no, 0.0);
+                        }
+                        let (lo, hi) = term_opp.split_at_mut(used * no);
+                        let opp_d = &lo[lopp * no..lopp * no + no];
                         let opp_c = &mut hi[..no];
                         kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
-                        next.opp = d as u32 + 1;
+                        next.opp = used as u32;
                         next.zero = self.zero_reach && all_zero(opp_c);
+                        used += 1;
                     }
                     stack.push(next);
                     continue;
                 }
                 GameKind::Decision(_) => {}
                 GameKind::Fold(_) | GameKind::Showdown => {
-                    terms.push((gi, top.zero));
-                    if !top.zero {
-                        term_opp.extend_from_slice(&sopp[lopp * n..lopp * n + no]);
-                    }
+                    terms.push((gi, top.zero, top.opp));
                 }
                 GameKind::Chance | GameKind::AllIn => {
                     unreachable!("a river subtree has no chance node and no runout")
@@ -1385,7 +1394,7 @@ impl Solver {
             }
             stack.pop();
         }
-        self.river_terminals(p, terms, term_opp, term_vals);
+        self.river_terminals(p, terms, &term_opp[..used * no], term_vals);
         // The traverser's reach down, the values up.
         let mut t = 0;
         stack.push(Frame {
@@ -1457,11 +1466,16 @@ impl Solver {
         }
     }
 
-    /// The traverser `p`'s values at a river walk's terminals (`terms` in preorder; `opp`
-    /// the opponent's reach at each whose reach is not all zero) into `vals`: the showdowns
-    /// and the folds each [`LANES`] at a time, the zero-reach terminals as
-    /// [`Solver::walk_in`] writes them.
-    fn river_terminals(&self, p: usize, terms: &[(u32, bool)], opp: &[f64], vals: &mut Vec<f64>) {
+    /// The traverser `p`'s values at a river walk's terminals (`terms` in preorder, each
+    /// naming its reach in `opp`) into `vals`: the showdowns and the folds each [`LANES`] at
+    /// a time, the zero-reach terminals as [`Solver::walk_in`] writes them.
+    fn river_terminals(
+        &self,
+        p: usize,
+        terms: &[(u32, bool, u32)],
+        opp: &[f64],
+        vals: &mut Vec<f64>,
+    ) {
         let g = &self.game;
         let (np, no) = (g.hands[p].len(), g.hands[1 - p].len());
         // Every entry is written below: no zeros first.
@@ -1470,10 +1484,10 @@ impl Solver {
             vals.resize(len, 0.0);
         }
         let mut outs: Vec<&mut [f64]> = vals[..len].chunks_mut(np.max(1)).collect();
-        // Each evaluated terminal's reach, in the order of `opp`.
+        // Each evaluated terminal and its reach's index in `opp`.
         let (mut sds, mut folds) = (Vec::new(), Vec::new());
-        let mut at = 0;
-        for (t, &(gi, zero)) in terms.iter().enumerate() {
+        for (t, &(gi, zero, at)) in terms.iter().enumerate() {
+            let at = at as usize;
             let node = g.nodes[gi as usize];
             match (node.kind, zero) {
                 (GameKind::Fold(f), true) => {
@@ -1483,14 +1497,8 @@ impl Solver {
                     g.zero_dealt(&node, p, outs[t]);
                 }
                 (_, true) => outs[t].fill(0.0),
-                (GameKind::Showdown, false) => {
-                    sds.push((t, at));
-                    at += 1;
-                }
-                _ => {
-                    folds.push((t, at));
-                    at += 1;
-                }
+                (GameKind::Showdown, false) => sds.push((t, at)),
+                _ => folds.push((t, at)),
             }
         }
         let reach = |x: usize| &opp[x * no..x * no + no];
