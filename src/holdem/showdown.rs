@@ -696,26 +696,99 @@ fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
-    let sums = sweep_sums(x, w);
     let l = w.len();
     let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
     let [r0, r1, r2, r3] = x.reach;
+    let m = r0.len();
+    assert!(r1.len() == m && r2.len() == m && r3.len() == m);
+    // One lane of each reach vector, hand `j`'s four reaches in one register.
+    macro_rules! at {
+        ($j:expr) => {{
+            let j = $j;
+            _mm256_set_pd(r3[j], r2[j], r1[j], r0[j])
+        }};
+    }
+    macro_rules! same {
+        ($y:expr) => {{
+            let j = same_of[$y];
+            if j == u16::MAX {
+                _mm256_setzero_pd()
+            } else {
+                at!(j as usize)
+            }
+        }};
+    }
+    // `sweep_sums`, its sums in registers and a register array: the total never leaves its
+    // register, each card's entry is one aligned load and store.
+    let zero = _mm256_setzero_pd();
+    let mut total = zero;
+    let mut card = [zero; 64];
+    macro_rules! add {
+        ($c:expr, $r:expr) => {{
+            let (c, r) = ($c, $r);
+            total = _mm256_add_pd(total, r);
+            let (a, b) = ((c[0] & 63) as usize, (c[1] & 63) as usize);
+            card[a] = _mm256_add_pd(card[a], r);
+            card[b] = _mm256_add_pd(card[b], r);
+        }};
+    }
+    macro_rules! minus {
+        ($y:expr) => {{
+            let y = $y;
+            _mm256_sub_pd(
+                _mm256_sub_pd(total, card[(c0[y] & 63) as usize]),
+                card[(c1[y] & 63) as usize],
+            )
+        }};
+    }
+    macro_rules! store {
+        ($y:expr, $v:expr) => {{
+            let v = $v;
+            _mm256_storeu_pd(w[$y].as_mut_ptr(), v)
+        }};
+    }
+    let (opp_cards, opp_order) = (x.opp_cards, &x.opp_order[..x.opp_cards.len()]);
+    let mo = opp_cards.len();
+    let mut k = 0;
+    let mut from = 0;
+    for &[e, b, na] in x.groups {
+        let e = e as usize;
+        let b = (b as usize).max(k);
+        for kk in k..b {
+            add!(opp_cards[kk], at!(opp_order[kk] as usize));
+        }
+        k = b;
+        let na = (na as usize).max(k);
+        if na == k {
+            for y in from..e {
+                let d = minus!(y);
+                store!(y, _mm256_add_pd(_mm256_add_pd(d, zero), _mm256_add_pd(d, same!(y))));
+            }
+        } else {
+            for y in from..e {
+                store!(y, _mm256_add_pd(minus!(y), zero));
+            }
+            for kk in k..na {
+                add!(opp_cards[kk], at!(opp_order[kk] as usize));
+            }
+            k = na;
+            for y in from..e {
+                let v = _mm256_add_pd(minus!(y), same!(y));
+                store!(y, _mm256_add_pd(_mm256_loadu_pd(w[y].as_ptr()), v));
+            }
+        }
+        from = e;
+    }
+    for kk in k..mo {
+        add!(opp_cards[kk], at!(opp_order[kk] as usize));
+    }
+    // `sweep_finish`: one hand's four lanes to a register, stored lane by lane at the hand.
     let [o0, o1, o2, o3] = out;
     let n = o0.len();
     assert!(o1.len() == n && o2.len() == n && o3.len() == n);
-    let total = _mm256_loadu_pd(sums.total.as_ptr());
     let (t, s) = (_mm256_loadu_pd(x.t.as_ptr()), _mm256_loadu_pd(x.s.as_ptr()));
     for y in 0..l {
-        let a = _mm256_loadu_pd(sums.card[(c0[y] & 63) as usize].as_ptr());
-        let b = _mm256_loadu_pd(sums.card[(c1[y] & 63) as usize].as_ptr());
-        let j = same_of[y];
-        let same = if j == u16::MAX {
-            _mm256_setzero_pd()
-        } else {
-            let j = j as usize;
-            _mm256_set_pd(r3[j], r2[j], r1[j], r0[j])
-        };
-        let all = _mm256_add_pd(_mm256_sub_pd(_mm256_sub_pd(total, a), b), same);
+        let all = _mm256_add_pd(minus!(y), same!(y));
         let v = _mm256_add_pd(
             _mm256_mul_pd(t, all),
             _mm256_mul_pd(s, _mm256_loadu_pd(w[y].as_ptr())),
