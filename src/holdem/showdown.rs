@@ -317,24 +317,70 @@ unsafe fn fold_lanes_avx2(
     coef: &Lanes,
     out: [&mut [f64]; LANES],
 ) {
-    let (total, card) = fold_card_sums(f, reach);
+    // `fold_card_sums` in registers: the total in one, each card's sum an aligned slot,
+    // four hands' reaches loaded at once per vector and transposed, then added in order.
+    let [r0, r1, r2, r3] = reach;
+    let m = f.opp_len;
+    let (r0, r1, r2, r3) = (&r0[..m], &r1[..m], &r2[..m], &r3[..m]);
+    let opp_cards = &f.opp_cards[..m];
+    let zero = _mm256_setzero_pd();
+    let mut vt = zero;
+    let mut cards = [zero; 64];
+    let mut j = 0;
+    while j + 4 <= m {
+        let (a, b) = (
+            _mm256_loadu_pd(r0[j..].as_ptr()),
+            _mm256_loadu_pd(r1[j..].as_ptr()),
+        );
+        let (c, d) = (
+            _mm256_loadu_pd(r2[j..].as_ptr()),
+            _mm256_loadu_pd(r3[j..].as_ptr()),
+        );
+        let (t0, t1) = (_mm256_unpacklo_pd(a, b), _mm256_unpackhi_pd(a, b));
+        let (t2, t3) = (_mm256_unpacklo_pd(c, d), _mm256_unpackhi_pd(c, d));
+        let hands = [
+            _mm256_permute2f128_pd::<0x20>(t0, t2),
+            _mm256_permute2f128_pd::<0x20>(t1, t3),
+            _mm256_permute2f128_pd::<0x31>(t0, t2),
+            _mm256_permute2f128_pd::<0x31>(t1, t3),
+        ];
+        for (q, &r) in hands.iter().enumerate() {
+            let cs = opp_cards[j + q];
+            let (x, y) = ((cs[0] & 63) as usize, (cs[1] & 63) as usize);
+            vt = _mm256_add_pd(vt, r);
+            cards[x] = _mm256_add_pd(cards[x], r);
+            cards[y] = _mm256_add_pd(cards[y], r);
+        }
+        j += 4;
+    }
+    while j < m {
+        let r = _mm256_set_pd(r3[j], r2[j], r1[j], r0[j]);
+        let cs = opp_cards[j];
+        let (x, y) = ((cs[0] & 63) as usize, (cs[1] & 63) as usize);
+        vt = _mm256_add_pd(vt, r);
+        cards[x] = _mm256_add_pd(cards[x], r);
+        cards[y] = _mm256_add_pd(cards[y], r);
+        j += 1;
+    }
+    let mut total = [0.0; LANES];
+    _mm256_storeu_pd(total.as_mut_ptr(), vt);
+    let mut card = [[0.0; LANES]; 64];
+    for (c, v) in card.iter_mut().zip(&cards) {
+        _mm256_storeu_pd(c.as_mut_ptr(), *v);
+    }
     let n = f.c0.len();
     let full = n - n % 4;
     let [o0, o1, o2, o3] = out;
     let (o0, o1, o2, o3) = (&mut o0[..n], &mut o1[..n], &mut o2[..n], &mut o3[..n]);
-    let [r0, r1, r2, r3] = reach;
-    let (vt, vc) = (
-        _mm256_loadu_pd(total.as_ptr()),
-        _mm256_loadu_pd(coef.as_ptr()),
-    );
+    let vc = _mm256_loadu_pd(coef.as_ptr());
     let mut y = 0;
     while y < full {
         // (A loop, not a closure: a closure would not be compiled for AVX2.)
         let mut v = [_mm256_setzero_pd(); 4];
         for (q, vq) in v.iter_mut().enumerate() {
             let h = y + q;
-            let a = _mm256_loadu_pd(card[(f.c0[h] & 63) as usize].as_ptr());
-            let b = _mm256_loadu_pd(card[(f.c1[h] & 63) as usize].as_ptr());
+            let a = cards[(f.c0[h] & 63) as usize];
+            let b = cards[(f.c1[h] & 63) as usize];
             let j = f.same[h];
             let same = if j == u32::MAX {
                 _mm256_setzero_pd()
@@ -762,7 +808,10 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LA
         if na == k {
             for y in from..e {
                 let d = minus!(y);
-                store!(y, _mm256_add_pd(_mm256_add_pd(d, zero), _mm256_add_pd(d, same!(y))));
+                store!(
+                    y,
+                    _mm256_add_pd(_mm256_add_pd(d, zero), _mm256_add_pd(d, same!(y)))
+                );
             }
         } else {
             for y in from..e {
@@ -979,7 +1028,7 @@ mod tests {
                 .collect()
         };
         // Hands holding the river card stay in the lists (as in the walks), with no reach.
-        let (mine_all, theirs) = (
+        let (mine_all, theirs_all) = (
             hands("88+,A8s+,A5s-A2s,AJo+,K9s+,KQo,T8s+,97s+,65s,77"),
             hands("99-22,AJs-A2s,AQo-A8o,K2s+,Q9o+,J6s+,76s"),
         );
@@ -987,7 +1036,7 @@ mod tests {
         let blocked = |h: &Hand| (h.0.bit() | h.1.bit()) & board_set != 0;
         let reaches: Vec<Vec<f64>> = (0..LANES)
             .map(|l| {
-                theirs
+                theirs_all
                     .iter()
                     .map(|h| {
                         let r = next(&mut seed);
@@ -1000,22 +1049,24 @@ mod tests {
                     .collect()
             })
             .collect();
-        // Every remainder of the player's hands modulo the four hands an AVX2 step takes.
-        for cut in 0..4 {
-            let mine = &mine_all[..mine_all.len() - cut];
-            let sd = Showdown::new(board_set, mine, &theirs);
-            let fold = Fold::new(mine, &theirs);
+        // Every remainder of either player's hands modulo the four hands an AVX2 step takes.
+        for cut in 0..16 {
+            let mine = &mine_all[..mine_all.len() - cut % 4];
+            let theirs = &theirs_all[..theirs_all.len() - cut / 4];
+            let reaches: Vec<&[f64]> = reaches.iter().map(|r| &r[..theirs.len()]).collect();
+            let sd = Showdown::new(board_set, mine, theirs);
+            let fold = Fold::new(mine, theirs);
             let coefs = [-35.0, 180.5, 0.25, -1e-3];
             let (a, s) = ([90.0, 45.5, 0.0, 12.0], [126.0, 90.0, 1.0, -3.5]);
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             for lanes in 1..=LANES {
-                let rs: Vec<&[f64]> = reaches[..lanes].iter().map(|r| &r[..]).collect();
+                let rs: Vec<&[f64]> = reaches[..lanes].to_vec();
                 let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
                 let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
                 sd.values_batch(&rs, &a[..lanes], &s[..lanes], &mut outs);
                 for l in 0..lanes {
                     let mut want = vec![0.0; mine.len()];
-                    sd.values(&reaches[l], a[l], s[l], &mut want);
+                    sd.values(reaches[l], a[l], s[l], &mut want);
                     assert_eq!(bits(&got[l]), bits(&want), "showdown lane {l} of {lanes}");
                 }
                 let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
@@ -1023,7 +1074,7 @@ mod tests {
                 fold.sums_times_batch(&rs, &coefs[..lanes], &mut outs);
                 for l in 0..lanes {
                     let mut want = vec![0.0; mine.len()];
-                    fold.sums_times(&reaches[l], coefs[l], &mut want);
+                    fold.sums_times(reaches[l], coefs[l], &mut want);
                     assert_eq!(bits(&got[l]), bits(&want), "fold lane {l} of {lanes}");
                 }
             }
