@@ -163,6 +163,17 @@ impl Fold {
     /// # Panics
     /// When the three lists' lengths differ or exceed [`LANES`].
     pub fn sums_times_batch(&self, reaches: &[&[f64]], coefs: &[f64], outs: &mut [&mut [f64]]) {
+        self.sums_times_batch_in(reaches, coefs, outs, false);
+    }
+
+    /// [`Fold::sums_times_batch`], on the portable path when `portable`.
+    fn sums_times_batch_in(
+        &self,
+        reaches: &[&[f64]],
+        coefs: &[f64],
+        outs: &mut [&mut [f64]],
+        portable: bool,
+    ) {
         let lanes = reaches.len();
         assert!(lanes <= LANES && coefs.len() == lanes && outs.len() == lanes);
         let (m, n) = (self.opp_len, self.c0.len());
@@ -172,7 +183,7 @@ impl Fold {
             let (r, o) = lanes_of(reaches, outs, zero, spare, m, n);
             let mut coef = [0.0; LANES];
             coef[..lanes].copy_from_slice(coefs);
-            fold_lanes(self, r, &coef, o);
+            fold_lanes(self, r, &coef, o, portable);
         });
     }
 }
@@ -294,9 +305,16 @@ thread_local! {
 
 /// The lanes of [`Fold::sums_times_batch`]: AVX2 when the processor has it (the same
 /// operations in the same order: the same bits).
-fn fold_lanes(f: &Fold, reach: [&[f64]; LANES], coef: &Lanes, out: [&mut [f64]; LANES]) {
+/// `portable` forces the portable path (the tests compare the two).
+fn fold_lanes(
+    f: &Fold,
+    reach: [&[f64]; LANES],
+    coef: &Lanes,
+    out: [&mut [f64]; LANES],
+    portable: bool,
+) {
     #[cfg(target_arch = "x86_64")]
-    if kernels::avx2() {
+    if !portable && kernels::avx2() {
         // SAFETY: the processor has AVX2.
         return unsafe { fold_lanes_avx2(f, reach, coef, out) };
     }
@@ -652,6 +670,18 @@ impl Showdown {
     /// # Panics
     /// When the lists' lengths differ or exceed [`LANES`].
     pub fn values_batch(&self, reaches: &[&[f64]], a: &[f64], s: &[f64], outs: &mut [&mut [f64]]) {
+        self.values_batch_in(reaches, a, s, outs, false);
+    }
+
+    /// [`Showdown::values_batch`], on the portable path when `portable`.
+    fn values_batch_in(
+        &self,
+        reaches: &[&[f64]],
+        a: &[f64],
+        s: &[f64],
+        outs: &mut [&mut [f64]],
+        portable: bool,
+    ) {
         let lanes = reaches.len();
         assert!(lanes <= LANES && a.len() == lanes && s.len() == lanes && outs.len() == lanes);
         for out in outs.iter_mut() {
@@ -681,7 +711,7 @@ impl Showdown {
                 t: t4,
                 s: s4,
             };
-            sweep_lanes(&x, &mut w[..l], o);
+            sweep_lanes(&x, &mut w[..l], o, portable);
         });
     }
 
@@ -724,9 +754,10 @@ struct SweepLanes<'a> {
 
 /// The sweep of [`Showdown::values_batch`]: AVX2 when the processor has it (the same
 /// operations in the same order: the same bits).
-fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
+/// `portable` forces the portable path (the tests compare the two).
+fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES], portable: bool) {
     #[cfg(target_arch = "x86_64")]
-    if kernels::avx2() {
+    if !portable && kernels::avx2() {
         // SAFETY: the processor has AVX2.
         return unsafe { sweep_lanes_avx2(x, w, out) };
     }
@@ -1064,7 +1095,11 @@ mod tests {
                 let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
                 let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
                 sd.values_batch(&rs, &a[..lanes], &s[..lanes], &mut outs);
+                let mut port = vec![vec![f64::NAN; mine.len()]; lanes];
+                let mut pouts: Vec<&mut [f64]> = port.iter_mut().map(|o| &mut o[..]).collect();
+                sd.values_batch_in(&rs, &a[..lanes], &s[..lanes], &mut pouts, true);
                 for l in 0..lanes {
+                    assert_eq!(bits(&port[l]), bits(&got[l]), "portable showdown lane {l}");
                     let mut want = vec![0.0; mine.len()];
                     sd.values(reaches[l], a[l], s[l], &mut want);
                     assert_eq!(bits(&got[l]), bits(&want), "showdown lane {l} of {lanes}");
@@ -1072,7 +1107,11 @@ mod tests {
                 let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
                 let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
                 fold.sums_times_batch(&rs, &coefs[..lanes], &mut outs);
+                let mut port = vec![vec![f64::NAN; mine.len()]; lanes];
+                let mut pouts: Vec<&mut [f64]> = port.iter_mut().map(|o| &mut o[..]).collect();
+                fold.sums_times_batch_in(&rs, &coefs[..lanes], &mut pouts, true);
                 for l in 0..lanes {
+                    assert_eq!(bits(&port[l]), bits(&got[l]), "portable fold lane {l}");
                     let mut want = vec![0.0; mine.len()];
                     fold.sums_times(reaches[l], coefs[l], &mut want);
                     assert_eq!(bits(&got[l]), bits(&want), "fold lane {l} of {lanes}");
