@@ -346,22 +346,12 @@ unsafe fn fold_lanes_avx2(
     let mut cards = [zero; 64];
     let mut j = 0;
     while j + 4 <= m {
-        let (a, b) = (
+        let hands = transpose4([
             _mm256_loadu_pd(r0[j..].as_ptr()),
             _mm256_loadu_pd(r1[j..].as_ptr()),
-        );
-        let (c, d) = (
             _mm256_loadu_pd(r2[j..].as_ptr()),
             _mm256_loadu_pd(r3[j..].as_ptr()),
-        );
-        let (t0, t1) = (_mm256_unpacklo_pd(a, b), _mm256_unpackhi_pd(a, b));
-        let (t2, t3) = (_mm256_unpacklo_pd(c, d), _mm256_unpackhi_pd(c, d));
-        let hands = [
-            _mm256_permute2f128_pd::<0x20>(t0, t2),
-            _mm256_permute2f128_pd::<0x20>(t1, t3),
-            _mm256_permute2f128_pd::<0x31>(t0, t2),
-            _mm256_permute2f128_pd::<0x31>(t1, t3),
-        ];
+        ]);
         for (q, &r) in hands.iter().enumerate() {
             let cs = opp_cards[j + q];
             let (x, y) = ((cs[0] & 63) as usize, (cs[1] & 63) as usize);
@@ -412,29 +402,35 @@ unsafe fn fold_lanes_avx2(
             );
         }
         // Hand q's lane l to output l's entry y + q.
-        let t0 = _mm256_unpacklo_pd(v[0], v[1]);
-        let t1 = _mm256_unpackhi_pd(v[0], v[1]);
-        let t2 = _mm256_unpacklo_pd(v[2], v[3]);
-        let t3 = _mm256_unpackhi_pd(v[2], v[3]);
-        _mm256_storeu_pd(
-            o0.as_mut_ptr().add(y),
-            _mm256_permute2f128_pd::<0x20>(t0, t2),
-        );
-        _mm256_storeu_pd(
-            o1.as_mut_ptr().add(y),
-            _mm256_permute2f128_pd::<0x20>(t1, t3),
-        );
-        _mm256_storeu_pd(
-            o2.as_mut_ptr().add(y),
-            _mm256_permute2f128_pd::<0x31>(t0, t2),
-        );
-        _mm256_storeu_pd(
-            o3.as_mut_ptr().add(y),
-            _mm256_permute2f128_pd::<0x31>(t1, t3),
-        );
+        let rows = transpose4(v);
+        _mm256_storeu_pd(o0.as_mut_ptr().add(y), rows[0]);
+        _mm256_storeu_pd(o1.as_mut_ptr().add(y), rows[1]);
+        _mm256_storeu_pd(o2.as_mut_ptr().add(y), rows[2]);
+        _mm256_storeu_pd(o3.as_mut_ptr().add(y), rows[3]);
         y += 4;
     }
     fold_finish(f, &total, &card, reach, coef, [o0, o1, o2, o3], full);
+}
+
+/// A 4 x 4 transpose: element `q` of row `l` becomes element `l` of row `q` (four vectors'
+/// entries as lanes, or four hands' lanes as vectors).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn transpose4(v: [__m256d; 4]) -> [__m256d; 4] {
+    let (t0, t1) = (
+        _mm256_unpacklo_pd(v[0], v[1]),
+        _mm256_unpackhi_pd(v[0], v[1]),
+    );
+    let (t2, t3) = (
+        _mm256_unpacklo_pd(v[2], v[3]),
+        _mm256_unpackhi_pd(v[2], v[3]),
+    );
+    [
+        _mm256_permute2f128_pd::<0x20>(t0, t2),
+        _mm256_permute2f128_pd::<0x20>(t1, t3),
+        _mm256_permute2f128_pd::<0x31>(t0, t2),
+        _mm256_permute2f128_pd::<0x31>(t1, t3),
+    ]
 }
 
 /// The total and each card's sum of four reach vectors, lane by lane, adding the reaches in
