@@ -286,7 +286,7 @@ river_raise = ""
 
 #[test]
 fn threads_give_the_same_bits() {
-    // The all-in spots' runouts are evaluated on the pool (`Solver::runout_values`) with
+    // The all-in spots' runouts are evaluated on the pool (`Game::showdown_values`) with
     // more than one thread and in turn with one.
     for text in [TURN, TURN_ALL_IN, FLOP_ALL_IN] {
         let run = |threads| {

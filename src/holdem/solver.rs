@@ -432,6 +432,12 @@ impl Game {
     /// Player `p`'s values (before its own weights) of a showdown over every runout of
     /// `board` with pot `pot + 2c` and rake `r`: `(pot - r) / 2` per opponent hand, plus
     /// `pot / 2 + c - r / 2` times win minus loss.
+    ///
+    /// The boards' values are added in the list's order. With `parallel` (the caller runs on
+    /// the solver's pool) a long list is evaluated [`RUNOUT_CHUNK`] boards at a time on the
+    /// pool, each into its own row, then added in that order: the same bits. An all-in before
+    /// the river is a terminal of the walk above the chance nodes, which one thread runs;
+    /// without this the other threads wait through every runout.
     #[allow(clippy::too_many_arguments)]
     fn showdown_values(
         &self,
@@ -442,20 +448,34 @@ impl Game {
         c: f64,
         out: &mut [f64],
         buf: &mut [f64],
+        parallel: bool,
     ) {
         let n = self.hands[p].len();
         let scale = self.runout_scale(board);
         let [a, s] = self.showdown_coefs(c);
         let out = &mut out[..n];
+        let sd = |b: u32, row: &mut [f64]| self.showdowns[b as usize][p].values(opp, a, s, row);
         if let [b] = list {
             // One river board: the opponent's hands holding a board card have no reach here
             // (taken off when the card was dealt, or off the ranges).
-            self.showdowns[*b as usize][p].values(opp, a, s, out);
+            sd(*b, out);
+        } else if parallel && list.len() >= RUNOUT_CHUNK {
+            let mut rows = vec![0.0; RUNOUT_CHUNK * n];
+            out.fill(0.0);
+            for boards in list.chunks(RUNOUT_CHUNK) {
+                let rows = &mut rows[..boards.len() * n];
+                rows.par_chunks_mut(n.max(1))
+                    .zip(boards)
+                    .for_each(|(row, &b)| sd(b, row));
+                for row in rows.chunks(n.max(1)) {
+                    kernels::add_assign(out, row);
+                }
+            }
         } else {
             let one = &mut buf[..n];
             out.fill(0.0);
             for &b in list {
-                self.showdowns[b as usize][p].values(opp, a, s, one);
+                sd(b, one);
                 kernels::add_assign(out, one);
             }
         }
@@ -688,7 +708,7 @@ struct Frame {
     zero: bool,
 }
 
-/// The runouts of an all-in evaluated at once on the pool ([`Solver::runout_values`]).
+/// The runouts of an all-in evaluated at once on the pool ([`Game::showdown_values`]).
 const RUNOUT_CHUNK: usize = 16;
 
 /// A vector-form CFR solver of one spot.
@@ -1241,11 +1261,8 @@ impl Solver {
                     } else {
                         &g.runouts[node.aux as usize]
                     };
-                    if self.pool.is_some() && list.len() >= RUNOUT_CHUNK {
-                        self.runout_values(p, node.board, list, opp_d, c, r);
-                    } else {
-                        g.showdown_values(p, node.board, list, opp_d, c, r, tmp);
-                    }
+                    let parallel = self.pool.is_some();
+                    g.showdown_values(p, node.board, list, opp_d, c, r, tmp, parallel);
                     // The hands holding a card of the board are 0 in every showdown on it.
                 }
             }
@@ -1533,42 +1550,6 @@ impl Solver {
             for (out, &(t, _)) in lane_outs.iter_mut().zip(chunk) {
                 g.zero_dealt(&g.nodes[terms[t].0 as usize], p, out);
             }
-        }
-    }
-
-    /// [`Game::showdown_values`] of an all-in's runouts on the solver's pool: the boards'
-    /// values [`RUNOUT_CHUNK`] at a time in parallel, each into its own row, then added in
-    /// the list's order, as [`Game::showdown_values`] adds them (the same bits). An all-in
-    /// before the river is a terminal of the walk above the chance nodes, which one thread
-    /// runs: without this the other threads wait through every runout.
-    #[allow(clippy::too_many_arguments)]
-    fn runout_values(
-        &self,
-        p: usize,
-        board: CardSet,
-        list: &[u32],
-        opp: &[f64],
-        c: f64,
-        out: &mut [f64],
-    ) {
-        let g = &self.game;
-        let n = g.hands[p].len();
-        let [a, s] = g.showdown_coefs(c);
-        let out = &mut out[..n];
-        let mut rows = vec![0.0; RUNOUT_CHUNK * n];
-        out.fill(0.0);
-        for boards in list.chunks(RUNOUT_CHUNK) {
-            rows[..boards.len() * n]
-                .par_chunks_mut(n.max(1))
-                .zip(boards)
-                .for_each(|(row, &b)| g.showdowns[b as usize][p].values(opp, a, s, row));
-            for row in rows[..boards.len() * n].chunks(n.max(1)) {
-                kernels::add_assign(out, row);
-            }
-        }
-        let scale = g.runout_scale(board);
-        if scale != 1.0 {
-            kernels::scale(out, scale);
         }
     }
 
