@@ -463,6 +463,25 @@ mod tests {
             mul_add_assign_portable(&mut p, &a, &b);
             unsafe { mul_add_assign_avx2(&mut q, &a, &b) };
             assert_eq!(bits(&p), bits(&q), "mul_add {n}");
+            let (mut p, mut q) = (vec![f64::NAN; n], vec![f64::NAN; n]);
+            add_into_portable(&mut p, &a, &b);
+            unsafe { add_into_avx2(&mut q, &a, &b) };
+            assert_eq!(bits(&p), bits(&q), "add_into {n}");
+            // The one-pass forms are the two-pass forms they replace.
+            let mut r = a.clone();
+            add_assign_portable(&mut r, &b);
+            assert_eq!(bits(&p), bits(&r), "add_into is copy then add {n}");
+            let (mut p, mut q) = (vec![f64::NAN; n], vec![f64::NAN; n]);
+            mul_from_zero_portable(&mut p, &a, &b);
+            unsafe { mul_from_zero_avx2(&mut q, &a, &b) };
+            assert_eq!(bits(&p), bits(&q), "mul_from_zero {n}");
+            let mut r = vec![0.0; n];
+            mul_add_assign_portable(&mut r, &a, &b);
+            assert_eq!(
+                bits(&p),
+                bits(&r),
+                "mul_from_zero is zeros then mul_add {n}"
+            );
             let (mut p, mut q) = (c.clone(), c.clone());
             max_assign_portable(&mut p, &a);
             unsafe { max_assign_avx2(&mut q, &a) };
