@@ -164,8 +164,9 @@ fn combos_of_token(hand: &str) -> Result<Vec<usize>, String> {
     let mut out = Vec::new();
     let b = hand.as_bytes();
     // A single combo: four characters, two cards.
-    if b.len() == 4 && !hand.contains(['+', '-']) {
-        if let (Ok(a), Ok(c)) = (Card::parse(&hand[..2]), Card::parse(&hand[2..])) {
+    // `split_at_checked` so that a multi-byte character across the middle is not a panic.
+    if let (4, Some((x, y))) = (b.len(), hand.split_at_checked(2)) {
+        if let (false, Ok(a), Ok(c)) = (hand.contains(['+', '-']), Card::parse(x), Card::parse(y)) {
             if a == c {
                 return Err(format!("{a} twice in one combo"));
             }
@@ -288,6 +289,12 @@ mod tests {
             ("AKs-KQs", "AKs-KQs"),
             ("AAs", "AAs"),
             ("AhAh", "AhAh"),
+            // Multi-byte characters where a card or class boundary would fall (found by fuzzing).
+            ("AA,K\u{1d6}*", "K\u{1d6}*"),
+            ("\u{1d6}Kh", "\u{1d6}Kh"),
+            ("Ah\u{1d6}", "Ah\u{1d6}"),
+            ("A\u{e9}+", "A\u{e9}+"),
+            ("A\u{e9}-A2s", "A\u{e9}-A2s"),
         ] {
             match Range::parse(text) {
                 Err(HoldemError::Range { token: t, .. }) => assert_eq!(t, token, "{text}"),
