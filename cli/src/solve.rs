@@ -694,21 +694,7 @@ impl Summary<'_> {
         let mut summary = json!({
             "game": self.solved.spec,
             "algo": run.algorithm().name,
-            "params": {
-                "alternating": params.alternating,
-                "alpha": finite_or_null(params.alpha),
-                "beta": finite_or_null(params.beta),
-                "discount_offset": params.discount_offset,
-                "floor": params.floor,
-                "gamma": params.gamma,
-                "predictive": params.predictive,
-                "schedule": params.schedule.map(|s| json!({
-                    "horizon": s.horizon,
-                    "alpha_slope": s.alpha_slope,
-                    "beta_slope": s.beta_slope,
-                    "gamma_slope": s.gamma_slope,
-                })),
-            },
+            "params": params_json(&params),
             "threads": run.threads(),
             "kernel": run.kernel().name(),
             "team_iterations": run.team_iterations(),
@@ -1199,6 +1185,25 @@ fn say_locked(solved: &Solved) {
             game.player_names[1],
         );
     }
+}
+
+/// A CFR-family run's parameters in `--json` (games and spots alike).
+pub fn params_json(params: &bluff::cfr::RegretParams) -> serde_json::Value {
+    json!({
+        "alternating": params.alternating,
+        "alpha": finite_or_null(params.alpha),
+        "beta": finite_or_null(params.beta),
+        "discount_offset": params.discount_offset,
+        "floor": params.floor,
+        "gamma": params.gamma,
+        "predictive": params.predictive,
+        "schedule": params.schedule.map(|s| json!({
+            "horizon": s.horizon,
+            "alpha_slope": s.alpha_slope,
+            "beta_slope": s.beta_slope,
+            "gamma_slope": s.gamma_slope,
+        })),
+    })
 }
 
 fn finite_or_null(x: f64) -> serde_json::Value {

@@ -98,6 +98,7 @@ pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun
         let v = json!({
             "game": solved.spec,
             "algo": solved.algorithm.name,
+            "params": crate::solve::params_json(&run.params),
             "threads": run.threads,
             "iterations": solved.iterations,
             "seconds": solved.seconds,
@@ -134,8 +135,8 @@ pub fn present(json: bool, output: Option<&Path>, solved: &Solved, run: &SpotRun
     }
     println!("spot          {}", solved.spec);
     println!(
-        "algorithm     {} ({} threads)",
-        solved.algorithm.name, run.threads
+        "algorithm     {} (gamma {}; {} threads)",
+        solved.algorithm.name, run.params.gamma, run.threads
     );
     println!(
         "iterations    {} in {:.3} s (building {:.3} s)",

@@ -215,3 +215,42 @@ fn a_raked_river_spot_is_solved_by_the_lcp_and_its_file_evaluates_as_an_equilibr
         assert!((f(&e["root_ev"][p]) - ev[p]).abs() < 1e-4, "{e} {ev:?}");
     }
 }
+
+/// dcfr+ on spots weights its average by t^5 unless `--gamma` says otherwise: the default run
+/// is the explicit `--algo dcfr+ --gamma 5` run, bit for bit, and `--gamma 4` (its authors'
+/// exponent) is another run; dcfr+ takes no alpha or beta.
+#[test]
+fn dcfr_plus_on_spots_defaults_to_gamma_5() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![river(), "--iterations".into(), "30".into()];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        solve_json(&args)
+    };
+    let default = run(&[]);
+    let five = run(&["--algo", "dcfr+", "--gamma", "5"]);
+    let four = run(&["--algo", "dcfr+", "--gamma", "4"]);
+    assert_eq!(default["params"]["gamma"], 5.0);
+    assert_eq!(four["params"]["gamma"], 4.0);
+    assert_eq!(default["exploitability"], five["exploitability"]);
+    assert_eq!(default["root_ev"], five["root_ev"]);
+    assert_ne!(default["exploitability"], four["exploitability"]);
+    let out = bluff()
+        .args([
+            "solve",
+            &river(),
+            "--iterations",
+            "5",
+            "--algo",
+            "dcfr+",
+            "--alpha",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert_refused(
+        &out,
+        "--alpha on dcfr+",
+        "does not apply to dcfr+ (it takes gamma only)",
+    );
+}

@@ -141,6 +141,7 @@ fn the_spot_json_fields_are_frozen() {
         [
             "game",
             "algo",
+            "params",
             "threads",
             "iterations",
             "seconds",

@@ -921,9 +921,10 @@ fn check_tunable(request: &Request, sp: Spelling, algorithm: &Algorithm) -> Resu
             &[Opt::Alpha, Opt::Beta],
             " (a schedule moves them; gamma sets its start)",
         ),
+        Tunable::Gamma => (&[Opt::Alpha, Opt::Beta], " (it takes gamma only)"),
         Tunable::Nothing => (
             &[Opt::Alpha, Opt::Beta, Opt::Gamma],
-            " (they apply to dcfr, and gamma to the hs-* schedules)",
+            " (they apply to dcfr, and gamma to dcfr+ and the hs-* schedules)",
         ),
     };
     match refused.iter().find(|o| request.given(**o)) {

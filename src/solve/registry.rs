@@ -101,6 +101,8 @@ pub enum Tunable {
     AlphaBetaGamma,
     /// The starting gamma of a schedule.
     StartingGamma,
+    /// Gamma only, the average-strategy weight exponent (`dcfr+`).
+    Gamma,
 }
 
 /// One solver of the registry.
@@ -199,10 +201,11 @@ pub const ALGORITHMS: &[Algorithm] = &[
     },
     Algorithm {
         name: "dcfr+",
-        summary: "DCFR+ (Xu et al. 2024), as its authors run it",
+        summary: "DCFR+ (Xu et al. 2024), as its authors run it (gamma 4 unless set; 5 on \
+                  hold'em spots)",
         family: Family::Cfr,
         needs_horizon: false,
-        tunable: Tunable::Nothing,
+        tunable: Tunable::Gamma,
         params: Some(|_, _| RegretParams::dcfr_plus()),
     },
     Algorithm {
@@ -446,11 +449,16 @@ impl Algorithm {
                     ));
                 }
             }
+            Tunable::Gamma => {
+                if options.alpha.is_some() || options.beta.is_some() {
+                    return Err(untunable("alpha/beta", " (it takes gamma only)"));
+                }
+            }
             Tunable::Nothing => {
                 if options.alpha.is_some() || options.beta.is_some() || options.gamma.is_some() {
                     return Err(untunable(
                         "alpha/beta/gamma",
-                        " (they apply to dcfr, and gamma to the hs-* schedules)",
+                        " (they apply to dcfr, and gamma to dcfr+ and the hs-* schedules)",
                     ));
                 }
             }
@@ -463,6 +471,8 @@ impl Algorithm {
         if self.tunable == Tunable::AlphaBetaGamma {
             params.alpha = options.alpha.unwrap_or(params.alpha);
             params.beta = options.beta.unwrap_or(params.beta);
+        }
+        if matches!(self.tunable, Tunable::AlphaBetaGamma | Tunable::Gamma) {
             params.gamma = options.gamma.unwrap_or(params.gamma);
         }
         if let Some(u) = options.updates {
