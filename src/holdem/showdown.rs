@@ -87,8 +87,6 @@ pub struct Fold {
     card_start: Vec<u32>,
     /// The opponent's number of hands.
     opp_len: usize,
-    /// The opponent's hands' cards.
-    opp_cards: Vec<[u8; 2]>,
 }
 
 impl Fold {
@@ -117,7 +115,6 @@ impl Fold {
             by_card,
             card_start,
             opp_len: opp.len(),
-            opp_cards: opp.iter().map(|&h| cards(h)).collect(),
         }
     }
 
@@ -154,61 +151,6 @@ impl Fold {
             )
         };
     }
-
-    /// [`Fold::sums_times`] of up to [`LANES`] reach vectors at once, `outs[l]` from
-    /// `reaches[l]` and `coefs[l]`, each lane's arithmetic that of one call: the total and
-    /// each card's sum add the reaches in the opponent's hands' order, then
-    /// `coef x (total - card[c0] - card[c1] + same)` per hand.
-    ///
-    /// # Panics
-    /// When the three lists' lengths differ or exceed [`LANES`].
-    pub fn sums_times_batch(&self, reaches: &[&[f64]], coefs: &[f64], outs: &mut [&mut [f64]]) {
-        self.sums_times_batch_in(reaches, coefs, outs, false);
-    }
-
-    /// [`Fold::sums_times_batch`], on the portable path when `portable`.
-    fn sums_times_batch_in(
-        &self,
-        reaches: &[&[f64]],
-        coefs: &[f64],
-        outs: &mut [&mut [f64]],
-        portable: bool,
-    ) {
-        let lanes = reaches.len();
-        assert!(lanes <= LANES && coefs.len() == lanes && outs.len() == lanes);
-        let (m, n) = (self.opp_len, self.c0.len());
-        BATCH.with(|cell| {
-            let mut b = cell.borrow_mut();
-            let Batch { zero, spare, .. } = b.sized(m, n);
-            let (r, o) = lanes_of(reaches, outs, zero, spare, m, n);
-            let mut coef = [0.0; LANES];
-            coef[..lanes].copy_from_slice(coefs);
-            fold_lanes(self, r, &coef, o, portable);
-        });
-    }
-}
-
-/// Exactly [`LANES`] reach vectors (`m` long) and outputs (`n` long): the given ones, then
-/// zeros to read and spare vectors to write.
-fn lanes_of<'a>(
-    reaches: &[&'a [f64]],
-    outs: &'a mut [&mut [f64]],
-    zero: &'a [f64],
-    spare: &'a mut [f64],
-    m: usize,
-    n: usize,
-) -> ([&'a [f64]; LANES], [&'a mut [f64]; LANES]) {
-    let mut r: [&[f64]; LANES] = [&zero[..m]; LANES];
-    for (x, y) in r.iter_mut().zip(reaches) {
-        *x = &y[..m];
-    }
-    let mut given = outs.iter_mut();
-    let mut spares = spare.chunks_mut(n);
-    let o: [&mut [f64]; LANES] = std::array::from_fn(|_| match given.next() {
-        Some(y) => &mut y[..n],
-        None => spares.next().expect("spare lanes"),
-    });
-    (r, o)
 }
 
 /// How many reach vectors a batched evaluation takes at once (four `f64` lanes: one AVX2
@@ -278,7 +220,7 @@ struct Batch {
     w: Vec<Lanes>,
     /// Zeros, the reach of a missing lane.
     zero: Vec<f64>,
-    /// The results of the missing lanes.
+    /// The results of the missing lanes (a sweep's, then its folds').
     spare: Vec<f64>,
 }
 
@@ -291,8 +233,8 @@ impl Batch {
         if self.zero.len() < m {
             self.zero.resize(m, 0.0);
         }
-        if self.spare.len() < LANES * n {
-            self.spare.resize(LANES * n, 0.0);
+        if self.spare.len() < 2 * LANES * n {
+            self.spare.resize(2 * LANES * n, 0.0);
         }
         self
     }
@@ -301,182 +243,6 @@ impl Batch {
 thread_local! {
     /// The buffers of the batched evaluations.
     static BATCH: std::cell::RefCell<Batch> = std::cell::RefCell::new(Batch::default());
-}
-
-/// The lanes of [`Fold::sums_times_batch`]: AVX2 when the processor has it (the same
-/// operations in the same order: the same bits).
-/// `portable` forces the portable path (the tests compare the two).
-fn fold_lanes(
-    f: &Fold,
-    reach: [&[f64]; LANES],
-    coef: &Lanes,
-    out: [&mut [f64]; LANES],
-    portable: bool,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if !portable && kernels::avx2() {
-        // SAFETY: the processor has AVX2.
-        return unsafe { fold_lanes_avx2(f, reach, coef, out) };
-    }
-    let (total, card) = fold_card_sums(f, reach);
-    fold_finish(f, &total, &card, reach, coef, out, 0);
-}
-
-/// The AVX2 compilation of [`fold_lanes`]: the sums as [`fold_card_sums`], then four hands
-/// at a time, their four lanes transposed into one store per output.
-///
-/// # Safety
-/// The processor has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn fold_lanes_avx2(
-    f: &Fold,
-    reach: [&[f64]; LANES],
-    coef: &Lanes,
-    out: [&mut [f64]; LANES],
-) {
-    // `fold_card_sums` in registers: the total in one, each card's sum an aligned slot,
-    // four hands' reaches loaded at once per vector and transposed, then added in order.
-    let [r0, r1, r2, r3] = reach;
-    let m = f.opp_len;
-    let (r0, r1, r2, r3) = (&r0[..m], &r1[..m], &r2[..m], &r3[..m]);
-    let opp_cards = &f.opp_cards[..m];
-    let zero = _mm256_setzero_pd();
-    let mut vt = zero;
-    let mut cards = [zero; 64];
-    let mut j = 0;
-    while j + 4 <= m {
-        let hands = transpose4([
-            _mm256_loadu_pd(r0[j..].as_ptr()),
-            _mm256_loadu_pd(r1[j..].as_ptr()),
-            _mm256_loadu_pd(r2[j..].as_ptr()),
-            _mm256_loadu_pd(r3[j..].as_ptr()),
-        ]);
-        for (q, &r) in hands.iter().enumerate() {
-            let cs = opp_cards[j + q];
-            let (x, y) = ((cs[0] & 63) as usize, (cs[1] & 63) as usize);
-            vt = _mm256_add_pd(vt, r);
-            cards[x] = _mm256_add_pd(cards[x], r);
-            cards[y] = _mm256_add_pd(cards[y], r);
-        }
-        j += 4;
-    }
-    while j < m {
-        let r = _mm256_set_pd(r3[j], r2[j], r1[j], r0[j]);
-        let cs = opp_cards[j];
-        let (x, y) = ((cs[0] & 63) as usize, (cs[1] & 63) as usize);
-        vt = _mm256_add_pd(vt, r);
-        cards[x] = _mm256_add_pd(cards[x], r);
-        cards[y] = _mm256_add_pd(cards[y], r);
-        j += 1;
-    }
-    let mut total = [0.0; LANES];
-    _mm256_storeu_pd(total.as_mut_ptr(), vt);
-    let mut card = [[0.0; LANES]; 64];
-    for (c, v) in card.iter_mut().zip(&cards) {
-        _mm256_storeu_pd(c.as_mut_ptr(), *v);
-    }
-    let n = f.c0.len();
-    let full = n - n % 4;
-    let [o0, o1, o2, o3] = out;
-    let (o0, o1, o2, o3) = (&mut o0[..n], &mut o1[..n], &mut o2[..n], &mut o3[..n]);
-    let vc = _mm256_loadu_pd(coef.as_ptr());
-    let mut y = 0;
-    while y < full {
-        // (A loop, not a closure: a closure would not be compiled for AVX2.)
-        let mut v = [_mm256_setzero_pd(); 4];
-        for (q, vq) in v.iter_mut().enumerate() {
-            let h = y + q;
-            let a = cards[(f.c0[h] & 63) as usize];
-            let b = cards[(f.c1[h] & 63) as usize];
-            let j = f.same[h];
-            let same = if j == u32::MAX {
-                _mm256_setzero_pd()
-            } else {
-                let j = j as usize;
-                _mm256_set_pd(r3[j], r2[j], r1[j], r0[j])
-            };
-            *vq = _mm256_mul_pd(
-                vc,
-                _mm256_add_pd(_mm256_sub_pd(_mm256_sub_pd(vt, a), b), same),
-            );
-        }
-        // Hand q's lane l to output l's entry y + q.
-        let rows = transpose4(v);
-        _mm256_storeu_pd(o0.as_mut_ptr().add(y), rows[0]);
-        _mm256_storeu_pd(o1.as_mut_ptr().add(y), rows[1]);
-        _mm256_storeu_pd(o2.as_mut_ptr().add(y), rows[2]);
-        _mm256_storeu_pd(o3.as_mut_ptr().add(y), rows[3]);
-        y += 4;
-    }
-    fold_finish(f, &total, &card, reach, coef, [o0, o1, o2, o3], full);
-}
-
-/// A 4 x 4 transpose: element `q` of row `l` becomes element `l` of row `q` (four vectors'
-/// entries as lanes, or four hands' lanes as vectors).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn transpose4(v: [__m256d; 4]) -> [__m256d; 4] {
-    let (t0, t1) = (
-        _mm256_unpacklo_pd(v[0], v[1]),
-        _mm256_unpackhi_pd(v[0], v[1]),
-    );
-    let (t2, t3) = (
-        _mm256_unpacklo_pd(v[2], v[3]),
-        _mm256_unpackhi_pd(v[2], v[3]),
-    );
-    [
-        _mm256_permute2f128_pd::<0x20>(t0, t2),
-        _mm256_permute2f128_pd::<0x20>(t1, t3),
-        _mm256_permute2f128_pd::<0x31>(t0, t2),
-        _mm256_permute2f128_pd::<0x31>(t1, t3),
-    ]
-}
-
-/// The total and each card's sum of four reach vectors, lane by lane, adding the reaches in
-/// the opponent's hands' order as [`Fold::sums_times`] does.
-#[inline(always)]
-fn fold_card_sums(f: &Fold, reach: [&[f64]; LANES]) -> (Lanes, [Lanes; 64]) {
-    let [r0, r1, r2, r3] = reach;
-    let m = f.opp_len;
-    let (r0, r1, r2, r3) = (&r0[..m], &r1[..m], &r2[..m], &r3[..m]);
-    let mut sums = CardSums4::new();
-    for (j, &c) in f.opp_cards[..m].iter().enumerate() {
-        sums.add(c, [r0[j], r1[j], r2[j], r3[j]]);
-    }
-    (sums.total, sums.card)
-}
-
-/// The last step of [`fold_lanes`] from the player's hand `from`: `coef x (total -
-/// card[c0] - card[c1] + same)` per hand and lane.
-#[inline(always)]
-fn fold_finish(
-    f: &Fold,
-    total: &Lanes,
-    card: &[Lanes; 64],
-    reach: [&[f64]; LANES],
-    coef: &Lanes,
-    out: [&mut [f64]; LANES],
-    from: usize,
-) {
-    let [r0, r1, r2, r3] = reach;
-    let [o0, o1, o2, o3] = out;
-    for y in from..f.c0.len() {
-        let j = f.same[y];
-        let same = if j == u32::MAX {
-            [0.0; LANES]
-        } else {
-            let j = j as usize;
-            [r0[j], r1[j], r2[j], r3[j]]
-        };
-        let (a, b) = ((f.c0[y] & 63) as usize, (f.c1[y] & 63) as usize);
-        let minus = sub4(sub4(*total, card[a]), card[b]);
-        let v = mul4(*coef, add4(minus, same));
-        o0[y] = v[0];
-        o1[y] = v[1];
-        o2[y] = v[2];
-        o3[y] = v[3];
-    }
 }
 
 /// A river showdown between two lists of hands on one board, sorted once by strength: the
@@ -659,44 +425,73 @@ impl Showdown {
         }
     }
 
-    /// [`Showdown::values`] of up to [`LANES`] reach vectors at once, `outs[l]` from
-    /// `reaches[l]` with `a[l]` and `s[l]`: one sweep for all, each lane's arithmetic that of
-    /// one call (the same bits).
+    /// Up to [`LANES`] evaluations in one pass over the sorted lists, each lane's arithmetic
+    /// that of one call (the same bits): a lane's `out` gets [`Showdown::values`] of its
+    /// reach with its `a` and `s`, and its `fold` (chips per unit of reach, values) gets
+    /// [`Showdown::fold_values`] of the same reach from the same sums. When no lane has an
+    /// `out` the pass only sums (no showdown's partial sums): a batch of folds.
     ///
     /// # Panics
-    /// When the lists' lengths differ or exceed [`LANES`].
-    pub fn values_batch(&self, reaches: &[&[f64]], a: &[f64], s: &[f64], outs: &mut [&mut [f64]]) {
-        self.values_batch_in(reaches, a, s, outs, false);
+    /// When there are more than [`LANES`] lanes or a vector is shorter than its list.
+    pub fn values_batch(&self, lanes: &mut [Lane]) {
+        self.values_batch_in(lanes, false);
     }
 
     /// [`Showdown::values_batch`], on the portable path when `portable`.
-    fn values_batch_in(
-        &self,
-        reaches: &[&[f64]],
-        a: &[f64],
-        s: &[f64],
-        outs: &mut [&mut [f64]],
-        portable: bool,
-    ) {
-        let lanes = reaches.len();
-        assert!(lanes <= LANES && a.len() == lanes && s.len() == lanes && outs.len() == lanes);
-        for out in outs.iter_mut() {
-            for &i in &self.off_board {
-                out[i as usize] = 0.0;
+    fn values_batch_in(&self, lanes: &mut [Lane], portable: bool) {
+        assert!(lanes.len() <= LANES);
+        let n = self.n;
+        let (mut t4, mut s4, mut f4) = ([0.0; LANES], [0.0; LANES], [0.0; LANES]);
+        for (i, lane) in lanes.iter_mut().enumerate() {
+            t4[i] = lane.a - lane.s;
+            s4[i] = lane.s;
+            let fold = lane.fold.as_mut().map(|(c, o)| (*c, &mut **o));
+            for out in lane
+                .out
+                .as_deref_mut()
+                .into_iter()
+                .chain(fold.map(|(c, o)| {
+                    f4[i] = c;
+                    o
+                }))
+            {
+                for &h in &self.off_board {
+                    out[h as usize] = 0.0;
+                }
             }
         }
+        let showdown = lanes.iter().any(|l| l.out.is_some());
+        let any_fold = lanes.iter().any(|l| l.fold.is_some());
         let l = self.order.len();
-        let (mut t4, mut s4) = ([0.0; LANES], [0.0; LANES]);
-        for i in 0..lanes {
-            t4[i] = a[i] - s[i];
-            s4[i] = s[i];
-        }
         BATCH.with(|cell| {
             let mut b = cell.borrow_mut();
-            let Batch { zero, spare, w, .. } = b.sized(self.opp_n, self.n);
-            let (r, o) = lanes_of(reaches, outs, zero, spare, self.opp_n, self.n);
+            let Batch { zero, spare, w } = b.sized(self.opp_n, n);
+            let (spare, spare_folds) = spare.split_at_mut(LANES * n);
+            let (mut spares, mut fold_spares) = (spare.chunks_mut(n), spare_folds.chunks_mut(n));
+            let mut it = lanes.iter_mut();
+            let mut r: [&[f64]; LANES] = [&zero[..self.opp_n]; LANES];
+            let mut o: [Option<&mut [f64]>; LANES] = [None, None, None, None];
+            let mut fo: [Option<&mut [f64]>; LANES] = [None, None, None, None];
+            for i in 0..LANES {
+                let lane = it.next();
+                let (reach, out, fold) = match lane {
+                    Some(Lane {
+                        reach, out, fold, ..
+                    }) => (*reach, out.as_deref_mut(), fold.as_mut().map(|f| &mut *f.1)),
+                    None => (&zero[..], None, None),
+                };
+                r[i] = &reach[..self.opp_n];
+                o[i] = Some(match out {
+                    Some(y) => &mut y[..n],
+                    None => spares.next().expect("spare lanes"),
+                });
+                fo[i] = Some(match fold {
+                    Some(y) => &mut y[..n],
+                    None => fold_spares.next().expect("spare lanes"),
+                });
+            }
             let x = SweepLanes {
-                groups: &self.groups,
+                groups: if showdown { &self.groups } else { &[] },
                 opp_cards: &self.opp_cards,
                 opp_order: &self.opp_order,
                 order: &self.order,
@@ -706,14 +501,23 @@ impl Showdown {
                 reach: r,
                 t: t4,
                 s: s4,
+                f: f4,
             };
-            sweep_lanes(&x, &mut w[..l], o, portable);
+            let o = o.map(|y| y.expect("every lane"));
+            let fo = fo.map(|y| y.expect("every lane"));
+            let outs = Outs {
+                showdown: showdown.then_some(o),
+                fold: any_fold.then_some(fo),
+            };
+            sweep_lanes(&x, &mut w[..l], outs, portable);
         });
     }
 
-    /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`
-    /// nor with the board (0 for a hand holding a board card).
-    pub fn totals(&self, opp_reach: &[f64], out: &mut [f64]) {
+    /// `out[i]`: `coef` times the opponent's reach summed over its hands sharing no card with
+    /// `hands[i]` nor with the board (0 for a hand holding a board card), the sums taken in
+    /// strength order as a sweep takes them: a fold on this board paying `coef` per unit of
+    /// reach.
+    pub fn fold_values(&self, opp_reach: &[f64], coef: f64, out: &mut [f64]) {
         let mut all = CardSums::new();
         for (&j, &c) in self.opp_order.iter().zip(&self.opp_cards) {
             all.add(c, opp_reach[j as usize]);
@@ -728,9 +532,43 @@ impl Showdown {
             } else {
                 opp_reach[j as usize]
             };
-            out[i as usize] = all.disjoint([self.c0[y], self.c1[y]], same);
+            out[i as usize] = coef * all.disjoint([self.c0[y], self.c1[y]], same);
         }
     }
+
+    /// Sets to 0 the entries of the hands holding a board card.
+    pub fn zero_off_board(&self, out: &mut [f64]) {
+        for &i in &self.off_board {
+            out[i as usize] = 0.0;
+        }
+    }
+
+    /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`
+    /// nor with the board (0 for a hand holding a board card).
+    pub fn totals(&self, opp_reach: &[f64], out: &mut [f64]) {
+        self.fold_values(opp_reach, 1.0, out);
+    }
+}
+
+/// One lane of [`Showdown::values_batch`].
+pub struct Lane<'a> {
+    /// The opponent's reach.
+    pub reach: &'a [f64],
+    /// The showdown's coefficients ([`Showdown::values`]).
+    pub a: f64,
+    /// See `a`.
+    pub s: f64,
+    /// Where the showdown's values go (`None`: not wanted).
+    pub out: Option<&'a mut [f64]>,
+    /// A fold at the same reach: its chips per unit of reach and where its values go.
+    pub fold: Option<(f64, &'a mut [f64])>,
+}
+
+/// Where a sweep writes: the showdowns' values and the folds' (each four lanes, spare
+/// vectors where a lane has none), either left out when no lane wants it.
+struct Outs<'a> {
+    showdown: Option<[&'a mut [f64]; LANES]>,
+    fold: Option<[&'a mut [f64]; LANES]>,
 }
 
 /// The inputs of [`sweep_lanes`]: a [`Showdown`]'s sorted lists, the opponent's reach
@@ -746,19 +584,21 @@ struct SweepLanes<'a> {
     reach: [&'a [f64]; LANES],
     t: Lanes,
     s: Lanes,
+    /// The chips per unit of reach of each lane's fold (0 where it has none).
+    f: Lanes,
 }
 
 /// The sweep of [`Showdown::values_batch`]: AVX2 when the processor has it (the same
 /// operations in the same order: the same bits).
 /// `portable` forces the portable path (the tests compare the two).
-fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES], portable: bool) {
+fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], outs: Outs, portable: bool) {
     #[cfg(target_arch = "x86_64")]
     if !portable && kernels::avx2() {
         // SAFETY: the processor has AVX2.
-        return unsafe { sweep_lanes_avx2(x, w, out) };
+        return unsafe { sweep_lanes_avx2(x, w, outs) };
     }
     let sums = sweep_sums(x, w);
-    sweep_finish(x, &sums, w, out);
+    sweep_finish(x, &sums, w, outs);
 }
 
 /// The AVX2 compilation of [`sweep_lanes`]: [`sweep_sums`], then [`sweep_finish`]'s
@@ -768,7 +608,7 @@ fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES], portab
 /// The processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LANES]) {
+unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
     let l = w.len();
     let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
     let [r0, r1, r2, r3] = x.reach;
@@ -859,23 +699,74 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], out: [&mut [f64]; LA
         add!(opp_cards[kk], at!(opp_order[kk] as usize));
     }
     // `sweep_finish`: one hand's four lanes to a register, stored lane by lane at the hand.
-    let [o0, o1, o2, o3] = out;
-    let n = o0.len();
-    assert!(o1.len() == n && o2.len() == n && o3.len() == n);
     let (t, s) = (_mm256_loadu_pd(x.t.as_ptr()), _mm256_loadu_pd(x.s.as_ptr()));
-    for y in 0..l {
-        let all = _mm256_add_pd(minus!(y), same!(y));
-        let v = _mm256_add_pd(
-            _mm256_mul_pd(t, all),
-            _mm256_mul_pd(s, _mm256_loadu_pd(w[y].as_ptr())),
-        );
-        let i = order[y] as usize;
-        assert!(i < n);
-        let (lo, hi) = (_mm256_castpd256_pd128(v), _mm256_extractf128_pd::<1>(v));
-        _mm_storel_pd(o0.as_mut_ptr().add(i), lo);
-        _mm_storeh_pd(o1.as_mut_ptr().add(i), lo);
-        _mm_storel_pd(o2.as_mut_ptr().add(i), hi);
-        _mm_storeh_pd(o3.as_mut_ptr().add(i), hi);
+    let f = _mm256_loadu_pd(x.f.as_ptr());
+    macro_rules! store_lanes {
+        ($v:expr, $o:expr, $i:expr) => {{
+            let (v, i) = ($v, $i);
+            let [o0, o1, o2, o3] = $o;
+            let (lo, hi) = (_mm256_castpd256_pd128(v), _mm256_extractf128_pd::<1>(v));
+            _mm_storel_pd(o0.as_mut_ptr().add(i), lo);
+            _mm_storeh_pd(o1.as_mut_ptr().add(i), lo);
+            _mm_storel_pd(o2.as_mut_ptr().add(i), hi);
+            _mm_storeh_pd(o3.as_mut_ptr().add(i), hi);
+        }};
+    }
+    let n = |o: &[&mut [f64]; LANES]| {
+        let n = o[0].len();
+        assert!(o.iter().all(|y| y.len() == n));
+        n
+    };
+    match outs {
+        Outs {
+            showdown: Some(mut o),
+            fold: None,
+        } => {
+            let n = n(&o);
+            for y in 0..l {
+                let all = _mm256_add_pd(minus!(y), same!(y));
+                let v = _mm256_add_pd(
+                    _mm256_mul_pd(t, all),
+                    _mm256_mul_pd(s, _mm256_loadu_pd(w[y].as_ptr())),
+                );
+                let i = order[y] as usize;
+                assert!(i < n);
+                store_lanes!(v, &mut o, i);
+            }
+        }
+        Outs {
+            showdown: Some(mut o),
+            fold: Some(mut fo),
+        } => {
+            let n = n(&o).min(n(&fo));
+            for y in 0..l {
+                let all = _mm256_add_pd(minus!(y), same!(y));
+                let v = _mm256_add_pd(
+                    _mm256_mul_pd(t, all),
+                    _mm256_mul_pd(s, _mm256_loadu_pd(w[y].as_ptr())),
+                );
+                let i = order[y] as usize;
+                assert!(i < n);
+                store_lanes!(v, &mut o, i);
+                store_lanes!(_mm256_mul_pd(f, all), &mut fo, i);
+            }
+        }
+        Outs {
+            showdown: None,
+            fold: Some(mut fo),
+        } => {
+            let n = n(&fo);
+            for y in 0..l {
+                let all = _mm256_add_pd(minus!(y), same!(y));
+                let i = order[y] as usize;
+                assert!(i < n);
+                store_lanes!(_mm256_mul_pd(f, all), &mut fo, i);
+            }
+        }
+        Outs {
+            showdown: None,
+            fold: None,
+        } => {}
     }
 }
 
@@ -940,11 +831,10 @@ fn sweep_sums(x: &SweepLanes, w: &mut [Lanes]) -> CardSums4 {
 /// The last step of [`sweep_lanes`]: `t x all + s x w` per hand and lane, `all` the sum
 /// over the opponent's hands sharing no card, each result stored at its hand.
 #[inline(always)]
-fn sweep_finish(x: &SweepLanes, sums: &CardSums4, w: &[Lanes], out: [&mut [f64]; LANES]) {
+fn sweep_finish(x: &SweepLanes, sums: &CardSums4, w: &[Lanes], mut outs: Outs) {
     let [r0, r1, r2, r3] = x.reach;
     let l = w.len();
     let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
-    let [o0, o1, o2, o3] = out;
     for y in 0..l {
         let j = same_of[y];
         let same = if j == u16::MAX {
@@ -954,12 +844,18 @@ fn sweep_finish(x: &SweepLanes, sums: &CardSums4, w: &[Lanes], out: [&mut [f64];
             [r0[j], r1[j], r2[j], r3[j]]
         };
         let all = sums.disjoint([c0[y], c1[y]], same);
-        let v = add4(mul4(x.t, all), mul4(x.s, w[y]));
         let i = order[y] as usize;
-        o0[i] = v[0];
-        o1[i] = v[1];
-        o2[i] = v[2];
-        o3[i] = v[3];
+        if let Some(o) = outs.showdown.as_mut() {
+            let v = add4(mul4(x.t, all), mul4(x.s, w[y]));
+            for (o, v) in o.iter_mut().zip(v) {
+                o[i] = v;
+            }
+        }
+        if let Some(o) = outs.fold.as_mut() {
+            for (o, v) in o.iter_mut().zip(mul4(x.f, all)) {
+                o[i] = v;
+            }
+        }
     }
 }
 
@@ -1087,30 +983,60 @@ mod tests {
             let (a, s) = ([90.0, 45.5, 0.0, 12.0], [126.0, 90.0, 1.0, -3.5]);
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             for lanes in 1..=LANES {
-                let rs: Vec<&[f64]> = reaches[..lanes].to_vec();
-                let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
-                let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
-                sd.values_batch(&rs, &a[..lanes], &s[..lanes], &mut outs);
-                let mut port = vec![vec![f64::NAN; mine.len()]; lanes];
-                let mut pouts: Vec<&mut [f64]> = port.iter_mut().map(|o| &mut o[..]).collect();
-                sd.values_batch_in(&rs, &a[..lanes], &s[..lanes], &mut pouts, true);
-                for l in 0..lanes {
-                    assert_eq!(bits(&port[l]), bits(&got[l]), "portable showdown lane {l}");
-                    let mut want = vec![0.0; mine.len()];
-                    sd.values(reaches[l], a[l], s[l], &mut want);
-                    assert_eq!(bits(&got[l]), bits(&want), "showdown lane {l} of {lanes}");
-                }
-                let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
-                let mut outs: Vec<&mut [f64]> = got.iter_mut().map(|o| &mut o[..]).collect();
-                fold.sums_times_batch(&rs, &coefs[..lanes], &mut outs);
-                let mut port = vec![vec![f64::NAN; mine.len()]; lanes];
-                let mut pouts: Vec<&mut [f64]> = port.iter_mut().map(|o| &mut o[..]).collect();
-                fold.sums_times_batch_in(&rs, &coefs[..lanes], &mut pouts, true);
-                for l in 0..lanes {
-                    assert_eq!(bits(&port[l]), bits(&got[l]), "portable fold lane {l}");
-                    let mut want = vec![0.0; mine.len()];
-                    fold.sums_times(reaches[l], coefs[l], &mut want);
-                    assert_eq!(bits(&got[l]), bits(&want), "fold lane {l} of {lanes}");
+                // Every subset of the lanes carries a fold at its reach; with no showdown
+                // wanted the pass is a batch of folds.
+                for (mask, showdown) in [
+                    (0usize, true),
+                    (0b0001, true),
+                    (0b1010, true),
+                    (0b1111, true),
+                    (0b0110, false),
+                    (0b1111, false),
+                ] {
+                    let run = |portable: bool| {
+                        let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
+                        let mut fgot = vec![vec![f64::NAN; mine.len()]; lanes];
+                        let mut batch: Vec<Lane> = got
+                            .iter_mut()
+                            .zip(fgot.iter_mut())
+                            .enumerate()
+                            .map(|(l, (o, f))| Lane {
+                                reach: reaches[l],
+                                a: a[l],
+                                s: s[l],
+                                out: showdown.then_some(&mut o[..]),
+                                fold: (mask >> l & 1 == 1).then_some((coefs[l], &mut f[..])),
+                            })
+                            .collect();
+                        sd.values_batch_in(&mut batch, portable);
+                        (got, fgot)
+                    };
+                    let (got, fgot) = run(false);
+                    let (port, fport) = run(true);
+                    for l in 0..lanes {
+                        assert_eq!(bits(&port[l]), bits(&got[l]), "portable showdown lane {l}");
+                        assert_eq!(bits(&fport[l]), bits(&fgot[l]), "portable fold lane {l}");
+                        let mut want = vec![0.0; mine.len()];
+                        if showdown {
+                            sd.values(reaches[l], a[l], s[l], &mut want);
+                            assert_eq!(bits(&got[l]), bits(&want), "showdown lane {l} of {lanes}");
+                        } else {
+                            assert!(got[l].iter().all(|x| x.is_nan()), "no showdown on lane {l}");
+                        }
+                        if mask >> l & 1 == 0 {
+                            assert!(fgot[l].iter().all(|x| x.is_nan()), "no fold on lane {l}");
+                            continue;
+                        }
+                        sd.fold_values(reaches[l], coefs[l], &mut want);
+                        assert_eq!(bits(&fgot[l]), bits(&want), "fold on lane {l} of {lanes}");
+                        // Within rounding, the fold sums by the hands' order.
+                        fold.sums_times(reaches[l], coefs[l], &mut want);
+                        for (i, (&x, &y)) in fgot[l].iter().zip(&want).enumerate() {
+                            let on_board = (mine[i].0.bit() | mine[i].1.bit()) & board_set != 0;
+                            let y = if on_board { 0.0 } else { y };
+                            assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0), "{x} {y}");
+                        }
+                    }
                 }
             }
         }

@@ -34,7 +34,7 @@
 
 use super::cards::{cards_of, Card, CardSet};
 use super::iso::Symmetries;
-use super::showdown::{Fold, Hand, Showdown, LANES};
+use super::showdown::{Fold, Hand, Lane, Showdown, LANES};
 use super::spot::Spot;
 use super::tree::{NodeKind, Tree};
 use super::HoldemError;
@@ -89,8 +89,8 @@ pub struct GameNode {
     pub first_child: u32,
     /// How many children.
     pub num_children: u32,
-    /// A decision node: the offset of its entries in the actor's state arrays; a showdown:
-    /// its board's index; an all-in: its runout list.
+    /// A decision node: the offset of its entries in the actor's state arrays; a showdown and
+    /// a fold on the river: its board's index; an all-in: its runout list.
     pub aux: u64,
 }
 
@@ -334,6 +334,10 @@ impl Game {
                 (GameKind::Decision(a), off as u64)
             }
             NodeKind::Chance => (GameKind::Chance, 0),
+            // A fold on the river is evaluated on its board's showdown lists.
+            NodeKind::Fold(p) if board.count_ones() == 5 => {
+                (GameKind::Fold(p), index[&board] as u64)
+            }
             NodeKind::Fold(p) => (GameKind::Fold(p), 0),
             NodeKind::Showdown if board.count_ones() == 5 => {
                 (GameKind::Showdown, index[&board] as u64)
@@ -1236,12 +1240,25 @@ impl Solver {
                 GameKind::Chance => {
                     self.chance(sh, &node, p, mode, own_d, opp_d, r, parts);
                 }
+                GameKind::Fold(f) if top.zero && node.board.count_ones() == 5 => {
+                    // What a river fold's sums give from zero reaches: `coef x +0`, and +0 for
+                    // the hands holding a board card.
+                    let coef = self.fold_coef(&node, f as usize, p);
+                    r.fill(coef * 0.0);
+                    g.showdowns[node.aux as usize][p].zero_off_board(r);
+                }
                 GameKind::Fold(f) if top.zero => {
                     // What the fold's sums give from zero reaches (each +0, whatever the zeros'
                     // signs, as the sums start from +0): `coef x +0`, and +0 for the blocked.
                     let coef = self.fold_coef(&node, f as usize, p);
                     r.fill(coef * 0.0);
                     g.zero_dealt(&node, p, r);
+                }
+                GameKind::Fold(f) if node.board.count_ones() == 5 => {
+                    // On the river, as the batched walk evaluates it (`river_terminals`): the
+                    // sums over the board's sorted lists.
+                    let coef = self.fold_coef(&node, f as usize, p);
+                    g.showdowns[node.aux as usize][p].fold_values(opp_d, coef, r);
                 }
                 GameKind::Showdown | GameKind::AllIn if top.zero => {
                     // `(a - s) x +0 + s x +0` for every hand with `s >= 0`: +0.
@@ -1315,9 +1332,9 @@ impl Solver {
     }
 
     /// [`Solver::walk_in`] of a river subtree (no chance node below `root`), in three passes
-    /// so that its terminals are evaluated together: the showdowns on its one board in one
-    /// sweep per [`LANES`] of them ([`Showdown::values_batch`]), the folds likewise
-    /// ([`Fold::sums_times_batch`]), each lane with the bits of one evaluation. The first
+    /// so that its terminals are evaluated together: the showdowns and folds on its one board
+    /// in one sweep per [`LANES`] of them ([`Showdown::values_batch`], the traverser's folds
+    /// riding on their sibling calls' lanes), each with the bits of one evaluation. The first
     /// pass carries the opponent's reach down to every terminal (the opponent's strategies
     /// are needed for nothing else), the second evaluates the terminals, the third carries
     /// the traverser's reach down and the values up as [`Solver::walk_in`] does (the
@@ -1484,8 +1501,15 @@ impl Solver {
     }
 
     /// The traverser `p`'s values at a river walk's terminals (`terms` in preorder, each
-    /// naming its reach in `opp`) into `vals`: the showdowns and the folds each [`LANES`] at
-    /// a time, the zero-reach terminals as [`Solver::walk_in`] writes them.
+    /// naming its reach in `opp`) into `vals`, [`LANES`] reach vectors per pass over the
+    /// board's sorted lists ([`Showdown::values_batch`]), the zero-reach terminals as
+    /// [`Solver::walk_in`] writes them.
+    ///
+    /// The showdowns take one lane each. The traverser's fold shares its reach with its
+    /// sibling call's showdown (the traverser's own node does not change the opponent's
+    /// reach), so it rides on that lane, its values taken from the same sums. The opponent's
+    /// folds fill the last pass's idle lanes, then go four to a pass that only sums. A fold has
+    /// the bits of [`Showdown::fold_values`] wherever it is evaluated.
     fn river_terminals(
         &self,
         p: usize,
@@ -1500,56 +1524,112 @@ impl Solver {
         if vals.len() < len {
             vals.resize(len, 0.0);
         }
-        let mut outs: Vec<&mut [f64]> = vals[..len].chunks_mut(np.max(1)).collect();
-        // Each evaluated terminal and its reach's index in `opp`.
-        let (mut sds, mut folds) = (Vec::new(), Vec::new());
+        let mut outs: Vec<Option<&mut [f64]>> =
+            vals[..len].chunks_mut(np.max(1)).map(Some).collect();
+        /// A showdown's lane: its terminal, its reach's index, its coefficients and the fold
+        /// riding on it (terminal, chips per unit of reach).
+        struct SdLane {
+            t: usize,
+            at: usize,
+            a: f64,
+            s: f64,
+            fold: Option<(usize, f64)>,
+        }
+        // The showdowns' lanes and the folds (terminal, reach index, coef), in preorder.
+        let mut showdowns: Vec<SdLane> = Vec::new();
+        let (mut own_folds, mut folds) = (Vec::new(), Vec::new());
+        let mut board = None;
         for (t, &(gi, zero, at)) in terms.iter().enumerate() {
             let at = at as usize;
             let node = g.nodes[gi as usize];
+            debug_assert!(
+                board.is_none_or(|b| b as u64 == node.aux),
+                "one river board"
+            );
+            board = Some(node.aux as usize);
+            let out = outs[t].as_mut().expect("each terminal once");
             match (node.kind, zero) {
                 (GameKind::Fold(f), true) => {
-                    // As [`Solver::walk_in`]: `coef x +0`, and +0 for the blocked hands.
-                    let coef = self.fold_coef(&node, f as usize, p);
-                    outs[t].fill(coef * 0.0);
-                    g.zero_dealt(&node, p, outs[t]);
+                    // As [`Solver::walk_in`]: `coef x +0`, and +0 off the board.
+                    out.fill(self.fold_coef(&node, f as usize, p) * 0.0);
+                    g.showdowns[node.aux as usize][p].zero_off_board(out);
                 }
-                (_, true) => outs[t].fill(0.0),
-                (GameKind::Showdown, false) => sds.push((t, at)),
-                _ => folds.push((t, at)),
+                (_, true) => out.fill(0.0),
+                (GameKind::Showdown, false) => {
+                    let c = g.tree.nodes[node.tree_node as usize].committed[0] as f64;
+                    let [a, s] = g.showdown_coefs(c);
+                    showdowns.push(SdLane {
+                        t,
+                        at,
+                        a,
+                        s,
+                        fold: None,
+                    });
+                }
+                (GameKind::Fold(f), false) => {
+                    let coef = self.fold_coef(&node, f as usize, p);
+                    if f as usize == p {
+                        own_folds.push((t, at, coef));
+                    } else {
+                        folds.push((t, at, coef));
+                    }
+                }
+                _ => unreachable!("a river terminal"),
             }
         }
+        for (t, at, coef) in own_folds {
+            match showdowns
+                .iter_mut()
+                .find(|l| l.at == at && l.fold.is_none())
+            {
+                Some(lane) => lane.fold = Some((t, coef)),
+                None => folds.push((t, at, coef)),
+            }
+        }
+        let Some(b) = board else { return };
+        let sd = &g.showdowns[b][p];
         let reach = |x: usize| &opp[x * no..x * no + no];
-        for chunk in sds.chunks(LANES) {
-            let (mut a, mut s) = ([0.0; LANES], [0.0; LANES]);
-            let b = g.nodes[terms[chunk[0].0].0 as usize].aux as usize;
-            let mut rs: Vec<&[f64]> = Vec::with_capacity(LANES);
-            for (l, &(t, x)) in chunk.iter().enumerate() {
-                let node = g.nodes[terms[t].0 as usize];
-                debug_assert_eq!(node.aux as usize, b, "one river board");
-                let c = g.tree.nodes[node.tree_node as usize].committed[0] as f64;
-                [a[l], s[l]] = g.showdown_coefs(c);
-                rs.push(reach(x));
+        let idle = (LANES - showdowns.len() % LANES) % LANES;
+        let mut folds = folds.into_iter();
+        for (c, chunk) in showdowns.chunks(LANES).enumerate() {
+            let mut lanes: Vec<Lane> = Vec::with_capacity(LANES);
+            for l in chunk {
+                lanes.push(Lane {
+                    reach: reach(l.at),
+                    a: l.a,
+                    s: l.s,
+                    out: outs[l.t].take(),
+                    fold: l
+                        .fold
+                        .map(|(t, coef)| (coef, outs[t].take().expect("each once"))),
+                });
             }
-            let mut lane_outs = take_lanes(&mut outs, chunk);
-            let l = chunk.len();
-            g.showdowns[b][p].values_batch(&rs, &a[..l], &s[..l], &mut lane_outs);
+            if (c + 1) * LANES >= showdowns.len() {
+                for (t, x, coef) in folds.by_ref().take(idle) {
+                    lanes.push(Lane {
+                        reach: reach(x),
+                        a: 0.0,
+                        s: 0.0,
+                        out: None,
+                        fold: Some((coef, outs[t].take().expect("each terminal once"))),
+                    });
+                }
+            }
+            sd.values_batch(&mut lanes);
         }
-        for chunk in folds.chunks(LANES) {
-            let mut coef = [0.0; LANES];
-            let mut rs: Vec<&[f64]> = Vec::with_capacity(LANES);
-            for (l, &(t, x)) in chunk.iter().enumerate() {
-                let node = g.nodes[terms[t].0 as usize];
-                let GameKind::Fold(f) = node.kind else {
-                    unreachable!("a fold")
-                };
-                coef[l] = self.fold_coef(&node, f as usize, p);
-                rs.push(reach(x));
-            }
-            let mut lane_outs = take_lanes(&mut outs, chunk);
-            g.folds[p].sums_times_batch(&rs, &coef[..chunk.len()], &mut lane_outs);
-            for (out, &(t, _)) in lane_outs.iter_mut().zip(chunk) {
-                g.zero_dealt(&g.nodes[terms[t].0 as usize], p, out);
-            }
+        let rest: Vec<_> = folds.collect();
+        for chunk in rest.chunks(LANES) {
+            let mut lanes: Vec<Lane> = chunk
+                .iter()
+                .map(|&(t, x, coef)| Lane {
+                    reach: reach(x),
+                    a: 0.0,
+                    s: 0.0,
+                    out: None,
+                    fold: Some((coef, outs[t].take().expect("each terminal once"))),
+                })
+                .collect();
+            sd.values_batch(&mut lanes);
         }
     }
 
@@ -1774,13 +1854,4 @@ unsafe fn slice<'a, S>(ptr: *const S, off: usize, len: usize) -> &'a [S] {
 #[inline]
 unsafe fn slice_mut<'a, S>(ptr: *mut S, off: usize, len: usize) -> &'a mut [S] {
     std::slice::from_raw_parts_mut(ptr.add(off), len)
-}
-
-/// The entries of `outs` at the positions `chunk` names (increasing), borrowed together.
-fn take_lanes<'a>(outs: &'a mut [&mut [f64]], chunk: &[(usize, usize)]) -> Vec<&'a mut [f64]> {
-    outs.iter_mut()
-        .enumerate()
-        .filter(|(t, _)| chunk.iter().any(|c| c.0 == *t))
-        .map(|(_, o)| &mut **o)
-        .collect()
 }
