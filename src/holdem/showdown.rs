@@ -313,7 +313,7 @@ impl Showdown {
             .filter(|&i| (hands[i].0.bit() | hands[i].1.bit()) & board != 0)
             .map(|i| i as u16)
             .collect();
-        Showdown {
+        let sd = Showdown {
             n: hands.len(),
             opp_n: opp.len(),
             groups,
@@ -327,7 +327,15 @@ impl Showdown {
             order: order.iter().map(|&(_, i)| i as u16).collect(),
             opp_cards: opp_order.iter().map(|&(_, j)| cards(opp[j])).collect(),
             opp_order: opp_order.iter().map(|&(_, j)| j as u16).collect(),
-        }
+        };
+        // The AVX2 sweep reads the opponent's reach at these indices unchecked.
+        let real = |j: &&u16| **j != u16::MAX;
+        assert!(
+            opp.len() < u16::MAX as usize
+                && (sd.opp_order.iter().chain(sd.same.iter().filter(real)))
+                    .all(|&j| (j as usize) < sd.opp_n)
+        );
+        sd
     }
 
     /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`,
@@ -491,6 +499,7 @@ impl Showdown {
                 });
             }
             let x = SweepLanes {
+                opp_n: self.opp_n,
                 groups: if showdown { &self.groups } else { &[] },
                 opp_cards: &self.opp_cards,
                 opp_order: &self.opp_order,
@@ -574,6 +583,8 @@ struct Outs<'a> {
 /// The inputs of [`sweep_lanes`]: a [`Showdown`]'s sorted lists, the opponent's reach
 /// vectors (one per lane) and the coefficients.
 struct SweepLanes<'a> {
+    /// The opponent's number of hands: every index into its hands is below it.
+    opp_n: usize,
     groups: &'a [[u16; 3]],
     opp_cards: &'a [[u8; 2]],
     opp_order: &'a [u16],
@@ -612,22 +623,30 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
     let l = w.len();
     let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
     let [r0, r1, r2, r3] = x.reach;
-    let m = r0.len();
-    assert!(r1.len() == m && r2.len() == m && r3.len() == m);
+    let m = x.opp_n;
+    assert!(r0.len() == m && r1.len() == m && r2.len() == m && r3.len() == m);
     // One lane of each reach vector, hand `j`'s four reaches in one register.
     macro_rules! at {
         ($j:expr) => {{
-            let j = $j;
-            _mm256_set_pd(r3[j], r2[j], r1[j], r0[j])
+            let j = $j as usize;
+            // SAFETY: `j` is an index into the opponent's hands (`opp_order` and the same
+            // combos are checked below `opp_n` when the showdown is built), and every reach
+            // vector is `opp_n` long (asserted above).
+            _mm256_set_pd(
+                *r3.get_unchecked(j),
+                *r2.get_unchecked(j),
+                *r1.get_unchecked(j),
+                *r0.get_unchecked(j),
+            )
         }};
     }
     macro_rules! same {
-        ($y:expr) => {{
-            let j = same_of[$y];
+        ($j:expr) => {{
+            let j = $j;
             if j == u16::MAX {
                 _mm256_setzero_pd()
             } else {
-                at!(j as usize)
+                at!(j)
             }
         }};
     }
@@ -645,59 +664,64 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
             card[b] = _mm256_add_pd(card[b], r);
         }};
     }
+    macro_rules! add_range {
+        ($from:expr, $to:expr) => {{
+            let (from, to) = ($from, $to);
+            for (c, &j) in x.opp_cards[from..to].iter().zip(&x.opp_order[from..to]) {
+                add!(c, at!(j));
+            }
+        }};
+    }
     macro_rules! minus {
-        ($y:expr) => {{
-            let y = $y;
+        ($a:expr, $b:expr) => {{
             _mm256_sub_pd(
-                _mm256_sub_pd(total, card[(c0[y] & 63) as usize]),
-                card[(c1[y] & 63) as usize],
+                _mm256_sub_pd(total, card[($a & 63) as usize]),
+                card[($b & 63) as usize],
             )
         }};
     }
-    macro_rules! store {
-        ($y:expr, $v:expr) => {{
-            let v = $v;
-            _mm256_storeu_pd(w[$y].as_mut_ptr(), v)
-        }};
-    }
-    let (opp_cards, opp_order) = (x.opp_cards, &x.opp_order[..x.opp_cards.len()]);
-    let mo = opp_cards.len();
+    let mo = x.opp_cards.len();
     let mut k = 0;
     let mut from = 0;
     for &[e, b, na] in x.groups {
         let e = e as usize;
         let b = (b as usize).max(k);
-        for kk in k..b {
-            add!(opp_cards[kk], at!(opp_order[kk] as usize));
-        }
+        add_range!(k, b);
         k = b;
         let na = (na as usize).max(k);
+        let hands = c0[from..e]
+            .iter()
+            .zip(&c1[from..e])
+            .zip(&same_of[from..e])
+            .zip(&mut w[from..e]);
         if na == k {
-            for y in from..e {
-                let d = minus!(y);
-                store!(
-                    y,
-                    _mm256_add_pd(_mm256_add_pd(d, zero), _mm256_add_pd(d, same!(y)))
-                );
+            for (((&a, &b), &j), wy) in hands {
+                let d = minus!(a, b);
+                let v = _mm256_add_pd(_mm256_add_pd(d, zero), _mm256_add_pd(d, same!(j)));
+                _mm256_storeu_pd(wy.as_mut_ptr(), v);
             }
         } else {
-            for y in from..e {
-                store!(y, _mm256_add_pd(minus!(y), zero));
+            for (((&a, &b), _), wy) in hands {
+                _mm256_storeu_pd(wy.as_mut_ptr(), _mm256_add_pd(minus!(a, b), zero));
             }
-            for kk in k..na {
-                add!(opp_cards[kk], at!(opp_order[kk] as usize));
-            }
+            add_range!(k, na);
             k = na;
-            for y in from..e {
-                let v = _mm256_add_pd(minus!(y), same!(y));
-                store!(y, _mm256_add_pd(_mm256_loadu_pd(w[y].as_ptr()), v));
+            let hands = c0[from..e]
+                .iter()
+                .zip(&c1[from..e])
+                .zip(&same_of[from..e])
+                .zip(&mut w[from..e]);
+            for (((&a, &b), &j), wy) in hands {
+                let v = _mm256_add_pd(minus!(a, b), same!(j));
+                _mm256_storeu_pd(
+                    wy.as_mut_ptr(),
+                    _mm256_add_pd(_mm256_loadu_pd(wy.as_ptr()), v),
+                );
             }
         }
         from = e;
     }
-    for kk in k..mo {
-        add!(opp_cards[kk], at!(opp_order[kk] as usize));
-    }
+    add_range!(k, mo);
     // `sweep_finish`: one hand's four lanes to a register, stored lane by lane at the hand.
     let (t, s) = (_mm256_loadu_pd(x.t.as_ptr()), _mm256_loadu_pd(x.s.as_ptr()));
     let f = _mm256_loadu_pd(x.f.as_ptr());
@@ -724,7 +748,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
         } => {
             let n = n(&o);
             for y in 0..l {
-                let all = _mm256_add_pd(minus!(y), same!(y));
+                let all = _mm256_add_pd(minus!(c0[y], c1[y]), same!(same_of[y]));
                 let v = _mm256_add_pd(
                     _mm256_mul_pd(t, all),
                     _mm256_mul_pd(s, _mm256_loadu_pd(w[y].as_ptr())),
@@ -740,7 +764,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
         } => {
             let n = n(&o).min(n(&fo));
             for y in 0..l {
-                let all = _mm256_add_pd(minus!(y), same!(y));
+                let all = _mm256_add_pd(minus!(c0[y], c1[y]), same!(same_of[y]));
                 let v = _mm256_add_pd(
                     _mm256_mul_pd(t, all),
                     _mm256_mul_pd(s, _mm256_loadu_pd(w[y].as_ptr())),
@@ -757,7 +781,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
         } => {
             let n = n(&fo);
             for y in 0..l {
-                let all = _mm256_add_pd(minus!(y), same!(y));
+                let all = _mm256_add_pd(minus!(c0[y], c1[y]), same!(same_of[y]));
                 let i = order[y] as usize;
                 assert!(i < n);
                 store_lanes!(_mm256_mul_pd(f, all), &mut fo, i);
