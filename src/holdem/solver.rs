@@ -690,9 +690,10 @@ struct Scratch {
     /// A river walk's terminals in preorder ([`Solver::walk_river`]): their nodes, whether
     /// the opponent's reach is all zero there and which of `term_opp`'s reaches is theirs;
     /// the opponent's reaches of the walk's first pass (`no` apart, the root's first, then
-    /// one per child of an opponent's node, none overwritten) and the traverser's values at
-    /// the terminals (`np` apart).
-    terms: Vec<(u32, bool, u32)>,
+    /// one per child of an opponent's node, none overwritten) and the traverser's values
+    /// (`n` apart: the root's row, then a block of rows per decision node in preorder, one
+    /// per child; each terminal's row is the last of its tuple).
+    terms: Vec<(u32, bool, u32, u32)>,
     term_opp: Vec<f64>,
     term_vals: Vec<f64>,
 }
@@ -710,6 +711,9 @@ struct Frame {
     opp: u32,
     /// The opponent's reach is all zero here (and so below): every value is 0.
     zero: bool,
+    /// A river walk's decision node: the first of its rows in `Scratch::term_vals` (one per
+    /// child, the nodes' blocks in preorder); a terminal: its row.
+    block: u32,
 }
 
 /// The runouts of an all-in evaluated at once on the pool ([`Game::showdown_values`]).
@@ -1112,6 +1116,7 @@ impl Solver {
     /// A walk's first frame: node `root`, both reaches at level 0, `opp` the opponent's.
     fn root_frame(&self, root: usize, opp: &[f64]) -> Frame {
         Frame {
+            block: 0,
             node: root as u32,
             next: 0,
             own: 0,
@@ -1358,7 +1363,6 @@ impl Solver {
         let Scratch {
             own: sown,
             opp: sopp,
-            vals,
             strat,
             tmp,
             stack,
@@ -1376,8 +1380,16 @@ impl Solver {
             term_opp.resize(no, 0.0);
         }
         term_opp[..no].copy_from_slice(&sopp[..no]);
+        // The values' rows: the root's (row 0), then a block of rows per decision node, one
+        // per child, in preorder (`Frame::block`: its first row): a child writes its values
+        // straight into its row of its parent's block, where the parent reads them (no copy).
+        let row = |block: u32, slot: u32| block as usize + slot as usize;
+        let mut rows = 1 + g.nodes[root].num_children;
         stack.clear();
-        stack.push(self.root_frame(root, &sopp[..no]));
+        stack.push(Frame {
+            block: 1,
+            ..self.root_frame(root, &sopp[..no])
+        });
         while let Some(&top) = stack.last() {
             let d = stack.len() - 1;
             let (gi, i) = (top.node, top.next);
@@ -1397,11 +1409,20 @@ impl Solver {
                         }
                     }
                     stack.last_mut().expect("top").next += 1;
+                    let child = node.first_child + i;
                     let mut next = Frame {
-                        node: node.first_child + i,
+                        node: child,
                         next: 0,
                         ..top
                     };
+                    let c = g.nodes[child as usize];
+                    if let GameKind::Decision(_) = c.kind {
+                        next.block = rows;
+                        rows += c.num_children;
+                    } else {
+                        // A terminal: its row in its parent's block.
+                        next.block = row(top.block, i) as u32;
+                    }
                     if scales {
                         let ia = i as usize;
                         if term_opp.len() < (used + 1) * no {
@@ -1420,7 +1441,9 @@ impl Solver {
                 }
                 GameKind::Decision(_) => {}
                 GameKind::Fold(_) | GameKind::Showdown => {
-                    terms.push((gi, top.zero, top.opp));
+                    // The root's row when the walk is one terminal.
+                    let at = if d == 0 { 0 } else { top.block };
+                    terms.push((gi, top.zero, top.opp, at));
                 }
                 GameKind::Chance | GameKind::AllIn => {
                     unreachable!("a river subtree has no chance node and no runout")
@@ -1428,15 +1451,20 @@ impl Solver {
             }
             stack.pop();
         }
-        self.river_terminals(p, terms, &term_opp[..used * no], term_vals);
+        let len = rows as usize * n;
+        if term_vals.len() < len {
+            term_vals.resize(len, 0.0);
+        }
+        self.river_terminals(p, terms, &term_opp[..used * no], &mut term_vals[..len]);
         // The traverser's reach down, the values up.
-        let mut t = 0;
+        let mut rows = 1 + g.nodes[root].num_children;
         stack.push(Frame {
             node: root as u32,
             next: 0,
             own: 0,
             opp: 0,
             zero: false,
+            block: 1,
         });
         while let Some(&top) = stack.last() {
             let d = stack.len() - 1;
@@ -1456,11 +1484,17 @@ impl Solver {
                         }
                     }
                     stack.last_mut().expect("top").next += 1;
+                    let child = node.first_child + i;
                     let mut next = Frame {
-                        node: node.first_child + i,
+                        node: child,
                         next: 0,
                         ..top
                     };
+                    let c = g.nodes[child as usize];
+                    if let GameKind::Decision(_) = c.kind {
+                        next.block = rows;
+                        rows += c.num_children;
+                    }
                     if let (true, Mode::Train(..)) = (a == p, mode) {
                         let ia = i as usize;
                         let (lo, hi) = sown.split_at_mut((d + 1) * n);
@@ -1472,29 +1506,30 @@ impl Solver {
                     continue;
                 }
             }
-            // A finished node: its values into its parent's slot (the root's into `out`).
-            let (below, here) = vals.split_at_mut(d * kmax * n);
+            // A finished decision node: its values from its block into its row of its
+            // parent's block (the root's into `out`); a terminal's are in place already.
+            let GameKind::Decision(a) = node.kind else {
+                if d == 0 {
+                    out[..np].copy_from_slice(&term_vals[..np]);
+                }
+                stack.pop();
+                continue;
+            };
+            let (below, here) = term_vals.split_at_mut(row(top.block, 0) * n);
             let r: &mut [f64] = if d == 0 {
                 &mut out[..np]
             } else {
-                let slot = stack[d - 1].next as usize - 1;
-                let at = ((d - 1) * kmax + slot) * n;
+                let parent = &stack[d - 1];
+                let at = row(parent.block, parent.next - 1) * n;
                 &mut below[at..at + np]
             };
-            match node.kind {
-                GameKind::Decision(a) if a as usize != p => {
-                    sum_children(here, n, node.num_children as usize, r);
-                }
-                GameKind::Decision(_) => {
-                    let k = node.num_children as usize;
-                    let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
-                    let own_d = &sown[lown * n..lown * n + np];
-                    self.finish_own(sh, mode, gi as usize, node, &here[..k * n], n, st, own_d, r);
-                }
-                _ => {
-                    r.copy_from_slice(&term_vals[t * np..t * np + np]);
-                    t += 1;
-                }
+            let k = node.num_children as usize;
+            if a as usize != p {
+                sum_children(here, n, k, r);
+            } else {
+                let st = &mut strat[d * kmax * n..d * kmax * n + k * np];
+                let own_d = &sown[lown * n..lown * n + np];
+                self.finish_own(sh, mode, gi as usize, node, &here[..k * n], n, st, own_d, r);
             }
             stack.pop();
         }
@@ -1513,19 +1548,19 @@ impl Solver {
     fn river_terminals(
         &self,
         p: usize,
-        terms: &[(u32, bool, u32)],
+        terms: &[(u32, bool, u32, u32)],
         opp: &[f64],
-        vals: &mut Vec<f64>,
+        rows: &mut [f64],
     ) {
         let g = &self.game;
         let (np, no) = (g.hands[p].len(), g.hands[1 - p].len());
-        // Every entry is written below: no zeros first.
-        let len = terms.len() * np;
-        if vals.len() < len {
-            vals.resize(len, 0.0);
-        }
-        let mut outs: Vec<Option<&mut [f64]>> =
-            vals[..len].chunks_mut(np.max(1)).map(Some).collect();
+        let n = g.hands[0].len().max(g.hands[1].len());
+        // Each terminal's row (every entry of its first `np` written below: no zeros first).
+        let mut rows: Vec<Option<&mut [f64]>> = rows.chunks_mut(n).map(Some).collect();
+        let mut outs: Vec<Option<&mut [f64]>> = terms
+            .iter()
+            .map(|t| rows[t.3 as usize].take().map(|r| &mut r[..np]))
+            .collect();
         /// A showdown's lane: its terminal, its reach's index, its coefficients and the fold
         /// riding on it (terminal, chips per unit of reach).
         struct SdLane {
@@ -1539,7 +1574,7 @@ impl Solver {
         let mut showdowns: Vec<SdLane> = Vec::new();
         let (mut own_folds, mut folds) = (Vec::new(), Vec::new());
         let mut board = None;
-        for (t, &(gi, zero, at)) in terms.iter().enumerate() {
+        for (t, &(gi, zero, at, _)) in terms.iter().enumerate() {
             let at = at as usize;
             let node = g.nodes[gi as usize];
             debug_assert!(
