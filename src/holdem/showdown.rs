@@ -741,6 +741,29 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
         assert!(o.iter().all(|y| y.len() == n));
         n
     };
+    // Sorted hand `y`: the sum over the opponent's hands sharing no card, the showdown's
+    // value from it, and the hand's place (below `n`).
+    macro_rules! all {
+        ($y:expr) => {
+            _mm256_add_pd(minus!(c0[$y], c1[$y]), same!(same_of[$y]))
+        };
+    }
+    macro_rules! value {
+        ($y:expr, $all:expr) => {
+            _mm256_add_pd(
+                _mm256_mul_pd(t, $all),
+                _mm256_mul_pd(s, _mm256_loadu_pd(w[$y].as_ptr())),
+            )
+        };
+    }
+    macro_rules! place {
+        ($y:expr, $n:expr) => {{
+            let i = order[$y] as usize;
+            assert!(i < $n);
+            i
+        }};
+    }
+    // One loop per case, so that no hand tests which outputs it has.
     match outs {
         Outs {
             showdown: Some(mut o),
@@ -748,14 +771,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
         } => {
             let n = n(&o);
             for y in 0..l {
-                let all = _mm256_add_pd(minus!(c0[y], c1[y]), same!(same_of[y]));
-                let v = _mm256_add_pd(
-                    _mm256_mul_pd(t, all),
-                    _mm256_mul_pd(s, _mm256_loadu_pd(w[y].as_ptr())),
-                );
-                let i = order[y] as usize;
-                assert!(i < n);
-                store_lanes!(v, &mut o, i);
+                store_lanes!(value!(y, all!(y)), &mut o, place!(y, n));
             }
         }
         Outs {
@@ -764,14 +780,8 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
         } => {
             let n = n(&o).min(n(&fo));
             for y in 0..l {
-                let all = _mm256_add_pd(minus!(c0[y], c1[y]), same!(same_of[y]));
-                let v = _mm256_add_pd(
-                    _mm256_mul_pd(t, all),
-                    _mm256_mul_pd(s, _mm256_loadu_pd(w[y].as_ptr())),
-                );
-                let i = order[y] as usize;
-                assert!(i < n);
-                store_lanes!(v, &mut o, i);
+                let (all, i) = (all!(y), place!(y, n));
+                store_lanes!(value!(y, all), &mut o, i);
                 store_lanes!(_mm256_mul_pd(f, all), &mut fo, i);
             }
         }
@@ -781,10 +791,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
         } => {
             let n = n(&fo);
             for y in 0..l {
-                let all = _mm256_add_pd(minus!(c0[y], c1[y]), same!(same_of[y]));
-                let i = order[y] as usize;
-                assert!(i < n);
-                store_lanes!(_mm256_mul_pd(f, all), &mut fo, i);
+                store_lanes!(_mm256_mul_pd(f, all!(y)), &mut fo, place!(y, n));
             }
         }
         Outs {
