@@ -1384,7 +1384,9 @@ impl Solver {
         // per child, in preorder (`Frame::block`: its first row): a child writes its values
         // straight into its row of its parent's block, where the parent reads them (no copy).
         let row = |block: u32, slot: u32| block as usize + slot as usize;
-        let mut rows = 1 + g.nodes[root].num_children;
+        // The first free row after the root's and the root's block.
+        let first = 1 + g.nodes[root].num_children;
+        let mut rows = first;
         stack.clear();
         stack.push(Frame {
             block: 1,
@@ -1415,14 +1417,9 @@ impl Solver {
                         next: 0,
                         ..top
                     };
-                    let c = g.nodes[child as usize];
-                    if let GameKind::Decision(_) = c.kind {
-                        next.block = rows;
-                        rows += c.num_children;
-                    } else {
-                        // A terminal: its row in its parent's block.
-                        next.block = row(top.block, i) as u32;
-                    }
+                    // A terminal's row is in its parent's block.
+                    next.block =
+                        next_block(&g.nodes, &mut rows, child).unwrap_or(row(top.block, i) as u32);
                     if scales {
                         let ia = i as usize;
                         if term_opp.len() < (used + 1) * no {
@@ -1457,7 +1454,7 @@ impl Solver {
         }
         self.river_terminals(p, terms, &term_opp[..used * no], &mut term_vals[..len]);
         // The traverser's reach down, the values up.
-        let mut rows = 1 + g.nodes[root].num_children;
+        let mut rows = first;
         stack.push(Frame {
             node: root as u32,
             next: 0,
@@ -1490,10 +1487,8 @@ impl Solver {
                         next: 0,
                         ..top
                     };
-                    let c = g.nodes[child as usize];
-                    if let GameKind::Decision(_) = c.kind {
-                        next.block = rows;
-                        rows += c.num_children;
+                    if let Some(b) = next_block(&g.nodes, &mut rows, child) {
+                        next.block = b;
                     }
                     if let (true, Mode::Train(..)) = (a == p, mode) {
                         let ia = i as usize;
@@ -1745,6 +1740,18 @@ impl Solver {
         }
         kernels::scale(out, 1.0 / g.cards_left(node.board));
     }
+}
+
+/// A river walk's rows: when `child` is a decision node, its block (its first row, one row
+/// per child), taken from `rows` (the next free row) in the order the walk meets the nodes;
+/// `None` for a terminal. Both passes of [`Solver::walk_river`] number the blocks with it.
+fn next_block(nodes: &[GameNode], rows: &mut u32, child: u32) -> Option<u32> {
+    let c = nodes[child as usize];
+    matches!(c.kind, GameKind::Decision(_)).then(|| {
+        let b = *rows;
+        *rows += c.num_children;
+        b
+    })
 }
 
 /// The current strategy of player `a` at the node whose entries start at `off` (`k`
