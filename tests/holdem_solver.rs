@@ -405,12 +405,13 @@ fn assert_same_bits(on: &mut Solver, off: &mut Solver, reach: impl Fn(usize) -> 
 }
 
 #[test]
-fn batched_river_terminals_give_the_same_bits() {
-    // The river walks that evaluate their showdowns and folds together, four at a time,
-    // against the walks that evaluate each terminal alone: the same bits after training
-    // (every node's average strategy, the values), and at every node from the weights, on a
-    // raked turn spot (more than four showdowns below some turn lines) and on a river spot
-    // (the root's walk batched).
+fn batched_terminals_give_the_same_bits() {
+    // The walks that evaluate terminals together, four at a time (a river subtree's showdowns
+    // and folds, a street's all-ins on each runout), against the walks that evaluate each
+    // terminal alone: the same bits after training (every node's average strategy, the
+    // values), and at every node from the weights, on a raked turn spot (more than four
+    // showdowns below some turn lines, all-ins on the turn) and on a river spot (the root's
+    // walk batched).
     let river = r#"
 board = "QsJh2h8d3c"
 oop_range = "AA,QQ,AKs,JTs,T9s,22,K9s,A5s:0.5"
@@ -433,16 +434,17 @@ river_raise = "60%"
 rake = 0.05
 rake_cap = 3
 "#;
-    for (text, precision) in [
-        (turn, Precision::F64),
-        (turn, Precision::F32),
-        (river, Precision::F64),
-        (river, Precision::Compressed16),
+    // Two threads evaluate an all-in's runouts in chunks on the pool, one thread in turn.
+    for (text, precision, threads) in [
+        (turn, Precision::F64, 2),
+        (turn, Precision::F32, 1),
+        (river, Precision::F64, 2),
+        (river, Precision::Compressed16, 1),
     ] {
         let train = |on: bool, params: RegretParams| {
             let game = Game::build(&spot(text), 1_000_000).unwrap();
-            let mut solver = Solver::with_precision(game, params, 2, precision);
-            solver.set_river_batch(on);
+            let mut solver = Solver::with_precision(game, params, threads, precision);
+            solver.set_batch(on);
             solver.iterate(25);
             solver
         };

@@ -488,6 +488,89 @@ impl Game {
         }
     }
 
+    /// [`Game::showdown_values`] of several all-ins with the same runouts at once: all-in `x`
+    /// has the opponent's reach `opp[x]` and each player's chips `c[x]`, its values go to
+    /// `out[x]` (`buf`: scratch, resized as needed). Each river board's all-ins go [`LANES`]
+    /// to a sweep ([`Showdown::values_batch`], each lane with the bits of one evaluation) and
+    /// each all-in's boards are added in the list's order, on the pool as
+    /// [`Game::showdown_values`] does it: every `out[x]` has the bits of its own
+    /// [`Game::showdown_values`].
+    #[allow(clippy::too_many_arguments)]
+    fn runout_values(
+        &self,
+        p: usize,
+        board: CardSet,
+        list: &[u32],
+        opp: &[&[f64]],
+        c: &[f64],
+        out: &mut [&mut [f64]],
+        buf: &mut Vec<f64>,
+        parallel: bool,
+    ) {
+        let n = self.hands[p].len();
+        let m = n.max(1);
+        let lanes = opp.len();
+        assert!(c.len() == lanes && out.len() == lanes);
+        let scale = self.runout_scale(board);
+        let coefs: Vec<[f64; 2]> = c.iter().map(|&c| self.showdown_coefs(c)).collect();
+        // Every all-in's values on river board `b`, into `rows` (one per all-in).
+        let sweep = |b: u32, rows: &mut [&mut [f64]]| {
+            let sd = &self.showdowns[b as usize][p];
+            let chunks = rows.chunks_mut(LANES).zip(opp.chunks(LANES));
+            for ((rows, opp), coefs) in chunks.zip(coefs.chunks(LANES)) {
+                let mut batch: Vec<Lane> = (rows.iter_mut().zip(opp).zip(coefs))
+                    .map(|((row, &reach), &[a, s])| Lane {
+                        reach,
+                        a,
+                        s,
+                        out: Some(&mut row[..n]),
+                        fold: None,
+                    })
+                    .collect();
+                sd.values_batch(&mut batch);
+            }
+        };
+        if let [b] = list {
+            sweep(*b, out);
+        } else {
+            let per = if parallel && list.len() >= RUNOUT_CHUNK {
+                RUNOUT_CHUNK
+            } else {
+                1
+            };
+            if buf.len() < per * lanes * m {
+                buf.resize(per * lanes * m, 0.0);
+            }
+            for o in out.iter_mut() {
+                o[..n].fill(0.0);
+            }
+            for boards in list.chunks(per) {
+                let rows = &mut buf[..boards.len() * lanes * m];
+                let board_rows = |(rows, &b): (&mut [f64], &u32)| {
+                    let mut rows: Vec<&mut [f64]> = rows.chunks_mut(m).collect();
+                    sweep(b, &mut rows);
+                };
+                if per > 1 {
+                    rows.par_chunks_mut(lanes * m)
+                        .zip(boards)
+                        .for_each(board_rows);
+                } else {
+                    rows.chunks_mut(lanes * m).zip(boards).for_each(board_rows);
+                }
+                for rows in rows.chunks(lanes * m) {
+                    for (o, row) in out.iter_mut().zip(rows.chunks(m)) {
+                        kernels::add_assign(&mut o[..n], &row[..n]);
+                    }
+                }
+            }
+        }
+        if scale != 1.0 {
+            for o in out.iter_mut() {
+                kernels::scale(&mut o[..n], scale);
+            }
+        }
+    }
+
     /// A showdown's coefficients `[a, s]` for [`Showdown::values`]: `(pot - r) / 2` per
     /// opponent hand and `pot / 2 + c - r / 2` times win minus loss, `c` each player's chips
     /// put in after the root and `r` the rake of the final pot `pot + 2c`.
@@ -733,9 +816,9 @@ pub struct Solver {
     scratch: Mutex<Vec<Scratch>>,
     /// Walks skip the work whose values are 0 under a zero opponent reach.
     zero_reach: bool,
-    /// Whether river subtrees are walked with their terminals batched
-    /// ([`Solver::walk_river`]; the same bits as without).
-    river_batch: bool,
+    /// Whether terminals are evaluated together: a river subtree's ([`Solver::walk_river`])
+    /// and a street's all-ins ([`Solver::allin_values`]); the same bits as without.
+    batch: bool,
 }
 
 /// A strategy's values: expected chips and best-response gains.
@@ -905,7 +988,7 @@ impl Solver {
             pool,
             scratch: Mutex::new(Vec::new()),
             zero_reach: true,
-            river_batch: true,
+            batch: true,
         }
     }
 
@@ -915,10 +998,11 @@ impl Solver {
         self.zero_reach = on;
     }
 
-    /// Whether river subtrees are walked with their showdowns and folds evaluated together,
-    /// [`LANES`] at a time (on by default; the same bits either way: for tests).
-    pub fn set_river_batch(&mut self, on: bool) {
-        self.river_batch = on;
+    /// Whether terminals are evaluated together, [`LANES`] at a time: a river subtree's
+    /// showdowns and folds, a street's all-ins (on by default; the same bits either way: for
+    /// tests).
+    pub fn set_batch(&mut self, on: bool) {
+        self.batch = on;
     }
 
     /// The precision of the stored state.
@@ -1147,9 +1231,15 @@ impl Solver {
         out: &mut [f64],
     ) {
         let g = &self.game;
-        if self.river_batch && g.nodes[root].board.count_ones() == 5 {
+        if self.batch && g.nodes[root].board.count_ones() == 5 {
             return self.walk_river(sh, root, p, mode, sc, out);
         }
+        // The street's all-ins, evaluated before the walk; the walk meets them in the same
+        // order (the `allins` of them so far).
+        if self.batch {
+            self.allin_values(sh, root, p, mode, sc);
+        }
+        let mut allins = 0;
         let o = 1 - p;
         let (np, no) = (g.hands[p].len(), g.hands[o].len());
         let n = g.hands[0].len().max(g.hands[1].len());
@@ -1162,6 +1252,8 @@ impl Solver {
             tmp,
             parts,
             stack,
+            terms,
+            term_vals,
             ..
         } = sc;
         stack.clear();
@@ -1274,6 +1366,11 @@ impl Solver {
                     g.folds[p].sums_times(opp_d, coef, r);
                     g.zero_dealt(&node, p, r);
                 }
+                GameKind::AllIn if self.batch => {
+                    debug_assert_eq!(terms[allins].0, gi, "the all-ins in preorder");
+                    r.copy_from_slice(&term_vals[allins * n..allins * n + np]);
+                    allins += 1;
+                }
                 GameKind::Showdown | GameKind::AllIn => {
                     let t = &g.tree.nodes[node.tree_node as usize];
                     let c = t.committed[0] as f64;
@@ -1334,6 +1431,109 @@ impl Solver {
             }
             Mode::Average => weighted_sum(st, v, n, k, r),
         }
+    }
+
+    /// The traverser `p`'s values at the all-ins of the street of `root` (the walk of
+    /// [`Solver::walk_in`] down to its chance nodes, the reaches at level 0 of `sc.own` and
+    /// `sc.opp`) into `sc.term_vals`, `n` apart in preorder (`sc.terms`: their nodes), those
+    /// under a zero opponent reach left out (the walk writes their zeros). A first pass
+    /// carries the opponent's reach down to them as the walk does; then their runouts go
+    /// [`LANES`] all-ins to a sweep of each river board ([`Game::runout_values`], the bits of
+    /// one evaluation each) instead of one sweep per all-in and board.
+    fn allin_values<B: Access>(&self, sh: B, root: usize, p: usize, mode: Mode, sc: &mut Scratch) {
+        let g = &self.game;
+        let o = 1 - p;
+        let no = g.hands[o].len();
+        let n = g.hands[0].len().max(g.hands[1].len());
+        let kmax = g.max_actions;
+        let Scratch {
+            opp: sopp,
+            strat,
+            tmp,
+            parts,
+            stack,
+            terms,
+            term_opp,
+            term_vals,
+            ..
+        } = sc;
+        // The opponent's reaches as in `walk_river`'s first pass: the root's, then one per
+        // child of an opponent's node (`used` of them).
+        terms.clear();
+        let mut used = 1;
+        if term_opp.len() < no {
+            term_opp.resize(no, 0.0);
+        }
+        term_opp[..no].copy_from_slice(&sopp[..no]);
+        stack.clear();
+        stack.push(self.root_frame(root, &sopp[..no]));
+        while let Some(&top) = stack.last() {
+            let d = stack.len() - 1;
+            let (gi, i) = (top.node, top.next);
+            let node = g.nodes[gi as usize];
+            match node.kind {
+                GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
+                    let k = node.num_children as usize;
+                    let st = &mut strat[d * kmax * n..d * kmax * n + k * no];
+                    let scales = a as usize == o && !top.zero;
+                    if scales && i == 0 {
+                        let off = node.aux as usize;
+                        match mode {
+                            Mode::Train(..) => sh.current(gi as usize, o, off, k, st, tmp),
+                            _ => sh.average(gi as usize, o, off, k, st, tmp),
+                        }
+                    }
+                    stack.last_mut().expect("top").next += 1;
+                    let mut next = Frame {
+                        node: node.first_child + i,
+                        next: 0,
+                        ..top
+                    };
+                    if scales {
+                        let ia = i as usize;
+                        if term_opp.len() < (used + 1) * no {
+                            term_opp.resize((used + 1) * no, 0.0);
+                        }
+                        let (lo, hi) = term_opp.split_at_mut(used * no);
+                        let opp_d = &lo[top.opp as usize * no..top.opp as usize * no + no];
+                        let opp_c = &mut hi[..no];
+                        kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
+                        next.opp = used as u32;
+                        next.zero = self.zero_reach && all_zero(opp_c);
+                        used += 1;
+                    }
+                    stack.push(next);
+                    continue;
+                }
+                GameKind::AllIn if !top.zero => terms.push((gi, false, top.opp, 0)),
+                _ => {}
+            }
+            stack.pop();
+        }
+        if terms.is_empty() {
+            return;
+        }
+        if term_vals.len() < terms.len() * n {
+            term_vals.resize(terms.len() * n, 0.0);
+        }
+        // One street, one board: every all-in has the same runouts.
+        let node = g.nodes[terms[0].0 as usize];
+        let list = &g.runouts[node.aux as usize];
+        debug_assert!(terms.iter().all(|t| g.nodes[t.0 as usize].aux == node.aux));
+        let opp: Vec<&[f64]> = terms
+            .iter()
+            .map(|t| &term_opp[t.2 as usize * no..t.2 as usize * no + no])
+            .collect();
+        let c: Vec<f64> = terms
+            .iter()
+            .map(|t| {
+                let tn = &g.tree.nodes[g.nodes[t.0 as usize].tree_node as usize];
+                tn.committed[0] as f64
+            })
+            .collect();
+        let mut out: Vec<&mut [f64]> = term_vals[..terms.len() * n].chunks_mut(n).collect();
+        let parallel = self.pool.is_some();
+        g.runout_values(p, node.board, list, &opp, &c, &mut out, parts, parallel);
     }
 
     /// [`Solver::walk_in`] of a river subtree (no chance node below `root`), in three passes

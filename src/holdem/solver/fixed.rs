@@ -38,7 +38,7 @@ impl Solver {
             pool,
             scratch: Mutex::new(Vec::new()),
             zero_reach: true,
-            river_batch: true,
+            batch: true,
         }
     }
 
