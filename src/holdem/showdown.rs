@@ -218,6 +218,8 @@ impl CardSums4 {
 #[derive(Default)]
 struct Batch {
     w: Vec<Lanes>,
+    /// The same combos' reaches (in lanes), in strength order.
+    same: Vec<Lanes>,
     /// Zeros, the reach of a missing lane.
     zero: Vec<f64>,
     /// The results of the missing lanes (a sweep's, then its folds').
@@ -229,6 +231,7 @@ impl Batch {
     fn sized(&mut self, m: usize, n: usize) -> &mut Batch {
         if self.w.len() < n {
             self.w.resize(n, [0.0; LANES]);
+            self.same.resize(n, [0.0; LANES]);
         }
         if self.zero.len() < m {
             self.zero.resize(m, 0.0);
@@ -473,7 +476,12 @@ impl Showdown {
         let l = self.order.len();
         BATCH.with(|cell| {
             let mut b = cell.borrow_mut();
-            let Batch { zero, spare, w } = b.sized(self.opp_n, n);
+            let Batch {
+                zero,
+                spare,
+                w,
+                same,
+            } = b.sized(self.opp_n, n);
             let (spare, spare_folds) = spare.split_at_mut(LANES * n);
             let (mut spares, mut fold_spares) = (spare.chunks_mut(n), spare_folds.chunks_mut(n));
             let mut it = lanes.iter_mut();
@@ -518,7 +526,7 @@ impl Showdown {
                 showdown: showdown.then_some(o),
                 fold: any_fold.then_some(fo),
             };
-            sweep_lanes(&x, &mut w[..l], outs, portable);
+            sweep_lanes(&x, &mut w[..l], &mut same[..l], outs, portable);
         });
     }
 
@@ -600,27 +608,31 @@ struct SweepLanes<'a> {
 }
 
 /// The sweep of [`Showdown::values_batch`]: AVX2 when the processor has it (the same
-/// operations in the same order: the same bits).
+/// operations in the same order: the same bits; `same`, scratch of `w`'s length, keeps the
+/// same combos' reaches between its two loops over the player's hands).
 /// `portable` forces the portable path (the tests compare the two).
-fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], outs: Outs, portable: bool) {
+fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], same: &mut [Lanes], outs: Outs, portable: bool) {
     #[cfg(target_arch = "x86_64")]
     if !portable && kernels::avx2() {
         // SAFETY: the processor has AVX2.
-        return unsafe { sweep_lanes_avx2(x, w, outs) };
+        return unsafe { sweep_lanes_avx2(x, w, same, outs) };
     }
+    let _ = same;
     let sums = sweep_sums(x, w);
     sweep_finish(x, &sums, w, outs);
 }
 
 /// The AVX2 compilation of [`sweep_lanes`]: [`sweep_sums`], then [`sweep_finish`]'s
-/// arithmetic one hand's four lanes to a register, stored lane by lane at the hand.
+/// arithmetic one hand's four lanes to a register, stored lane by lane at the hand. Each
+/// same combo's four reaches are gathered once, kept in `sm` for the last step.
 ///
 /// # Safety
 /// The processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
+unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], outs: Outs) {
     let l = w.len();
+    let sm = &mut sm[..l];
     let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
     let [r0, r1, r2, r3] = x.reach;
     let m = x.opp_n;
@@ -693,15 +705,17 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
             .iter()
             .zip(&c1[from..e])
             .zip(&same_of[from..e])
-            .zip(&mut w[from..e]);
+            .zip(w[from..e].iter_mut().zip(&mut sm[from..e]));
         if na == k {
-            for (((&a, &b), &j), wy) in hands {
+            for (((&a, &b), &j), (wy, sy)) in hands {
                 let d = minus!(a, b);
-                let v = _mm256_add_pd(_mm256_add_pd(d, zero), _mm256_add_pd(d, same!(j)));
+                let r = same!(j);
+                _mm256_storeu_pd(sy.as_mut_ptr(), r);
+                let v = _mm256_add_pd(_mm256_add_pd(d, zero), _mm256_add_pd(d, r));
                 _mm256_storeu_pd(wy.as_mut_ptr(), v);
             }
         } else {
-            for (((&a, &b), _), wy) in hands {
+            for (((&a, &b), _), (wy, _)) in hands {
                 _mm256_storeu_pd(wy.as_mut_ptr(), _mm256_add_pd(minus!(a, b), zero));
             }
             add_range!(k, na);
@@ -710,9 +724,11 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
                 .iter()
                 .zip(&c1[from..e])
                 .zip(&same_of[from..e])
-                .zip(&mut w[from..e]);
-            for (((&a, &b), &j), wy) in hands {
-                let v = _mm256_add_pd(minus!(a, b), same!(j));
+                .zip(w[from..e].iter_mut().zip(&mut sm[from..e]));
+            for (((&a, &b), &j), (wy, sy)) in hands {
+                let r = same!(j);
+                _mm256_storeu_pd(sy.as_mut_ptr(), r);
+                let v = _mm256_add_pd(minus!(a, b), r);
                 _mm256_storeu_pd(
                     wy.as_mut_ptr(),
                     _mm256_add_pd(_mm256_loadu_pd(wy.as_ptr()), v),
@@ -722,6 +738,12 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
         from = e;
     }
     add_range!(k, mo);
+    if x.groups.is_empty() {
+        // A pass that only sums: no loop above gathered the same combos.
+        for (sy, &j) in sm.iter_mut().zip(same_of) {
+            _mm256_storeu_pd(sy.as_mut_ptr(), same!(j));
+        }
+    }
     // `sweep_finish`: one hand's four lanes to a register, stored lane by lane at the hand.
     let (t, s) = (_mm256_loadu_pd(x.t.as_ptr()), _mm256_loadu_pd(x.s.as_ptr()));
     let f = _mm256_loadu_pd(x.f.as_ptr());
@@ -745,7 +767,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], outs: Outs) {
     // value from it, and the hand's place (below `n`).
     macro_rules! all {
         ($y:expr) => {
-            _mm256_add_pd(minus!(c0[$y], c1[$y]), same!(same_of[$y]))
+            _mm256_add_pd(minus!(c0[$y], c1[$y]), _mm256_loadu_pd(sm[$y].as_ptr()))
         };
     }
     macro_rules! value {
