@@ -1433,6 +1433,58 @@ impl Solver {
         }
     }
 
+    /// A first pass's step from decision node `top` (its `next` child not yet counted) to that
+    /// child, carrying the opponent `o`'s reach down: at the opponent's node (its reach not
+    /// all zero) the strategy once per visit into `st` (the node's depth's scratch) and the
+    /// child's reach kept in `term_opp` (the `used`-th reach; the buffer only grows). The
+    /// child's frame, its `block` not set.
+    #[allow(clippy::too_many_arguments)]
+    fn opp_step<B: Access>(
+        &self,
+        sh: B,
+        mode: Mode,
+        o: usize,
+        top: Frame,
+        st: &mut [f64],
+        tmp: &mut [f64],
+        term_opp: &mut Vec<f64>,
+        used: &mut usize,
+    ) -> Frame {
+        let g = &self.game;
+        let no = g.hands[o].len();
+        let (gi, i) = (top.node as usize, top.next as usize);
+        let node = g.nodes[gi];
+        let k = node.num_children as usize;
+        let mut next = Frame {
+            node: node.first_child + i as u32,
+            next: 0,
+            ..top
+        };
+        if node.kind != GameKind::Decision(o as u8) || top.zero {
+            return next;
+        }
+        let st = &mut st[..k * no];
+        if i == 0 {
+            let off = node.aux as usize;
+            match mode {
+                Mode::Train(..) => sh.current(gi, o, off, k, st, tmp),
+                _ => sh.average(gi, o, off, k, st, tmp),
+            }
+        }
+        let u = *used;
+        if term_opp.len() < (u + 1) * no {
+            term_opp.resize((u + 1) * no, 0.0);
+        }
+        let (lo, hi) = term_opp.split_at_mut(u * no);
+        let opp_d = &lo[top.opp as usize * no..top.opp as usize * no + no];
+        let opp_c = &mut hi[..no];
+        kernels::mul(opp_c, opp_d, &st[i * no..i * no + no]);
+        next.opp = u as u32;
+        next.zero = self.zero_reach && all_zero(opp_c);
+        *used += 1;
+        next
+    }
+
     /// The traverser `p`'s values at the all-ins of the street of `root` (the walk of
     /// [`Solver::walk_in`] down to its chance nodes, the reaches at level 0 of `sc.own` and
     /// `sc.opp`) into `sc.term_vals`, `n` apart in preorder (`sc.terms`: their nodes), those
@@ -1459,12 +1511,7 @@ impl Solver {
         } = sc;
         // The opponent's reaches as in `walk_river`'s first pass: the root's, then one per
         // child of an opponent's node (`used` of them).
-        terms.clear();
-        let mut used = 1;
-        if term_opp.len() < no {
-            term_opp.resize(no, 0.0);
-        }
-        term_opp[..no].copy_from_slice(&sopp[..no]);
+        let mut used = first_pass(terms, term_opp, &sopp[..no]);
         stack.clear();
         stack.push(self.root_frame(root, &sopp[..no]));
         while let Some(&top) = stack.last() {
@@ -1472,36 +1519,10 @@ impl Solver {
             let (gi, i) = (top.node, top.next);
             let node = g.nodes[gi as usize];
             match node.kind {
-                GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
-                    let k = node.num_children as usize;
-                    let st = &mut strat[d * kmax * n..d * kmax * n + k * no];
-                    let scales = a as usize == o && !top.zero;
-                    if scales && i == 0 {
-                        let off = node.aux as usize;
-                        match mode {
-                            Mode::Train(..) => sh.current(gi as usize, o, off, k, st, tmp),
-                            _ => sh.average(gi as usize, o, off, k, st, tmp),
-                        }
-                    }
+                GameKind::Decision(_) if (i as usize) < node.num_children as usize => {
                     stack.last_mut().expect("top").next += 1;
-                    let mut next = Frame {
-                        node: node.first_child + i,
-                        next: 0,
-                        ..top
-                    };
-                    if scales {
-                        let ia = i as usize;
-                        if term_opp.len() < (used + 1) * no {
-                            term_opp.resize((used + 1) * no, 0.0);
-                        }
-                        let (lo, hi) = term_opp.split_at_mut(used * no);
-                        let opp_d = &lo[top.opp as usize * no..top.opp as usize * no + no];
-                        let opp_c = &mut hi[..no];
-                        kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
-                        next.opp = used as u32;
-                        next.zero = self.zero_reach && all_zero(opp_c);
-                        used += 1;
-                    }
+                    let st = &mut strat[d * kmax * n..(d + 1) * kmax * n];
+                    let next = self.opp_step(sh, mode, o, top, st, tmp, term_opp, &mut used);
                     stack.push(next);
                     continue;
                 }
@@ -1574,12 +1595,7 @@ impl Solver {
         // The opponent's reach at every terminal, in preorder: each reach a node forms is
         // kept in `term_opp` (`used` of them so far; the buffer only grows), where the
         // terminals below read it, so no terminal copies one.
-        terms.clear();
-        let mut used = 1;
-        if term_opp.len() < no {
-            term_opp.resize(no, 0.0);
-        }
-        term_opp[..no].copy_from_slice(&sopp[..no]);
+        let mut used = first_pass(terms, term_opp, &sopp[..no]);
         // The values' rows: the root's (row 0), then a block of rows per decision node, one
         // per child, in preorder (`Frame::block`: its first row): a child writes its values
         // straight into its row of its parent's block, where the parent reads them (no copy).
@@ -1596,43 +1612,14 @@ impl Solver {
             let d = stack.len() - 1;
             let (gi, i) = (top.node, top.next);
             let node = g.nodes[gi as usize];
-            let lopp = top.opp as usize;
             match node.kind {
-                GameKind::Decision(a) if (i as usize) < node.num_children as usize => {
-                    let a = a as usize;
-                    let k = node.num_children as usize;
-                    let st = &mut strat[d * kmax * n..d * kmax * n + k * no];
-                    let scales = a == o && !top.zero;
-                    if scales && i == 0 {
-                        let off = node.aux as usize;
-                        match mode {
-                            Mode::Train(..) => sh.current(gi as usize, a, off, k, st, tmp),
-                            _ => sh.average(gi as usize, a, off, k, st, tmp),
-                        }
-                    }
+                GameKind::Decision(_) if (i as usize) < node.num_children as usize => {
                     stack.last_mut().expect("top").next += 1;
-                    let child = node.first_child + i;
-                    let mut next = Frame {
-                        node: child,
-                        next: 0,
-                        ..top
-                    };
+                    let st = &mut strat[d * kmax * n..(d + 1) * kmax * n];
+                    let mut next = self.opp_step(sh, mode, o, top, st, tmp, term_opp, &mut used);
                     // A terminal's row is in its parent's block.
-                    next.block =
-                        next_block(&g.nodes, &mut rows, child).unwrap_or(row(top.block, i) as u32);
-                    if scales {
-                        let ia = i as usize;
-                        if term_opp.len() < (used + 1) * no {
-                            term_opp.resize((used + 1) * no, 0.0);
-                        }
-                        let (lo, hi) = term_opp.split_at_mut(used * no);
-                        let opp_d = &lo[lopp * no..lopp * no + no];
-                        let opp_c = &mut hi[..no];
-                        kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
-                        next.opp = used as u32;
-                        next.zero = self.zero_reach && all_zero(opp_c);
-                        used += 1;
-                    }
+                    next.block = next_block(&g.nodes, &mut rows, next.node)
+                        .unwrap_or(row(top.block, i) as u32);
                     stack.push(next);
                     continue;
                 }
@@ -1940,6 +1927,21 @@ impl Solver {
         }
         kernels::scale(out, 1.0 / g.cards_left(node.board));
     }
+}
+
+/// A first pass's start ([`Solver::opp_step`]): no terminal met yet, and the root's
+/// opponent reach `opp` the first reach of `term_opp`; the number of reaches kept (1).
+fn first_pass(
+    terms: &mut Vec<(u32, bool, u32, u32)>,
+    term_opp: &mut Vec<f64>,
+    opp: &[f64],
+) -> usize {
+    terms.clear();
+    if term_opp.len() < opp.len() {
+        term_opp.resize(opp.len(), 0.0);
+    }
+    term_opp[..opp.len()].copy_from_slice(opp);
+    1
 }
 
 /// A river walk's rows: when `child` is a decision node, its block (its first row, one row
