@@ -1439,9 +1439,10 @@ impl Solver {
     /// child's reach kept in `term_opp` (the `used`-th reach; the buffer only grows). The
     /// child's frame, its `block` not set.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn opp_step<B: Access>(
         &self,
-        sh: B,
+        sh: &B,
         mode: Mode,
         o: usize,
         top: Frame,
@@ -1453,7 +1454,7 @@ impl Solver {
         let g = &self.game;
         let no = g.hands[o].len();
         let (gi, i) = (top.node as usize, top.next as usize);
-        let node = g.nodes[gi];
+        let node = &g.nodes[gi];
         let k = node.num_children as usize;
         let mut next = Frame {
             node: node.first_child + i as u32,
@@ -1466,9 +1467,10 @@ impl Solver {
         let st = &mut st[..k * no];
         if i == 0 {
             let off = node.aux as usize;
+            // The state's view is copied only here: a step that copies it costs a `memcpy`.
             match mode {
-                Mode::Train(..) => sh.current(gi, o, off, k, st, tmp),
-                _ => sh.average(gi, o, off, k, st, tmp),
+                Mode::Train(..) => (*sh).current(gi, o, off, k, st, tmp),
+                _ => (*sh).average(gi, o, off, k, st, tmp),
             }
         }
         let u = *used;
@@ -1522,7 +1524,7 @@ impl Solver {
                 GameKind::Decision(_) if (i as usize) < node.num_children as usize => {
                     stack.last_mut().expect("top").next += 1;
                     let st = &mut strat[d * kmax * n..(d + 1) * kmax * n];
-                    let next = self.opp_step(sh, mode, o, top, st, tmp, term_opp, &mut used);
+                    let next = self.opp_step(&sh, mode, o, top, st, tmp, term_opp, &mut used);
                     stack.push(next);
                     continue;
                 }
@@ -1616,7 +1618,7 @@ impl Solver {
                 GameKind::Decision(_) if (i as usize) < node.num_children as usize => {
                     stack.last_mut().expect("top").next += 1;
                     let st = &mut strat[d * kmax * n..(d + 1) * kmax * n];
-                    let mut next = self.opp_step(sh, mode, o, top, st, tmp, term_opp, &mut used);
+                    let mut next = self.opp_step(&sh, mode, o, top, st, tmp, term_opp, &mut used);
                     // A terminal's row is in its parent's block.
                     next.block = next_block(&g.nodes, &mut rows, next.node)
                         .unwrap_or(row(top.block, i) as u32);
