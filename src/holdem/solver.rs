@@ -435,13 +435,8 @@ impl Game {
 
     /// Player `p`'s values (before its own weights) of a showdown over every runout of
     /// `board` with pot `pot + 2c` and rake `r`: `(pot - r) / 2` per opponent hand, plus
-    /// `pot / 2 + c - r / 2` times win minus loss.
-    ///
-    /// The boards' values are added in the list's order. With `parallel` (the caller runs on
-    /// the solver's pool) a long list is evaluated [`RUNOUT_CHUNK`] boards at a time on the
-    /// pool, each into its own row, then added in that order: the same bits. An all-in before
-    /// the river is a terminal of the walk above the chance nodes, which one thread runs;
-    /// without this the other threads wait through every runout.
+    /// `pot / 2 + c - r / 2` times win minus loss, one evaluation per board
+    /// ([`Showdown::values`]; summed as [`Game::sum_runouts`] does it, `buf` its scratch).
     #[allow(clippy::too_many_arguments)]
     fn showdown_values(
         &self,
@@ -451,49 +446,22 @@ impl Game {
         opp: &[f64],
         c: f64,
         out: &mut [f64],
-        buf: &mut [f64],
+        buf: &mut Vec<f64>,
         parallel: bool,
     ) {
         let n = self.hands[p].len();
-        let scale = self.runout_scale(board);
         let [a, s] = self.showdown_coefs(c);
-        let out = &mut out[..n];
-        let sd = |b: u32, row: &mut [f64]| self.showdowns[b as usize][p].values(opp, a, s, row);
-        if let [b] = list {
-            // One river board: the opponent's hands holding a board card have no reach here
-            // (taken off when the card was dealt, or off the ranges).
-            sd(*b, out);
-        } else if parallel && list.len() >= RUNOUT_CHUNK {
-            let mut rows = vec![0.0; RUNOUT_CHUNK * n];
-            out.fill(0.0);
-            for boards in list.chunks(RUNOUT_CHUNK) {
-                let rows = &mut rows[..boards.len() * n];
-                rows.par_chunks_mut(n.max(1))
-                    .zip(boards)
-                    .for_each(|(row, &b)| sd(b, row));
-                for row in rows.chunks(n.max(1)) {
-                    kernels::add_assign(out, row);
-                }
-            }
-        } else {
-            let one = &mut buf[..n];
-            out.fill(0.0);
-            for &b in list {
-                sd(b, one);
-                kernels::add_assign(out, one);
-            }
-        }
-        if scale != 1.0 {
-            kernels::scale(out, scale);
-        }
+        let sd = |b: u32, rows: &mut [&mut [f64]]| {
+            self.showdowns[b as usize][p].values(opp, a, s, &mut rows[0][..n])
+        };
+        self.sum_runouts(p, board, list, &mut [out], buf, parallel, sd);
     }
 
     /// [`Game::showdown_values`] of several all-ins with the same runouts at once: all-in `x`
     /// has the opponent's reach `opp[x]` and each player's chips `c[x]`, its values go to
-    /// `out[x]` (`buf`: scratch, resized as needed). Each river board's all-ins go [`LANES`]
-    /// to a sweep ([`Showdown::values_batch`], each lane with the bits of one evaluation) and
-    /// each all-in's boards are added in the list's order, on the pool as
-    /// [`Game::showdown_values`] does it: every `out[x]` has the bits of its own
+    /// `out[x]`. Each river board's all-ins go [`LANES`] to a sweep
+    /// ([`Showdown::values_batch`], each lane with the bits of one evaluation), summed as
+    /// [`Game::sum_runouts`] does it: every `out[x]` has the bits of its own
     /// [`Game::showdown_values`].
     #[allow(clippy::too_many_arguments)]
     fn runout_values(
@@ -508,12 +476,8 @@ impl Game {
         parallel: bool,
     ) {
         let n = self.hands[p].len();
-        let m = n.max(1);
-        let lanes = opp.len();
-        assert!(c.len() == lanes && out.len() == lanes);
-        let scale = self.runout_scale(board);
+        assert!(c.len() == opp.len() && out.len() == opp.len());
         let coefs: Vec<[f64; 2]> = c.iter().map(|&c| self.showdown_coefs(c)).collect();
-        // Every all-in's values on river board `b`, into `rows` (one per all-in).
         let sweep = |b: u32, rows: &mut [&mut [f64]]| {
             let sd = &self.showdowns[b as usize][p];
             let chunks = rows.chunks_mut(LANES).zip(opp.chunks(LANES));
@@ -530,8 +494,36 @@ impl Game {
                 sd.values_batch(&mut batch);
             }
         };
+        self.sum_runouts(p, board, list, out, buf, parallel, sweep);
+    }
+
+    /// Player `p`'s rows `out` (one per all-in) summed over the river boards of `list`, the
+    /// runouts of `board`, then scaled by each board's probability: `eval(b, rows)` writes
+    /// board `b`'s rows (one board: straight into `out`; the opponent's hands holding a board
+    /// card have no reach there, taken off when the card was dealt or off the ranges).
+    ///
+    /// The boards' values are added in the list's order. With `parallel` (the caller runs on
+    /// the solver's pool) a long list is evaluated [`RUNOUT_CHUNK`] boards at a time on the
+    /// pool, each into its own rows of `buf` (scratch, grown as needed), then added in that
+    /// order: the same bits. An all-in before the river is a terminal of the walk above the
+    /// chance nodes, which one thread runs; without this the other threads wait through
+    /// every runout.
+    #[allow(clippy::too_many_arguments)]
+    fn sum_runouts(
+        &self,
+        p: usize,
+        board: CardSet,
+        list: &[u32],
+        out: &mut [&mut [f64]],
+        buf: &mut Vec<f64>,
+        parallel: bool,
+        eval: impl Fn(u32, &mut [&mut [f64]]) + Sync,
+    ) {
+        let n = self.hands[p].len();
+        let m = n.max(1);
+        let lanes = out.len();
         if let [b] = list {
-            sweep(*b, out);
+            eval(*b, out);
         } else {
             let per = if parallel && list.len() >= RUNOUT_CHUNK {
                 RUNOUT_CHUNK
@@ -548,7 +540,7 @@ impl Game {
                 let rows = &mut buf[..boards.len() * lanes * m];
                 let board_rows = |(rows, &b): (&mut [f64], &u32)| {
                     let mut rows: Vec<&mut [f64]> = rows.chunks_mut(m).collect();
-                    sweep(b, &mut rows);
+                    eval(b, &mut rows);
                 };
                 if per > 1 {
                     rows.par_chunks_mut(lanes * m)
@@ -564,6 +556,7 @@ impl Game {
                 }
             }
         }
+        let scale = self.runout_scale(board);
         if scale != 1.0 {
             for o in out.iter_mut() {
                 kernels::scale(&mut o[..n], scale);
