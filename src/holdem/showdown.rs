@@ -250,30 +250,52 @@ thread_local! {
 
 /// A river showdown between two lists of hands on one board, sorted once by strength: the
 /// sweeps' bounds are found when it is built, so an evaluation compares no strengths.
+///
+/// Its vectors are in *rank order* (each player's own on this board): position `y` holds
+/// hand `perm[y]`, the hands not blocked by the board first, weakest first, then those
+/// holding a board card. A river walk keeps its reaches, values and state in rank order, so a
+/// sweep reads and writes its lanes contiguously; [`Showdown::to_rank`] and
+/// [`Showdown::to_hands`] convert, and the `*_hands` methods take hand order.
 pub struct Showdown {
     /// The player's number of hands.
     n: usize,
     /// The opponent's number of hands.
     opp_n: usize,
-    /// The player's hands not blocked by the board, weakest first.
-    order: Vec<u16>,
-    /// Their first cards.
+    /// The player's hands in rank order: `perm[y]` is at position `y`.
+    perm: Vec<u16>,
+    /// The opponent's hands in its rank order.
+    opp_perm: Vec<u16>,
+    /// The first cards of the player's hands not blocked by the board, in rank order.
     c0: Vec<u8>,
     /// Their second cards.
     c1: Vec<u8>,
-    /// The opponent's hands not blocked by the board, weakest first.
-    opp_order: Vec<u16>,
-    /// Their cards.
+    /// The cards of the opponent's hands not blocked by the board, in rank order.
     opp_cards: Vec<[u8; 2]>,
-    /// For each entry of `order`, the opponent's index of the same combo (`u16::MAX`: none).
+    /// For each of the player's unblocked positions, the opponent's position of the same combo
+    /// (`u16::MAX`: none).
     same: Vec<u16>,
-    /// The runs of `order` with the same bounds in the opponent's sorted list, the groups a
-    /// sweep takes together: `[end, below, not_above]`, the run ending (in `order`) at `end`,
-    /// its hands beating the opponent's first `below` hands and not losing to the first
+    /// The runs of positions with the same bounds in the opponent's sorted positions, the
+    /// groups a sweep takes together: `[end, below, not_above]`, the run ending at `end`, its
+    /// hands beating the opponent's first `below` hands and not losing to the first
     /// `not_above`.
     groups: Vec<[u16; 3]>,
-    /// The player's hands holding a board card (0 in every evaluation).
-    off_board: Vec<u16>,
+}
+
+thread_local! {
+    /// [`Showdown::values_batch_hands`]'s vectors in rank order: the reaches, the showdowns'
+    /// values and the folds'.
+    static RANKED: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `hands` in the order of `perm`, the positions from `sorted` on (the hands holding a board
+/// card) set to 0.
+fn rank_of(perm: &[u16], sorted: usize, hands: &[f64], rank: &mut [f64]) {
+    let rank = &mut rank[..perm.len()];
+    let (head, tail) = rank.split_at_mut(sorted);
+    for (r, &i) in head.iter_mut().zip(perm) {
+        *r = hands[i as usize];
+    }
+    tail.fill(0.0);
 }
 
 thread_local! {
@@ -312,43 +334,156 @@ impl Showdown {
                 _ => groups.push([e as u16 + 1, b, na]),
             }
         }
-        let off_board = (0..hands.len())
-            .filter(|&i| (hands[i].0.bit() | hands[i].1.bit()) & board != 0)
-            .map(|i| i as u16)
-            .collect();
+        // Rank order: the sorted hands, then those holding a board card.
+        let ranked = |list: &[Hand], sorted: &[(Strength, usize)]| -> Vec<u16> {
+            let off = (0..list.len()).filter(|&i| (list[i].0.bit() | list[i].1.bit()) & board != 0);
+            sorted
+                .iter()
+                .map(|&(_, i)| i)
+                .chain(off)
+                .map(|i| i as u16)
+                .collect()
+        };
+        let mut opp_pos = vec![u16::MAX; opp.len()];
+        for (k, &(_, j)) in opp_order.iter().enumerate() {
+            opp_pos[j] = k as u16;
+        }
         let sd = Showdown {
             n: hands.len(),
             opp_n: opp.len(),
             groups,
-            off_board,
             c0: order.iter().map(|&(_, i)| hands[i].0 .0).collect(),
             c1: order.iter().map(|&(_, i)| hands[i].1 .0).collect(),
+            // The same combo holds no board card either: it has a sorted position.
             same: order
                 .iter()
-                .map(|&(_, i)| same[i].map_or(u16::MAX, |j| j as u16))
+                .map(|&(_, i)| same[i].map_or(u16::MAX, |j| opp_pos[j as usize]))
                 .collect(),
-            order: order.iter().map(|&(_, i)| i as u16).collect(),
+            perm: ranked(hands, &order),
+            opp_perm: ranked(opp, &opp_order),
             opp_cards: opp_order.iter().map(|&(_, j)| cards(opp[j])).collect(),
-            opp_order: opp_order.iter().map(|&(_, j)| j as u16).collect(),
         };
-        // The AVX2 sweep reads the opponent's reach at these indices unchecked.
+        // The AVX2 sweep reads the opponent's reach at the same combos' positions unchecked.
         let real = |j: &&u16| **j != u16::MAX;
         assert!(
-            opp.len() < u16::MAX as usize
-                && (sd.opp_order.iter().chain(sd.same.iter().filter(real)))
-                    .all(|&j| (j as usize) < sd.opp_n)
+            hands.len() < u16::MAX as usize
+                && opp.len() < u16::MAX as usize
+                && sd
+                    .same
+                    .iter()
+                    .filter(real)
+                    .all(|&j| (j as usize) < sd.opp_cards.len())
         );
         sd
     }
 
-    /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`,
-    /// each counted +1 when `hands[i]` wins, -1 when it loses, 0 on a tie.
+    /// The player's hands in rank order (`perm[y]`: the hand at position `y`).
+    pub fn perm(&self) -> &[u16] {
+        &self.perm
+    }
+
+    /// The player's vector `hands` (hand order) in rank order, the hands holding a board card
+    /// set to 0.
+    pub fn to_rank(&self, hands: &[f64], rank: &mut [f64]) {
+        rank_of(&self.perm, self.c0.len(), hands, rank);
+    }
+
+    /// The opponent's vector `hands` (hand order) in its rank order, the hands holding a board
+    /// card set to 0.
+    pub fn opp_to_rank(&self, hands: &[f64], rank: &mut [f64]) {
+        rank_of(&self.opp_perm, self.opp_cards.len(), hands, rank);
+    }
+
+    /// The player's vector `rank` (rank order) in hand order.
+    pub fn to_hands(&self, rank: &[f64], hands: &mut [f64]) {
+        let rank = &rank[..self.n];
+        for (&i, &x) in self.perm.iter().zip(rank) {
+            hands[i as usize] = x;
+        }
+    }
+
+    /// `eval(opp, out)` in rank order on the opponent's vector `opp` and the player's `out`,
+    /// both in hand order.
+    fn in_hands(&self, opp: &[f64], out: &mut [f64], eval: impl FnOnce(&[f64], &mut [f64])) {
+        let (mut r, mut o) = (vec![0.0; self.opp_n], vec![0.0; self.n]);
+        self.opp_to_rank(opp, &mut r);
+        eval(&r, &mut o);
+        self.to_hands(&o, out);
+    }
+
+    /// [`Showdown::values`] in hand order.
+    pub fn values_hands(&self, opp_reach: &[f64], a: f64, s: f64, out: &mut [f64]) {
+        self.in_hands(opp_reach, out, |r, o| self.values(r, a, s, o));
+    }
+
+    /// [`Showdown::sums`] in hand order.
+    pub fn sums_hands(&self, opp_reach: &[f64], out: &mut [f64]) {
+        self.in_hands(opp_reach, out, |r, o| self.sums(r, o));
+    }
+
+    /// [`Showdown::totals`] in hand order.
+    pub fn totals_hands(&self, opp_reach: &[f64], out: &mut [f64]) {
+        self.in_hands(opp_reach, out, |r, o| self.totals(r, o));
+    }
+
+    /// [`Showdown::fold_values`] in hand order.
+    pub fn fold_values_hands(&self, opp_reach: &[f64], coef: f64, out: &mut [f64]) {
+        self.in_hands(opp_reach, out, |r, o| self.fold_values(r, coef, o));
+    }
+
+    /// [`Showdown::values_batch`] with every vector in hand order: each lane's reach taken
+    /// into rank order and its values back (the same bits).
+    pub fn values_batch_hands(&self, lanes: &mut [Lane]) {
+        self.values_batch_hands_in(lanes, false);
+    }
+
+    /// [`Showdown::values_batch_hands`], on the portable path when `portable`.
+    fn values_batch_hands_in(&self, lanes: &mut [Lane], portable: bool) {
+        assert!(lanes.len() <= LANES);
+        let (n, m) = (self.n, self.opp_n);
+        RANKED.with(|cell| {
+            let mut buf = cell.borrow_mut();
+            if buf.len() < LANES * (m + 2 * n) {
+                buf.resize(LANES * (m + 2 * n), 0.0);
+            }
+            let (reach, outs) = buf.split_at_mut(LANES * m);
+            let (outs, folds) = outs.split_at_mut(LANES * n);
+            for (lane, r) in lanes.iter().zip(reach.chunks_mut(m)) {
+                self.opp_to_rank(lane.reach, r);
+            }
+            let mut ranked: Vec<Lane> = lanes
+                .iter()
+                .zip(reach.chunks(m))
+                .zip(outs.chunks_mut(n).zip(folds.chunks_mut(n)))
+                .map(|((lane, r), (o, f))| Lane {
+                    reach: r,
+                    a: lane.a,
+                    s: lane.s,
+                    out: lane.out.is_some().then_some(o),
+                    fold: lane.fold.as_ref().map(|x| (x.0, f)),
+                })
+                .collect();
+            self.values_batch_in(&mut ranked, portable);
+            for (lane, r) in lanes.iter_mut().zip(ranked) {
+                if let (Some(o), Some(x)) = (lane.out.as_deref_mut(), r.out) {
+                    self.to_hands(x, o);
+                }
+                if let (Some((_, o)), Some((_, x))) = (lane.fold.as_mut(), r.fold) {
+                    self.to_hands(x, o);
+                }
+            }
+        });
+    }
+
+    /// `out[y]`: the opponent's reach summed over its hands sharing no card with the hand at
+    /// position `y`, each counted +1 when that hand wins, -1 when it loses, 0 on a tie (rank
+    /// order, as every method below but the `*_hands` ones).
     pub fn sums(&self, opp_reach: &[f64], out: &mut [f64]) {
         self.values(opp_reach, 0.0, 1.0, out);
     }
 
-    /// `out[i] = a x total + s x (win - loss)`: over the opponent's hands sharing no card with
-    /// `hands[i]` nor with the board, `total` sums their reach ([`Showdown::totals`]) and
+    /// `out[y] = a x total + s x (win - loss)`: over the opponent's hands sharing no card with
+    /// the hand at `y` nor with the board, `total` sums their reach ([`Showdown::totals`]) and
     /// `win - loss` counts it +1 when `hands[i]` wins, -1 when it loses ([`Showdown::sums`]);
     /// 0 for a hand holding a board card.
     ///
@@ -360,7 +495,7 @@ impl Showdown {
     /// order; the last step ([`kernels::showdown_combine`]) and the same combos' reaches
     /// ([`kernels::gather_same`]) are vector loops.
     pub fn values(&self, opp_reach: &[f64], a: f64, s: f64, out: &mut [f64]) {
-        let l = self.order.len();
+        let l = self.c0.len();
         SWEEP.with(|cell| {
             let mut buf = cell.borrow_mut();
             if buf.len() < 2 * l {
@@ -371,7 +506,7 @@ impl Showdown {
         });
     }
 
-    /// [`Showdown::values`] with its scratch: `w` and `same` of `order`'s length.
+    /// [`Showdown::values`] with its scratch: `w` and `same` as long as the sorted hands.
     fn values_in(
         &self,
         opp_reach: &[f64],
@@ -382,12 +517,10 @@ impl Showdown {
         same: &mut [f64],
     ) {
         let out = &mut out[..self.n];
-        for &i in &self.off_board {
-            out[i as usize] = 0.0;
-        }
-        let m = self.opp_order.len();
-        let (opp_order, opp_cards) = (&self.opp_order[..m], &self.opp_cards[..m]);
-        let l = self.order.len();
+        let l = self.c0.len();
+        out[l..].fill(0.0);
+        let m = self.opp_cards.len();
+        let opp_cards = &self.opp_cards[..m];
         let (c0, c1) = (&self.c0[..l], &self.c1[..l]);
         let reach = &opp_reach[..self.opp_n];
         // SAFETY: the same combos are indices into the opponent's hands (`same_combo`).
@@ -399,8 +532,8 @@ impl Showdown {
             let e = e as usize;
             // Bounds never go down along `order`.
             let b = (b as usize).max(k);
-            for (&c, &j) in opp_cards[k..b].iter().zip(&opp_order[k..b]) {
-                sums.add(c, opp_reach[j as usize]);
+            for (&c, &r) in opp_cards[k..b].iter().zip(&reach[k..b]) {
+                sums.add(c, r);
             }
             k = b;
             let (wg, sg) = (&mut w[x..e], &same[x..e]);
@@ -417,8 +550,8 @@ impl Showdown {
                 for ((o, &p), &q) in wg.iter_mut().zip(g0).zip(g1) {
                     *o = sums.disjoint([p, q], 0.0);
                 }
-                for (&c, &j) in opp_cards[k..na].iter().zip(&opp_order[k..na]) {
-                    sums.add(c, opp_reach[j as usize]);
+                for (&c, &r) in opp_cards[k..na].iter().zip(&reach[k..na]) {
+                    sums.add(c, r);
                 }
                 k = na;
                 for (((o, &p), &q), &r) in wg.iter_mut().zip(g0).zip(g1).zip(sg) {
@@ -427,13 +560,11 @@ impl Showdown {
             }
             x = e;
         }
-        for (&c, &j) in opp_cards[k..].iter().zip(&opp_order[k..]) {
-            sums.add(c, opp_reach[j as usize]);
+        for (&c, &r) in opp_cards[k..].iter().zip(&reach[k..m]) {
+            sums.add(c, r);
         }
         kernels::showdown_combine(sums.total, &sums.card, c0, c1, same, a - s, s, w);
-        for (&i, &v) in self.order.iter().zip(w.iter()) {
-            out[i as usize] = v;
-        }
+        out[..l].copy_from_slice(w);
     }
 
     /// Up to [`LANES`] evaluations in one pass over the sorted lists, each lane's arithmetic
@@ -466,14 +597,12 @@ impl Showdown {
                     o
                 }))
             {
-                for &h in &self.off_board {
-                    out[h as usize] = 0.0;
-                }
+                out[self.c0.len()..n].fill(0.0);
             }
         }
         let showdown = lanes.iter().any(|l| l.out.is_some());
         let any_fold = lanes.iter().any(|l| l.fold.is_some());
-        let l = self.order.len();
+        let l = self.c0.len();
         BATCH.with(|cell| {
             let mut b = cell.borrow_mut();
             let Batch {
@@ -510,8 +639,6 @@ impl Showdown {
                 opp_n: self.opp_n,
                 groups: if showdown { &self.groups } else { &[] },
                 opp_cards: &self.opp_cards,
-                opp_order: &self.opp_order,
-                order: &self.order,
                 c0: &self.c0,
                 c1: &self.c1,
                 same_of: &self.same,
@@ -530,38 +657,35 @@ impl Showdown {
         });
     }
 
-    /// `out[i]`: `coef` times the opponent's reach summed over its hands sharing no card with
-    /// `hands[i]` nor with the board (0 for a hand holding a board card), the sums taken in
-    /// strength order as a sweep takes them: a fold on this board paying `coef` per unit of
-    /// reach.
+    /// `out[y]`: `coef` times the opponent's reach summed over its hands sharing no card with
+    /// the hand at `y` nor with the board (0 for a hand holding a board card), the sums taken
+    /// in strength order as a sweep takes them: a fold on this board paying `coef` per unit
+    /// of reach.
     pub fn fold_values(&self, opp_reach: &[f64], coef: f64, out: &mut [f64]) {
         let mut all = CardSums::new();
-        for (&j, &c) in self.opp_order.iter().zip(&self.opp_cards) {
-            all.add(c, opp_reach[j as usize]);
+        for (&r, &c) in opp_reach.iter().zip(&self.opp_cards) {
+            all.add(c, r);
         }
-        for &i in &self.off_board {
-            out[i as usize] = 0.0;
-        }
+        let l = self.c0.len();
+        out[l..self.n].fill(0.0);
         // The same combo, when the opponent holds it, counts in both card sums.
-        for (y, (&i, &j)) in self.order.iter().zip(&self.same).enumerate() {
+        for (y, (o, &j)) in out[..l].iter_mut().zip(&self.same).enumerate() {
             let same = if j == u16::MAX {
                 0.0
             } else {
                 opp_reach[j as usize]
             };
-            out[i as usize] = coef * all.disjoint([self.c0[y], self.c1[y]], same);
+            *o = coef * all.disjoint([self.c0[y], self.c1[y]], same);
         }
     }
 
     /// Sets to 0 the entries of the hands holding a board card.
     pub fn zero_off_board(&self, out: &mut [f64]) {
-        for &i in &self.off_board {
-            out[i as usize] = 0.0;
-        }
+        out[self.c0.len()..self.n].fill(0.0);
     }
 
-    /// `out[i]`: the opponent's reach summed over its hands sharing no card with `hands[i]`
-    /// nor with the board (0 for a hand holding a board card).
+    /// `out[y]`: the opponent's reach summed over its hands sharing no card with the hand at
+    /// `y` nor with the board (0 for a hand holding a board card).
     pub fn totals(&self, opp_reach: &[f64], out: &mut [f64]) {
         self.fold_values(opp_reach, 1.0, out);
     }
@@ -595,8 +719,6 @@ struct SweepLanes<'a> {
     opp_n: usize,
     groups: &'a [[u16; 3]],
     opp_cards: &'a [[u8; 2]],
-    opp_order: &'a [u16],
-    order: &'a [u16],
     c0: &'a [u8],
     c1: &'a [u8],
     same_of: &'a [u16],
@@ -633,10 +755,25 @@ fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], same: &mut [Lanes], outs: Outs, 
 unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], outs: Outs) {
     let l = w.len();
     let sm = &mut sm[..l];
-    let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
+    let (c0, c1, same_of) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l]);
     let [r0, r1, r2, r3] = x.reach;
     let m = x.opp_n;
     assert!(r0.len() == m && r1.len() == m && r2.len() == m && r3.len() == m);
+    assert!(x.opp_cards.len() <= m);
+    // Four registers of four `f64` transposed: in one register per lane (four hands) out one
+    // register per hand (four lanes), and back.
+    macro_rules! transpose {
+        ($a:expr, $b:expr, $c:expr, $d:expr) => {{
+            let (t0, t1) = (_mm256_unpacklo_pd($a, $b), _mm256_unpackhi_pd($a, $b));
+            let (t2, t3) = (_mm256_unpacklo_pd($c, $d), _mm256_unpackhi_pd($c, $d));
+            [
+                _mm256_permute2f128_pd::<0x20>(t0, t2),
+                _mm256_permute2f128_pd::<0x20>(t1, t3),
+                _mm256_permute2f128_pd::<0x31>(t0, t2),
+                _mm256_permute2f128_pd::<0x31>(t1, t3),
+            ]
+        }};
+    }
     // One lane of each reach vector, hand `j`'s four reaches in one register.
     macro_rules! at {
         ($j:expr) => {{
@@ -676,10 +813,26 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
             card[b] = _mm256_add_pd(card[b], r);
         }};
     }
+    // The opponent's positions `from..to` in order, four hands' reaches loaded at once.
     macro_rules! add_range {
         ($from:expr, $to:expr) => {{
-            let (from, to) = ($from, $to);
-            for (c, &j) in x.opp_cards[from..to].iter().zip(&x.opp_order[from..to]) {
+            let (mut k, to) = ($from, $to);
+            let cards = &x.opp_cards[..to];
+            while k + 4 <= to {
+                // SAFETY: `k + 4 <= to <= opp_cards.len() <= m`, each reach's length.
+                let [h0, h1, h2, h3] = transpose!(
+                    _mm256_loadu_pd(r0.as_ptr().add(k)),
+                    _mm256_loadu_pd(r1.as_ptr().add(k)),
+                    _mm256_loadu_pd(r2.as_ptr().add(k)),
+                    _mm256_loadu_pd(r3.as_ptr().add(k))
+                );
+                add!(cards[k], h0);
+                add!(cards[k + 1], h1);
+                add!(cards[k + 2], h2);
+                add!(cards[k + 3], h3);
+                k += 4;
+            }
+            for (c, j) in cards[k..].iter().zip(k..to) {
                 add!(c, at!(j));
             }
         }};
@@ -744,7 +897,8 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
             _mm256_storeu_pd(sy.as_mut_ptr(), same!(j));
         }
     }
-    // `sweep_finish`: one hand's four lanes to a register, stored lane by lane at the hand.
+    // `sweep_finish`: one hand's four lanes to a register; four hands' registers transposed
+    // into one per lane and stored at once, the last hands lane by lane.
     let (t, s) = (_mm256_loadu_pd(x.t.as_ptr()), _mm256_loadu_pd(x.s.as_ptr()));
     let f = _mm256_loadu_pd(x.f.as_ptr());
     macro_rules! store_lanes {
@@ -758,13 +912,21 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
             _mm_storeh_pd(o3.as_mut_ptr().add(i), hi);
         }};
     }
-    let n = |o: &[&mut [f64]; LANES]| {
-        let n = o[0].len();
-        assert!(o.iter().all(|y| y.len() == n));
-        n
-    };
-    // Sorted hand `y`: the sum over the opponent's hands sharing no card, the showdown's
-    // value from it, and the hand's place (below `n`).
+    macro_rules! store4 {
+        ($v:expr, $o:expr, $y:expr) => {{
+            let ([v0, v1, v2, v3], y) = ($v, $y);
+            let [s0, s1, s2, s3] = transpose!(v0, v1, v2, v3);
+            let [o0, o1, o2, o3] = $o;
+            _mm256_storeu_pd(o0.as_mut_ptr().add(y), s0);
+            _mm256_storeu_pd(o1.as_mut_ptr().add(y), s1);
+            _mm256_storeu_pd(o2.as_mut_ptr().add(y), s2);
+            _mm256_storeu_pd(o3.as_mut_ptr().add(y), s3);
+        }};
+    }
+    // Every output holds the `l` sorted positions.
+    let fits = |o: &[&mut [f64]; LANES]| o.iter().all(|y| y.len() >= l);
+    // Sorted position `y`: the sum over the opponent's hands sharing no card, and the
+    // showdown's value from it.
     macro_rules! all {
         ($y:expr) => {
             _mm256_add_pd(minus!(c0[$y], c1[$y]), _mm256_loadu_pd(sm[$y].as_ptr()))
@@ -778,42 +940,73 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
             )
         };
     }
-    macro_rules! place {
-        ($y:expr, $n:expr) => {{
-            let i = order[$y] as usize;
-            assert!(i < $n);
-            i
-        }};
-    }
+    let blocks = l / 4 * 4;
     // One loop per case, so that no hand tests which outputs it has.
+    // SAFETY (the stores): below `l`, which every output's length covers (asserted).
     match outs {
         Outs {
             showdown: Some(mut o),
             fold: None,
         } => {
-            let n = n(&o);
-            for y in 0..l {
-                store_lanes!(value!(y, all!(y)), &mut o, place!(y, n));
+            assert!(fits(&o));
+            for y in (0..blocks).step_by(4) {
+                let v = [
+                    value!(y, all!(y)),
+                    value!(y + 1, all!(y + 1)),
+                    value!(y + 2, all!(y + 2)),
+                    value!(y + 3, all!(y + 3)),
+                ];
+                store4!(v, &mut o, y);
+            }
+            for y in blocks..l {
+                store_lanes!(value!(y, all!(y)), &mut o, y);
             }
         }
         Outs {
             showdown: Some(mut o),
             fold: Some(mut fo),
         } => {
-            let n = n(&o).min(n(&fo));
-            for y in 0..l {
-                let (all, i) = (all!(y), place!(y, n));
-                store_lanes!(value!(y, all), &mut o, i);
-                store_lanes!(_mm256_mul_pd(f, all), &mut fo, i);
+            assert!(fits(&o) && fits(&fo));
+            for y in (0..blocks).step_by(4) {
+                let a = [all!(y), all!(y + 1), all!(y + 2), all!(y + 3)];
+                let v = [
+                    value!(y, a[0]),
+                    value!(y + 1, a[1]),
+                    value!(y + 2, a[2]),
+                    value!(y + 3, a[3]),
+                ];
+                store4!(v, &mut o, y);
+                let fv = [
+                    _mm256_mul_pd(f, a[0]),
+                    _mm256_mul_pd(f, a[1]),
+                    _mm256_mul_pd(f, a[2]),
+                    _mm256_mul_pd(f, a[3]),
+                ];
+                store4!(fv, &mut fo, y);
+            }
+            for y in blocks..l {
+                let all = all!(y);
+                store_lanes!(value!(y, all), &mut o, y);
+                store_lanes!(_mm256_mul_pd(f, all), &mut fo, y);
             }
         }
         Outs {
             showdown: None,
             fold: Some(mut fo),
         } => {
-            let n = n(&fo);
-            for y in 0..l {
-                store_lanes!(_mm256_mul_pd(f, all!(y)), &mut fo, place!(y, n));
+            assert!(fits(&fo));
+            for y in (0..blocks).step_by(4) {
+                let a = [all!(y), all!(y + 1), all!(y + 2), all!(y + 3)];
+                let fv = [
+                    _mm256_mul_pd(f, a[0]),
+                    _mm256_mul_pd(f, a[1]),
+                    _mm256_mul_pd(f, a[2]),
+                    _mm256_mul_pd(f, a[3]),
+                ];
+                store4!(fv, &mut fo, y);
+            }
+            for y in blocks..l {
+                store_lanes!(_mm256_mul_pd(f, all!(y)), &mut fo, y);
             }
         }
         Outs {
@@ -824,13 +1017,12 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
 }
 
 /// The sweep of [`sweep_lanes`]: [`Showdown::values`]'s, lane by lane, in strength order
-/// (`w`: the player's sorted hands' partial sums), each lane's reach read where it lies;
-/// returns the sums over every opponent hand.
+/// (`w`: the player's sorted hands' partial sums); returns the sums over every opponent hand.
 #[inline(always)]
 fn sweep_sums(x: &SweepLanes, w: &mut [Lanes]) -> CardSums4 {
     let [r0, r1, r2, r3] = x.reach;
     let at = |j: usize| [r0[j], r1[j], r2[j], r3[j]];
-    let (opp_cards, opp_order) = (x.opp_cards, &x.opp_order[..x.opp_cards.len()]);
+    let opp_cards = x.opp_cards;
     let m = opp_cards.len();
     let l = w.len();
     let (c0, c1, same_of) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l]);
@@ -851,7 +1043,7 @@ fn sweep_sums(x: &SweepLanes, w: &mut [Lanes]) -> CardSums4 {
         // Bounds never go down along the sorted hands.
         let b = (b as usize).max(k);
         for kk in k..b {
-            sums.add(opp_cards[kk], at(opp_order[kk] as usize));
+            sums.add(opp_cards[kk], at(kk));
         }
         k = b;
         // The same combo has the same strength: never below, always not above.
@@ -866,7 +1058,7 @@ fn sweep_sums(x: &SweepLanes, w: &mut [Lanes]) -> CardSums4 {
                 w[y] = sums.disjoint([c0[y], c1[y]], ZERO);
             }
             for kk in k..na {
-                sums.add(opp_cards[kk], at(opp_order[kk] as usize));
+                sums.add(opp_cards[kk], at(kk));
             }
             k = na;
             for y in from..e {
@@ -876,18 +1068,18 @@ fn sweep_sums(x: &SweepLanes, w: &mut [Lanes]) -> CardSums4 {
         from = e;
     }
     for kk in k..m {
-        sums.add(opp_cards[kk], at(opp_order[kk] as usize));
+        sums.add(opp_cards[kk], at(kk));
     }
     sums
 }
 
 /// The last step of [`sweep_lanes`]: `t x all + s x w` per hand and lane, `all` the sum
-/// over the opponent's hands sharing no card, each result stored at its hand.
+/// over the opponent's hands sharing no card, each result stored at its position.
 #[inline(always)]
 fn sweep_finish(x: &SweepLanes, sums: &CardSums4, w: &[Lanes], mut outs: Outs) {
     let [r0, r1, r2, r3] = x.reach;
     let l = w.len();
-    let (c0, c1, same_of, order) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l], &x.order[..l]);
+    let (c0, c1, same_of) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l]);
     for y in 0..l {
         let j = same_of[y];
         let same = if j == u16::MAX {
@@ -897,7 +1089,7 @@ fn sweep_finish(x: &SweepLanes, sums: &CardSums4, w: &[Lanes], mut outs: Outs) {
             [r0[j], r1[j], r2[j], r3[j]]
         };
         let all = sums.disjoint([c0[y], c1[y]], same);
-        let i = order[y] as usize;
+        let i = y;
         if let Some(o) = outs.showdown.as_mut() {
             let v = add4(mul4(x.t, all), mul4(x.s, w[y]));
             for (o, v) in o.iter_mut().zip(v) {
@@ -958,7 +1150,7 @@ mod tests {
             let reach: Vec<f64> = theirs.iter().map(|_| next(&mut seed)).collect();
             let sd = Showdown::new(board_set, &mine, &theirs);
             let (mut got, mut folds) = (vec![0.0; mine.len()], vec![0.0; mine.len()]);
-            sd.sums(&reach, &mut got);
+            sd.sums_hands(&reach, &mut got);
             fold_sums(&mine, &theirs, &reach, &mut folds);
             for (i, &h) in mine.iter().enumerate() {
                 let hs = evaluate(board_set | h.0.bit() | h.1.bit());
@@ -1064,7 +1256,7 @@ mod tests {
                                 fold: (mask >> l & 1 == 1).then_some((coefs[l], &mut f[..])),
                             })
                             .collect();
-                        sd.values_batch_in(&mut batch, portable);
+                        sd.values_batch_hands_in(&mut batch, portable);
                         (got, fgot)
                     };
                     let (got, fgot) = run(false);
@@ -1074,7 +1266,7 @@ mod tests {
                         assert_eq!(bits(&fport[l]), bits(&fgot[l]), "portable fold lane {l}");
                         let mut want = vec![0.0; mine.len()];
                         if showdown {
-                            sd.values(reach(l), a[l], s[l], &mut want);
+                            sd.values_hands(reach(l), a[l], s[l], &mut want);
                             assert_eq!(bits(&got[l]), bits(&want), "showdown lane {l} of {lanes}");
                         } else {
                             assert!(got[l].iter().all(|x| x.is_nan()), "no showdown on lane {l}");
@@ -1083,7 +1275,7 @@ mod tests {
                             assert!(fgot[l].iter().all(|x| x.is_nan()), "no fold on lane {l}");
                             continue;
                         }
-                        sd.fold_values(reach(l), coefs[l], &mut want);
+                        sd.fold_values_hands(reach(l), coefs[l], &mut want);
                         assert_eq!(bits(&fgot[l]), bits(&want), "fold on lane {l} of {lanes}");
                         // Within rounding, the fold sums by the hands' order.
                         fold.sums_times(reach(l), coefs[l], &mut want);

@@ -380,8 +380,8 @@ impl Game {
                 (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
             for &b in &all {
                 let sd = &g.showdowns[b as usize][p];
-                sd.totals(&g.weights[1 - p], &mut t1);
-                sd.sums(&g.weights[1 - p], &mut d1);
+                sd.totals_hands(&g.weights[1 - p], &mut t1);
+                sd.sums_hands(&g.weights[1 - p], &mut d1);
                 for h in 0..n {
                     tot[h] += t1[h];
                     diff[h] += d1[h];
@@ -452,7 +452,7 @@ impl Game {
         let n = self.hands[p].len();
         let [a, s] = self.showdown_coefs(c);
         let sd = |b: u32, rows: &mut [&mut [f64]]| {
-            self.showdowns[b as usize][p].values(opp, a, s, &mut rows[0][..n])
+            self.showdowns[b as usize][p].values_hands(opp, a, s, &mut rows[0][..n])
         };
         self.sum_runouts(p, board, list, &mut [out], buf, parallel, sd);
     }
@@ -491,7 +491,7 @@ impl Game {
                         fold: None,
                     })
                     .collect();
-                sd.values_batch(&mut batch);
+                sd.values_batch_hands(&mut batch);
             }
         };
         self.sum_runouts(p, board, list, out, buf, parallel, sweep);
@@ -577,6 +577,46 @@ impl Game {
         for card in cards_of(node.board & !self.board) {
             for &h in &self.blocked[p][card.0 as usize] {
                 out[h as usize] = 0.0;
+            }
+        }
+    }
+
+    /// Player `a`'s rows of decision node `g` (`k` entries per hand) in hand order, from the
+    /// order the node's state keeps: rank order on the river, hand order elsewhere.
+    pub(crate) fn rows_to_hands(&self, g: usize, a: usize, k: usize, rows: Vec<f64>) -> Vec<f64> {
+        if self.nodes[g].board.count_ones() != 5 {
+            return rows;
+        }
+        let perm = self.showdowns[self.river_board(g)][a].perm();
+        let mut out = vec![0.0; rows.len()];
+        for (&i, row) in perm.iter().zip(rows.chunks(k)) {
+            out[i as usize * k..i as usize * k + k].copy_from_slice(row);
+        }
+        out
+    }
+
+    /// [`Game::rows_to_hands`] the other way: hand order in, the node's order out.
+    pub(crate) fn rows_from_hands(&self, g: usize, a: usize, k: usize, rows: &[f64]) -> Vec<f64> {
+        if self.nodes[g].board.count_ones() != 5 {
+            return rows.to_vec();
+        }
+        let perm = self.showdowns[self.river_board(g)][a].perm();
+        perm.iter()
+            .flat_map(|&i| &rows[i as usize * k..i as usize * k + k])
+            .copied()
+            .collect()
+    }
+
+    /// The showdown table's index of the board of node `g`, a node on the river: the board of
+    /// the first terminal below it.
+    fn river_board(&self, g: usize) -> usize {
+        let mut i = g;
+        loop {
+            let node = &self.nodes[i];
+            match node.kind {
+                GameKind::Decision(_) => i = node.first_child as usize,
+                GameKind::Fold(_) | GameKind::Showdown => return node.aux as usize,
+                GameKind::Chance | GameKind::AllIn => unreachable!("a river node"),
             }
         }
     }
@@ -772,6 +812,8 @@ struct Scratch {
     terms: Vec<(u32, bool, u32, u32)>,
     term_opp: Vec<f64>,
     term_vals: Vec<f64>,
+    /// A river walk's values in rank order, before they go back to hand order.
+    ranked: Vec<f64>,
 }
 
 /// A node on a walk's path.
@@ -1138,11 +1180,12 @@ impl Solver {
         let k = node.num_children as usize;
         let n = self.game.hands[a].len();
         let off = node.aux as usize;
-        match &self.state {
+        let rows = match &self.state {
             Stored::F32(s) => s.average_at(a, off, k, n),
             Stored::F64(s) => s.average_at(a, off, k, n),
             Stored::Compressed(s) => s.average_at(a, off, k, n),
-        }
+        };
+        self.game.rows_to_hands(g, a, k, rows)
     }
 
     fn take_scratch(&self) -> Scratch {
@@ -1163,6 +1206,7 @@ impl Solver {
             terms: Vec::new(),
             term_opp: Vec::new(),
             term_vals: Vec::new(),
+            ranked: vec![0.0; n],
         }
     }
 
@@ -1184,10 +1228,40 @@ impl Solver {
         out: &mut [f64],
     ) {
         let mut sc = self.take_scratch();
-        sc.own[..own.len()].copy_from_slice(own);
-        sc.opp[..opp.len()].copy_from_slice(opp);
-        self.walk_in(sh, root, p, mode, &mut sc, out);
+        if self.game.nodes[root].board.count_ones() == 5 {
+            self.walk_ranked(sh, root, p, mode, own, opp, &mut sc, out);
+        } else {
+            sc.own[..own.len()].copy_from_slice(own);
+            sc.opp[..opp.len()].copy_from_slice(opp);
+            self.walk_in(sh, root, p, mode, &mut sc, out);
+        }
         self.give_scratch(sc);
+    }
+
+    /// [`Solver::walk`] from a node on the river, whose walk keeps every vector in its
+    /// board's rank order ([`Showdown`]): the reaches `own` and `opp` (hand order) taken into
+    /// it, the values `out` back from it. The hands holding a board card have no reach there.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_ranked<B: Access>(
+        &self,
+        sh: B,
+        root: usize,
+        p: usize,
+        mode: Mode,
+        own: &[f64],
+        opp: &[f64],
+        sc: &mut Scratch,
+        out: &mut [f64],
+    ) {
+        let g = &self.game;
+        let sd = &g.showdowns[g.river_board(root)][p];
+        let (np, no) = (g.hands[p].len(), g.hands[1 - p].len());
+        sd.to_rank(own, &mut sc.own[..np]);
+        sd.opp_to_rank(opp, &mut sc.opp[..no]);
+        let mut ranked = std::mem::take(&mut sc.ranked);
+        self.walk_in(sh, root, p, mode, sc, &mut ranked[..np]);
+        sd.to_hands(&ranked[..np], out);
+        sc.ranked = ranked;
     }
 
     /// A walk's first frame: node `root`, both reaches at level 0, `opp` the opponent's.
@@ -1354,6 +1428,12 @@ impl Solver {
                     // `(a - s) x +0 + s x +0` for every hand with `s >= 0`: +0.
                     r.fill(0.0);
                 }
+                GameKind::Showdown => {
+                    // On the river: its board's lists, in rank order as the walk is.
+                    let c = g.tree.nodes[node.tree_node as usize].committed[0] as f64;
+                    let [a, s] = g.showdown_coefs(c);
+                    g.showdowns[node.aux as usize][p].values(opp_d, a, s, r);
+                }
                 GameKind::Fold(f) => {
                     let coef = self.fold_coef(&node, f as usize, p);
                     g.folds[p].sums_times(opp_d, coef, r);
@@ -1364,15 +1444,10 @@ impl Solver {
                     r.copy_from_slice(&term_vals[allins * n..allins * n + np]);
                     allins += 1;
                 }
-                GameKind::Showdown | GameKind::AllIn => {
+                GameKind::AllIn => {
                     let t = &g.tree.nodes[node.tree_node as usize];
                     let c = t.committed[0] as f64;
-                    let one = [node.aux as u32];
-                    let list: &[u32] = if node.kind == GameKind::Showdown {
-                        &one
-                    } else {
-                        &g.runouts[node.aux as usize]
-                    };
+                    let list = &g.runouts[node.aux as usize];
                     let parallel = self.pool.is_some();
                     g.showdown_values(p, node.board, list, opp_d, c, r, tmp, parallel);
                     // The hands holding a card of the board are 0 in every showdown on it.
@@ -1884,16 +1959,22 @@ impl Solver {
             let c = first + i;
             let card = (g.nodes[c].board & !node.board).trailing_zeros() as usize;
             let mut sc = self.take_scratch();
-            let (own_c, opp_c) = (&mut sc.own[..np], &mut sc.opp[..opp.len()]);
-            own_c.copy_from_slice(own);
-            opp_c.copy_from_slice(opp);
-            for &h in &g.blocked[p][card] {
-                own_c[h as usize] = 0.0;
+            if g.nodes[c].board.count_ones() == 5 {
+                // The river card's hands, like every hand holding a board card, are left
+                // out of the rank order's reaches.
+                self.walk_ranked(sh, c, p, mode, own, opp, &mut sc, v);
+            } else {
+                let (own_c, opp_c) = (&mut sc.own[..np], &mut sc.opp[..opp.len()]);
+                own_c.copy_from_slice(own);
+                opp_c.copy_from_slice(opp);
+                for &h in &g.blocked[p][card] {
+                    own_c[h as usize] = 0.0;
+                }
+                for &h in &g.blocked[o][card] {
+                    opp_c[h as usize] = 0.0;
+                }
+                self.walk_in(sh, c, p, mode, &mut sc, v);
             }
-            for &h in &g.blocked[o][card] {
-                opp_c[h as usize] = 0.0;
-            }
-            self.walk_in(sh, c, p, mode, &mut sc, v);
             self.give_scratch(sc);
         };
         if self.pool.is_some() {

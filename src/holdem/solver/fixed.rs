@@ -53,9 +53,10 @@ impl Solver {
         let k = node.num_children as usize;
         let len = k * self.game.hands[a].len();
         let at = node.aux as usize;
-        // The stored entries are action-major.
+        // The stored entries are action-major, in the node's order of hands.
+        let rows = self.game.rows_from_hands(g, a, k, &probs[..len]);
         let mut cols = vec![0.0; len];
-        to_columns(&probs[..len], k, &mut cols);
+        to_columns(&rows, k, &mut cols);
         match &mut self.state {
             Stored::F64(s) => s.sum[a][at..at + len].copy_from_slice(&cols),
             Stored::F32(s) => {
