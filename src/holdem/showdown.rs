@@ -281,12 +281,6 @@ pub struct Showdown {
     groups: Vec<[u16; 3]>,
 }
 
-thread_local! {
-    /// [`Showdown::values_batch_hands`]'s vectors in rank order: the reaches, the showdowns'
-    /// values and the folds'.
-    static RANKED: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
 /// `hands` in the order of `perm`, the positions from `sorted` on (the hands holding a board
 /// card) set to 0.
 fn rank_of(perm: &[u16], sorted: usize, hands: &[f64], rank: &mut [f64]) {
@@ -373,6 +367,8 @@ impl Showdown {
                     .iter()
                     .filter(real)
                     .all(|&j| (j as usize) < sd.opp_cards.len())
+                && sd.perm.iter().all(|&i| (i as usize) < sd.n)
+                && sd.opp_perm.iter().all(|&j| (j as usize) < sd.opp_n)
         );
         sd
     }
@@ -431,48 +427,15 @@ impl Showdown {
         self.in_hands(opp_reach, out, |r, o| self.fold_values(r, coef, o));
     }
 
-    /// [`Showdown::values_batch`] with every vector in hand order: each lane's reach taken
-    /// into rank order and its values back (the same bits).
+    /// [`Showdown::values_batch`] with every vector in hand order: each position's entries
+    /// read and written where its hand lies (the same bits).
     pub fn values_batch_hands(&self, lanes: &mut [Lane]) {
         self.values_batch_hands_in(lanes, false);
     }
 
     /// [`Showdown::values_batch_hands`], on the portable path when `portable`.
     fn values_batch_hands_in(&self, lanes: &mut [Lane], portable: bool) {
-        assert!(lanes.len() <= LANES);
-        let (n, m) = (self.n, self.opp_n);
-        RANKED.with(|cell| {
-            let mut buf = cell.borrow_mut();
-            if buf.len() < LANES * (m + 2 * n) {
-                buf.resize(LANES * (m + 2 * n), 0.0);
-            }
-            let (reach, outs) = buf.split_at_mut(LANES * m);
-            let (outs, folds) = outs.split_at_mut(LANES * n);
-            for (lane, r) in lanes.iter().zip(reach.chunks_mut(m)) {
-                self.opp_to_rank(lane.reach, r);
-            }
-            let mut ranked: Vec<Lane> = lanes
-                .iter()
-                .zip(reach.chunks(m))
-                .zip(outs.chunks_mut(n).zip(folds.chunks_mut(n)))
-                .map(|((lane, r), (o, f))| Lane {
-                    reach: r,
-                    a: lane.a,
-                    s: lane.s,
-                    out: lane.out.is_some().then_some(o),
-                    fold: lane.fold.as_ref().map(|x| (x.0, f)),
-                })
-                .collect();
-            self.values_batch_in(&mut ranked, portable);
-            for (lane, r) in lanes.iter_mut().zip(ranked) {
-                if let (Some(o), Some(x)) = (lane.out.as_deref_mut(), r.out) {
-                    self.to_hands(x, o);
-                }
-                if let (Some((_, o)), Some((_, x))) = (lane.fold.as_mut(), r.fold) {
-                    self.to_hands(x, o);
-                }
-            }
-        });
+        self.values_batch_at(lanes, portable, true);
     }
 
     /// `out[y]`: the opponent's reach summed over its hands sharing no card with the hand at
@@ -581,6 +544,12 @@ impl Showdown {
 
     /// [`Showdown::values_batch`], on the portable path when `portable`.
     fn values_batch_in(&self, lanes: &mut [Lane], portable: bool) {
+        self.values_batch_at(lanes, portable, false);
+    }
+
+    /// [`Showdown::values_batch`] with its vectors in hand order when `hands`, else in rank
+    /// order, on the portable path when `portable`.
+    fn values_batch_at(&self, lanes: &mut [Lane], portable: bool, hands: bool) {
         assert!(lanes.len() <= LANES);
         let n = self.n;
         let (mut t4, mut s4, mut f4) = ([0.0; LANES], [0.0; LANES], [0.0; LANES]);
@@ -597,7 +566,13 @@ impl Showdown {
                     o
                 }))
             {
-                out[self.c0.len()..n].fill(0.0);
+                if hands {
+                    for &i in &self.perm[self.c0.len()..] {
+                        out[i as usize] = 0.0;
+                    }
+                } else {
+                    out[self.c0.len()..n].fill(0.0);
+                }
             }
         }
         let showdown = lanes.iter().any(|l| l.out.is_some());
@@ -642,6 +617,7 @@ impl Showdown {
                 c0: &self.c0,
                 c1: &self.c1,
                 same_of: &self.same,
+                hands: hands.then_some((&self.perm[..], &self.opp_perm[..])),
                 reach: r,
                 t: t4,
                 s: s4,
@@ -722,6 +698,9 @@ struct SweepLanes<'a> {
     c0: &'a [u8],
     c1: &'a [u8],
     same_of: &'a [u16],
+    /// Vectors in hand order: each player's hands in rank order (`perm`, `opp_perm`), where a
+    /// position's entry lies; `None`: in rank order.
+    hands: Option<(&'a [u16], &'a [u16])>,
     reach: [&'a [f64]; LANES],
     t: Lanes,
     s: Lanes,
@@ -737,7 +716,13 @@ fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], same: &mut [Lanes], outs: Outs, 
     #[cfg(target_arch = "x86_64")]
     if !portable && kernels::avx2() {
         // SAFETY: the processor has AVX2.
-        return unsafe { sweep_lanes_avx2(x, w, same, outs) };
+        return unsafe {
+            if x.hands.is_some() {
+                sweep_lanes_avx2::<true>(x, w, same, outs)
+            } else {
+                sweep_lanes_avx2::<false>(x, w, same, outs)
+            }
+        };
     }
     let _ = same;
     let sums = sweep_sums(x, w);
@@ -745,14 +730,21 @@ fn sweep_lanes(x: &SweepLanes, w: &mut [Lanes], same: &mut [Lanes], outs: Outs, 
 }
 
 /// The AVX2 compilation of [`sweep_lanes`]: [`sweep_sums`], then [`sweep_finish`]'s
-/// arithmetic one hand's four lanes to a register, stored lane by lane at the hand. Each
-/// same combo's four reaches are gathered once, kept in `sm` for the last step.
+/// arithmetic one hand's four lanes to a register. In rank order (`HANDS` false) four
+/// positions' reaches are loaded per lane and transposed, four positions' values transposed
+/// back and stored per lane; in hand order (`x.hands`) each is read and stored where its hand
+/// lies. Each same combo's four reaches are gathered once, kept in `sm` for the last step.
 ///
 /// # Safety
-/// The processor has AVX2.
+/// The processor has AVX2; `x.hands` is set when `HANDS` is.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], outs: Outs) {
+unsafe fn sweep_lanes_avx2<const HANDS: bool>(
+    x: &SweepLanes,
+    w: &mut [Lanes],
+    sm: &mut [Lanes],
+    outs: Outs,
+) {
     let l = w.len();
     let sm = &mut sm[..l];
     let (c0, c1, same_of) = (&x.c0[..l], &x.c1[..l], &x.same_of[..l]);
@@ -760,6 +752,19 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
     let m = x.opp_n;
     assert!(r0.len() == m && r1.len() == m && r2.len() == m && r3.len() == m);
     assert!(x.opp_cards.len() <= m);
+    let (perm, opp_perm): (&[u16], &[u16]) = x.hands.unwrap_or((&[], &[]));
+    assert!(!HANDS || (perm.len() >= l && opp_perm.len() >= x.opp_cards.len()));
+    // The opponent's position `k` (below `opp_cards.len()`): where its reach lies.
+    macro_rules! opp_at {
+        ($k:expr) => {{
+            let k = $k as usize;
+            if HANDS {
+                *opp_perm.get_unchecked(k) as usize
+            } else {
+                k
+            }
+        }};
+    }
     // Four registers of four `f64` transposed: in one register per lane (four hands) out one
     // register per hand (four lanes), and back.
     macro_rules! transpose {
@@ -778,9 +783,10 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
     macro_rules! at {
         ($j:expr) => {{
             let j = $j as usize;
-            // SAFETY: `j` is an index into the opponent's hands (`opp_order` and the same
-            // combos are checked below `opp_n` when the showdown is built), and every reach
-            // vector is `opp_n` long (asserted above).
+            // SAFETY: `j` is an index into the opponent's hands (a position below
+            // `opp_cards.len()`, the same combos' checked so when the showdown is built, or a
+            // hand of `opp_perm`, each below `opp_n`), and every reach vector is `opp_n` long
+            // (asserted above).
             _mm256_set_pd(
                 *r3.get_unchecked(j),
                 *r2.get_unchecked(j),
@@ -795,7 +801,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
             if j == u16::MAX {
                 _mm256_setzero_pd()
             } else {
-                at!(j)
+                at!(opp_at!(j))
             }
         }};
     }
@@ -818,7 +824,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
         ($from:expr, $to:expr) => {{
             let (mut k, to) = ($from, $to);
             let cards = &x.opp_cards[..to];
-            while k + 4 <= to {
+            while !HANDS && k + 4 <= to {
                 // SAFETY: `k + 4 <= to <= opp_cards.len() <= m`, each reach's length.
                 let [h0, h1, h2, h3] = transpose!(
                     _mm256_loadu_pd(r0.as_ptr().add(k)),
@@ -833,7 +839,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
                 k += 4;
             }
             for (c, j) in cards[k..].iter().zip(k..to) {
-                add!(c, at!(j));
+                add!(c, at!(opp_at!(j)));
             }
         }};
     }
@@ -923,8 +929,21 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
             _mm256_storeu_pd(o3.as_mut_ptr().add(y), s3);
         }};
     }
-    // Every output holds the `l` sorted positions.
-    let fits = |o: &[&mut [f64]; LANES]| o.iter().all(|y| y.len() >= l);
+    // Every output holds the `l` sorted positions (in hand order, every hand: `perm`'s are
+    // below its length, checked when the showdown is built).
+    let need = if HANDS { perm.len() } else { l };
+    let fits = |o: &[&mut [f64]; LANES]| o.iter().all(|y| y.len() >= need);
+    // Where position `y`'s value goes.
+    macro_rules! place {
+        ($y:expr) => {{
+            let y = $y;
+            if HANDS {
+                *perm.get_unchecked(y) as usize
+            } else {
+                y
+            }
+        }};
+    }
     // Sorted position `y`: the sum over the opponent's hands sharing no card, and the
     // showdown's value from it.
     macro_rules! all {
@@ -940,9 +959,10 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
             )
         };
     }
-    let blocks = l / 4 * 4;
+    let blocks = if HANDS { 0 } else { l / 4 * 4 };
     // One loop per case, so that no hand tests which outputs it has.
-    // SAFETY (the stores): below `l`, which every output's length covers (asserted).
+    // SAFETY (the stores): at positions below `l` or at `perm`'s hands, which every
+    // output's length covers (asserted).
     match outs {
         Outs {
             showdown: Some(mut o),
@@ -959,7 +979,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
                 store4!(v, &mut o, y);
             }
             for y in blocks..l {
-                store_lanes!(value!(y, all!(y)), &mut o, y);
+                store_lanes!(value!(y, all!(y)), &mut o, place!(y));
             }
         }
         Outs {
@@ -985,9 +1005,9 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
                 store4!(fv, &mut fo, y);
             }
             for y in blocks..l {
-                let all = all!(y);
-                store_lanes!(value!(y, all), &mut o, y);
-                store_lanes!(_mm256_mul_pd(f, all), &mut fo, y);
+                let (all, i) = (all!(y), place!(y));
+                store_lanes!(value!(y, all), &mut o, i);
+                store_lanes!(_mm256_mul_pd(f, all), &mut fo, i);
             }
         }
         Outs {
@@ -1006,7 +1026,7 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
                 store4!(fv, &mut fo, y);
             }
             for y in blocks..l {
-                store_lanes!(_mm256_mul_pd(f, all!(y)), &mut fo, y);
+                store_lanes!(_mm256_mul_pd(f, all!(y)), &mut fo, place!(y));
             }
         }
         Outs {
@@ -1021,7 +1041,11 @@ unsafe fn sweep_lanes_avx2(x: &SweepLanes, w: &mut [Lanes], sm: &mut [Lanes], ou
 #[inline(always)]
 fn sweep_sums(x: &SweepLanes, w: &mut [Lanes]) -> CardSums4 {
     let [r0, r1, r2, r3] = x.reach;
-    let at = |j: usize| [r0[j], r1[j], r2[j], r3[j]];
+    // The opponent's position `k`: its four reaches, where they lie.
+    let at = |k: usize| {
+        let j = x.hands.map_or(k, |(_, opp)| opp[k] as usize);
+        [r0[j], r1[j], r2[j], r3[j]]
+    };
     let opp_cards = x.opp_cards;
     let m = opp_cards.len();
     let l = w.len();
@@ -1085,11 +1109,13 @@ fn sweep_finish(x: &SweepLanes, sums: &CardSums4, w: &[Lanes], mut outs: Outs) {
         let same = if j == u16::MAX {
             [0.0; LANES]
         } else {
-            let j = j as usize;
+            let j = x
+                .hands
+                .map_or(j as usize, |(_, opp)| opp[j as usize] as usize);
             [r0[j], r1[j], r2[j], r3[j]]
         };
         let all = sums.disjoint([c0[y], c1[y]], same);
-        let i = y;
+        let i = x.hands.map_or(y, |(perm, _)| perm[y] as usize);
         if let Some(o) = outs.showdown.as_mut() {
             let v = add4(mul4(x.t, all), mul4(x.s, w[y]));
             for (o, v) in o.iter_mut().zip(v) {

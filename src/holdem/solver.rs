@@ -1229,7 +1229,7 @@ impl Solver {
     ) {
         let mut sc = self.take_scratch();
         if self.game.nodes[root].board.count_ones() == 5 {
-            self.walk_ranked(sh, root, p, mode, own, opp, &mut sc, out);
+            self.walk_ranked(sh, root, p, mode, own, opp, &mut sc, out, true);
         } else {
             sc.own[..own.len()].copy_from_slice(own);
             sc.opp[..opp.len()].copy_from_slice(opp);
@@ -1240,7 +1240,8 @@ impl Solver {
 
     /// [`Solver::walk`] from a node on the river, whose walk keeps every vector in its
     /// board's rank order ([`Showdown`]): the reaches `own` and `opp` (hand order) taken into
-    /// it, the values `out` back from it. The hands holding a board card have no reach there.
+    /// it, the values `out` back from it when `hands`, else left in rank order. The hands
+    /// holding a board card have no reach there.
     #[allow(clippy::too_many_arguments)]
     fn walk_ranked<B: Access>(
         &self,
@@ -1252,12 +1253,16 @@ impl Solver {
         opp: &[f64],
         sc: &mut Scratch,
         out: &mut [f64],
+        hands: bool,
     ) {
         let g = &self.game;
         let sd = &g.showdowns[g.river_board(root)][p];
         let (np, no) = (g.hands[p].len(), g.hands[1 - p].len());
         sd.to_rank(own, &mut sc.own[..np]);
         sd.opp_to_rank(opp, &mut sc.opp[..no]);
+        if !hands {
+            return self.walk_in(sh, root, p, mode, sc, &mut out[..np]);
+        }
         let mut ranked = std::mem::take(&mut sc.ranked);
         self.walk_in(sh, root, p, mode, sc, &mut ranked[..np]);
         sd.to_hands(&ranked[..np], out);
@@ -1962,7 +1967,8 @@ impl Solver {
             if g.nodes[c].board.count_ones() == 5 {
                 // The river card's hands, like every hand holding a board card, are left
                 // out of the rank order's reaches.
-                self.walk_ranked(sh, c, p, mode, own, opp, &mut sc, v);
+                // Its values stay in rank order, taken back to hand order as they are summed.
+                self.walk_ranked(sh, c, p, mode, own, opp, &mut sc, v, false);
             } else {
                 let (own_c, opp_c) = (&mut sc.own[..np], &mut sc.opp[..opp.len()]);
                 own_c.copy_from_slice(own);
@@ -1988,16 +1994,33 @@ impl Solver {
             parts.chunks_mut(np.max(1)).enumerate().for_each(card_walk);
         }
         // Every card in card order: its class's values, the hands permuted when the card is
-        // not the class's own.
+        // not the class's own; a river card's values from their board's rank order.
         out.fill(0.0);
+        let river = node.board.count_ones() == 4;
         for &(child, k) in &g.deals[node.aux as usize] {
             let part = &parts[child as usize * np..child as usize * np + np];
-            if k == 0 {
-                kernels::add_assign(out, part);
-            } else {
-                let map = &g.symmetries.hand_maps[k as usize - 1][p];
-                for (&j, y) in map.iter().zip(part) {
-                    out[j as usize] += y;
+            let ranked = river.then(|| {
+                let b = g.river_board(first + child as usize);
+                g.showdowns[b][p].perm()
+            });
+            match (ranked, k) {
+                (None, 0) => kernels::add_assign(out, part),
+                (None, _) => {
+                    let map = &g.symmetries.hand_maps[k as usize - 1][p];
+                    for (&j, y) in map.iter().zip(part) {
+                        out[j as usize] += y;
+                    }
+                }
+                (Some(perm), 0) => {
+                    for (&i, y) in perm.iter().zip(part) {
+                        out[i as usize] += y;
+                    }
+                }
+                (Some(perm), _) => {
+                    let map = &g.symmetries.hand_maps[k as usize - 1][p];
+                    for (&i, y) in perm.iter().zip(part) {
+                        out[map[i as usize] as usize] += y;
+                    }
                 }
             }
         }
