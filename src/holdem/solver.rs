@@ -11,8 +11,12 @@
 //! down and the traverser's counterfactual values up, and at the traverser's nodes turns them
 //! into regrets with the set update of the tree and sequence kernels
 //! ([`crate::cfr::tree::apply_rule`], the same [`RegretParams`]), done action by action with
-//! the same bits. What leaves the solver (strategies, checkpoints' arrays aside) is
-//! hand-major: [`Solver::average_at`] and [`Solver::set_average_at`] convert.
+//! the same bits. A river subtree keeps its vectors, and its nodes their entries, in its
+//! board's rank order ([`Showdown`]: the hands holding no board card weakest first), so that
+//! its terminals' sweeps read and write contiguously; its root converts the reaches
+//! ([`Solver::walk_ranked`]) and the chance node above sums its values back. What leaves the
+//! solver (strategies, checkpoints' arrays aside) is hand-major and in the ranges' order:
+//! [`Solver::average_at`] and [`Solver::set_average_at`] convert.
 //!
 //! Terminal values take linear time per node with card removal ([`super::showdown`]): a
 //! fold's sums over the opponent's hands sharing no card, a river showdown's win-minus-loss
