@@ -959,6 +959,18 @@ unsafe fn sweep_lanes_avx2<const HANDS: bool>(
             )
         };
     }
+    // Four hands' fold values from their sums.
+    macro_rules! folds {
+        ($a:expr) => {{
+            let a = $a;
+            [
+                _mm256_mul_pd(f, a[0]),
+                _mm256_mul_pd(f, a[1]),
+                _mm256_mul_pd(f, a[2]),
+                _mm256_mul_pd(f, a[3]),
+            ]
+        }};
+    }
     let blocks = if HANDS { 0 } else { l / 4 * 4 };
     // One loop per case, so that no hand tests which outputs it has.
     // SAFETY (the stores): at positions below `l` or at `perm`'s hands, which every
@@ -996,13 +1008,7 @@ unsafe fn sweep_lanes_avx2<const HANDS: bool>(
                     value!(y + 3, a[3]),
                 ];
                 store4!(v, &mut o, y);
-                let fv = [
-                    _mm256_mul_pd(f, a[0]),
-                    _mm256_mul_pd(f, a[1]),
-                    _mm256_mul_pd(f, a[2]),
-                    _mm256_mul_pd(f, a[3]),
-                ];
-                store4!(fv, &mut fo, y);
+                store4!(folds!(a), &mut fo, y);
             }
             for y in blocks..l {
                 let (all, i) = (all!(y), place!(y));
@@ -1017,13 +1023,7 @@ unsafe fn sweep_lanes_avx2<const HANDS: bool>(
             assert!(fits(&fo));
             for y in (0..blocks).step_by(4) {
                 let a = [all!(y), all!(y + 1), all!(y + 2), all!(y + 3)];
-                let fv = [
-                    _mm256_mul_pd(f, a[0]),
-                    _mm256_mul_pd(f, a[1]),
-                    _mm256_mul_pd(f, a[2]),
-                    _mm256_mul_pd(f, a[3]),
-                ];
-                store4!(fv, &mut fo, y);
+                store4!(folds!(a), &mut fo, y);
             }
             for y in blocks..l {
                 store_lanes!(_mm256_mul_pd(f, all!(y)), &mut fo, place!(y));
