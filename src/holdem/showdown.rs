@@ -430,12 +430,7 @@ impl Showdown {
     /// [`Showdown::values_batch`] with every vector in hand order: each position's entries
     /// read and written where its hand lies (the same bits).
     pub fn values_batch_hands(&self, lanes: &mut [Lane]) {
-        self.values_batch_hands_in(lanes, false);
-    }
-
-    /// [`Showdown::values_batch_hands`], on the portable path when `portable`.
-    fn values_batch_hands_in(&self, lanes: &mut [Lane], portable: bool) {
-        self.values_batch_at(lanes, portable, true);
+        self.values_batch_at(lanes, false, true);
     }
 
     /// `out[y]`: the opponent's reach summed over its hands sharing no card with the hand at
@@ -447,7 +442,7 @@ impl Showdown {
 
     /// `out[y] = a x total + s x (win - loss)`: over the opponent's hands sharing no card with
     /// the hand at `y` nor with the board, `total` sums their reach ([`Showdown::totals`]) and
-    /// `win - loss` counts it +1 when `hands[i]` wins, -1 when it loses ([`Showdown::sums`]);
+    /// `win - loss` counts it +1 when that hand wins, -1 when it loses ([`Showdown::sums`]);
     /// 0 for a hand holding a board card.
     ///
     /// One sweep upwards through the opponent's sorted hands: with `win` the sum over the
@@ -493,7 +488,7 @@ impl Showdown {
         let mut x = 0;
         for &[e, b, na] in &self.groups {
             let e = e as usize;
-            // Bounds never go down along `order`.
+            // Bounds never go down along the sorted positions.
             let b = (b as usize).max(k);
             for (&c, &r) in opp_cards[k..b].iter().zip(&reach[k..b]) {
                 sums.add(c, r);
@@ -539,12 +534,7 @@ impl Showdown {
     /// # Panics
     /// When there are more than [`LANES`] lanes or a vector is shorter than its list.
     pub fn values_batch(&self, lanes: &mut [Lane]) {
-        self.values_batch_in(lanes, false);
-    }
-
-    /// [`Showdown::values_batch`], on the portable path when `portable`.
-    fn values_batch_in(&self, lanes: &mut [Lane], portable: bool) {
-        self.values_batch_at(lanes, portable, false);
+        self.values_batch_at(lanes, false, false);
     }
 
     /// [`Showdown::values_batch`] with its vectors in hand order when `hands`, else in rank
@@ -1243,7 +1233,8 @@ mod tests {
                     .collect()
             })
             .collect();
-        // Every remainder of either player's hands modulo the four hands an AVX2 step takes.
+        // Every remainder of either player's hands modulo the four hands an AVX2 step takes
+        // (in rank order).
         for cut in 0..16 {
             let mine = &mine_all[..mine_all.len() - cut % 4];
             let theirs = &theirs_all[..theirs_all.len() - cut / 4];
@@ -1267,7 +1258,17 @@ mod tests {
                     // The batches of folds take other reaches than the showdowns before
                     // them: nothing a pass keeps may stand in for its own gathers.
                     let reach = |l: usize| reaches[(l + usize::from(!showdown)) % LANES];
-                    let run = |portable: bool| {
+                    // Each lane's reach in the opponent's rank order.
+                    let ranked: Vec<Vec<f64>> = (0..LANES)
+                        .map(|l| {
+                            let mut r = vec![f64::NAN; theirs.len()];
+                            sd.opp_to_rank(reach(l), &mut r);
+                            r
+                        })
+                        .collect();
+                    // The batch in hand order, or in rank order (its vectors converted in and
+                    // out), on the AVX2 or the portable path; the values in hand order.
+                    let run = |portable: bool, rank: bool| {
                         let mut got = vec![vec![f64::NAN; mine.len()]; lanes];
                         let mut fgot = vec![vec![f64::NAN; mine.len()]; lanes];
                         let mut batch: Vec<Lane> = got
@@ -1275,21 +1276,32 @@ mod tests {
                             .zip(fgot.iter_mut())
                             .enumerate()
                             .map(|(l, (o, f))| Lane {
-                                reach: reach(l),
+                                reach: if rank { &ranked[l] } else { reach(l) },
                                 a: a[l],
                                 s: s[l],
                                 out: showdown.then_some(&mut o[..]),
                                 fold: (mask >> l & 1 == 1).then_some((coefs[l], &mut f[..])),
                             })
                             .collect();
-                        sd.values_batch_hands_in(&mut batch, portable);
+                        sd.values_batch_at(&mut batch, portable, !rank);
+                        if rank {
+                            for v in got.iter_mut().chain(fgot.iter_mut()) {
+                                let r = v.clone();
+                                sd.to_hands(&r, v);
+                            }
+                        }
                         (got, fgot)
                     };
-                    let (got, fgot) = run(false);
-                    let (port, fport) = run(true);
+                    let (got, fgot) = run(false, false);
+                    for (portable, rank) in [(true, false), (false, true), (true, true)] {
+                        let (other, fother) = run(portable, rank);
+                        for l in 0..lanes {
+                            let how = format!("portable {portable}, rank order {rank}, lane {l}");
+                            assert_eq!(bits(&other[l]), bits(&got[l]), "showdown, {how}");
+                            assert_eq!(bits(&fother[l]), bits(&fgot[l]), "fold, {how}");
+                        }
+                    }
                     for l in 0..lanes {
-                        assert_eq!(bits(&port[l]), bits(&got[l]), "portable showdown lane {l}");
-                        assert_eq!(bits(&fport[l]), bits(&fgot[l]), "portable fold lane {l}");
                         let mut want = vec![0.0; mine.len()];
                         if showdown {
                             sd.values_hands(reach(l), a[l], s[l], &mut want);

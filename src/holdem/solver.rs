@@ -1966,14 +1966,14 @@ impl Solver {
         parts.resize(node.num_children as usize * np, 0.0);
         let card_walk = |(i, v): (usize, &mut [f64])| {
             let c = first + i;
-            let card = (g.nodes[c].board & !node.board).trailing_zeros() as usize;
             let mut sc = self.take_scratch();
             if g.nodes[c].board.count_ones() == 5 {
-                // The river card's hands, like every hand holding a board card, are left
-                // out of the rank order's reaches.
-                // Its values stay in rank order, taken back to hand order as they are summed.
+                // The river card's hands, like every hand holding a board card, have no reach
+                // in rank order; the values stay in rank order, back to hand order as they
+                // are summed below.
                 self.walk_ranked(sh, c, p, mode, own, opp, &mut sc, v, false);
             } else {
+                let card = (g.nodes[c].board & !node.board).trailing_zeros() as usize;
                 let (own_c, opp_c) = (&mut sc.own[..np], &mut sc.opp[..opp.len()]);
                 own_c.copy_from_slice(own);
                 opp_c.copy_from_slice(opp);
