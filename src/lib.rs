@@ -31,6 +31,7 @@ pub mod lock;
 pub mod lp;
 pub mod matrix;
 pub mod mccfr;
+mod prefetch;
 pub mod problems;
 pub mod report;
 pub mod scalar;

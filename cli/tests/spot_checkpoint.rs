@@ -164,15 +164,20 @@ fn a_checkpoint_of_another_run_or_a_damaged_one_is_refused() {
             b"BLUFFSPC\x07\0\0\0".to_vec(),
             "spot checkpoint format version 7",
         ),
-        // Version 1 stored hand-major entries, version 2 a river node's hands in hand order:
-        // refused, never read as this version's layout.
+        // Version 1 stored hand-major entries, version 2 a river node's hands in hand order,
+        // version 3 the nodes' blocks breadth first: refused, never read as this version's
+        // layout.
         (
             [&b"BLUFFSPC\x01\0\0\0"[..], &good[12..]].concat(),
-            "spot checkpoint format version 1; this bluff reads version 3",
+            "spot checkpoint format version 1; this bluff reads version 4",
         ),
         (
             [&b"BLUFFSPC\x02\0\0\0"[..], &good[12..]].concat(),
-            "spot checkpoint format version 2; this bluff reads version 3",
+            "spot checkpoint format version 2; this bluff reads version 4",
+        ),
+        (
+            [&b"BLUFFSPC\x03\0\0\0"[..], &good[12..]].concat(),
+            "spot checkpoint format version 3; this bluff reads version 4",
         ),
     ] {
         std::fs::write(&damaged, &bytes).unwrap();

@@ -4,9 +4,11 @@
 //!
 //! ```text
 //! magic    8 bytes  "BLUFFSPC"
-//! version  u32      3 (version 1 held each decision node's entries hand-major, version 2
-//!                   a river node's hands in hand order; their files are refused: the state
-//!                   is now action-major, a river node's hands in its board's rank order)
+//! version  u32      4 (version 1 held each decision node's entries hand-major, version 2
+//!                   a river node's hands in hand order, version 3 the nodes' blocks in
+//!                   breadth-first order; their files are refused: the state is now
+//!                   action-major, a river node's hands in its board's rank order, the
+//!                   blocks in preorder)
 //! header   u32 length, then that many bytes of JSON (Header: the spot's key, the algorithm,
 //!          its parameters, the precision, iterations, the run's solving time and curve, and
 //!          each state array's name and length)
@@ -29,7 +31,7 @@ use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"BLUFFSPC";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The largest header read (a header is a few kilobytes: the spot's hands and the curve).
 const MAX_HEADER_BYTES: u32 = 64 << 20;
 /// Entries converted per write or read.

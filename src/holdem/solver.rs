@@ -318,7 +318,27 @@ impl Game {
             self.depth = self.depth.max(d);
         }
         self.nodes = nodes;
+        self.lay_out_state();
         Ok(())
+    }
+
+    /// Gives each decision node its entries in its actor's state arrays in preorder (a node,
+    /// then its children's subtrees in order): the order the walks read them, so a subtree's
+    /// entries lie together and each walk streams through the arrays.
+    fn lay_out_state(&mut self) {
+        let n = [self.hands[0].len(), self.hands[1].len()];
+        self.state_len = [0, 0];
+        let mut stack = vec![0u32];
+        while let Some(id) = stack.pop() {
+            let node = &mut self.nodes[id as usize];
+            if let GameKind::Decision(a) = node.kind {
+                let a = a as usize;
+                node.aux = self.state_len[a] as u64;
+                self.state_len[a] += node.num_children as usize * n[a];
+            }
+            let (first, k) = (node.first_child, node.num_children);
+            stack.extend((first..first + k).rev());
+        }
     }
 
     /// The expanded node of tree node `t` on `board` (decision nodes get their state).
@@ -967,7 +987,7 @@ impl<S: Real> State<S> {
                 &self.last[a][off..off + len]
             };
             let regret = &self.regret[a][off..off + len];
-            columns::match_columns(regret, last, &factors[a], k, &mut row, &mut tot);
+            columns::match_columns(regret, last, &factors[a], k, &mut row, &mut tot, &[]);
             for (d, &x) in self.play[a][off..off + len].iter_mut().zip(&row) {
                 *d = S::of(x);
             }
@@ -1352,7 +1372,7 @@ impl Solver {
                     if i == 0 && !skip {
                         // The node's strategy, once per visit.
                         match mode {
-                            Mode::Train(..) => sh.current(gi as usize, a, off, k, st, tmp),
+                            Mode::Train(..) => sh.current(gi as usize, a, off, k, a == p, st, tmp),
                             Mode::BestResponse if a == p => {}
                             _ => sh.average(gi as usize, a, off, k, st, tmp),
                         }
@@ -1546,7 +1566,7 @@ impl Solver {
             let off = node.aux as usize;
             // The state's view is copied only here: a step that copies it costs a `memcpy`.
             match mode {
-                Mode::Train(..) => (*sh).current(gi, o, off, k, st, tmp),
+                Mode::Train(..) => (*sh).current(gi, o, off, k, false, st, tmp),
                 _ => (*sh).average(gi, o, off, k, st, tmp),
             }
         }
@@ -1741,7 +1761,7 @@ impl Solver {
                     if a == p && i == 0 {
                         let off = node.aux as usize;
                         match mode {
-                            Mode::Train(..) => sh.current(gi as usize, a, off, k, st, tmp),
+                            Mode::Train(..) => sh.current(gi as usize, a, off, k, true, st, tmp),
                             Mode::BestResponse => {}
                             Mode::Average => sh.average(gi as usize, a, off, k, st, tmp),
                         }
@@ -2061,13 +2081,15 @@ fn next_block(nodes: &[GameNode], rows: &mut u32, child: u32) -> Option<u32> {
 
 /// The current strategy of player `a` at the node whose entries start at `off` (`k`
 /// actions) into `out` (action-major: action `c` of hand `h` at `c * n + h`, `n` the
-/// player's hands, as the entries are stored); `tot` (`n` long) is scratch.
+/// player's hands, as the entries are stored); `tot` (`n` long) is scratch. `own`: the node's
+/// set update follows (its sums are asked for in the cache meanwhile).
 #[inline]
 fn strategy_of<S: Real>(
     sh: Shared<S>,
     a: usize,
     off: usize,
     k: usize,
+    own: bool,
     out: &mut [f64],
     tot: &mut [f64],
 ) {
@@ -2081,7 +2103,13 @@ fn strategy_of<S: Real>(
             } else {
                 &[]
             };
-            columns::match_columns(regret, last, &sh.factors[a], k, out, tot);
+            let sums: &[S] = if own {
+                // SAFETY: as the regrets; only their addresses are used.
+                unsafe { slice(sh.sum[a], off, len) }
+            } else {
+                &[]
+            };
+            columns::match_columns(regret, last, &sh.factors[a], k, out, tot, sums);
         }
         Current::Stored | Current::Play => {
             let src = if sh.current == Current::Play {

@@ -35,9 +35,10 @@
 //!
 //! [`Method`]: super::Method
 
-use super::sparse_lu::{prefetch, SparseLu};
+use super::sparse_lu::SparseLu;
 use super::StandardForm;
 use super::{LpProgress, ProgressFn};
+use crate::prefetch::prefetch;
 use crate::scalar::rational_to_f64;
 
 /// What the float simplex found.

@@ -28,6 +28,8 @@
 //! The caller refactorises when [`SparseLu::update`] reports lost accuracy or no free slot,
 //! and by its own rule on the work the solves have measured ([`SparseLu::solve_work`]).
 
+use crate::prefetch::prefetch;
+
 /// Relative threshold of threshold pivoting: small enough to keep fill low, large enough to
 /// keep growth bounded.
 const THRESHOLD: f64 = 0.01;
@@ -46,22 +48,9 @@ pub(crate) struct Singular {
     pub eliminated: usize,
 }
 
-/// Asks the cache for the line at `p` (a hint: never faults, whatever `p` is; a no-op off
-/// x86-64). The triangular passes call it for the row of the next index they will visit:
-/// their loads of the factors' rows, scattered over a few megabytes, were the passes' stalls.
-#[inline(always)]
-pub(crate) fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults, on any address.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch(p.cast::<i8>(), _MM_HINT_T0);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
-/// Prefetches the entries of the row that starts at `start[k]` in `data`, if `k` has a start.
+/// Prefetches the entries of the row that starts at `start[k]` in `data`, if `k` has a start
+/// (the triangular passes ask for the row of the next index they will visit: their loads of
+/// the factors' rows, scattered over a few megabytes, were the passes' stalls).
 #[inline(always)]
 fn prefetch_row(start: &[usize], data: &[(usize, f64)], k: usize) {
     if let Some(&s) = start.get(k) {

@@ -12,8 +12,19 @@ use crate::cfr::tree::Factors;
 /// in the actor's arrays, `k` its actions; strategies are written action-major (action `c` of
 /// hand `h` at `c * n + h`, `n = out.len() / k`); `tot` (at least `n` long) is scratch.
 pub(super) trait Access: Copy + Send + Sync {
-    /// The current strategy of the node into `out`.
-    fn current(self, g: usize, a: usize, off: usize, k: usize, out: &mut [f64], tot: &mut [f64]);
+    /// The current strategy of the node into `out`; `own`: the node's set update follows
+    /// (a storage may fetch what it will read).
+    #[allow(clippy::too_many_arguments)]
+    fn current(
+        self,
+        g: usize,
+        a: usize,
+        off: usize,
+        k: usize,
+        own: bool,
+        out: &mut [f64],
+        tot: &mut [f64],
+    );
 
     /// The average strategy of the node into `out`.
     fn average(self, g: usize, a: usize, off: usize, k: usize, out: &mut [f64], tot: &mut [f64]);
@@ -35,8 +46,17 @@ pub(super) trait Access: Copy + Send + Sync {
 
 impl<S: Real> Access for Shared<S> {
     #[inline(always)]
-    fn current(self, _g: usize, a: usize, off: usize, k: usize, out: &mut [f64], tot: &mut [f64]) {
-        strategy_of(self, a, off, k, out, tot)
+    fn current(
+        self,
+        _g: usize,
+        a: usize,
+        off: usize,
+        k: usize,
+        own: bool,
+        out: &mut [f64],
+        tot: &mut [f64],
+    ) {
+        strategy_of(self, a, off, k, own, out, tot)
     }
 
     #[inline(always)]

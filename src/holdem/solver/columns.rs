@@ -16,6 +16,7 @@
 
 use super::kernels::avx2;
 use crate::cfr::tree::{apply_rule, matched, ActionArrays, Factors, PLAIN, STANDARD, VAD};
+use crate::prefetch::prefetch;
 
 /// A stored number read as `f64` (exactly).
 pub(super) trait Get: Copy + Send + Sync + 'static {
@@ -126,12 +127,15 @@ macro_rules! dispatch {
 dispatch!(
     /// Regret matching of every hand of a node: from its action-major regrets (and the last
     /// instantaneous regrets of the predictive rules) into the action-major strategy `out`
-    /// (`k` rows of `n = out.len() / k` hands); `tot` (at least `n` long) is scratch.
+    /// (`k` rows of `n = out.len() / k` hands); `tot` (at least `n` long) is scratch. `sums`
+    /// (the node's sums when its set update follows, else empty) and the entries after the
+    /// node's regrets (the next node's in the walk's order) are asked for in the cache as the
+    /// regrets are read ([`prefetch`]); no value depends on them.
     match_columns,
     match_columns_portable,
     match_columns_avx2,
     <R: Get, L: Get;>,
-    (regret: &[R], last: &[L], f: &Factors, k: usize, out: &mut [f64], tot: &mut [f64])
+    (regret: &[R], last: &[L], f: &Factors, k: usize, out: &mut [f64], tot: &mut [f64], sums: &[R])
 );
 
 /// The portable body of [`match_columns`]: for each hand, the positive parts ([`matched`])
@@ -147,6 +151,7 @@ pub(super) fn match_columns_portable<R: Get, L: Get>(
     k: usize,
     out: &mut [f64],
     tot: &mut [f64],
+    sums: &[R],
 ) {
     let n = out.len() / k;
     if R::NARROW && !f.predictive {
@@ -154,7 +159,7 @@ pub(super) fn match_columns_portable<R: Get, L: Get>(
         // SAFETY: `n` f64 are `2n` f32 (a smaller alignment; every bit pattern is an f32),
         // and `tot` is not used again while this view lives.
         let narrow = unsafe { std::slice::from_raw_parts_mut(tot.as_mut_ptr() as *mut f32, 2 * n) };
-        return match_narrow(&regret[..k * n], k, out, narrow);
+        return match_narrow(&regret[..k * n], k, out, narrow, sums);
     }
     let tot = &mut tot[..n];
     let u = 1.0 / k as f64;
@@ -193,16 +198,31 @@ pub(super) fn match_columns_portable<R: Get, L: Get>(
 /// in `out`): the arithmetic of [`match_columns_portable`] in the storage's precision, eight
 /// lanes to an AVX2 register, for a strategy within a few `f32` roundings of the `f64` one.
 /// `scratch` (`2n` long) holds the totals and one row's shares.
+///
+/// The totals' pass reads the node's regrets from memory (a flop's state is far larger than
+/// the caches) in runs too short for the hardware's prefetcher, so for each cache line of
+/// them it asks for the line one block further (the next node of the player in the walk's
+/// order, which lies there: the state is laid out in preorder) and the same line of `sums`.
 #[inline(always)]
-fn match_narrow<R: Get>(regret: &[R], k: usize, out: &mut [f64], scratch: &mut [f32]) {
+fn match_narrow<R: Get>(regret: &[R], k: usize, out: &mut [f64], scratch: &mut [f32], sums: &[R]) {
     let n = out.len() / k;
     let u = 1.0 / k as f64;
     let (tot, share) = scratch[..2 * n].split_at_mut(n);
     tot.fill(0.0);
+    // Entries to a cache line.
+    let line = (64 / std::mem::size_of::<R>()).max(1);
+    let ahead = regret.as_ptr().wrapping_add(k * n);
     for c in 0..k {
         let reg = &regret[c * n..c * n + n];
-        for (t, r) in tot.iter_mut().zip(reg) {
-            *t += (r.narrow() + 0.0).max(0.0);
+        for (j, (t, r)) in tot.chunks_mut(line).zip(reg.chunks(line)).enumerate() {
+            let at = c * n + j * line;
+            prefetch(ahead.wrapping_add(at));
+            if !sums.is_empty() {
+                prefetch(sums.as_ptr().wrapping_add(at));
+            }
+            for (t, r) in t.iter_mut().zip(r) {
+                *t += (r.narrow() + 0.0).max(0.0);
+            }
         }
     }
     for c in 0..k {
@@ -667,7 +687,7 @@ mod tests {
                     // Regret matching on the new state: apply_rule's next strategy.
                     let mut out = vec![0.0; n * k];
                     let mut tot = vec![0.0; n];
-                    match_columns(&r64, &l64, &f, k, &mut out, &mut tot);
+                    match_columns(&r64, &l64, &f, k, &mut out, &mut tot, &[]);
                     assert_eq!(bits(&out), bits(&columns(&sigma, k)), "matching {what}");
                 }
             }
@@ -708,10 +728,10 @@ mod tests {
                 c
             };
             let (mut out, mut wide, mut tot) = (vec![0.0; n * k], vec![0.0; n * k], vec![0.0; n]);
-            match_columns(&regret, &[] as &[f32], &f, k, &mut out, &mut tot);
+            match_columns(&regret, &[] as &[f32], &f, k, &mut out, &mut tot, &[]);
             assert_eq!(bits(&out), bits(&columns(&want, k)), "n={n} k={k}");
             let regret64: Vec<f64> = regret.iter().map(|&x| f64::from(x)).collect();
-            match_columns(&regret64, &[] as &[f64], &f, k, &mut wide, &mut tot);
+            match_columns(&regret64, &[] as &[f64], &f, k, &mut wide, &mut tot, &[]);
             for (a, b) in out.iter().zip(&wide) {
                 assert!(
                     (a - b).abs() <= 4.0 * f64::from(f32::EPSILON) * b,
@@ -812,8 +832,9 @@ mod tests {
                 assert_eq!(bits(&la), bits(&lb), "last {what}");
                 let (mut o1, mut o2) = (vec![0.0; n * k], vec![0.0; n * k]);
                 let (mut t1, mut t2) = (vec![0.0; n], vec![0.0; n]);
-                match_columns_portable(&r1, &l1, &f, k, &mut o1, &mut t1);
-                unsafe { match_columns_avx2(&r1, &l1, &f, k, &mut o2, &mut t2) };
+                // Only the AVX2 run is given sums to prefetch: no value depends on them.
+                match_columns_portable(&r1, &l1, &f, k, &mut o1, &mut t1, &[]);
+                unsafe { match_columns_avx2(&r1, &l1, &f, k, &mut o2, &mut t2, &s1) };
                 assert_eq!(bits(&o1), bits(&o2), "matching {what}");
                 average_columns_portable(&s1, k, &mut o1, &mut t1);
                 unsafe { average_columns_avx2(&s1, k, &mut o2, &mut t2) };

@@ -336,7 +336,15 @@ impl Compressed {
             tot.resize(len / k, 0.0);
             if !factors[a].predictive {
                 // The scale cancels, as in `CShared::current`.
-                match_columns(steps, &[] as &[f32], &factors[a], k, &mut row, &mut tot);
+                match_columns(
+                    steps,
+                    &[] as &[f32],
+                    &factors[a],
+                    k,
+                    &mut row,
+                    &mut tot,
+                    &[],
+                );
             } else {
                 let unit = signed_unit(self.regret_scale[gi]);
                 reg.clear();
@@ -346,7 +354,7 @@ impl Compressed {
                 } else {
                     &self.rest.last[a][off..off + len]
                 };
-                match_columns(&reg, last, &factors[a], k, &mut row, &mut tot);
+                match_columns(&reg, last, &factors[a], k, &mut row, &mut tot, &[]);
             }
             for (d, &x) in self.rest.play[a][off..off + len].iter_mut().zip(&row) {
                 *d = x as f32;
@@ -447,7 +455,7 @@ impl CShared {
         } else {
             &[]
         };
-        match_columns(reg, last, &sh.factors[a], k, out, tot);
+        match_columns(reg, last, &sh.factors[a], k, out, tot, &[]);
     }
 
     /// [`Access::update`]: the node's block decoded into `block` (regrets, then sums),
@@ -522,10 +530,19 @@ fn with_block<R>(len: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
 
 impl Access for CShared {
     #[inline(always)]
-    fn current(self, g: usize, a: usize, off: usize, k: usize, out: &mut [f64], tot: &mut [f64]) {
+    fn current(
+        self,
+        g: usize,
+        a: usize,
+        off: usize,
+        k: usize,
+        _own: bool,
+        out: &mut [f64],
+        tot: &mut [f64],
+    ) {
         if self.rest.current != Current::Regrets {
             // VAD-CFR's stored strategy or the simultaneous updates' copy: f32 arrays.
-            return strategy_of(self.rest, a, off, k, out, tot);
+            return strategy_of(self.rest, a, off, k, false, out, tot);
         }
         let f = &self.rest.factors[a];
         if !f.predictive {
@@ -533,7 +550,7 @@ impl Access for CShared {
             // steps themselves (in f32, exactly summed: `k * 32767 < 2^24`).
             // SAFETY: the node's entries; no walk writes them while this one reads.
             let q = unsafe { slice(self.regret[a], off, out.len()) };
-            return match_columns(q, &[] as &[f32], f, k, out, tot);
+            return match_columns(q, &[] as &[f32], f, k, out, tot, &[]);
         }
         with_block(out.len(), |block| {
             self.current_columns(g, a, off, k, out, tot, block)
