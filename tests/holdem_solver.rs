@@ -409,9 +409,9 @@ fn batched_terminals_give_the_same_bits() {
     // The walks that evaluate terminals together, four at a time (a river subtree's showdowns
     // and folds, a street's all-ins on each runout), against the walks that evaluate each
     // terminal alone: the same bits after training (every node's average strategy, the
-    // values), and at every node from the weights, on a raked turn spot (more than four
-    // showdowns below some turn lines, all-ins on the turn) and on a river spot (the root's
-    // walk batched).
+    // values), and at every node from the weights, on a raked flop spot (the turn's all-ins
+    // of every flop line together), a raked turn spot (more than four showdowns below some
+    // turn lines, all-ins on the turn) and on a river spot (the root's walk batched).
     let river = r#"
 board = "QsJh2h8d3c"
 oop_range = "AA,QQ,AKs,JTs,T9s,22,K9s,A5s:0.5"
@@ -434,8 +434,29 @@ river_raise = "60%"
 rake = 0.05
 rake_cap = 3
 "#;
+    // A raked flop on a reduced deck: all-ins on the flop, and on the turn below three flop
+    // lines (check-check, bet-call, check-bet-call), which the flop's walk evaluates
+    // together, card by card, before it walks the turn.
+    let flop = r#"
+board = "QsJhTh"
+deck = "89TJQKA/sh"
+oop_range = "AA,KK,QQ,AK,KQ,98,T9,88"
+ip_range = "AA,KK,JJ,AQ,KJ,99,A8,K9"
+pot = 20
+stack = 100
+flop_bet = "50%, a"
+flop_raise = "a"
+turn_bet = "75%, a"
+turn_raise = "a"
+river_bet = "50%"
+river_raise = ""
+rake = 0.05
+rake_cap = 3
+"#;
     // Two threads evaluate an all-in's runouts in chunks on the pool, one thread in turn.
     for (text, precision, threads) in [
+        (flop, Precision::F64, 2),
+        (flop, Precision::F32, 1),
         (turn, Precision::F64, 2),
         (turn, Precision::F32, 1),
         (river, Precision::F64, 2),

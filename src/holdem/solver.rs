@@ -16,7 +16,11 @@
 //! its terminals' sweeps read and write contiguously; its root converts the reaches
 //! ([`Solver::walk_ranked`]) and the chance node above sums its values back. What leaves the
 //! solver (strategies, checkpoints' arrays aside) is hand-major and in the ranges' order:
-//! [`Solver::average_at`] and [`Solver::set_average_at`] convert.
+//! [`Solver::average_at`] and [`Solver::set_average_at`] convert. Each player's blocks lie in
+//! preorder ([`Game::lay_out_state`]), the order the walks read them, and regret matching asks
+//! the cache for the next block as it reads one ([`columns::match_columns`]): a flop's state
+//! is over a gigabyte, every node's first read misses, and one node's rows are too short a
+//! run for the hardware's prefetcher.
 //!
 //! Terminal values take linear time per node with card removal ([`super::showdown`]): a
 //! fold's sums over the opponent's hands sharing no card, a river showdown's win-minus-loss
@@ -840,6 +844,13 @@ struct Scratch {
     ranked: Vec<f64>,
 }
 
+/// A street's all-ins evaluated by the street above ([`Solver::next_allins`]): their nodes
+/// in preorder (as [`Scratch::terms`]) and the traverser's values (`n` apart).
+struct StreetAllins {
+    terms: Vec<(u32, bool, u32, u32)>,
+    vals: Vec<f64>,
+}
+
 /// A node on a walk's path.
 #[derive(Clone, Copy)]
 struct Frame {
@@ -1257,7 +1268,7 @@ impl Solver {
         } else {
             sc.own[..own.len()].copy_from_slice(own);
             sc.opp[..opp.len()].copy_from_slice(opp);
-            self.walk_in(sh, root, p, mode, &mut sc, out);
+            self.walk_in(sh, root, p, mode, &mut sc, out, None);
         }
         self.give_scratch(sc);
     }
@@ -1285,10 +1296,10 @@ impl Solver {
         sd.to_rank(own, &mut sc.own[..np]);
         sd.opp_to_rank(opp, &mut sc.opp[..no]);
         if !hands {
-            return self.walk_in(sh, root, p, mode, sc, &mut out[..np]);
+            return self.walk_in(sh, root, p, mode, sc, &mut out[..np], None);
         }
         let mut ranked = std::mem::take(&mut sc.ranked);
-        self.walk_in(sh, root, p, mode, sc, &mut ranked[..np]);
+        self.walk_in(sh, root, p, mode, sc, &mut ranked[..np], None);
         sd.to_hands(&ranked[..np], out);
         sc.ranked = ranked;
     }
@@ -1317,6 +1328,7 @@ impl Solver {
     /// 0: the opponent's nodes there compute no strategy (their children keep the zeros) and
     /// the terminals write the zeros their sums would give, with the same signs; the
     /// traverser's nodes are still walked (their regrets are discounted, their sums grow).
+    #[allow(clippy::too_many_arguments)]
     fn walk_in<B: Access>(
         &self,
         sh: B,
@@ -1325,15 +1337,22 @@ impl Solver {
         mode: Mode,
         sc: &mut Scratch,
         out: &mut [f64],
+        ready: Option<&StreetAllins>,
     ) {
         let g = &self.game;
         if self.batch && g.nodes[root].board.count_ones() == 5 {
             return self.walk_river(sh, root, p, mode, sc, out);
         }
-        // The street's all-ins, evaluated before the walk; the walk meets them in the same
-        // order (the `allins` of them so far).
-        if self.batch {
-            self.allin_values(sh, root, p, mode, sc);
+        // The street's all-ins, evaluated before the walk (or by the street above, `ready`);
+        // the walk meets them in the same order (the `allins` of them so far). On the flop,
+        // the turn's all-ins below every chance node too, together ([`Solver::next_allins`]).
+        let mut turn_allins = Vec::new();
+        if self.batch && ready.is_none() {
+            let mut chances = Vec::new();
+            self.allin_values(sh, root, p, mode, sc, &mut chances);
+            if g.nodes[root].board.count_ones() == 3 && !chances.is_empty() {
+                turn_allins = self.next_allins(sh, p, mode, &chances, &sc.term_opp);
+            }
         }
         let mut allins = 0;
         let o = 1 - p;
@@ -1352,6 +1371,10 @@ impl Solver {
             term_vals,
             ..
         } = sc;
+        let (terms, term_vals) = match ready {
+            Some(r) => (&r.terms[..], &r.vals[..]),
+            None => (&terms[..], &term_vals[..]),
+        };
         stack.clear();
         stack.push(self.root_frame(root, &sopp[..no]));
         while let Some(&top) = stack.last() {
@@ -1431,7 +1454,8 @@ impl Solver {
                     }
                 }
                 GameKind::Chance => {
-                    self.chance(sh, &node, p, mode, own_d, opp_d, r, parts);
+                    let ready = turn_allins.iter().find(|b| b.0 == gi).map(|b| &b.1[..]);
+                    self.chance(sh, &node, p, mode, own_d, opp_d, r, parts, ready);
                 }
                 GameKind::Fold(f) if top.zero && node.board.count_ones() == 5 => {
                     // What a river fold's sums give from zero reaches: `coef x +0`, and +0 for
@@ -1590,8 +1614,46 @@ impl Solver {
     /// under a zero opponent reach left out (the walk writes their zeros). A first pass
     /// carries the opponent's reach down to them as the walk does; then their runouts go
     /// [`LANES`] all-ins to a sweep of each river board ([`Game::runout_values`], the bits of
-    /// one evaluation each) instead of one sweep per all-in and board.
-    fn allin_values<B: Access>(&self, sh: B, root: usize, p: usize, mode: Mode, sc: &mut Scratch) {
+    /// one evaluation each) instead of one sweep per all-in and board. The street's chance
+    /// nodes under a nonzero opponent reach go to `chances` (node, and its reach's index in
+    /// `sc.term_opp`).
+    fn allin_values<B: Access>(
+        &self,
+        sh: B,
+        root: usize,
+        p: usize,
+        mode: Mode,
+        sc: &mut Scratch,
+        chances: &mut Vec<(u32, u32)>,
+    ) {
+        self.allin_terms(sh, root, p, mode, sc, chances);
+        let Scratch {
+            parts,
+            terms,
+            term_opp,
+            term_vals,
+            ..
+        } = sc;
+        let no = self.game.hands[1 - p].len();
+        let opp: Vec<&[f64]> = terms
+            .iter()
+            .map(|t| &term_opp[t.2 as usize * no..t.2 as usize * no + no])
+            .collect();
+        self.allin_eval(p, terms, &opp, term_vals, parts, self.pool.is_some());
+    }
+
+    /// The first pass of [`Solver::allin_values`]: the street's all-ins under a nonzero
+    /// opponent reach into `sc.terms` (each naming its reach in `sc.term_opp`), and its chance
+    /// nodes under a nonzero opponent reach into `chances` (node, reach).
+    fn allin_terms<B: Access>(
+        &self,
+        sh: B,
+        root: usize,
+        p: usize,
+        mode: Mode,
+        sc: &mut Scratch,
+        chances: &mut Vec<(u32, u32)>,
+    ) {
         let g = &self.game;
         let o = 1 - p;
         let no = g.hands[o].len();
@@ -1601,11 +1663,9 @@ impl Solver {
             opp: sopp,
             strat,
             tmp,
-            parts,
             stack,
             terms,
             term_opp,
-            term_vals,
             ..
         } = sc;
         // The opponent's reaches as in `walk_river`'s first pass: the root's, then one per
@@ -1626,24 +1686,36 @@ impl Solver {
                     continue;
                 }
                 GameKind::AllIn if !top.zero => terms.push((gi, false, top.opp, 0)),
+                GameKind::Chance if !top.zero => chances.push((gi, top.opp)),
                 _ => {}
             }
             stack.pop();
         }
+    }
+
+    /// The traverser `p`'s values at the all-ins `terms` (on one board: the same runouts),
+    /// the opponent's reach at all-in `x` being `opp[x]`, into `vals` (`n` apart; grown as
+    /// needed) by [`Game::runout_values`] (`parallel`: its boards on the pool).
+    fn allin_eval(
+        &self,
+        p: usize,
+        terms: &[(u32, bool, u32, u32)],
+        opp: &[&[f64]],
+        vals: &mut Vec<f64>,
+        buf: &mut Vec<f64>,
+        parallel: bool,
+    ) {
+        let g = &self.game;
+        let n = g.hands[0].len().max(g.hands[1].len());
         if terms.is_empty() {
             return;
         }
-        if term_vals.len() < terms.len() * n {
-            term_vals.resize(terms.len() * n, 0.0);
+        if vals.len() < terms.len() * n {
+            vals.resize(terms.len() * n, 0.0);
         }
-        // One street, one board: every all-in has the same runouts.
         let node = g.nodes[terms[0].0 as usize];
         let list = &g.runouts[node.aux as usize];
         debug_assert!(terms.iter().all(|t| g.nodes[t.0 as usize].aux == node.aux));
-        let opp: Vec<&[f64]> = terms
-            .iter()
-            .map(|t| &term_opp[t.2 as usize * no..t.2 as usize * no + no])
-            .collect();
         let c: Vec<f64> = terms
             .iter()
             .map(|t| {
@@ -1651,9 +1723,87 @@ impl Solver {
                 tn.committed[0] as f64
             })
             .collect();
-        let mut out: Vec<&mut [f64]> = term_vals[..terms.len() * n].chunks_mut(n).collect();
-        let parallel = self.pool.is_some();
-        g.runout_values(p, node.board, list, &opp, &c, &mut out, parts, parallel);
+        let mut out: Vec<&mut [f64]> = vals[..terms.len() * n].chunks_mut(n).collect();
+        g.runout_values(p, node.board, list, opp, &c, &mut out, buf, parallel);
+    }
+
+    /// The all-ins of the turn below each of the flop's chance nodes `chances` (node, and the
+    /// opponent's reach there: the `reach`-th of `opp_at`), for the walks of the turn to read
+    /// ([`Solver::walk_in`]'s `ready`): for each turn card, the first pass of
+    /// [`Solver::allin_values`] below every chance node, then their all-ins together, four to
+    /// a sweep of each river board (each chance node's line alone fills about two of a
+    /// sweep's four lanes). Each value has the bits of its own evaluation. The cards go to
+    /// the pool.
+    fn next_allins<B: Access>(
+        &self,
+        sh: B,
+        p: usize,
+        mode: Mode,
+        chances: &[(u32, u32)],
+        opp_at: &[f64],
+    ) -> Vec<(u32, Vec<StreetAllins>)> {
+        let g = &self.game;
+        let o = 1 - p;
+        let no = g.hands[o].len();
+        let n = g.hands[0].len().max(g.hands[1].len());
+        // Every chance node of the street deals the same classes of cards (one board).
+        let cards = g.nodes[chances[0].0 as usize].num_children as usize;
+        debug_assert!(chances
+            .iter()
+            .all(|c| g.nodes[c.0 as usize].num_children as usize == cards));
+        let card = |i: usize| -> Vec<StreetAllins> {
+            let mut sc = self.take_scratch();
+            let mut lines = Vec::with_capacity(chances.len());
+            let mut reaches: Vec<f64> = Vec::new();
+            for &(x, reach) in chances {
+                let node = &g.nodes[x as usize];
+                let child = node.first_child as usize + i;
+                let dealt = (g.nodes[child].board & !node.board).trailing_zeros() as usize;
+                // The child's reach as [`Solver::chance`] hands it down.
+                let opp_c = &mut sc.opp[..no];
+                opp_c.copy_from_slice(&opp_at[reach as usize * no..reach as usize * no + no]);
+                for &h in &g.blocked[o][dealt] {
+                    opp_c[h as usize] = 0.0;
+                }
+                self.allin_terms(sh, child, p, mode, &mut sc, &mut Vec::new());
+                for t in &sc.terms {
+                    let at = t.2 as usize * no;
+                    reaches.extend_from_slice(&sc.term_opp[at..at + no]);
+                }
+                lines.push(StreetAllins {
+                    terms: std::mem::take(&mut sc.terms),
+                    vals: Vec::new(),
+                });
+            }
+            let terms: Vec<(u32, bool, u32, u32)> =
+                lines.iter().flat_map(|l| l.terms.iter().copied()).collect();
+            let opp: Vec<&[f64]> = reaches.chunks(no.max(1)).collect();
+            let mut vals = Vec::new();
+            self.allin_eval(p, &terms, &opp, &mut vals, &mut sc.parts, false);
+            let mut from = 0;
+            for l in &mut lines {
+                let len = l.terms.len() * n;
+                l.vals = vals[from..from + len].to_vec();
+                from += len;
+            }
+            self.give_scratch(sc);
+            lines
+        };
+        let per_card: Vec<Vec<StreetAllins>> = match &self.pool {
+            Some(_) => (0..cards).into_par_iter().map(card).collect(),
+            None => (0..cards).map(card).collect(),
+        };
+        // Card-major to chance-node-major.
+        let mut out: Vec<(u32, Vec<StreetAllins>)> = chances
+            .iter()
+            .map(|c| (c.0, Vec::with_capacity(cards)))
+            .collect();
+        for lines in per_card {
+            for (o, l) in out.iter_mut().zip(lines) {
+                o.1.push(l);
+            }
+        }
+        out
     }
 
     /// [`Solver::walk_in`] of a river subtree (no chance node below `root`), in three passes
@@ -1978,6 +2128,7 @@ impl Solver {
         opp: &[f64],
         out: &mut [f64],
         parts: &mut Vec<f64>,
+        ready: Option<&[StreetAllins]>,
     ) {
         let g = &self.game;
         let o = 1 - p;
@@ -2003,7 +2154,7 @@ impl Solver {
                 for &h in &g.blocked[o][card] {
                     opp_c[h as usize] = 0.0;
                 }
-                self.walk_in(sh, c, p, mode, &mut sc, v);
+                self.walk_in(sh, c, p, mode, &mut sc, v, ready.map(|r| &r[i]));
             }
             self.give_scratch(sc);
         };
