@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, usize)] = &[
     ("error", 0),
     ("fxhash", 0),
+    ("prefetch", 0),
     ("scalar", 0),
     ("threads", 0),
     ("curve", 0),
