@@ -600,6 +600,18 @@ impl Game {
         [(self.pot - r) / 2.0, self.pot / 2.0 + c - r / 2.0]
     }
 
+    /// Player `p`'s reach `out` at child `i` of chance node `chance` (a turn card's deal): its
+    /// `reach` there, the hands holding the dealt card taken off (as [`Solver::chance`] and
+    /// [`Solver::next_allins`] hand it down).
+    fn dealt_reach(&self, chance: &GameNode, i: usize, p: usize, reach: &[f64], out: &mut [f64]) {
+        let child = &self.nodes[chance.first_child as usize + i];
+        let card = (child.board & !chance.board).trailing_zeros() as usize;
+        out.copy_from_slice(reach);
+        for &h in &self.blocked[p][card] {
+            out[h as usize] = 0.0;
+        }
+    }
+
     /// Zeroes player `p`'s values of the hands holding a card dealt on the way to `node`.
     fn zero_dealt(&self, node: &GameNode, p: usize, out: &mut [f64]) {
         for card in cards_of(node.board & !self.board) {
@@ -1758,13 +1770,8 @@ impl Solver {
             for &(x, reach) in chances {
                 let node = &g.nodes[x as usize];
                 let child = node.first_child as usize + i;
-                let dealt = (g.nodes[child].board & !node.board).trailing_zeros() as usize;
-                // The child's reach as [`Solver::chance`] hands it down.
-                let opp_c = &mut sc.opp[..no];
-                opp_c.copy_from_slice(&opp_at[reach as usize * no..reach as usize * no + no]);
-                for &h in &g.blocked[o][dealt] {
-                    opp_c[h as usize] = 0.0;
-                }
+                let at = &opp_at[reach as usize * no..reach as usize * no + no];
+                g.dealt_reach(node, i, o, at, &mut sc.opp[..no]);
                 self.allin_terms(sh, child, p, mode, &mut sc, &mut Vec::new());
                 for t in &sc.terms {
                     let at = t.2 as usize * no;
@@ -2144,16 +2151,8 @@ impl Solver {
                 // are summed below.
                 self.walk_ranked(sh, c, p, mode, own, opp, &mut sc, v, false);
             } else {
-                let card = (g.nodes[c].board & !node.board).trailing_zeros() as usize;
-                let (own_c, opp_c) = (&mut sc.own[..np], &mut sc.opp[..opp.len()]);
-                own_c.copy_from_slice(own);
-                opp_c.copy_from_slice(opp);
-                for &h in &g.blocked[p][card] {
-                    own_c[h as usize] = 0.0;
-                }
-                for &h in &g.blocked[o][card] {
-                    opp_c[h as usize] = 0.0;
-                }
+                g.dealt_reach(node, i, p, own, &mut sc.own[..np]);
+                g.dealt_reach(node, i, o, opp, &mut sc.opp[..opp.len()]);
                 self.walk_in(sh, c, p, mode, &mut sc, v, ready.map(|r| &r[i]));
             }
             self.give_scratch(sc);
