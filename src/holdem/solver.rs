@@ -1316,6 +1316,18 @@ impl Solver {
         sc.ranked = ranked;
     }
 
+    /// The opponent's reach at a child, `opp_c = opp_d x st` (the parent's reach times the
+    /// action's probabilities), and whether it is all zero when the walks skip zero reaches.
+    #[inline]
+    fn child_reach(&self, opp_c: &mut [f64], opp_d: &[f64], st: &[f64]) -> bool {
+        if self.zero_reach {
+            !kernels::mul_nonzero(opp_c, opp_d, st)
+        } else {
+            kernels::mul(opp_c, opp_d, st);
+            false
+        }
+    }
+
     /// A walk's first frame: node `root`, both reaches at level 0, `opp` the opponent's.
     fn root_frame(&self, root: usize, opp: &[f64]) -> Frame {
         Frame {
@@ -1433,9 +1445,8 @@ impl Solver {
                         let (lo, hi) = sopp.split_at_mut((d + 1) * n);
                         let opp_d = &lo[lopp * n..lopp * n + no];
                         let opp_c = &mut hi[..no];
-                        kernels::mul(opp_c, opp_d, &st[ia * no..ia * no + no]);
                         next.opp = d as u32 + 1;
-                        next.zero = self.zero_reach && all_zero(opp_c);
+                        next.zero = self.child_reach(opp_c, opp_d, &st[ia * no..ia * no + no]);
                     }
                     stack.push(next);
                     continue;
@@ -1613,9 +1624,8 @@ impl Solver {
         let (lo, hi) = term_opp.split_at_mut(u * no);
         let opp_d = &lo[top.opp as usize * no..top.opp as usize * no + no];
         let opp_c = &mut hi[..no];
-        kernels::mul(opp_c, opp_d, &st[i * no..i * no + no]);
         next.opp = u as u32;
-        next.zero = self.zero_reach && all_zero(opp_c);
+        next.zero = self.child_reach(opp_c, opp_d, &st[i * no..i * no + no]);
         *used += 1;
         next
     }

@@ -68,6 +68,40 @@ kernel!(
     }
 );
 
+/// `out[h] = a[h] x b[h]` as [`mul`], and whether any `out[h]` is not zero (a NaN counts as
+/// not zero): a child's reach and the walks' test for a zero reach in one pass, the test
+/// reading the products from registers instead of scanning them again, one at a time.
+#[inline]
+pub fn mul_nonzero(out: &mut [f64], a: &[f64], b: &[f64]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the processor has AVX2.
+        return unsafe { mul_nonzero_avx2(out, a, b) };
+    }
+    mul_nonzero_portable(out, a, b)
+}
+
+/// The portable compilation of [`mul_nonzero`].
+#[inline(always)]
+pub(crate) fn mul_nonzero_portable(out: &mut [f64], a: &[f64], b: &[f64]) -> bool {
+    let mut any = false;
+    for (o, (x, y)) in out.iter_mut().zip(a.iter().zip(b)) {
+        *o = x * y;
+        any |= *o != 0.0;
+    }
+    any
+}
+
+/// The AVX2 compilation of [`mul_nonzero`].
+///
+/// # Safety
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn mul_nonzero_avx2(out: &mut [f64], a: &[f64], b: &[f64]) -> bool {
+    mul_nonzero_portable(out, a, b)
+}
+
 kernel!(
     /// `r[h] += v[h]`.
     add_assign,
@@ -455,6 +489,35 @@ mod tests {
             mul_portable(&mut p, &a, &b);
             unsafe { mul_avx2(&mut q, &a, &b) };
             assert_eq!(bits(&p), bits(&q), "mul {n}");
+            // The fused zero test: the products of `mul`, and `!all(== 0)` of them, with zeros
+            // (of both signs) and NaNs among the factors.
+            let mut z = a.clone();
+            for (i, x) in z.iter_mut().enumerate() {
+                *x = [0.0, -0.0, *x, f64::NAN][i % 4];
+            }
+            for (f, g) in [(&a, &b), (&z, &b), (&b, &z)] {
+                let (mut p, mut q, mut m) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+                mul_portable(&mut m, f, g);
+                let any = !m.iter().all(|&v| v == 0.0);
+                assert_eq!(mul_nonzero_portable(&mut p, f, g), any, "mul_nonzero {n}");
+                assert_eq!(
+                    unsafe { mul_nonzero_avx2(&mut q, f, g) },
+                    any,
+                    "mul_nonzero {n}"
+                );
+                assert_eq!(
+                    (bits(&p), bits(&q)),
+                    (bits(&m), bits(&m)),
+                    "mul_nonzero {n}"
+                );
+            }
+            let zeros: Vec<f64> = (0..n).map(|i| [0.0, -0.0][i % 2]).collect();
+            let mut p = vec![1.0; n];
+            assert!(!mul_nonzero_portable(&mut p, &zeros, &b), "zeros {n}");
+            assert!(
+                !unsafe { mul_nonzero_avx2(&mut p, &b, &zeros) },
+                "zeros {n}"
+            );
             let (mut p, mut q) = (c.clone(), c.clone());
             add_assign_portable(&mut p, &a);
             unsafe { add_assign_avx2(&mut q, &a) };
