@@ -27,10 +27,10 @@ pub fn avx2() -> bool {
 /// Defines a kernel from one loop body: `$name` dispatches to the AVX2 compilation of
 /// `$portable` or to `$portable` itself.
 macro_rules! kernel {
-    ($(#[$doc:meta])* $name:ident, $portable:ident, $fast:ident, ($($arg:ident: $ty:ty),*), $body:block) => {
+    ($(#[$doc:meta])* $name:ident, $portable:ident, $fast:ident, ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?, $body:block) => {
         $(#[$doc])*
         #[inline]
-        pub fn $name($($arg: $ty),*) {
+        pub fn $name($($arg: $ty),*) $(-> $ret)? {
             #[cfg(target_arch = "x86_64")]
             if avx2() {
                 // SAFETY: the processor has AVX2.
@@ -41,7 +41,7 @@ macro_rules! kernel {
 
         /// The portable compilation of the kernel of the same name.
         #[inline(always)]
-        pub(crate) fn $portable($($arg: $ty),*) $body
+        pub(crate) fn $portable($($arg: $ty),*) $(-> $ret)? $body
 
         /// The AVX2 compilation of the kernel of the same name.
         ///
@@ -49,7 +49,7 @@ macro_rules! kernel {
         /// The processor has AVX2.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2")]
-        pub(crate) unsafe fn $fast($($arg: $ty),*) {
+        pub(crate) unsafe fn $fast($($arg: $ty),*) $(-> $ret)? {
             $portable($($arg),*)
         }
     };
@@ -68,39 +68,23 @@ kernel!(
     }
 );
 
-/// `out[h] = a[h] x b[h]` as [`mul`], and whether any `out[h]` is not zero (a NaN counts as
-/// not zero): a child's reach and the walks' test for a zero reach in one pass, the test
-/// reading the products from registers instead of scanning them again, one at a time.
-#[inline]
-pub fn mul_nonzero(out: &mut [f64], a: &[f64], b: &[f64]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
-        // SAFETY: the processor has AVX2.
-        return unsafe { mul_nonzero_avx2(out, a, b) };
+kernel!(
+    /// `out[h] = a[h] x b[h]` as [`mul`], and whether any `out[h]` is not zero (a NaN counts
+    /// as not zero): a child's reach and the walks' test for a zero reach in one pass, the
+    /// test reading the products from registers instead of scanning them again, one at a time.
+    mul_nonzero,
+    mul_nonzero_portable,
+    mul_nonzero_avx2,
+    (out: &mut [f64], a: &[f64], b: &[f64]) -> bool,
+    {
+        let mut any = false;
+        for (o, (x, y)) in out.iter_mut().zip(a.iter().zip(b)) {
+            *o = x * y;
+            any |= *o != 0.0;
+        }
+        any
     }
-    mul_nonzero_portable(out, a, b)
-}
-
-/// The portable compilation of [`mul_nonzero`].
-#[inline(always)]
-pub(crate) fn mul_nonzero_portable(out: &mut [f64], a: &[f64], b: &[f64]) -> bool {
-    let mut any = false;
-    for (o, (x, y)) in out.iter_mut().zip(a.iter().zip(b)) {
-        *o = x * y;
-        any |= *o != 0.0;
-    }
-    any
-}
-
-/// The AVX2 compilation of [`mul_nonzero`].
-///
-/// # Safety
-/// The processor has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn mul_nonzero_avx2(out: &mut [f64], a: &[f64], b: &[f64]) -> bool {
-    mul_nonzero_portable(out, a, b)
-}
+);
 
 kernel!(
     /// `r[h] += v[h]`.
